@@ -1,0 +1,11 @@
+//! The Quasar compiler as a plain library: source text in, diagnostics, typed IR and
+//! (in later layers) Rust tokens and PTX text out.
+//!
+//! Layers: [`syntax`] (lexer, parser, AST, printer) → `sema` → `ir` → `transform` → `backend`.
+
+pub mod diagnostics;
+pub mod span;
+pub mod syntax;
+
+pub use diagnostics::{Diagnostic, Severity, SourceMap};
+pub use span::{FileId, Span};

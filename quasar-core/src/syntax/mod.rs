@@ -1,0 +1,33 @@
+//! Surface syntax: tokens, lexer, recursive-descent parser, AST and pretty-printer.
+
+pub mod ast;
+pub mod lexer;
+pub mod parser;
+pub mod printer;
+pub mod token;
+
+use crate::diagnostics::Diagnostic;
+use crate::span::FileId;
+
+/// The result of parsing one file: the tree (with error nodes skipped) and every
+/// diagnostic found. The tree is usable only when no diagnostic is an error.
+#[derive(Debug)]
+pub struct Parsed {
+    pub program: ast::Program,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Lexes and parses `source` (the contents of `file`). Never panics.
+pub fn parse(source: &str, file: FileId) -> Parsed {
+    let lexed = lexer::lex(source, file);
+    let mut diagnostics = lexed.diagnostics;
+    let (program, parse_diags) = parser::parse_tokens(&lexed.tokens, file, source.len());
+    diagnostics.extend(parse_diags);
+    Parsed { program, diagnostics }
+}

@@ -1,0 +1,4 @@
+// The macro takes a string literal or `file = "path.q"`, nothing else.
+quasar::quasar!(path = "filters.q");
+
+fn main() {}
