@@ -9,7 +9,7 @@ use termcolor::{Color, ColorChoice, ColorSpec, StandardStream, WriteColor};
 
 /// Command-line tools of Quasar for Rust.
 #[derive(Parser)]
-#[command(name = "quasar", version, about)]
+#[command(name = "quasar", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -12,6 +12,9 @@ use crate::span::{FileId, Span};
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Byte ranges from an unclosed bracket to where the lexer gave up on it. The parser's
+    /// own errors inside them are noise caused by the one reported bracket.
+    pub unclosed: Vec<std::ops::Range<u32>>,
 }
 
 /// Splits `source` into tokens. Always ends with [`TokenKind::Eof`]; never panics.
@@ -26,9 +29,10 @@ pub fn lex(source: &str, file: FileId) -> Lexed {
         tokens: Vec::new(),
         diagnostics: Vec::new(),
         brackets: Vec::new(),
+        unclosed: Vec::new(),
     };
     lx.run();
-    Lexed { tokens: lx.tokens, diagnostics: lx.diagnostics }
+    Lexed { tokens: lx.tokens, diagnostics: lx.diagnostics, unclosed: lx.unclosed }
 }
 
 /// Decodes a numeric literal as the lexer accepted it.
@@ -56,6 +60,9 @@ pub fn decode_number(text: &str) -> Result<NumberValue, String> {
             .parse::<f64>()
             .map(NumberValue::Float)
             .map_err(|_| format!("`{text}` is not a valid number"));
+    }
+    if !body.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(format!("`{text}` is not a valid number"));
     }
     body.parse::<u64>()
         .map(NumberValue::Int)
@@ -89,6 +96,7 @@ struct Lexer<'a> {
     diagnostics: Vec<Diagnostic>,
     /// Open brackets with the span of each opener; newlines are ignored while non-empty.
     brackets: Vec<(u8, Span)>,
+    unclosed: Vec<std::ops::Range<u32>>,
 }
 
 impl<'a> Lexer<'a> {
@@ -154,13 +162,7 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        for (_, open) in self.brackets.drain(..).collect::<Vec<_>>() {
-            self.diagnostics.push(
-                Diagnostic::error(open, "this bracket is never closed")
-                    .with_label("opened here")
-                    .with_note("add the matching closing bracket"),
-            );
-        }
+        self.report_unclosed("add the matching closing bracket");
         let eof = Span::new(self.file, self.pos as u32, self.pos as u32, self.line, {
             self.col_of(self.pos)
         });
@@ -196,16 +198,10 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         self.newline();
         *space = true;
-        if !self.brackets.is_empty() && self.next_line_starts_block_keyword() {
-            // An unclosed bracket must not swallow the rest of the file: a block keyword at
-            // the start of a line ends the bracketed region, reporting each open bracket.
-            for (_, open) in std::mem::take(&mut self.brackets) {
-                self.diagnostics.push(
-                    Diagnostic::error(open, "this bracket is never closed")
-                        .with_label("opened here")
-                        .with_note("add the matching closing bracket before the end of the line"),
-                );
-            }
+        if !self.brackets.is_empty() && self.next_line_starts_keyword() {
+            // An unclosed bracket must not swallow the rest of the file: a keyword at the
+            // start of a line ends the bracketed region, reporting each open bracket.
+            self.report_unclosed("add the matching closing bracket before the end of the line");
         }
         if self.brackets.is_empty()
             && !matches!(self.tokens.last(), Some(Token { kind: TokenKind::Newline, .. }) | None)
@@ -233,14 +229,25 @@ impl<'a> Lexer<'a> {
         )
     }
 
-    fn next_line_starts_block_keyword(&self) -> bool {
+    fn next_line_starts_keyword(&self) -> bool {
         let rest = self.src[self.pos..].trim_start_matches([' ', '\t', '\r']);
         let word: String =
             rest.bytes().take_while(|c| is_ident_continue(*c)).map(|c| c as char).collect();
-        matches!(
-            Keyword::from_str(&word),
-            Some(k) if k.is_block_end() || matches!(k, Keyword::Function | Keyword::Macro)
-        )
+        Keyword::from_str(&word).is_some()
+    }
+
+    fn report_unclosed(&mut self, note: &str) {
+        let brackets = std::mem::take(&mut self.brackets);
+        if let Some((_, first)) = brackets.first() {
+            self.unclosed.push(first.start..self.pos as u32);
+        }
+        for (_, open) in brackets {
+            self.diagnostics.push(
+                Diagnostic::error(open, "this bracket is never closed")
+                    .with_label("opened here")
+                    .with_note(note),
+            );
+        }
     }
 
     fn lex_token(&mut self, space: bool) {

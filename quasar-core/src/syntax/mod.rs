@@ -28,6 +28,7 @@ pub fn parse(source: &str, file: FileId) -> Parsed {
     let lexed = lexer::lex(source, file);
     let mut diagnostics = lexed.diagnostics;
     let (program, parse_diags) = parser::parse_tokens(&lexed.tokens, file, source.len());
-    diagnostics.extend(parse_diags);
+    let in_unclosed = |d: &Diagnostic| lexed.unclosed.iter().any(|r| r.contains(&d.span.start));
+    diagnostics.extend(parse_diags.into_iter().filter(|d| !in_unclosed(d)));
     Parsed { program, diagnostics }
 }

@@ -695,7 +695,7 @@ mod tests {
         ex(ExprKind::Index { base: b(base), indices: a.into_iter().map(arg).collect() })
     }
     fn annotated(e: Expr, t: TypeExpr) -> Expr {
-        ex(ExprKind::Annotated { expr: b(e), ty: t })
+        ex(ExprKind::Annotated { expr: b(e), ty: Box::new(t) })
     }
     fn t(kind: TypeKind) -> TypeExpr {
         TypeExpr { kind, modifiers: vec![], span: sp() }

@@ -59,7 +59,10 @@ impl Parser {
             self.bump();
             let rhs = self.parse_expr()?;
             let span = lhs.span.to(rhs.span);
-            return Ok(Expr::new(ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span));
+            return Ok(Expr::new(
+                ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) },
+                span,
+            ));
         }
         Ok(lhs)
     }
@@ -74,7 +77,11 @@ impl Parser {
         let otherwise = self.nested(|p| p.parse_ternary())?;
         let span = cond.span.to(otherwise.span);
         Ok(Expr::new(
-            ExprKind::Ternary { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) },
+            ExprKind::Ternary {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
             span,
         ))
     }
@@ -209,7 +216,10 @@ impl Parser {
                     self.bump();
                     let args = self.parse_args(Punct::RParen)?;
                     let span = e.span.to(self.prev_span());
-                    e = Expr::new(ExprKind::Call { callee: Box::new(e), args, style: CallStyle::Paren }, span);
+                    e = Expr::new(
+                        ExprKind::Call { callee: Box::new(e), args, style: CallStyle::Paren },
+                        span,
+                    );
                 }
                 TokenKind::Punct(Punct::LBracket) => {
                     self.bump();
@@ -273,7 +283,11 @@ impl Parser {
             if self.eat_punct(Punct::Comma).is_some() {
                 continue;
             }
-            let what = if close == Punct::RParen { "`,` or `)` in the argument list" } else { "`,` or `]` in the index" };
+            let what = if close == Punct::RParen {
+                "`,` or `)` in the argument list"
+            } else {
+                "`,` or `]` in the index"
+            };
             if self.eat_punct(close).is_none() {
                 return Err(self.expected(what));
             }
@@ -284,7 +298,10 @@ impl Parser {
     /// One element of an argument list or matrix/cell literal; a lone `:` is allowed.
     fn parse_element(&mut self) -> PResult<Expr> {
         if self.at_punct(Punct::Colon)
-            && matches!(self.peek_kind(1), TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket))
+            && matches!(
+                self.peek_kind(1),
+                TokenKind::Punct(Punct::Comma | Punct::RParen | Punct::RBracket)
+            )
         {
             let span = self.bump().span;
             return Ok(Expr::new(ExprKind::Colon, span));
@@ -313,7 +330,13 @@ impl Parser {
                 }
                 self.bump();
                 if self.at_punct(Punct::Arrow) && !self.no_lambda {
-                    let param = Param { name: Ident { name, span }, ty: None, default: None, variadic: false, span };
+                    let param = Param {
+                        name: Ident { name, span },
+                        ty: None,
+                        default: None,
+                        variadic: false,
+                        span,
+                    };
                     return self.parse_lambda_body(FunctionKind::Host, vec![param], false, span);
                 }
                 let kind = if name == "_" { ExprKind::Placeholder } else { ExprKind::Ident(name) };
@@ -339,11 +362,16 @@ impl Parser {
                 Ok(Expr::new(ExprKind::Colon, span))
             }
             TokenKind::Keyword(k) => {
-                let d = Diagnostic::error(span, format!("expected an expression, found keyword `{}`", k.as_str()))
-                    .with_label("a keyword cannot be used as a value");
+                let d = Diagnostic::error(
+                    span,
+                    format!("expected an expression, found keyword `{}`", k.as_str()),
+                )
+                .with_label("a keyword cannot be used as a value");
                 Err(self.error(d))
             }
-            TokenKind::Punct(Punct::Ellipsis) => Err(self.expected("an expression (a lone `...` is not valid)")),
+            TokenKind::Punct(Punct::Ellipsis) => {
+                Err(self.expected("an expression (a lone `...` is not valid)"))
+            }
             _ => Err(self.expected("an expression")),
         }
     }
@@ -363,12 +391,17 @@ impl Parser {
                 return Ok(items);
             }
             if self.at_punct(Punct::Semi) {
-                let d = Diagnostic::error(self.span(), format!("`;` is not a separator in a {what} literal"))
-                    .with_label("use `,` here")
-                    .with_note("Quasar writes matrices as nested rows: `[[1, 2], [3, 4]]`");
+                let d = Diagnostic::error(
+                    self.span(),
+                    format!("`;` is not a separator in a {what} literal"),
+                )
+                .with_label("use `,` here")
+                .with_note("Quasar writes matrices as nested rows: `[[1, 2], [3, 4]]`");
                 return Err(self.error(d));
             }
-            return Err(self.expected(&format!("`,` or `{}` in the {what} literal", close.as_str())));
+            return Err(
+                self.expected(&format!("`,` or `{}` in the {what} literal", close.as_str()))
+            );
         }
     }
 
@@ -420,17 +453,29 @@ impl Parser {
         self.no_lambda = saved;
         let group = group?;
         if !self.at_punct(Punct::Arrow) {
-            return Err(self.expected(&format!("`->` after the parameters of a `{}` lambda", kind.word().unwrap_or(""))));
+            return Err(self.expected(&format!(
+                "`->` after the parameters of a `{}` lambda",
+                kind.word().unwrap_or("")
+            )));
         }
         let params = self.lambda_params(group)?;
         self.parse_lambda_body(kind, params, true, start)
     }
 
-    fn parse_lambda_body(&mut self, kind: FunctionKind, params: Vec<Param>, parenthesized: bool, start: Span) -> PResult<Expr> {
+    fn parse_lambda_body(
+        &mut self,
+        kind: FunctionKind,
+        params: Vec<Param>,
+        parenthesized: bool,
+        start: Span,
+    ) -> PResult<Expr> {
         self.expect_punct(Punct::Arrow, "in the lambda expression")?;
         let body = self.parse_expr()?;
         let span = start.to(body.span);
-        Ok(Expr::new(ExprKind::Lambda(Lambda { kind, params, parenthesized, body: Box::new(body) }), span))
+        Ok(Expr::new(
+            ExprKind::Lambda(Lambda { kind, params, parenthesized, body: Box::new(body) }),
+            span,
+        ))
     }
 
     /// Reinterprets a parenthesised group as lambda parameters.
@@ -462,7 +507,9 @@ impl Parser {
             kind => (Expr::new(kind, span), false),
         };
         match target.kind {
-            ExprKind::Ident(name) => Ok(Param { name: Ident { name, span: target.span }, ty, default, variadic, span }),
+            ExprKind::Ident(name) => {
+                Ok(Param { name: Ident { name, span: target.span }, ty, default, variadic, span })
+            }
             _ => {
                 let d = Diagnostic::error(span, "invalid lambda parameter")
                     .with_label("expected a name, optionally with `: type` or `= default`");

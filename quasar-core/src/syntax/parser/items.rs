@@ -4,8 +4,8 @@ use super::stmt::BlockEnd;
 use super::{PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{
-    ClassKind, EnumVariant, FunctionDef, FunctionKind, Param, Reduction, Stmt, StmtKind,
-    TypeDef, TypeDefBody,
+    ClassKind, EnumVariant, FunctionDef, FunctionKind, Param, Reduction, Stmt, StmtKind, TypeDef,
+    TypeDefBody,
 };
 use crate::syntax::token::{Keyword, Punct, TokenKind};
 
@@ -15,8 +15,10 @@ impl Parser {
         let start = self.span();
         let variadic = allow_variadic && self.eat_punct(Punct::Ellipsis).is_some();
         let name = self.expect_ident("a parameter name")?;
-        let ty = if self.eat_punct(Punct::Colon).is_some() { Some(self.parse_type()?) } else { None };
-        let default = if self.eat_punct(Punct::Eq).is_some() { Some(self.parse_ternary()?) } else { None };
+        let ty =
+            if self.eat_punct(Punct::Colon).is_some() { Some(self.parse_type()?) } else { None };
+        let default =
+            if self.eat_punct(Punct::Eq).is_some() { Some(self.parse_ternary()?) } else { None };
         Ok(Param { name, ty, default, variadic, span: start.to(self.prev_span()) })
     }
 
@@ -34,7 +36,9 @@ impl Parser {
             if self.eat_punct(close).is_some() {
                 return Ok(params);
             }
-            return Err(self.expected(&format!("`,` or `{}` in the parameter list", close.as_str())));
+            return Err(
+                self.expected(&format!("`,` or `{}` in the parameter list", close.as_str()))
+            );
         }
     }
 
@@ -51,8 +55,11 @@ impl Parser {
     /// `function [outs] = kind name[T](params) qualifiers` … `endfunction`.
     pub(super) fn parse_function(&mut self) -> PResult<Stmt> {
         let is_macro = self.at_kw(Keyword::Macro);
-        let (keyword, end_kw) =
-            if is_macro { ("macro", Keyword::EndMacro) } else { ("function", Keyword::EndFunction) };
+        let (keyword, end_kw) = if is_macro {
+            ("macro", Keyword::EndMacro)
+        } else {
+            ("function", Keyword::EndFunction)
+        };
         let start = self.bump().span;
         let header = self.parse_function_header(is_macro);
         let mut def = match header {
@@ -67,8 +74,11 @@ impl Parser {
         };
         if !self.at_newline() && !self.at_punct(Punct::Semi) {
             let found = self.kind().to_string();
-            let d = Diagnostic::error(self.span(), format!("expected a new line after the {keyword} header, found {found}"))
-                .with_label("unexpected here");
+            let d = Diagnostic::error(
+                self.span(),
+                format!("expected a new line after the {keyword} header, found {found}"),
+            )
+            .with_label("unexpected here");
             self.diagnostics.push(d);
             self.recover_to_stmt_end();
         }
@@ -92,8 +102,18 @@ impl Parser {
         {
             let start = self.span();
             let name = self.expect_ident("an output name")?;
-            let ty = if self.eat_punct(Punct::Colon).is_some() { Some(self.parse_type()?) } else { None };
-            outputs.push(Param { name, ty, default: None, variadic: false, span: start.to(self.prev_span()) });
+            let ty = if self.eat_punct(Punct::Colon).is_some() {
+                Some(self.parse_type()?)
+            } else {
+                None
+            };
+            outputs.push(Param {
+                name,
+                ty,
+                default: None,
+                variadic: false,
+                span: start.to(self.prev_span()),
+            });
             self.expect_punct(Punct::Eq, "after the output")?;
         }
         let kind = self.eat_function_kind();
@@ -103,7 +123,11 @@ impl Parser {
             self.bump();
             type_params = self.parse_params(Punct::RBracket)?;
         }
-        let params = if self.eat_punct(Punct::LParen).is_some() { self.parse_params(Punct::RParen)? } else { Vec::new() };
+        let params = if self.eat_punct(Punct::LParen).is_some() {
+            self.parse_params(Punct::RParen)?
+        } else {
+            Vec::new()
+        };
         let mut qualifiers = Vec::new();
         while let TokenKind::Ident(_) = self.kind() {
             qualifiers.push(self.expect_ident("a qualifier")?);
@@ -139,7 +163,8 @@ impl Parser {
         } else if (self.at_word("mutable") || self.at_word("dynamic"))
             && matches!(self.peek_kind(1), TokenKind::Ident(w) if w == "class")
         {
-            let kind = if self.at_word("mutable") { ClassKind::Mutable } else { ClassKind::Dynamic };
+            let kind =
+                if self.at_word("mutable") { ClassKind::Mutable } else { ClassKind::Dynamic };
             self.bump();
             self.bump();
             Some(kind)
@@ -147,7 +172,11 @@ impl Parser {
             None
         };
         let body = if let Some(kind) = class_kind {
-            TypeDefBody::Class { kind, parent: None, fields: self.parse_type_body(start, Self::parse_field)? }
+            TypeDefBody::Class {
+                kind,
+                parent: None,
+                fields: self.parse_type_body(start, Self::parse_field)?,
+            }
         } else if self.at_word("enum") {
             self.bump();
             TypeDefBody::Enum(self.parse_type_body(start, Self::parse_enum_variant)?)
@@ -175,7 +204,11 @@ impl Parser {
                 TokenKind::Keyword(Keyword::EndType) => return true,
                 TokenKind::Keyword(Keyword::End) => return self.style_is_legacy_or_unknown(),
                 TokenKind::Eof | TokenKind::Keyword(_) => return false,
-                TokenKind::Ident(w) if w == "type" && i > 0 && matches!(self.peek_kind(i - 1), TokenKind::Newline) => {
+                TokenKind::Ident(w)
+                    if w == "type"
+                        && i > 0
+                        && matches!(self.peek_kind(i - 1), TokenKind::Newline) =>
+                {
                     return false
                 }
                 TokenKind::Punct(Punct::Eq | Punct::LParen) => return false,
@@ -221,7 +254,8 @@ impl Parser {
 
     fn parse_enum_variant(&mut self) -> PResult<EnumVariant> {
         let name = self.expect_ident("an enumeration value")?;
-        let value = if self.eat_punct(Punct::Eq).is_some() { Some(self.parse_ternary()?) } else { None };
+        let value =
+            if self.eat_punct(Punct::Eq).is_some() { Some(self.parse_ternary()?) } else { None };
         let span = name.span.to(self.prev_span());
         Ok(EnumVariant { name, value, span })
     }

@@ -25,7 +25,11 @@ pub(crate) type PResult<T> = Result<T, Reported>;
 const MAX_DEPTH: u32 = 200;
 
 /// Parses a token stream (which must end with `Eof`, as [`super::lexer::lex`] guarantees).
-pub fn parse_tokens(tokens: &[Token], file: FileId, source_len: usize) -> (ast::Program, Vec<Diagnostic>) {
+pub fn parse_tokens(
+    tokens: &[Token],
+    file: FileId,
+    source_len: usize,
+) -> (ast::Program, Vec<Diagnostic>) {
     let eof = Token {
         kind: TokenKind::Eof,
         span: Span::new(file, source_len as u32, source_len as u32, 1, 1),
@@ -35,7 +39,8 @@ pub fn parse_tokens(tokens: &[Token], file: FileId, source_len: usize) -> (ast::
     if !matches!(tokens.last(), Some(Token { kind: TokenKind::Eof, .. })) {
         tokens.push(eof);
     }
-    let mut p = Parser { tokens, pos: 0, diagnostics: Vec::new(), style: None, depth: 0, no_lambda: false };
+    let mut p =
+        Parser { tokens, pos: 0, diagnostics: Vec::new(), style: None, depth: 0, no_lambda: false };
     let body = p.parse_top_level();
     let style = p.style.map(|(s, _)| s).unwrap_or_default();
     let span = Span::new(file, 0, source_len as u32, 1, 1);
@@ -182,6 +187,32 @@ impl Parser {
         }
     }
 
+    /// Skips the rest of the statement that began at token `start`: to the end of its line,
+    /// or to a `;` outside brackets (a `;` inside `[…]` or `(…)` does not end it).
+    fn recover_stmt_from(&mut self, start: usize) {
+        let mut depth = 0i32;
+        for t in &self.tokens[start..self.pos] {
+            match t.kind {
+                TokenKind::Punct(
+                    Punct::LParen | Punct::LBracket | Punct::LBrace | Punct::LBraceBang,
+                ) => depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket | Punct::RBrace) => depth -= 1,
+                _ => {}
+            }
+        }
+        while !self.at_newline() {
+            match self.kind() {
+                TokenKind::Punct(Punct::Semi) if depth <= 0 => break,
+                TokenKind::Punct(
+                    Punct::LParen | Punct::LBracket | Punct::LBrace | Punct::LBraceBang,
+                ) => depth += 1,
+                TokenKind::Punct(Punct::RParen | Punct::RBracket | Punct::RBrace) => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
     /// Runs `f` one nesting level deeper, refusing input nested beyond [`MAX_DEPTH`].
     fn nested<T>(&mut self, f: impl FnOnce(&mut Parser) -> PResult<T>) -> PResult<T> {
         if self.depth >= MAX_DEPTH {
@@ -226,7 +257,12 @@ impl Parser {
 
     /// Consumes the end of a block opened by `opener` at `open_span`: `modern` (`endfor`…)
     /// or the legacy `end`.
-    fn expect_block_end(&mut self, modern: Keyword, opener: &str, open_span: Span) -> PResult<Span> {
+    fn expect_block_end(
+        &mut self,
+        modern: Keyword,
+        opener: &str,
+        open_span: Span,
+    ) -> PResult<Span> {
         if let Some(s) = self.eat_kw(modern) {
             self.note_style(BlockStyle::Modern, s);
             return Ok(s);
@@ -251,9 +287,12 @@ impl Parser {
             return Ok(());
         }
         let found = self.kind().to_string();
-        let d = Diagnostic::error(self.span(), format!("expected the end of the statement, found {found}"))
-            .with_label("unexpected here")
-            .with_note("put one statement per line, or separate statements with `;`");
+        let d = Diagnostic::error(
+            self.span(),
+            format!("expected the end of the statement, found {found}"),
+        )
+        .with_label("unexpected here")
+        .with_note("put one statement per line, or separate statements with `;`");
         Err(self.error(d))
     }
 

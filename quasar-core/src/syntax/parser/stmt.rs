@@ -3,10 +3,10 @@
 use super::{PResult, Parser, Reported};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{
-    Arg, AttrSep, Attribute, AttributeArg, AttributeItem, CallStyle, Expr, ExprKind, Ident,
-    MatchArm, Stmt, StmtKind,
+    Arg, AssignOp, AttrSep, Attribute, AttributeArg, AttributeItem, CallStyle, Expr, ExprKind,
+    Ident, MatchArm, Stmt, StmtKind,
 };
-use crate::syntax::token::{Keyword, Punct, TokenKind};
+use crate::syntax::token::{Keyword, Punct, Token, TokenKind};
 
 /// Where a block stops: the keywords that end it (besides the legacy `end`).
 #[derive(Clone, Copy)]
@@ -60,10 +60,11 @@ impl Parser {
 
     /// One statement; on error reports it, skips the rest of the line and yields nothing.
     pub(super) fn parse_stmt_recovering(&mut self) -> Option<Stmt> {
+        let start = self.pos;
         match self.nested(|p| p.parse_stmt()) {
             Ok(s) => Some(s),
             Err(Reported) => {
-                self.recover_to_stmt_end();
+                self.recover_stmt_from(start);
                 None
             }
         }
@@ -101,12 +102,16 @@ impl Parser {
             TokenKind::Ident(w) if w == "type" && self.peek_is_ident(1) => {
                 return self.parse_typedef()
             }
-            TokenKind::Ident(w) if w == "import" && matches!(self.peek_kind(1), TokenKind::Str(_)) => {
+            TokenKind::Ident(w)
+                if w == "import" && matches!(self.peek_kind(1), TokenKind::Str(_)) =>
+            {
                 self.bump();
                 let TokenKind::Str(path) = self.bump().kind else { unreachable!() };
                 StmtKind::Import { path }
             }
-            TokenKind::Ident(w) if w == "symbolic" && self.peek_is_ident(1) && self.peek_tok(1).space_before => {
+            TokenKind::Ident(w)
+                if w == "symbolic" && self.peek_is_ident(1) && self.peek_tok(1).space_before =>
+            {
                 self.bump();
                 let mut names = vec![self.parse_param(false)?];
                 while self.eat_punct(Punct::Comma).is_some() {
@@ -141,7 +146,8 @@ impl Parser {
     /// and returns a stand-in so that the body and end keyword are still parsed.
     fn header_expr(&mut self) -> Expr {
         let start = self.span();
-        match self.parse_expr() {
+        let header_line = self.prev_span().line;
+        match self.parse_expr().and_then(|e| self.reject_assignment(e, header_line)) {
             Ok(e) => e,
             Err(Reported) => {
                 self.recover_to_stmt_end();
@@ -150,14 +156,41 @@ impl Parser {
         }
     }
 
+    /// A block header (a condition, a loop range) that is an assignment is a mistake: `=`
+    /// written for `==`, or a header whose line ended early and ran into the next line.
+    fn reject_assignment(&mut self, e: Expr, header_line: u32) -> PResult<Expr> {
+        if let ExprKind::Assign { op: AssignOp::Assign, .. } = e.kind {
+            let d = if e.span.line > header_line {
+                // `for i =` at the end of a line ran on into the loop body.
+                let at = self
+                    .tokens
+                    .iter()
+                    .rev()
+                    .find(|t| t.span.line == header_line)
+                    .map_or(e.span, |t| t.span);
+                Diagnostic::error(at.end_point(), "the block header is incomplete")
+                    .with_label("expected an expression before the end of the line")
+            } else {
+                Diagnostic::error(e.span, "an assignment cannot be used as a condition or range")
+                    .with_label("this is an assignment")
+                    .with_note("to compare two values, write `==`")
+            };
+            return Err(self.error(d));
+        }
+        Ok(e)
+    }
+
     /// After a block header: the line must end here.
     fn header_end(&mut self, what: &str) {
         if self.at_newline() || self.eat_punct(Punct::Semi).is_some() {
             return;
         }
         let found = self.kind().to_string();
-        let d = Diagnostic::error(self.span(), format!("expected a new line after the `{what}` header, found {found}"))
-            .with_label("unexpected here");
+        let d = Diagnostic::error(
+            self.span(),
+            format!("expected a new line after the `{what}` header, found {found}"),
+        )
+        .with_label("unexpected here");
         self.diagnostics.push(d);
         self.recover_to_stmt_end();
     }
@@ -168,13 +201,15 @@ impl Parser {
         let mut else_body = None;
         let cond = self.header_expr();
         if self.at_punct(Punct::Semi) {
-            let d = Diagnostic::error(self.span(), "an `if` block must be spread over several lines")
-                .with_label("`;` after the condition")
-                .with_note("write the condition, the body and `endif` on separate lines");
+            let d =
+                Diagnostic::error(self.span(), "an `if` block must be spread over several lines")
+                    .with_label("`;` after the condition")
+                    .with_note("write the condition, the body and `endif` on separate lines");
             self.diagnostics.push(d);
         }
         self.header_end("if");
-        let end = BlockEnd { keywords: &[Keyword::ElseIf, Keyword::Else, Keyword::EndIf], pipe: false };
+        let end =
+            BlockEnd { keywords: &[Keyword::ElseIf, Keyword::Else, Keyword::EndIf], pipe: false };
         branches.push((cond, self.parse_block(end)));
         loop {
             if self.eat_kw(Keyword::ElseIf).is_some() {
@@ -199,7 +234,8 @@ impl Parser {
         let header = (|| -> PResult<(Ident, Expr)> {
             let var = self.expect_ident("a loop variable")?;
             self.expect_punct(Punct::Eq, "after the loop variable")?;
-            Ok((var, self.parse_expr()?))
+            let iter = self.parse_expr()?;
+            Ok((var, self.reject_assignment(iter, start.line)?))
         })();
         let (var, iter) = header.unwrap_or_else(|Reported| {
             self.recover_to_stmt_end();
@@ -277,7 +313,13 @@ impl Parser {
         };
         self.expect_punct(Punct::Arrow, "after the match pattern")?;
         let mut body = Vec::new();
-        if !self.at_newline() {
+        // The arm's first statement may follow `->` on the same line (an empty arm may not).
+        let ends_arm = match self.kind() {
+            TokenKind::Keyword(k) => is_block_continuation(*k),
+            TokenKind::Punct(Punct::Pipe) => true,
+            _ => self.at_newline(),
+        };
+        if !ends_arm {
             body.extend(self.parse_stmt_recovering());
         }
         body.extend(self.parse_block(BlockEnd { keywords: &[Keyword::EndMatch], pipe: true }));
@@ -287,7 +329,8 @@ impl Parser {
     fn parse_try(&mut self) -> PResult<Stmt> {
         let start = self.bump().span;
         self.header_end("try");
-        let body = self.parse_block(BlockEnd { keywords: &[Keyword::Catch, Keyword::EndTry], pipe: false });
+        let body = self
+            .parse_block(BlockEnd { keywords: &[Keyword::Catch, Keyword::EndTry], pipe: false });
         let mut catch_var = None;
         let mut catch_body = Vec::new();
         if self.eat_kw(Keyword::Catch).is_some() {
@@ -329,7 +372,10 @@ impl Parser {
             args.push(Arg { name: None, value: self.parse_expr()? });
         }
         let span = callee_span.to(self.prev_span());
-        Ok(Expr::new(ExprKind::Call { callee: Box::new(callee), args, style: CallStyle::Command }, span))
+        Ok(Expr::new(
+            ExprKind::Call { callee: Box::new(callee), args, style: CallStyle::Command },
+            span,
+        ))
     }
 
     /// `{!name key=value; key=value !other …}` or the unbraced `!name key=value`.
@@ -345,8 +391,11 @@ impl Parser {
             let mut name = Vec::new();
             // Name words run until a `key=` pair or a separator: `parallel for`, `kernel_tiling`.
             loop {
+                if self.peek_is_punct(1, Punct::Eq) {
+                    break;
+                }
                 let word = match self.kind().clone() {
-                    TokenKind::Ident(w) if !self.peek_is_punct(1, Punct::Eq) => w,
+                    TokenKind::Ident(w) => w,
                     TokenKind::Keyword(k) => k.as_str().to_string(),
                     _ => break,
                 };
@@ -359,8 +408,15 @@ impl Parser {
             let mut args = Vec::new();
             let mut sep = AttrSep::First;
             loop {
-                if let TokenKind::Ident(_) = self.kind() {
-                    let key = self.expect_ident("an attribute key")?;
+                if matches!(self.kind(), TokenKind::Ident(_) | TokenKind::Keyword(_)) {
+                    // Keys may be keywords: `{!parallel for; reduction={val,"+="}}`.
+                    let key = match self.bump() {
+                        Token { kind: TokenKind::Ident(name), span, .. } => Ident { name, span },
+                        Token { kind: TokenKind::Keyword(k), span, .. } => {
+                            Ident { name: k.as_str().into(), span }
+                        }
+                        _ => unreachable!("checked above"),
+                    };
                     self.expect_punct(Punct::Eq, "after the attribute key")?;
                     let value = self.parse_ternary()?;
                     args.push(AttributeArg { key, value, sep });
@@ -389,5 +445,6 @@ impl Parser {
 
 /// Keywords that continue or close a block and so cannot start a statement.
 fn is_block_continuation(k: Keyword) -> bool {
-    k.is_block_end() || matches!(k, Keyword::ElseIf | Keyword::Else | Keyword::Catch | Keyword::Until)
+    k.is_block_end()
+        || matches!(k, Keyword::ElseIf | Keyword::Else | Keyword::Catch | Keyword::Until)
 }

@@ -3,7 +3,9 @@
 
 use super::{PResult, Parser};
 use crate::span::Span;
-use crate::syntax::ast::{FunctionKind, FunctionType, FunctionTypeParam, Ident, SizeSpec, TypeExpr, TypeKind};
+use crate::syntax::ast::{
+    FunctionKind, FunctionType, FunctionTypeParam, Ident, SizeSpec, TypeExpr, TypeKind,
+};
 use crate::syntax::token::{Punct, TokenKind};
 
 impl Parser {
@@ -24,7 +26,8 @@ impl Parser {
                     }
                 }
             }
-            let span = if p.prev_span().start >= start.start { start.to(p.prev_span()) } else { start };
+            let span =
+                if p.prev_span().start >= start.start { start.to(p.prev_span()) } else { start };
             Ok(TypeExpr { kind, modifiers, span })
         })
     }
@@ -166,18 +169,41 @@ impl Parser {
     ) -> PResult<FunctionType> {
         if self.at_punct(Punct::LParen) {
             self.bump();
-            let results =
-                if self.eat_punct(Punct::RParen).is_some() { Vec::new() } else { self.parse_type_list(Punct::RParen)? };
-            return Ok(FunctionType { kind, params, parenthesized, results, results_parenthesized: true });
+            let results = if self.eat_punct(Punct::RParen).is_some() {
+                Vec::new()
+            } else {
+                self.parse_type_list(Punct::RParen)?
+            };
+            return Ok(FunctionType {
+                kind,
+                params,
+                parenthesized,
+                results,
+                results_parenthesized: true,
+            });
         }
         let result = self.parse_type()?;
         let result = if self.eat_punct(Punct::Arrow).is_some() {
             let start: Span = result.span;
-            let inner = self.parse_fn_type_results(FunctionKind::Host, vec![FunctionTypeParam { ty: result, variadic: false }], false)?;
-            TypeExpr { kind: TypeKind::Function(inner), modifiers: Vec::new(), span: start.to(self.prev_span()) }
+            let inner = self.parse_fn_type_results(
+                FunctionKind::Host,
+                vec![FunctionTypeParam { ty: result, variadic: false }],
+                false,
+            )?;
+            TypeExpr {
+                kind: TypeKind::Function(inner),
+                modifiers: Vec::new(),
+                span: start.to(self.prev_span()),
+            }
         } else {
             result
         };
-        Ok(FunctionType { kind, params, parenthesized, results: vec![result], results_parenthesized: false })
+        Ok(FunctionType {
+            kind,
+            params,
+            parenthesized,
+            results: vec![result],
+            results_parenthesized: false,
+        })
     }
 }
