@@ -208,9 +208,9 @@ impl<'a> Lexer<'a> {
             && !self.ends_with_continuing_operator()
         {
             self.push(TokenKind::Newline, start, line, col, false);
-            // The newline token covers only the `\n` itself.
+            // The newline token is empty, at the end of its line, so carets point there.
             if let Some(t) = self.tokens.last_mut() {
-                t.span.end = start as u32 + 1;
+                t.span.end = start as u32;
             }
         }
     }

@@ -28,7 +28,15 @@ pub fn parse(source: &str, file: FileId) -> Parsed {
     let lexed = lexer::lex(source, file);
     let mut diagnostics = lexed.diagnostics;
     let (program, parse_diags) = parser::parse_tokens(&lexed.tokens, file, source.len());
+    // A lexical error explains whatever the parser then trips over in the same place: drop
+    // parser errors inside an unclosed bracket's region or on a line with a lexical error.
     let in_unclosed = |d: &Diagnostic| lexed.unclosed.iter().any(|r| r.contains(&d.span.start));
-    diagnostics.extend(parse_diags.into_iter().filter(|d| !in_unclosed(d)));
+    let lexical_lines: Vec<u32> = diagnostics.iter().map(|d| d.span.line).collect();
+    diagnostics.extend(
+        parse_diags
+            .into_iter()
+            .filter(|d| !in_unclosed(d) && !lexical_lines.contains(&d.span.line)),
+    );
+    diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     Parsed { program, diagnostics }
 }

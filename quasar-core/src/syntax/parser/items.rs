@@ -68,7 +68,7 @@ impl Parser {
                 // Keep the body and its end keyword paired up even when the header is broken.
                 self.recover_to_stmt_end();
                 self.parse_block(BlockEnd { keywords: &[end_kw], pipe: false });
-                self.expect_block_end(end_kw, keyword, start)?;
+                self.expect_block_end(end_kw, keyword, start);
                 return Err(super::Reported);
             }
         };
@@ -83,10 +83,12 @@ impl Parser {
             self.recover_to_stmt_end();
         }
         def.body = self.parse_block(BlockEnd { keywords: &[end_kw], pipe: false });
-        self.expect_block_end(end_kw, keyword, start)?;
+        let closed = self.expect_block_end(end_kw, keyword, start);
         def.span = start.to(self.prev_span());
         let span = def.span;
-        self.expect_stmt_end()?;
+        if closed {
+            self.expect_stmt_end()?;
+        }
         Ok(Stmt { kind: StmtKind::Function(Box::new(def)), span })
     }
 
@@ -244,7 +246,8 @@ impl Parser {
                 Err(_) => self.recover_to_stmt_end(),
             }
         }
-        self.expect_block_end(Keyword::EndType, "type", start)?;
+        // An unclosed body is reported; the enclosing block may own the keyword found instead.
+        self.expect_block_end(Keyword::EndType, "type", start);
         Ok(items)
     }
 

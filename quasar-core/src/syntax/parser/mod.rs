@@ -203,6 +203,13 @@ impl Parser {
         while !self.at_newline() {
             match self.kind() {
                 TokenKind::Punct(Punct::Semi) if depth <= 0 => break,
+                // A block end at the start of a line belongs to an enclosing block.
+                TokenKind::Keyword(k)
+                    if k.is_block_end()
+                        && matches!(self.tokens[self.pos - 1].kind, TokenKind::Newline) =>
+                {
+                    break
+                }
                 TokenKind::Punct(
                     Punct::LParen | Punct::LBracket | Punct::LBrace | Punct::LBraceBang,
                 ) => depth += 1,
@@ -257,19 +264,16 @@ impl Parser {
 
     /// Consumes the end of a block opened by `opener` at `open_span`: `modern` (`endfor`…)
     /// or the legacy `end`.
-    fn expect_block_end(
-        &mut self,
-        modern: Keyword,
-        opener: &str,
-        open_span: Span,
-    ) -> PResult<Span> {
+    /// Returns whether the block was closed; when not, the error is reported and the
+    /// offending token is left for the enclosing block (whose end it may well be).
+    fn expect_block_end(&mut self, modern: Keyword, opener: &str, open_span: Span) -> bool {
         if let Some(s) = self.eat_kw(modern) {
             self.note_style(BlockStyle::Modern, s);
-            return Ok(s);
+            return true;
         }
         if let Some(s) = self.eat_kw(Keyword::End) {
             self.note_style(BlockStyle::Legacy, s);
-            return Ok(s);
+            return true;
         }
         let found = self.kind().to_string();
         let d = Diagnostic::error(
@@ -278,7 +282,8 @@ impl Parser {
         )
         .with_label(format!("expected `{}`", modern.as_str()))
         .with_secondary(open_span, format!("this `{opener}` is not closed"));
-        Err(self.error(d))
+        self.diagnostics.push(d);
+        false
     }
 
     /// Requires the end of a statement: a newline, `;`, or the end of the file.

@@ -135,10 +135,18 @@ impl Parser {
         Ok(Stmt { kind, span })
     }
 
-    /// Finishes a block statement: its span, and the end of its line.
-    fn finish_block(&mut self, start: crate::span::Span, kind: StmtKind) -> PResult<Stmt> {
+    /// Finishes a block statement: its span, and (when its end keyword was found) the end of
+    /// its line.
+    fn finish_block(
+        &mut self,
+        start: crate::span::Span,
+        closed: bool,
+        kind: StmtKind,
+    ) -> PResult<Stmt> {
         let span = start.to(self.prev_span());
-        self.expect_stmt_end()?;
+        if closed {
+            self.expect_stmt_end()?;
+        }
         Ok(Stmt { kind, span })
     }
 
@@ -225,8 +233,8 @@ impl Parser {
                 break;
             }
         }
-        self.expect_block_end(Keyword::EndIf, "if", start)?;
-        self.finish_block(start, StmtKind::If { branches, else_body })
+        let closed = self.expect_block_end(Keyword::EndIf, "if", start);
+        self.finish_block(start, closed, StmtKind::If { branches, else_body })
     }
 
     fn parse_for(&mut self) -> PResult<Stmt> {
@@ -243,8 +251,8 @@ impl Parser {
         });
         self.header_end("for");
         let body = self.parse_block(BlockEnd { keywords: &[Keyword::EndFor], pipe: false });
-        self.expect_block_end(Keyword::EndFor, "for", start)?;
-        self.finish_block(start, StmtKind::For { var, iter, body })
+        let closed = self.expect_block_end(Keyword::EndFor, "for", start);
+        self.finish_block(start, closed, StmtKind::For { var, iter, body })
     }
 
     fn parse_while(&mut self) -> PResult<Stmt> {
@@ -252,8 +260,8 @@ impl Parser {
         let cond = self.header_expr();
         self.header_end("while");
         let body = self.parse_block(BlockEnd { keywords: &[Keyword::EndWhile], pipe: false });
-        self.expect_block_end(Keyword::EndWhile, "while", start)?;
-        self.finish_block(start, StmtKind::While { cond, body })
+        let closed = self.expect_block_end(Keyword::EndWhile, "while", start);
+        self.finish_block(start, closed, StmtKind::While { cond, body })
     }
 
     fn parse_repeat(&mut self) -> PResult<Stmt> {
@@ -267,7 +275,7 @@ impl Parser {
             return Err(self.error(d));
         }
         let until = self.parse_expr()?;
-        self.finish_block(start, StmtKind::Repeat { body, until })
+        self.finish_block(start, true, StmtKind::Repeat { body, until })
     }
 
     fn parse_match(&mut self) -> PResult<Stmt> {
@@ -299,8 +307,8 @@ impl Parser {
         if !self.at_kw(Keyword::EndMatch) && !self.at_kw(Keyword::End) && !self.at_eof() {
             return Err(self.expected("`| pattern ->` or `endmatch`"));
         }
-        self.expect_block_end(Keyword::EndMatch, "match", start)?;
-        self.finish_block(start, StmtKind::Match { scrutinee, arms })
+        let closed = self.expect_block_end(Keyword::EndMatch, "match", start);
+        self.finish_block(start, closed, StmtKind::Match { scrutinee, arms })
     }
 
     fn parse_match_arm(&mut self, arm_start: crate::span::Span) -> PResult<MatchArm> {
@@ -340,8 +348,8 @@ impl Parser {
             self.header_end("catch");
             catch_body = self.parse_block(BlockEnd { keywords: &[Keyword::EndTry], pipe: false });
         }
-        self.expect_block_end(Keyword::EndTry, "try", start)?;
-        self.finish_block(start, StmtKind::Try { body, catch_var, catch_body })
+        let closed = self.expect_block_end(Keyword::EndTry, "try", start);
+        self.finish_block(start, closed, StmtKind::Try { body, catch_var, catch_body })
     }
 
     /// Command syntax: an identifier at the start of a statement followed, after a space on

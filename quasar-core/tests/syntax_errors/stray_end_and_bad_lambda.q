@@ -1,0 +1,3 @@
+endwhile
+x = (a, b) -> a + b
+y = (1, 2) -> 3
