@@ -233,7 +233,7 @@ impl<'a> Lexer<'a> {
         let rest = self.src[self.pos..].trim_start_matches([' ', '\t', '\r']);
         let word: String =
             rest.bytes().take_while(|c| is_ident_continue(*c)).map(|c| c as char).collect();
-        Keyword::from_str(&word).is_some()
+        Keyword::from_word(&word).is_some()
     }
 
     fn report_unclosed(&mut self, note: &str) {
@@ -273,7 +273,7 @@ impl<'a> Lexer<'a> {
                 self.pos += 1;
             }
             let word = &self.src[start..self.pos];
-            let kind = match Keyword::from_str(word) {
+            let kind = match Keyword::from_word(word) {
                 Some(k) => TokenKind::Keyword(k),
                 None => TokenKind::Ident(word.to_string()),
             };

@@ -762,6 +762,7 @@ mod tests {
             (BinaryOp::Ne, "!="),
             (BinaryOp::And, "&&"),
             (BinaryOp::Or, "||"),
+            (BinaryOp::Pipe, "|>"),
         ];
         for (op, s) in ops {
             assert_eq!(print_expr(&bin(op, var("x"), num("2"))), format!("x {s} 2"));
@@ -780,6 +781,7 @@ mod tests {
     fn assignments() {
         let ops = [
             (AssignOp::Assign, "="),
+            (AssignOp::Define, ":="),
             (AssignOp::Add, "+="),
             (AssignOp::Sub, "-="),
             (AssignOp::Mul, "*="),
@@ -844,10 +846,8 @@ mod tests {
         assert_eq!(print_expr(&i), "A[:, 0]");
         let fld = ex(ExprKind::Field { base: b(var("p")), name: id("x") });
         assert_eq!(print_expr(&fld), "p.x");
-        let dims = ex(ExprKind::Dims {
-            base: b(var("cube")),
-            dims: Box::new(DimSpec::Fixed(num("4").into())),
-        });
+        let dims =
+            ex(ExprKind::Dims { base: b(var("cube")), dims: Box::new(DimSpec::Fixed(num("4"))) });
         assert_eq!(print_expr(&dims), "cube{4}");
         let dims = ex(ExprKind::Dims { base: b(var("cube")), dims: Box::new(DimSpec::Any) });
         assert_eq!(print_expr(&dims), "cube{:}");
@@ -944,7 +944,7 @@ mod tests {
         assert_eq!(print_type(&named("scalar")), "scalar");
         let cube4 = t(TypeKind::Named {
             name: id("cube"),
-            dims: Some(DimSpec::Fixed(num("4").into())),
+            dims: Some(DimSpec::Fixed(num("4"))),
             args: vec![named("int16")],
             sizes: None,
         });
@@ -1428,6 +1428,7 @@ b = -x^2 + 2^-1 - (a - b) * c ./ d .* e .^ 2
 c = !(a && b) || a != b && a <= b && a >= b && a < b && a > b && a == b
 d = c ? 1 : c2 ? 2 : 3
 e = a = b = 1
+g := x |> f |> g
 [p, _] = [1, 2]
 [_, q] = size(a, 0..1)
 r = 0..2..n-1
@@ -1634,5 +1635,192 @@ endfor
 {!author name=\"someone\"}
 ",
         );
+    }
+}
+
+/// Random source text built from the expression and statement grammar: every generated
+/// program that parses without errors must round-trip through the printer.
+#[cfg(test)]
+mod fuzz_tests {
+    use super::*;
+    use crate::span::FileId;
+    use crate::syntax::parse;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    fn leaf() -> BoxedStrategy<String> {
+        prop_oneof![
+            select(vec!["a", "b", "x", "pos", "cube", "scalar"]).prop_map(String::from),
+            select(vec!["0", "1", "2.5", "1.", ".5", "1e-3", "2j", "1Fh", "101b", "7o"])
+                .prop_map(String::from),
+            Just("\"s %\"".to_string()),
+            Just("_".to_string()),
+            Just(":".to_string()),
+            Just("??".to_string()),
+        ]
+        .boxed()
+    }
+
+    fn ty() -> BoxedStrategy<String> {
+        select(vec![
+            "int",
+            "scalar'const",
+            "'unchecked",
+            "vec[int]",
+            "cube{4}[int16]",
+            "mat(4, :)",
+            "[int|cube]",
+            "{int, string}",
+            "^point",
+            "??",
+            "[scalar -> scalar -> scalar]",
+            "[__device__ (int, ...??) -> (int, scalar)]",
+            "[() -> ()]",
+        ])
+        .prop_map(String::from)
+        .boxed()
+    }
+
+    fn expr() -> BoxedStrategy<String> {
+        let binop = select(vec![
+            "+", "-", "*", "/", "^", ".*", "./", ".^", "<", "<=", ">", ">=", "==", "!=", "&&",
+            "||", "|>",
+        ]);
+        let assignop = select(vec!["=", ":=", "+=", "-=", ".*=", "^^=", "__=", "~=", "|=", "&="]);
+        leaf()
+            .prop_recursive(4, 40, 3, move |e| {
+                let list = prop::collection::vec(e.clone(), 0..3).prop_map(|v| v.join(", "));
+                prop_oneof![
+                    (e.clone(), binop.clone(), e.clone())
+                        .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
+                    (select(vec!["-", "+", "!", "..."]), e.clone())
+                        .prop_map(|(o, a)| format!("{o}{a}")),
+                    e.clone().prop_map(|a| format!("({a})")),
+                    (e.clone(), e.clone()).prop_map(|(a, b)| format!("({a}; {b})")),
+                    (e.clone(), e.clone()).prop_map(|(a, b)| format!("{a}..{b}")),
+                    (e.clone(), e.clone(), e.clone())
+                        .prop_map(|(a, s, b)| format!("{a}..{s}..{b}")),
+                    (e.clone(), e.clone(), e.clone())
+                        .prop_map(|(c, a, b)| format!("{c} ? {a} : {b}")),
+                    (e.clone(), list.clone()).prop_map(|(f, a)| format!("{f}({a})")),
+                    (e.clone(), e.clone()).prop_map(|(f, a)| format!("{f}(n:={a})")),
+                    (e.clone(), list.clone()).prop_map(|(f, a)| format!("{f}[{a}]")),
+                    e.clone().prop_map(|a| format!("{a}.field")),
+                    e.clone().prop_map(|a| format!("{a}'const")),
+                    e.clone().prop_map(|a| format!("{a}{{4}}")),
+                    list.clone().prop_map(|a| format!("[{a}]")),
+                    list.clone().prop_map(|a| format!("{{{a}}}")),
+                    e.clone().prop_map(|a| format!("x -> {a}")),
+                    (e.clone(), ty()).prop_map(|(a, t)| format!("(x, y : {t} = 1) -> {a}")),
+                    e.clone().prop_map(|a| format!("__device__ (x : int) -> {a}")),
+                    (e.clone(), assignop.clone(), e.clone())
+                        .prop_map(|(a, o, b)| format!("{a} {o} {b}")),
+                    (e.clone(), ty(), e.clone()).prop_map(|(a, t, b)| format!("{a} : {t} = {b}")),
+                    (e.clone(), ty()).prop_map(|(a, t)| format!("f({a} : {t})")),
+                ]
+            })
+            .boxed()
+    }
+
+    /// Simple statements, then blocks whose bodies are statements again.
+    fn stmt() -> BoxedStrategy<String> {
+        let e = expr();
+        let simple = prop_oneof![
+            e.clone(),
+            e.clone().prop_map(|a| format!("y = {a}")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("print {a}, {b}")),
+            (e.clone(), ty()).prop_map(|(a, t)| format!("v : {t} = {a}")),
+            (e.clone(), e.clone())
+                .prop_map(|(p, r)| format!("reduction (x : int, y) -> {p} = {r} where x > 0")),
+            e.clone().prop_map(|a| format!("reduction x -> f(x) = {a}")),
+            (ty(), e.clone()).prop_map(|(t, a)| format!("type t : class\nf : {t} = {a}\nendtype")),
+            ty().prop_map(|t| format!("type t[T] : {t}")),
+            e.clone().prop_map(|a| format!("type c : enum\nA\nB = {a}\nendtype")),
+            e.clone().prop_map(|a| format!("{{!parallel for; blkdim={a}, dims=[1, 2]}}")),
+            ty().prop_map(|t| format!("symbolic a, b : {t}")),
+            select(vec!["break", "continue", "return", "import \"a.q\"", "#pragma x on"])
+                .prop_map(String::from),
+        ];
+        simple
+            .prop_recursive(2, 12, 3, move |body| {
+                let block = prop::collection::vec(body, 0..3).prop_map(|v| v.join("\n"));
+                let e = expr();
+                prop_oneof![
+                    (e.clone(), block.clone(), block.clone())
+                        .prop_map(|(c, a, b)| format!("if {c}\n{a}\nelseif {c}\n{b}\nendif")),
+                    (e.clone(), block.clone(), block.clone())
+                        .prop_map(|(c, a, b)| format!("if {c}\n{a}\nelse\n{b}\nendif")),
+                    (e.clone(), block.clone())
+                        .prop_map(|(c, a)| format!("for i = {c}\n{a}\nendfor")),
+                    (e.clone(), block.clone())
+                        .prop_map(|(c, a)| format!("while {c}\n{a}\nendwhile")),
+                    (e.clone(), block.clone()).prop_map(|(c, a)| format!("repeat\n{a}\nuntil {c}")),
+                    (e.clone(), e.clone(), block.clone()).prop_map(|(s, p, a)| format!(
+                        "match {s} with\n| {p} -> {a}\n| (1, {p}) ->\n{a}\nendmatch"
+                    )),
+                    (block.clone(), block.clone())
+                        .prop_map(|(a, b)| format!("try\n{a}\ncatch err\n{b}\nendtry")),
+                    (e.clone(), ty(), block.clone()).prop_map(|(a, t, b)| format!(
+                        "function [o : {t}] = __kernel__ k[T](p : {t}, q = {a})\n{b}\nendfunction"
+                    )),
+                    (e, block.clone())
+                        .prop_map(|(a, b)| format!("function y = f(x)\ny = {a}\n{b}\nendfunction")),
+                    block.prop_map(|b| format!("macro m(x)\n!unroll times=4\n{b}\nendmacro")),
+                ]
+            })
+            .boxed()
+    }
+
+    /// Rewrites the modern block endings of a generated program into the legacy `end`.
+    fn to_legacy(src: &str) -> String {
+        const ENDS: [&str; 8] = [
+            "endif",
+            "endfor",
+            "endwhile",
+            "endmatch",
+            "endtry",
+            "endtype",
+            "endfunction",
+            "endmacro",
+        ];
+        src.lines()
+            .map(|l| if ENDS.contains(&l) { "end" } else { l })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    proptest! {
+        // 256 cases by default; for a deep run:
+        // PROPTEST_CASES=50000 cargo test --release -p quasar-core --lib fuzz_tests
+        #![proptest_config(ProptestConfig {
+            max_global_rejects: 1_000_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn random_programs_round_trip(
+            stmts in prop::collection::vec(stmt(), 1..4),
+            legacy in any::<bool>(),
+        ) {
+            let src = stmts.join("\n");
+            let src = if legacy { to_legacy(&src) } else { src };
+            let first = parse(&src, FileId(0));
+            prop_assume!(!first.has_errors());
+            let printed = print_program(&first.program);
+            let second = parse(&printed, FileId(0));
+            prop_assert!(
+                !second.has_errors(),
+                "printed form does not parse: {:?}\n--- source ---\n{}\n--- printed ---\n{}",
+                second.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>(),
+                src,
+                printed
+            );
+            prop_assert_eq!(
+                &second.program, &first.program,
+                "--- source ---\n{}\n--- printed ---\n{}", src, printed
+            );
+            prop_assert_eq!(print_program(&second.program), printed);
+        }
     }
 }

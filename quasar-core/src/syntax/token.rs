@@ -36,7 +36,7 @@ pub enum Keyword {
 }
 
 impl Keyword {
-    pub fn from_str(s: &str) -> Option<Keyword> {
+    pub fn from_word(s: &str) -> Option<Keyword> {
         use Keyword::*;
         Some(match s {
             "function" => Function,

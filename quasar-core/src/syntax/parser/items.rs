@@ -60,7 +60,7 @@ impl Parser {
         } else {
             ("function", Keyword::EndFunction)
         };
-        let start = self.bump().span;
+        let start = self.open_block(end_kw);
         let header = self.parse_function_header(is_macro);
         let mut def = match header {
             Ok(def) => def,
@@ -232,6 +232,7 @@ impl Parser {
         if !self.at_newline() {
             return Err(self.expected("a new line after the type header"));
         }
+        self.open_blocks.push(Keyword::EndType);
         let mut items = Vec::new();
         loop {
             self.skip_separators();

@@ -39,8 +39,15 @@ pub fn parse_tokens(
     if !matches!(tokens.last(), Some(Token { kind: TokenKind::Eof, .. })) {
         tokens.push(eof);
     }
-    let mut p =
-        Parser { tokens, pos: 0, diagnostics: Vec::new(), style: None, depth: 0, no_lambda: false };
+    let mut p = Parser {
+        tokens,
+        pos: 0,
+        diagnostics: Vec::new(),
+        style: None,
+        depth: 0,
+        no_lambda: false,
+        open_blocks: Vec::new(),
+    };
     let body = p.parse_top_level();
     let style = p.style.map(|(s, _)| s).unwrap_or_default();
     let span = Span::new(file, 0, source_len as u32, 1, 1);
@@ -56,6 +63,8 @@ pub(crate) struct Parser {
     depth: u32,
     /// Set while parsing `match` patterns and reduction parameters, where `->` is not a lambda.
     no_lambda: bool,
+    /// The end keyword each enclosing open block expects, innermost last.
+    open_blocks: Vec<Keyword>,
 }
 
 impl Parser {
@@ -264,9 +273,18 @@ impl Parser {
 
     /// Consumes the end of a block opened by `opener` at `open_span`: `modern` (`endfor`…)
     /// or the legacy `end`.
-    /// Returns whether the block was closed; when not, the error is reported and the
-    /// offending token is left for the enclosing block (whose end it may well be).
+    /// Consumes a block's opening keyword, noting the end keyword the block expects.
+    fn open_block(&mut self, end: Keyword) -> Span {
+        self.open_blocks.push(end);
+        self.bump().span
+    }
+
+    /// Consumes the end of the innermost open block and returns whether it was closed.
+    /// A wrong end keyword that no enclosing block expects is taken as a misspelt end of
+    /// this one; one that an enclosing block expects is left to close that block. Either
+    /// way one error is reported, not one per enclosing block.
     fn expect_block_end(&mut self, modern: Keyword, opener: &str, open_span: Span) -> bool {
+        self.open_blocks.pop();
         if let Some(s) = self.eat_kw(modern) {
             self.note_style(BlockStyle::Modern, s);
             return true;
@@ -283,7 +301,13 @@ impl Parser {
         .with_label(format!("expected `{}`", modern.as_str()))
         .with_secondary(open_span, format!("this `{opener}` is not closed"));
         self.diagnostics.push(d);
-        false
+        match self.kind() {
+            TokenKind::Keyword(k) if k.is_block_end() && !self.open_blocks.contains(k) => {
+                self.bump();
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Requires the end of a statement: a newline, `;`, or the end of the file.

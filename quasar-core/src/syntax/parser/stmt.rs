@@ -204,7 +204,7 @@ impl Parser {
     }
 
     fn parse_if(&mut self) -> PResult<Stmt> {
-        let start = self.bump().span;
+        let start = self.open_block(Keyword::EndIf);
         let mut branches = Vec::new();
         let mut else_body = None;
         let cond = self.header_expr();
@@ -238,7 +238,7 @@ impl Parser {
     }
 
     fn parse_for(&mut self) -> PResult<Stmt> {
-        let start = self.bump().span;
+        let start = self.open_block(Keyword::EndFor);
         let header = (|| -> PResult<(Ident, Expr)> {
             let var = self.expect_ident("a loop variable")?;
             self.expect_punct(Punct::Eq, "after the loop variable")?;
@@ -256,7 +256,7 @@ impl Parser {
     }
 
     fn parse_while(&mut self) -> PResult<Stmt> {
-        let start = self.bump().span;
+        let start = self.open_block(Keyword::EndWhile);
         let cond = self.header_expr();
         self.header_end("while");
         let body = self.parse_block(BlockEnd { keywords: &[Keyword::EndWhile], pipe: false });
@@ -279,7 +279,7 @@ impl Parser {
     }
 
     fn parse_match(&mut self) -> PResult<Stmt> {
-        let start = self.bump().span;
+        let start = self.open_block(Keyword::EndMatch);
         let scrutinee = self.header_expr();
         if self.at_word("with") {
             self.bump();
@@ -335,7 +335,7 @@ impl Parser {
     }
 
     fn parse_try(&mut self) -> PResult<Stmt> {
-        let start = self.bump().span;
+        let start = self.open_block(Keyword::EndTry);
         self.header_end("try");
         let body = self
             .parse_block(BlockEnd { keywords: &[Keyword::Catch, Keyword::EndTry], pipe: false });
