@@ -4,6 +4,8 @@
 //! Layers: [`syntax`] (lexer, parser, AST, printer) → `sema` → `ir` → `transform` → `backend`.
 
 pub mod diagnostics;
+pub mod ir;
+pub mod sema;
 pub mod span;
 pub mod syntax;
 

@@ -89,7 +89,7 @@ pub struct MatchArm {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FunctionKind {
     Host,
     /// `__host__` written explicitly.

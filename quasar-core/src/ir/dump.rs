@@ -1,0 +1,1 @@
+//! A readable textual form of the IR, for tests and `quasar check --types`.

@@ -1,0 +1,322 @@
+//! The typed IR: what type inference produces and every later layer consumes.
+//!
+//! Each function *instance* (one per distinct tuple of argument types, manual §17.1.3) has
+//! its own locals, each with one type; every expression carries its type; implicit
+//! conversions are explicit [`ExprKind::Convert`] nodes; calls name the instance or built-in
+//! they resolve to; constants are folded. A readable dump is in [`dump`].
+
+pub mod dump;
+
+use crate::sema::types::{ClassId, EnumId, Type};
+use crate::span::Span;
+use crate::syntax::ast::{AssignOp, BinaryOp, FunctionKind, UnaryOp};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunctionId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+
+/// A whole checked program.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub functions: Vec<Function>,
+    pub classes: Vec<ClassDef>,
+    pub enums: Vec<EnumDef>,
+    /// The instance holding the file's top-level statements.
+    pub script: Option<FunctionId>,
+    /// The `main` function without parameters, run after the script (manual §13.1).
+    pub main: Option<FunctionId>,
+}
+
+impl Module {
+    pub fn function(&self, id: FunctionId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ClassDef {
+    pub id: ClassId,
+    pub name: String,
+    pub mutable: bool,
+    pub dynamic: bool,
+    pub parent: Option<ClassId>,
+    /// All fields, inherited ones first.
+    pub fields: Vec<(String, Type)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumDef {
+    pub id: EnumId,
+    pub name: String,
+    pub variants: Vec<(String, i64)>,
+    pub span: Span,
+}
+
+/// One instance of a source function (or lambda) for one tuple of parameter types.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The name in the source (`<script>` for top-level code, `<lambda>` for lambdas).
+    pub name: String,
+    /// A name unique in the module, e.g. `scale__mat_scalar`.
+    pub instance_name: String,
+    pub kind: FunctionKind,
+    pub params: Vec<LocalId>,
+    pub outputs: Vec<LocalId>,
+    /// Values captured from the defining scope (closures capture by value, read-only).
+    pub captures: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub body: Block,
+    /// Defined at the top level of the file (and so exported to Rust).
+    pub top_level: bool,
+    pub span: Span,
+}
+
+impl Function {
+    pub fn local(&self, id: LocalId) -> &Local {
+        &self.locals[id.0 as usize]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalRole {
+    Param,
+    Output,
+    Capture,
+    /// A kernel's special parameter: `pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`.
+    Special,
+    Var,
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    pub role: LocalRole,
+    pub span: Span,
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `place op= value`; `op` is [`AssignOp::Assign`] for plain assignment. On array
+    /// elements inside kernel and device functions, compound assignments are atomic.
+    Assign {
+        place: Place,
+        op: AssignOp,
+        value: Expr,
+    },
+    /// `[a, _, c] = value` where `value` has a tuple type (or a vector/cell to unpack).
+    Destructure {
+        places: Vec<Option<Place>>,
+        value: Expr,
+    },
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then_body: Block,
+        else_body: Block,
+    },
+    /// `for var = start..step..end`
+    ForRange {
+        var: LocalId,
+        start: Expr,
+        step: Expr,
+        end: Expr,
+        body: Block,
+    },
+    /// `for var = values` over the elements of a vector (or the columns of a matrix).
+    ForEach {
+        var: LocalId,
+        values: Expr,
+        body: Block,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Repeat {
+        body: Block,
+        until: Expr,
+    },
+    Break,
+    Continue,
+    Return,
+    Match {
+        scrutinee: Expr,
+        arms: Vec<MatchArm>,
+        default: Option<Block>,
+    },
+    Try {
+        body: Block,
+        catch_var: Option<LocalId>,
+        handler: Block,
+    },
+    Print(Vec<Expr>),
+    /// `error "…", values`: a run-time error with this message.
+    Error(Vec<Expr>),
+    Assert {
+        cond: Expr,
+        message: Vec<Expr>,
+    },
+    /// `syncthreads` (a barrier among the threads of a block).
+    SyncThreads,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    pub values: Vec<Expr>,
+    pub body: Block,
+}
+
+/// Something that can be assigned to.
+#[derive(Clone, Debug)]
+pub struct Place {
+    pub kind: PlaceKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum PlaceKind {
+    Local(LocalId),
+    Index { base: Box<Expr>, indices: Vec<Index> },
+    Field { base: Box<Expr>, field: String },
+}
+
+/// One subscript of an indexing expression.
+#[derive(Clone, Debug)]
+pub enum Index {
+    /// A single position (an `int`, or an `ivecN` addressing N dimensions at once).
+    At(Expr),
+    /// `:` the whole dimension.
+    All,
+    /// `a..b` / `a..s..b` (inclusive).
+    Range { start: Expr, step: Option<Expr>, end: Expr },
+    /// A vector of positions (`A[[0, 2, 4]]`) or `...v` spread over several dimensions.
+    Spread(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// A folded constant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Scalar(f64),
+    Complex(f64, f64),
+    Str(String),
+    Null,
+}
+
+/// What a call invokes.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A function instance of this module.
+    Function(FunctionId),
+    /// A built-in from the signature table (`sin`, `zeros`, `size`, …).
+    Builtin(String),
+    /// A function value (a lambda, a function handle, a captured device function).
+    Value(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Const(Const),
+    Local(LocalId),
+    /// A named function used as a value (a function handle).
+    FunctionRef(FunctionId),
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// An implicit conversion to `ty`, made explicit.
+    Convert(Box<Expr>),
+    Call {
+        callee: Callee,
+        args: Vec<Expr>,
+    },
+    /// `parallel_do(dims, args…, kernel)` (or `[dims, blkdims]`): runs `kernel` on every
+    /// position of `dims`; the value is the kernel's reduced outputs, if any.
+    ParallelDo {
+        dims: Box<Expr>,
+        block_dims: Option<Box<Expr>>,
+        kernel: FunctionId,
+        args: Vec<Expr>,
+    },
+    Index {
+        base: Box<Expr>,
+        indices: Vec<Index>,
+    },
+    Field {
+        base: Box<Expr>,
+        field: String,
+    },
+    Matrix(Vec<Expr>),
+    Cell(Vec<Expr>),
+    Range {
+        start: Box<Expr>,
+        step: Option<Box<Expr>>,
+        end: Box<Expr>,
+    },
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// A lambda or nested function as a value, with the values it captures.
+    Closure {
+        function: FunctionId,
+        captures: Vec<Expr>,
+    },
+    /// `point(x := 1, y := 2)`: a class value with every field given.
+    Construct {
+        class: ClassId,
+        fields: Vec<(String, Expr)>,
+    },
+    /// An assignment used as a value (`cnt = (p.n += 1)`), the assigned value.
+    Assign {
+        place: Box<Place>,
+        op: AssignOp,
+        value: Box<Expr>,
+    },
+    /// A type used as a value (`vec[int]`, `scalar` in `cast(x, scalar)`).
+    TypeValue,
+    /// The enumeration value `Enum.Name`.
+    EnumValue {
+        id: EnumId,
+        value: i64,
+    },
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
+        Expr { kind, ty, span }
+    }
+
+    pub fn constant(&self) -> Option<&Const> {
+        match &self.kind {
+            ExprKind::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+}

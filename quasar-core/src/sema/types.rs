@@ -1,0 +1,673 @@
+//! The Quasar type language (manual §2.2 and chapter 3): primitive types, arrays with rank
+//! and size constraints, cells, classes, pointers, enums, function types, type classes.
+
+use crate::syntax::ast::FunctionKind;
+use std::fmt;
+
+/// Integer types; `Int` is the default `int` (32 bits, as in ARCHITECTURE §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IntKind {
+    Int,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+}
+
+impl IntKind {
+    pub fn from_name(name: &str) -> Option<IntKind> {
+        Some(match name {
+            "int" => IntKind::Int,
+            "int8" => IntKind::I8,
+            "int16" => IntKind::I16,
+            "int32" => IntKind::I32,
+            "int64" => IntKind::I64,
+            "uint8" => IntKind::U8,
+            "uint16" => IntKind::U16,
+            "uint32" => IntKind::U32,
+            "uint64" => IntKind::U64,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IntKind::Int => "int",
+            IntKind::I8 => "int8",
+            IntKind::I16 => "int16",
+            IntKind::I32 => "int32",
+            IntKind::I64 => "int64",
+            IntKind::U8 => "uint8",
+            IntKind::U16 => "uint16",
+            IntKind::U32 => "uint32",
+            IntKind::U64 => "uint64",
+        }
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            IntKind::I8 | IntKind::U8 => 8,
+            IntKind::I16 | IntKind::U16 => 16,
+            IntKind::Int | IntKind::I32 | IntKind::U32 => 32,
+            IntKind::I64 | IntKind::U64 => 64,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        !matches!(self, IntKind::U8 | IntKind::U16 | IntKind::U32 | IntKind::U64)
+    }
+}
+
+/// How a conversion into a narrower integer type behaves (`int'sat`, manual §2.2.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Overflow {
+    #[default]
+    Checked,
+    Saturate,
+    Unchecked,
+}
+
+/// Floating-point precision: `scalar` follows the global setting (f32, or f64 in double mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Precision {
+    #[default]
+    Default,
+    Half,
+    Single,
+    Double,
+}
+
+impl Precision {
+    fn suffix(self) -> &'static str {
+        match self {
+            Precision::Default => "",
+            Precision::Half => "'half",
+            Precision::Single => "'single",
+            Precision::Double => "'double",
+        }
+    }
+}
+
+/// Boundary handling of array accesses (manual §2.4.1). `None` in [`ArrayType::access`]
+/// means the default: `'safe` inside kernel/device functions, `'checked` in host code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    Safe,
+    Checked,
+    Unchecked,
+    Circular,
+    Mirror,
+    Clamped,
+}
+
+impl Access {
+    pub fn from_name(name: &str) -> Option<Access> {
+        Some(match name {
+            "safe" => Access::Safe,
+            "checked" => Access::Checked,
+            "unchecked" => Access::Unchecked,
+            "circular" => Access::Circular,
+            "mirror" => Access::Mirror,
+            "clamped" => Access::Clamped,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Safe => "safe",
+            Access::Checked => "checked",
+            Access::Unchecked => "unchecked",
+            Access::Circular => "circular",
+            Access::Mirror => "mirror",
+            Access::Clamped => "clamped",
+        }
+    }
+}
+
+/// The number of dimensions of an array type: `vec` 1, `mat` 2, `cube` 3, `cube{n}`, `cube{:}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rank {
+    Fixed(u8),
+    Any,
+}
+
+/// The length of one dimension in a size constraint (`cube(:, :, 3)`, `mat(M, N)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    Known(u64),
+    Unknown,
+    /// A generic size parameter (`[M, N]` of a function).
+    Param(String),
+}
+
+/// Modifiers on an array type besides the access mode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ArrayMods {
+    pub access: Option<Access>,
+    /// `'const`: never written (never copied back from a device)
+    pub is_const: bool,
+    /// `'nocopy`: never read before being written (never uploaded)
+    pub nocopy: bool,
+    /// Hardware hints kept for the backends: `hwtex_nearest`, `hwtex_linear`, `hwconst`,
+    /// `hwtex_const`, `shared`, `col`, `row`…
+    pub hints: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayType {
+    pub elem: Type,
+    pub rank: Rank,
+    /// One entry per dimension when any size is constrained; `None` when nothing is known.
+    pub shape: Option<Vec<Dim>>,
+    pub mods: ArrayMods,
+}
+
+/// A reference to a class, with its type arguments (`stack[int]`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClassRef {
+    pub id: ClassId,
+    pub name: String,
+    pub args: Vec<Type>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClassId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub u32);
+
+/// `[kind (params) -> (results)]`
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FnType {
+    pub kind: FunctionKind,
+    pub params: Vec<Type>,
+    /// The last parameter collects any number of arguments (`...T`).
+    pub variadic: bool,
+    pub results: Vec<Type>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `??`: determined at run time.
+    Unknown,
+    Int(IntKind, Overflow),
+    Scalar(Precision),
+    Complex(Precision),
+    String,
+    Array(Box<ArrayType>),
+    /// A typed cell whose elements have these types, `{string, scalar}` (nest for 2-D).
+    CellTuple(Vec<Type>),
+    Class(ClassRef),
+    Pointer(Box<Type>),
+    /// The type of `nullptr`: converts to any pointer.
+    Null,
+    Enum(EnumId, String),
+    Function(Box<FnType>),
+    /// A type class `[int|cube]`: any of these.
+    Union(Vec<Type>),
+    /// A type used as a value: `vec[int]` in `vec[int](200)`, `scalar` in `cast(x, scalar)`.
+    TypeValue(Box<Type>),
+    /// The several results of a call, before they are destructured.
+    Tuple(Vec<Type>),
+    /// A generic type parameter, inside a generic definition.
+    Param(String),
+    /// No value: the result of a call to a function without outputs.
+    Void,
+}
+
+impl Type {
+    pub const INT: Type = Type::Int(IntKind::Int, Overflow::Checked);
+    pub const SCALAR: Type = Type::Scalar(Precision::Default);
+    pub const CSCALAR: Type = Type::Complex(Precision::Default);
+
+    /// An array of `elem` with `rank` dimensions and no size information.
+    pub fn array(elem: Type, rank: u8) -> Type {
+        Type::Array(Box::new(ArrayType {
+            elem,
+            rank: Rank::Fixed(rank),
+            shape: None,
+            mods: ArrayMods::default(),
+        }))
+    }
+
+    /// An array of `elem` with a fully or partly known shape.
+    pub fn array_with_shape(elem: Type, shape: Vec<Dim>) -> Type {
+        let rank = Rank::Fixed(shape.len().min(16) as u8);
+        Type::Array(Box::new(ArrayType {
+            elem,
+            rank,
+            shape: Some(shape),
+            mods: ArrayMods::default(),
+        }))
+    }
+
+    pub fn vec(elem: Type) -> Type {
+        Type::array(elem, 1)
+    }
+
+    /// A vector of known length, e.g. `ivec3` or `vec4`.
+    pub fn vec_n(elem: Type, n: u64) -> Type {
+        Type::array_with_shape(elem, vec![Dim::Known(n)])
+    }
+
+    pub fn is_int(&self) -> bool {
+        matches!(self, Type::Int(..))
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Scalar(_))
+    }
+
+    /// `int`, `scalar` or `cscalar` of any width.
+    pub fn is_number(&self) -> bool {
+        matches!(self, Type::Int(..) | Type::Scalar(_) | Type::Complex(_))
+    }
+
+    pub fn as_array(&self) -> Option<&ArrayType> {
+        match self {
+            Type::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The element type of an array, the type itself otherwise.
+    pub fn elem(&self) -> &Type {
+        match self {
+            Type::Array(a) => &a.elem,
+            t => t,
+        }
+    }
+
+    /// Whether the type is fully known at compile time (no `??`, no unbound parameter).
+    pub fn is_concrete(&self) -> bool {
+        match self {
+            Type::Unknown | Type::Param(_) | Type::Union(_) => false,
+            Type::Array(a) => a.elem.is_concrete(),
+            Type::CellTuple(ts) | Type::Tuple(ts) => ts.iter().all(Type::is_concrete),
+            Type::Class(c) => c.args.iter().all(Type::is_concrete),
+            Type::Pointer(t) | Type::TypeValue(t) => t.is_concrete(),
+            Type::Function(f) => {
+                f.params.iter().all(Type::is_concrete) && f.results.iter().all(Type::is_concrete)
+            }
+            _ => true,
+        }
+    }
+
+    /// The array type with its shape forgotten (used when joining differently sized values).
+    pub fn without_shape(&self) -> Type {
+        match self {
+            Type::Array(a) => {
+                let mut a = (**a).clone();
+                a.shape = None;
+                Type::Array(Box::new(a))
+            }
+            t => t.clone(),
+        }
+    }
+}
+
+/// `sub` may be used where `sup` is expected (manual §2.2: `vec ⊂ mat ⊂ cube ⊂ cube{:}`,
+/// sizes as constraints, `??` accepts anything, type classes accept their members).
+pub fn is_subtype(sub: &Type, sup: &Type) -> bool {
+    if sub == sup {
+        return true;
+    }
+    match (sub, sup) {
+        (_, Type::Unknown) | (Type::Unknown, _) => true,
+        (_, Type::Param(_)) => true,
+        (_, Type::Union(members)) => members.iter().any(|m| is_subtype(sub, m)),
+        (Type::Union(members), _) => members.iter().all(|m| is_subtype(m, sup)),
+        (Type::Int(a, _), Type::Int(b, _)) => a == b,
+        (Type::Scalar(a), Type::Scalar(b)) | (Type::Complex(a), Type::Complex(b)) => {
+            a == b || *a == Precision::Default || *b == Precision::Default
+        }
+        (Type::Array(a), Type::Array(b)) => array_subtype(a, b),
+        (Type::Null, Type::Pointer(_)) => true,
+        (Type::Pointer(a), Type::Pointer(b)) => is_subtype(a, b),
+        (Type::Class(a), Type::Class(b)) => {
+            a.id == b.id
+                && a.args.len() == b.args.len()
+                && a.args.iter().zip(&b.args).all(|(x, y)| is_subtype(x, y) && is_subtype(y, x))
+        }
+        (Type::Function(a), Type::Function(b)) => fn_subtype(a, b),
+        (Type::CellTuple(a), Type::CellTuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| is_subtype(x, y))
+        }
+        (Type::CellTuple(items), Type::Array(b)) => {
+            // A typed cell `{a, b}` is a `vec[T]` whose elements all fit `T`.
+            b.rank != Rank::Fixed(0) && items.iter().all(|t| is_subtype(t, &b.elem))
+        }
+        (Type::TypeValue(a), Type::TypeValue(b)) => is_subtype(a, b),
+        _ => false,
+    }
+}
+
+fn array_subtype(a: &ArrayType, b: &ArrayType) -> bool {
+    let rank_ok = match (a.rank, b.rank) {
+        (_, Rank::Any) => true,
+        (Rank::Any, Rank::Fixed(_)) => false,
+        (Rank::Fixed(x), Rank::Fixed(y)) => x <= y,
+    };
+    if !rank_ok || !elem_compatible(&a.elem, &b.elem) {
+        return false;
+    }
+    match (&a.shape, &b.shape) {
+        (_, None) => true,
+        // Sizes that are not known statically are checked at run time.
+        (None, Some(_)) => true,
+        (Some(ash), Some(bsh)) => {
+            // A vec(3) is a mat(3, 1): missing trailing dimensions have length 1.
+            let at = |s: &[Dim], i: usize| s.get(i).cloned().unwrap_or(Dim::Known(1));
+            (0..ash.len().max(bsh.len())).all(|i| match (at(ash, i), at(bsh, i)) {
+                (_, Dim::Unknown | Dim::Param(_)) | (Dim::Param(_), _) => true,
+                (x, y) => x == y,
+            })
+        }
+    }
+}
+
+/// Array element types must agree exactly (arrays are shared by reference, so `vec[int]`
+/// is not a `vec[scalar]`), except through `??` and type parameters.
+fn elem_compatible(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Unknown, _) | (_, Type::Unknown) | (_, Type::Param(_)) => true,
+        (_, Type::Union(_)) => is_subtype(a, b),
+        (Type::Int(x, _), Type::Int(y, _)) => x == y,
+        _ => is_subtype(a, b) && is_subtype(b, a),
+    }
+}
+
+fn fn_subtype(a: &FnType, b: &FnType) -> bool {
+    let kind_ok = a.kind == b.kind
+        || matches!(b.kind, FunctionKind::Host | FunctionKind::ExplicitHost)
+        || (b.kind == FunctionKind::Device && a.kind == FunctionKind::Device);
+    kind_ok
+        && (a.params.len() == b.params.len() || a.variadic || b.variadic)
+        && a.params.iter().zip(&b.params).all(|(x, y)| is_subtype(y, x))
+        && a.results.len() == b.results.len()
+        && a.results.iter().zip(&b.results).all(|(x, y)| is_subtype(x, y))
+}
+
+/// The least common type of two values that flow into one variable (at the end of an `if`,
+/// around a loop): equal types stay, arrays that differ only in size lose the size, numbers
+/// widen `int → scalar → cscalar`, and anything else becomes `??`.
+pub fn join(a: &Type, b: &Type) -> Type {
+    if a == b {
+        return a.clone();
+    }
+    match (a, b) {
+        (Type::Void, t) | (t, Type::Void) => t.clone(),
+        (Type::Null, Type::Pointer(_)) => b.clone(),
+        (Type::Pointer(_), Type::Null) => a.clone(),
+        (x, y) if x.is_number() && y.is_number() => promote(x, y),
+        (Type::Array(x), Type::Array(y))
+            if x.elem == y.elem || (x.elem.is_number() && y.elem.is_number()) =>
+        {
+            let elem = if x.elem == y.elem { x.elem.clone() } else { promote(&x.elem, &y.elem) };
+            let rank = match (x.rank, y.rank) {
+                (Rank::Fixed(p), Rank::Fixed(q)) => Rank::Fixed(p.max(q)),
+                _ => Rank::Any,
+            };
+            let shape = match (&x.shape, &y.shape) {
+                (Some(s), Some(t)) if s == t => Some(s.clone()),
+                _ => None,
+            };
+            let mods = if x.mods == y.mods { x.mods.clone() } else { ArrayMods::default() };
+            Type::Array(Box::new(ArrayType { elem, rank, shape, mods }))
+        }
+        _ => Type::Unknown,
+    }
+}
+
+/// The result type of arithmetic on two numbers: the wider of `int < scalar < cscalar`,
+/// keeping the more precise float precision.
+pub fn promote(a: &Type, b: &Type) -> Type {
+    let prec = |t: &Type| match t {
+        Type::Scalar(p) | Type::Complex(p) => *p,
+        _ => Precision::Default,
+    };
+    let p = wider_precision(prec(a), prec(b));
+    match (a, b) {
+        (Type::Complex(_), _) | (_, Type::Complex(_)) => Type::Complex(p),
+        (Type::Scalar(_), _) | (_, Type::Scalar(_)) => Type::Scalar(p),
+        (Type::Int(x, o), Type::Int(y, _)) => {
+            if x == y {
+                Type::Int(*x, *o)
+            } else {
+                Type::INT
+            }
+        }
+        _ => Type::Unknown,
+    }
+}
+
+fn wider_precision(a: Precision, b: Precision) -> Precision {
+    use Precision::*;
+    match (a, b) {
+        (Double, _) | (_, Double) => Double,
+        (Default, _) | (_, Default) => Default,
+        (Single, _) | (_, Single) => Single,
+        (Half, Half) => Half,
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Unknown => write!(f, "??"),
+            Type::Int(k, o) => {
+                write!(f, "{}", k.name())?;
+                match o {
+                    Overflow::Checked => Ok(()),
+                    Overflow::Saturate => write!(f, "'sat"),
+                    Overflow::Unchecked => write!(f, "'unchecked"),
+                }
+            }
+            Type::Scalar(p) => write!(f, "scalar{}", p.suffix()),
+            Type::Complex(p) => write!(f, "cscalar{}", p.suffix()),
+            Type::String => write!(f, "string"),
+            Type::Array(a) => fmt_array(a, f),
+            Type::CellTuple(items) => {
+                write!(f, "{{")?;
+                write_list(f, items)?;
+                write!(f, "}}")
+            }
+            Type::Class(c) => {
+                write!(f, "{}", c.name)?;
+                if !c.args.is_empty() {
+                    write!(f, "[")?;
+                    write_list(f, &c.args)?;
+                    write!(f, "]")?;
+                }
+                Ok(())
+            }
+            Type::Pointer(t) => write!(f, "^{t}"),
+            Type::Null => write!(f, "nullptr"),
+            Type::Enum(_, name) => write!(f, "{name}"),
+            Type::Function(ft) => {
+                write!(f, "[")?;
+                if let Some(w) = ft.kind.word() {
+                    write!(f, "{w} ")?;
+                }
+                write!(f, "(")?;
+                for (i, p) in ft.params.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    if ft.variadic && i + 1 == ft.params.len() {
+                        write!(f, "...")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                write!(f, ") -> (")?;
+                write_list(f, &ft.results)?;
+                write!(f, ")]")
+            }
+            Type::Union(ts) => {
+                write!(f, "[")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, "|")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                write!(f, "]")
+            }
+            Type::TypeValue(t) => write!(f, "type({t})"),
+            Type::Tuple(ts) => {
+                write!(f, "(")?;
+                write_list(f, ts)?;
+                write!(f, ")")
+            }
+            Type::Param(name) => write!(f, "{name}"),
+            Type::Void => write!(f, "()"),
+        }
+    }
+}
+
+fn write_list(f: &mut fmt::Formatter<'_>, items: &[Type]) -> fmt::Result {
+    for (i, t) in items.iter().enumerate() {
+        if i > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "{t}")?;
+    }
+    Ok(())
+}
+
+/// `vec`, `ivec3`, `cmat`, `mat(2, 3)`, `cube(:, :, 3)`, `cube{4}[int16]`, `vec[point]'const`.
+fn fmt_array(a: &ArrayType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let (prefix, generic) = match &a.elem {
+        Type::Scalar(Precision::Default) => ("", false),
+        Type::Int(IntKind::Int, Overflow::Checked) => ("i", false),
+        Type::Complex(Precision::Default) => ("c", false),
+        _ => ("", true),
+    };
+    let base = match a.rank {
+        Rank::Fixed(1) => "vec".to_string(),
+        Rank::Fixed(2) => "mat".to_string(),
+        Rank::Fixed(3) => "cube".to_string(),
+        Rank::Fixed(n) => format!("cube{{{n}}}"),
+        Rank::Any => "cube{:}".to_string(),
+    };
+    write!(f, "{prefix}{base}")?;
+    if generic {
+        write!(f, "[{}]", a.elem)?;
+    }
+    if let Some(shape) = &a.shape {
+        let all_known: Option<Vec<u64>> =
+            shape.iter().map(|d| if let Dim::Known(n) = d { Some(*n) } else { None }).collect();
+        match (a.rank, all_known) {
+            (Rank::Fixed(1), Some(n)) if !generic => write!(f, "{}", n[0])?,
+            _ => {
+                write!(f, "(")?;
+                for (i, d) in shape.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    match d {
+                        Dim::Known(n) => write!(f, "{n}")?,
+                        Dim::Unknown => write!(f, ":")?,
+                        Dim::Param(p) => write!(f, "{p}")?,
+                    }
+                }
+                write!(f, ")")?;
+            }
+        }
+    }
+    if let Some(acc) = a.mods.access {
+        write!(f, "'{}", acc.name())?;
+    }
+    if a.mods.is_const {
+        write!(f, "'const")?;
+    }
+    if a.mods.nocopy {
+        write!(f, "'nocopy")?;
+    }
+    for h in &a.mods.hints {
+        write!(f, "'{h}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mat(shape: Vec<Dim>) -> Type {
+        Type::array_with_shape(Type::SCALAR, shape)
+    }
+
+    #[test]
+    fn display_uses_the_manual_spellings() {
+        assert_eq!(Type::vec(Type::SCALAR).to_string(), "vec");
+        assert_eq!(Type::vec_n(Type::INT, 3).to_string(), "ivec3");
+        assert_eq!(Type::array(Type::CSCALAR, 2).to_string(), "cmat");
+        assert_eq!(
+            mat(vec![Dim::Unknown, Dim::Unknown, Dim::Known(3)]).to_string(),
+            "cube(:, :, 3)"
+        );
+        assert_eq!(
+            Type::array(Type::Int(IntKind::I16, Overflow::Checked), 4).to_string(),
+            "cube{4}[int16]"
+        );
+        assert_eq!(Type::Int(IntKind::U8, Overflow::Saturate).to_string(), "uint8'sat");
+        assert_eq!(Type::Scalar(Precision::Half).to_string(), "scalar'half");
+    }
+
+    #[test]
+    fn dimensional_subtyping_chain() {
+        let vec = Type::vec(Type::SCALAR);
+        let m = Type::array(Type::SCALAR, 2);
+        let c = Type::array(Type::SCALAR, 3);
+        let any = Type::Array(Box::new(ArrayType {
+            elem: Type::SCALAR,
+            rank: Rank::Any,
+            shape: None,
+            mods: ArrayMods::default(),
+        }));
+        assert!(is_subtype(&vec, &m) && is_subtype(&m, &c) && is_subtype(&c, &any));
+        assert!(!is_subtype(&c, &m));
+        assert!(!is_subtype(&Type::SCALAR, &vec), "scalar is not a vec");
+        assert!(!is_subtype(&Type::vec(Type::INT), &vec), "ivec is not a vec");
+    }
+
+    #[test]
+    fn size_constraints_are_checked() {
+        let rgb = mat(vec![Dim::Unknown, Dim::Unknown, Dim::Known(3)]);
+        assert!(is_subtype(&mat(vec![Dim::Known(4), Dim::Known(5), Dim::Known(3)]), &rgb));
+        assert!(!is_subtype(&mat(vec![Dim::Known(4), Dim::Known(5), Dim::Known(4)]), &rgb));
+        assert!(
+            is_subtype(&Type::array(Type::SCALAR, 3), &rgb),
+            "unknown sizes are checked at run time"
+        );
+        assert!(is_subtype(&Type::vec_n(Type::SCALAR, 3), &Type::vec(Type::SCALAR)));
+    }
+
+    #[test]
+    fn unions_unknown_and_pointers() {
+        let u = Type::Union(vec![Type::INT, Type::array(Type::SCALAR, 3)]);
+        assert!(is_subtype(&Type::INT, &u) && is_subtype(&Type::array(Type::SCALAR, 2), &u));
+        assert!(!is_subtype(&Type::String, &u));
+        assert!(is_subtype(&Type::String, &Type::Unknown));
+        let p = Type::Pointer(Box::new(Type::INT));
+        assert!(is_subtype(&Type::Null, &p));
+    }
+
+    #[test]
+    fn joins_widen_numbers_and_forget_sizes() {
+        assert_eq!(join(&Type::INT, &Type::SCALAR), Type::SCALAR);
+        assert_eq!(join(&Type::SCALAR, &Type::CSCALAR), Type::CSCALAR);
+        assert_eq!(
+            join(&Type::vec_n(Type::SCALAR, 3), &Type::vec_n(Type::SCALAR, 4)),
+            Type::vec(Type::SCALAR)
+        );
+        assert_eq!(join(&Type::String, &Type::INT), Type::Unknown);
+        assert_eq!(join(&Type::SCALAR, &Type::array(Type::SCALAR, 3)), Type::Unknown);
+    }
+}
