@@ -201,7 +201,7 @@ pub enum Index {
     /// `:` the whole dimension.
     All,
     /// `a..b` / `a..s..b` (inclusive).
-    Range { start: Expr, step: Option<Expr>, end: Expr },
+    Range { start: Box<Expr>, step: Option<Box<Expr>>, end: Box<Expr> },
     /// A vector of positions (`A[[0, 2, 4]]`) or `...v` spread over several dimensions.
     Spread(Expr),
 }
@@ -240,6 +240,8 @@ pub enum ExprKind {
     Local(LocalId),
     /// A named function used as a value (a function handle).
     FunctionRef(FunctionId),
+    /// A built-in function used as a value (`sin` passed to a higher-order function).
+    BuiltinRef(String),
     Unary {
         op: UnaryOp,
         operand: Box<Expr>,
@@ -306,6 +308,10 @@ pub enum ExprKind {
         id: EnumId,
         value: i64,
     },
+    /// `(a; b; c)`: evaluates each in turn; the value is the last one's.
+    Sequence(Vec<Expr>),
+    /// `...v` as an argument: the elements of `v` as separate arguments.
+    Spread(Box<Expr>),
 }
 
 impl Expr {

@@ -1,0 +1,515 @@
+//! Strings, printing, files, images, plots and timing (manual tables 14.1 and 14.2). All are
+//! host functions, except `print` and `assert`, which kernels may call too (manual §4.3, §5.1).
+
+use super::common::{
+    args, const_str, expected, is_num, is_open, is_real, is_value, no_type_args, string_arg,
+};
+use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
+use crate::sema::types::{Dim, Rank, Type};
+
+/// Every argument is a value (not `()` or a type).
+fn values(name: &str, a: &[ArgInfo]) -> Result<(), String> {
+    match a.iter().find(|x| !is_value(&x.ty)) {
+        Some(x) => Err(expected(name, "a value", &x.ty)),
+        None => Ok(()),
+    }
+}
+
+/// `print(values…)` (also the statement `print a, b`). Kernel and device functions may print
+/// strings, numbers and fixed-length vectors only (manual §4.3).
+fn print(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "print")?;
+    let a = args(c, "print", 0, usize::MAX)?;
+    values("print", a)?;
+    if c.in_device_code {
+        for x in a {
+            let ok = match &x.ty {
+                Type::String => true,
+                t if is_num(t) => true,
+                Type::Array(arr) => {
+                    is_num(&arr.elem)
+                        && arr.rank == Rank::Fixed(1)
+                        && matches!(arr.shape.as_deref(), Some([Dim::Known(_)]))
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "`print` in kernel and device functions takes strings, numbers and \
+                     fixed-length vectors, found {}",
+                    x.ty
+                ));
+            }
+        }
+    }
+    Ok(Type::Void)
+}
+
+/// `assert(cond)`, `assert(cond, message, values…)`.
+fn assert(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "assert")?;
+    let a = args(c, "assert", 1, usize::MAX)?;
+    let cond = &a[0].ty;
+    let ok = is_open(cond)
+        || is_num(cond)
+        || matches!(cond, Type::Array(arr) if is_num(&arr.elem) || is_open(&arr.elem));
+    if !ok {
+        return Err(expected("assert", "a condition (a number)", cond));
+    }
+    values("assert", &a[1..])?;
+    Ok(Type::Void)
+}
+
+/// `sprintf(format, values…)`: the formatted string.
+fn sprintf(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "sprintf")?;
+    let a = args(c, "sprintf", 1, usize::MAX)?;
+    string_arg("sprintf", "a format string", &a[0])?;
+    values("sprintf", &a[1..])?;
+    Ok(Type::String)
+}
+
+/// `printf(format, values…)`.
+fn printf(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "printf")?;
+    let a = args(c, "printf", 1, usize::MAX)?;
+    string_arg("printf", "a format string", &a[0])?;
+    values("printf", &a[1..])?;
+    Ok(Type::Void)
+}
+
+/// `fprintf(file, format, values…)`.
+fn fprintf(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fprintf")?;
+    let a = args(c, "fprintf", 2, usize::MAX)?;
+    string_arg("fprintf", "a format string", &a[1])?;
+    values("fprintf", a)?;
+    Ok(Type::Void)
+}
+
+/// `sscanf(string, format)`: the parsed values (known at run time).
+fn sscanf(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "sscanf")?;
+    let a = args(c, "sscanf", 2, 2)?;
+    string_arg("sscanf", "a string", &a[0])?;
+    string_arg("sscanf", "a format string", &a[1])?;
+    Ok(Type::Unknown)
+}
+
+/// `num2str(x)`, `string(x)`: the textual form of a value.
+fn to_string(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 2)?;
+    values(name, &a[..1])?;
+    if let Some(f) = a.get(1) {
+        string_arg(name, "a format string", f)?;
+    }
+    Ok(Type::String)
+}
+
+fn num2str(c: &BuiltinCall) -> RuleResult {
+    to_string(c, "num2str")
+}
+
+fn string(c: &BuiltinCall) -> RuleResult {
+    to_string(c, "string")
+}
+
+/// `strcat(s…)`: the concatenation (numbers are converted to text).
+fn strcat(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "strcat")?;
+    let a = args(c, "strcat", 1, usize::MAX)?;
+    for x in a {
+        if !(matches!(x.ty, Type::String) || is_open(&x.ty) || is_num(&x.ty)) {
+            return Err(expected("strcat", "strings", &x.ty));
+        }
+    }
+    Ok(Type::String)
+}
+
+/// `fromascii(s)`, `fromunicode(s)`: the character codes of a string, as a vector.
+fn from_text(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 1)?;
+    string_arg(name, "a string", &a[0])?;
+    Ok(Type::vec(Type::SCALAR))
+}
+
+fn fromascii(c: &BuiltinCall) -> RuleResult {
+    from_text(c, "fromascii")
+}
+
+fn fromunicode(c: &BuiltinCall) -> RuleResult {
+    from_text(c, "fromunicode")
+}
+
+/// `toascii(v)`, `tounicode(v)`: the string with these character codes.
+fn to_text(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 1)?;
+    let ok = match &a[0].ty {
+        Type::Array(arr) => is_open(&arr.elem) || is_real(&arr.elem),
+        t => is_open(t) || is_real(t),
+    };
+    if !ok {
+        return Err(expected(name, "a vector of character codes", &a[0].ty));
+    }
+    Ok(Type::String)
+}
+
+fn toascii(c: &BuiltinCall) -> RuleResult {
+    to_text(c, "toascii")
+}
+
+fn tounicode(c: &BuiltinCall) -> RuleResult {
+    to_text(c, "tounicode")
+}
+
+/// `imread(file)`: a `cube` (grayscale images have one channel); `imread(file, "rgb")`:
+/// a `cube(:, :, 3)` (manual §2.2), `"rgba"` a `cube(:, :, 4)`, `"gray"` a `mat`.
+fn imread(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "imread")?;
+    let a = args(c, "imread", 1, 2)?;
+    string_arg("imread", "a file name", &a[0])?;
+    let channels =
+        |k| Type::array_with_shape(Type::SCALAR, vec![Dim::Unknown, Dim::Unknown, Dim::Known(k)]);
+    let Some(mode) = a.get(1) else { return Ok(Type::array(Type::SCALAR, 3)) };
+    string_arg("imread", "a color mode (\"rgb\", \"rgba\", \"gray\")", mode)?;
+    Ok(match const_str(mode).map(str::to_ascii_lowercase).as_deref() {
+        Some("rgb") => channels(3),
+        Some("rgba") => channels(4),
+        Some("gray" | "grey" | "grayscale" | "greyscale") => Type::array(Type::SCALAR, 2),
+        _ => Type::array(Type::SCALAR, 3),
+    })
+}
+
+/// An image or data argument: a numeric array.
+fn image_arg(name: &str, a: &ArgInfo) -> Result<(), String> {
+    match &a.ty {
+        t if is_open(t) => Ok(()),
+        Type::Array(arr) if is_num(&arr.elem) || is_open(&arr.elem) => Ok(()),
+        t => Err(expected(name, "an image (an array of numbers)", t)),
+    }
+}
+
+/// `imwrite(file, data)`, `imwrite(file, data, [min, max])`.
+fn imwrite(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "imwrite")?;
+    let a = args(c, "imwrite", 2, 3)?;
+    string_arg("imwrite", "a file name", &a[0])?;
+    image_arg("imwrite", &a[1])?;
+    Ok(Type::Void)
+}
+
+/// `imshow(img)`, `imshow(img, [min, max])`: the figure (a run-time object).
+fn imshow(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "imshow")?;
+    let a = args(c, "imshow", 1, 2)?;
+    image_arg("imshow", &a[0])?;
+    Ok(Type::Unknown)
+}
+
+/// `plot(x, y, …)`: the figure.
+fn plot(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "plot")?;
+    let a = args(c, "plot", 1, usize::MAX)?;
+    values("plot", a)?;
+    Ok(Type::Unknown)
+}
+
+/// `title`, `xlabel`, `ylabel`, `legend`: plot annotations with string arguments.
+fn annotation(c: &BuiltinCall, name: &str, max: usize) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, max)?;
+    for x in a {
+        string_arg(name, "a string", x)?;
+    }
+    Ok(Type::Void)
+}
+
+fn title(c: &BuiltinCall) -> RuleResult {
+    annotation(c, "title", 1)
+}
+
+fn xlabel(c: &BuiltinCall) -> RuleResult {
+    annotation(c, "xlabel", 1)
+}
+
+fn ylabel(c: &BuiltinCall) -> RuleResult {
+    annotation(c, "ylabel", 1)
+}
+
+fn legend(c: &BuiltinCall) -> RuleResult {
+    annotation(c, "legend", usize::MAX)
+}
+
+/// `xlim([lo, hi])`, `ylim([lo, hi])`.
+fn limits(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 1)?;
+    image_arg(name, &a[0]).map_err(|_| expected(name, "a range [min, max]", &a[0].ty))?;
+    Ok(Type::Void)
+}
+
+fn xlim(c: &BuiltinCall) -> RuleResult {
+    limits(c, "xlim")
+}
+
+fn ylim(c: &BuiltinCall) -> RuleResult {
+    limits(c, "ylim")
+}
+
+/// `disp(x)`.
+fn disp(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "disp")?;
+    let a = args(c, "disp", 1, 1)?;
+    values("disp", a)?;
+    Ok(Type::Void)
+}
+
+/// `pause(msec)`.
+fn pause(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "pause")?;
+    let a = args(c, "pause", 1, 1)?;
+    if !(is_open(&a[0].ty) || is_real(&a[0].ty)) {
+        return Err(expected("pause", "a duration (a number)", &a[0].ty));
+    }
+    Ok(Type::Void)
+}
+
+/// `[A, B, …] = load(file)`: values whose types are only known at run time.
+fn load(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "load")?;
+    let a = args(c, "load", 1, 1)?;
+    string_arg("load", "a file name", &a[0])?;
+    Ok(Type::Unknown)
+}
+
+/// `save(file, values…)`.
+fn save(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "save")?;
+    let a = args(c, "save", 1, usize::MAX)?;
+    string_arg("save", "a file name", &a[0])?;
+    values("save", &a[1..])?;
+    Ok(Type::Void)
+}
+
+/// `dir(pattern)`: the matching file names.
+fn dir(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "dir")?;
+    let a = args(c, "dir", 1, 1)?;
+    string_arg("dir", "a path pattern", &a[0])?;
+    Ok(Type::vec(Type::String))
+}
+
+fn tic(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "tic")?;
+    args(c, "tic", 0, 0)?;
+    Ok(Type::Void)
+}
+
+/// `toc()`: prints and returns the seconds elapsed since `tic()`.
+fn toc(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "toc")?;
+    args(c, "toc", 0, 0)?;
+    Ok(Type::SCALAR)
+}
+
+/// `eval(expr)`: the value of a Quasar expression given as a string.
+fn eval(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "eval")?;
+    let a = args(c, "eval", 1, 1)?;
+    string_arg("eval", "an expression as a string", &a[0])?;
+    Ok(Type::Unknown)
+}
+
+/// `fopen(file, mode)`: a file object.
+fn fopen(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fopen")?;
+    let a = args(c, "fopen", 1, 2)?;
+    for x in a {
+        string_arg("fopen", "a file name and a mode", x)?;
+    }
+    Ok(Type::Unknown)
+}
+
+/// `fread(f, dims, "float32")`: the data read.
+fn fread(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fread")?;
+    let a = args(c, "fread", 2, 3)?;
+    if let Some(t) = a.get(2) {
+        string_arg("fread", "an element type name", t)?;
+    }
+    Ok(Type::Unknown)
+}
+
+/// `fwrite(f, data, "float32")`.
+fn fwrite(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fwrite")?;
+    let a = args(c, "fwrite", 2, 3)?;
+    values("fwrite", a)?;
+    if let Some(t) = a.get(2) {
+        string_arg("fwrite", "an element type name", t)?;
+    }
+    Ok(Type::Void)
+}
+
+fn fclose(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fclose")?;
+    let a = args(c, "fclose", 1, 1)?;
+    values("fclose", a)?;
+    Ok(Type::Void)
+}
+
+/// `fgets(f)`: one line of text.
+fn fgets(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "fgets")?;
+    let a = args(c, "fgets", 1, 1)?;
+    values("fgets", a)?;
+    Ok(Type::String)
+}
+
+/// `object()`: an empty dynamic structure.
+fn object(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "object")?;
+    args(c, "object", 0, 0)?;
+    Ok(Type::Unknown)
+}
+
+/// `mat2cell(x)`, `cell2mat(c)`: conversions between matrices and cell matrices.
+fn cell_conversion(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, usize::MAX)?;
+    match &a[0].ty {
+        t if is_open(t) => Ok(Type::Unknown),
+        Type::Array(_) | Type::CellTuple(_) => Ok(Type::Unknown),
+        t => Err(expected(name, "an array", t)),
+    }
+}
+
+fn mat2cell(c: &BuiltinCall) -> RuleResult {
+    cell_conversion(c, "mat2cell")
+}
+
+fn cell2mat(c: &BuiltinCall) -> RuleResult {
+    cell_conversion(c, "cell2mat")
+}
+
+const fn sig(
+    name: &'static str,
+    usage: &'static str,
+    rule: fn(&BuiltinCall) -> RuleResult,
+) -> Signature {
+    Signature { name, host: true, device: false, usage, rule }
+}
+
+pub(super) const SIGNATURES: &[Signature] = &[
+    Signature { name: "print", host: true, device: true, usage: "print(values...)", rule: print },
+    Signature {
+        name: "assert",
+        host: true,
+        device: true,
+        usage: "assert(condition, message...)",
+        rule: assert,
+    },
+    sig("sprintf", "sprintf(format, values...)", sprintf),
+    sig("printf", "printf(format, values...)", printf),
+    sig("fprintf", "fprintf(file, format, values...)", fprintf),
+    sig("sscanf", "sscanf(string, format)", sscanf),
+    sig("num2str", "num2str(x)", num2str),
+    sig("string", "string(x)", string),
+    sig("strcat", "strcat(strings...)", strcat),
+    sig("fromascii", "fromascii(string)", fromascii),
+    sig("fromunicode", "fromunicode(string)", fromunicode),
+    sig("toascii", "toascii(codes)", toascii),
+    sig("tounicode", "tounicode(codes)", tounicode),
+    sig("imread", "imread(file) or imread(file, mode)", imread),
+    sig("imwrite", "imwrite(file, data) or imwrite(file, data, [min, max])", imwrite),
+    sig("imshow", "imshow(img) or imshow(img, [min, max])", imshow),
+    sig("plot", "plot(x, y)", plot),
+    sig("title", "title(text)", title),
+    sig("xlabel", "xlabel(text)", xlabel),
+    sig("ylabel", "ylabel(text)", ylabel),
+    sig("legend", "legend(texts...)", legend),
+    sig("xlim", "xlim([min, max])", xlim),
+    sig("ylim", "ylim([min, max])", ylim),
+    sig("disp", "disp(x)", disp),
+    sig("pause", "pause(msec)", pause),
+    sig("load", "[A, B, ...] = load(file)", load),
+    sig("save", "save(file, values...)", save),
+    sig("dir", "dir(pattern)", dir),
+    sig("tic", "tic()", tic),
+    sig("toc", "toc()", toc),
+    sig("eval", "eval(expression)", eval),
+    sig("fopen", "fopen(file, mode)", fopen),
+    sig("fread", "fread(file, dims, type)", fread),
+    sig("fwrite", "fwrite(file, data, type)", fwrite),
+    sig("fclose", "fclose(file)", fclose),
+    sig("fgets", "fgets(file)", fgets),
+    sig("object", "object()", object),
+    sig("mat2cell", "mat2cell(x)", mat2cell),
+    sig("cell2mat", "cell2mat(c)", cell2mat),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+
+    #[test]
+    fn strings() {
+        assert_eq!(ok("sprintf", &[s("(%f,%f)"), a("scalar"), a("scalar")]), "string");
+        assert_eq!(ok("printf", &[s("%d\n"), a("int")]), "()");
+        assert_eq!(ok("fprintf", &[a("??"), s("%s"), a("??")]), "()");
+        assert_eq!(ok("num2str", &[a("scalar")]), "string");
+        assert_eq!(ok("strcat", &[s("a"), a("string")]), "string");
+        assert_eq!(ok("fromascii", &[s("abc")]), "vec");
+        assert_eq!(ok("toascii", &[a("vec")]), "string");
+        assert_eq!(err("sprintf", &[a("int")]), "`sprintf` expects a format string, found int");
+        assert_eq!(
+            err("toascii", &[a("string")]),
+            "`toascii` expects a vector of character codes, found string"
+        );
+    }
+
+    #[test]
+    fn images_files_and_timing() {
+        assert_eq!(ok("imread", &[s("lena.tif")]), "cube");
+        assert_eq!(ok("imread", &[s("image.png"), s("rgb")]), "cube(:, :, 3)");
+        assert_eq!(ok("imread", &[s("image.png"), s("rgba")]), "cube(:, :, 4)");
+        assert_eq!(ok("imread", &[s("image.png"), s("gray")]), "mat");
+        assert_eq!(ok("imwrite", &[s("out.png"), a("cube")]), "()");
+        assert_eq!(ok("imshow", &[a("mat")]), "??");
+        assert_eq!(ok("load", &[s("out.dat")]), "??");
+        assert_eq!(ok("save", &[s("out.dat"), a("mat"), a("vec")]), "()");
+        assert_eq!(ok("dir", &[s("/home/*.png")]), "vec[string]");
+        assert_eq!(ok("tic", &[]), "()");
+        assert_eq!(ok("toc", &[]), "scalar");
+        assert_eq!(ok("eval", &[s("x -> 2*x")]), "??");
+        assert_eq!(ok("fgets", &[a("??")]), "string");
+        assert_eq!(err("imread", &[a("int")]), "`imread` expects a file name, found int");
+        assert_eq!(
+            err("imshow", &[a("string")]),
+            "`imshow` expects an image (an array of numbers), found string"
+        );
+        assert_eq!(err("tic", &[a("int")]), "`tic` expects 0 arguments, found 1");
+    }
+
+    #[test]
+    fn print_and_assert() {
+        assert_eq!(ok("print", &[s("a = "), a("mat")]), "()");
+        assert_eq!(ok("print", &[]), "()");
+        assert_eq!(run("print", &[], &[s("x"), a("vec3"), a("cscalar")], true).unwrap(), "()");
+        assert_eq!(
+            run("print", &[], &[a("mat")], true).unwrap_err(),
+            "`print` in kernel and device functions takes strings, numbers and fixed-length \
+             vectors, found mat"
+        );
+        assert_eq!(ok("assert", &[a("int")]), "()");
+        assert_eq!(ok("assert", &[a("int"), s("failed:"), a("ivec2")]), "()");
+        assert_eq!(
+            err("assert", &[s("x")]),
+            "`assert` expects a condition (a number), found string"
+        );
+        assert_eq!(err("assert", &[]), "`assert` expects at least 1 argument, found 0");
+    }
+}

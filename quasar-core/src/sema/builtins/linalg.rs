@@ -1,0 +1,184 @@
+//! Matrix functions and transforms (host only): `transpose herm_transpose inv svd` and the
+//! FFTs `fft1 ifft1 fft2 ifft2 fft3 ifft3`.
+
+use super::common::{args, calc, expected, is_num, is_open, make_array, no_type_args};
+use super::{BuiltinCall, RuleResult, Signature};
+use crate::sema::types::{Dim, Precision, Rank, Type};
+
+/// The element type of a number or numeric array argument, `None` for `??`.
+fn numeric<'a>(name: &str, what: &str, t: &'a Type) -> Result<Option<&'a Type>, String> {
+    match t {
+        t if is_open(t) => Ok(None),
+        t if is_num(t) => Ok(Some(t)),
+        Type::Array(a) if is_open(&a.elem) => Ok(None),
+        Type::Array(a) if is_num(&a.elem) => Ok(Some(&a.elem)),
+        t => Err(expected(name, what, t)),
+    }
+}
+
+/// `transpose(A)`, `herm_transpose(A)` (conjugated): a matrix with the dimensions swapped
+/// (a vector becomes a `1 × n` matrix).
+fn transpose_like(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 1)?;
+    const WHAT: &str = "a number, a vector or a matrix";
+    let Some(elem) = numeric(name, WHAT, &a[0].ty)? else {
+        return Ok(match &a[0].ty {
+            Type::Array(_) => Type::array(Type::Unknown, 2),
+            _ => Type::Unknown,
+        });
+    };
+    let elem = elem.clone();
+    let Type::Array(arr) = &a[0].ty else { return Ok(elem) };
+    match arr.rank {
+        Rank::Fixed(1 | 2) => {
+            let shape = arr.shape.as_ref().map(|s| {
+                let at = |i: usize| s.get(i).cloned().unwrap_or(Dim::Known(1));
+                vec![at(1), at(0)]
+            });
+            Ok(make_array(elem, Rank::Fixed(2), shape))
+        }
+        Rank::Any => Ok(make_array(elem, Rank::Fixed(2), None)),
+        Rank::Fixed(_) => Err(expected(name, WHAT, &a[0].ty)),
+    }
+}
+
+fn transpose(c: &BuiltinCall) -> RuleResult {
+    transpose_like(c, "transpose")
+}
+
+fn herm_transpose(c: &BuiltinCall) -> RuleResult {
+    transpose_like(c, "herm_transpose")
+}
+
+/// The square-matrix argument of `inv`/`svd`; returns its floating element type.
+fn float_matrix(name: &str, t: &Type) -> Result<Type, String> {
+    const WHAT: &str = "a matrix";
+    let elem = match t {
+        Type::Array(a) if matches!(a.rank, Rank::Fixed(1 | 2) | Rank::Any) => {
+            numeric(name, WHAT, t)?
+        }
+        t if is_open(t) => None,
+        t if is_num(t) => Some(t),
+        t => return Err(expected(name, WHAT, t)),
+    };
+    Ok(match elem.map(calc) {
+        None => Type::Unknown,
+        Some(Type::Int(..)) => Type::SCALAR,
+        Some(e) => e,
+    })
+}
+
+/// `inv(A)`: the inverse matrix.
+fn inv(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "inv")?;
+    let a = args(c, "inv", 1, 1)?;
+    let elem = float_matrix("inv", &a[0].ty)?;
+    match &a[0].ty {
+        Type::Array(arr) => Ok(make_array(elem, Rank::Fixed(2), arr.shape.clone())),
+        t if is_open(t) => Ok(Type::Unknown),
+        _ => Ok(elem),
+    }
+}
+
+/// `[U, S, V] = svd(A)`: the singular value decomposition, three matrices.
+fn svd(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "svd")?;
+    let a = args(c, "svd", 1, 1)?;
+    let elem = float_matrix("svd", &a[0].ty)?;
+    let m = Type::array(elem, 2);
+    Ok(Type::Tuple(vec![m.clone(), m.clone(), m]))
+}
+
+/// `fftN(x)` / `ifftN(x)`: a complex array of the same shape.
+fn fft(c: &BuiltinCall, name: &str) -> RuleResult {
+    no_type_args(c, name)?;
+    let a = args(c, name, 1, 1)?;
+    let Some(elem) = numeric(name, "an array of numbers", &a[0].ty)? else {
+        return Ok(Type::Unknown);
+    };
+    let elem = match elem {
+        Type::Scalar(p) | Type::Complex(p) => Type::Complex(*p),
+        _ => Type::Complex(Precision::Default),
+    };
+    match &a[0].ty {
+        Type::Array(arr) => Ok(make_array(elem, arr.rank, arr.shape.clone())),
+        _ => Ok(elem),
+    }
+}
+
+fn fft1(c: &BuiltinCall) -> RuleResult {
+    fft(c, "fft1")
+}
+
+fn ifft1(c: &BuiltinCall) -> RuleResult {
+    fft(c, "ifft1")
+}
+
+fn fft2(c: &BuiltinCall) -> RuleResult {
+    fft(c, "fft2")
+}
+
+fn ifft2(c: &BuiltinCall) -> RuleResult {
+    fft(c, "ifft2")
+}
+
+fn fft3(c: &BuiltinCall) -> RuleResult {
+    fft(c, "fft3")
+}
+
+fn ifft3(c: &BuiltinCall) -> RuleResult {
+    fft(c, "ifft3")
+}
+
+const fn sig(
+    name: &'static str,
+    usage: &'static str,
+    rule: fn(&BuiltinCall) -> RuleResult,
+) -> Signature {
+    Signature { name, host: true, device: false, usage, rule }
+}
+
+pub(super) const SIGNATURES: &[Signature] = &[
+    sig("transpose", "transpose(A)", transpose),
+    sig("herm_transpose", "herm_transpose(A)", herm_transpose),
+    sig("inv", "inv(A)", inv),
+    sig("svd", "[U, S, V] = svd(A)", svd),
+    sig("fft1", "fft1(x)", fft1),
+    sig("ifft1", "ifft1(x)", ifft1),
+    sig("fft2", "fft2(x)", fft2),
+    sig("ifft2", "ifft2(x)", ifft2),
+    sig("fft3", "fft3(x)", fft3),
+    sig("ifft3", "ifft3(x)", ifft3),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+
+    #[test]
+    fn transposes_swap_the_dimensions() {
+        assert_eq!(ok("transpose", &[a("mat(2, 3)")]), "mat(3, 2)");
+        assert_eq!(ok("transpose", &[a("mat")]), "mat");
+        assert_eq!(ok("transpose", &[a("vec3")]), "mat(1, 3)");
+        assert_eq!(ok("transpose", &[a("imat(:, 4)")]), "imat(4, :)");
+        assert_eq!(ok("herm_transpose", &[a("cmat(2, 3)")]), "cmat(3, 2)");
+        assert_eq!(ok("transpose", &[a("scalar")]), "scalar");
+        assert_eq!(
+            err("transpose", &[a("cube")]),
+            "`transpose` expects a number, a vector or a matrix, found cube"
+        );
+    }
+
+    #[test]
+    fn matrix_functions_and_ffts() {
+        assert_eq!(ok("inv", &[a("mat(3, 3)")]), "mat(3, 3)");
+        assert_eq!(ok("inv", &[a("imat")]), "mat");
+        assert_eq!(ok("svd", &[a("mat")]), "(mat, mat, mat)");
+        assert_eq!(ok("fft2", &[a("mat")]), "cmat");
+        assert_eq!(ok("ifft1", &[a("cvec(8)")]), "cvec8");
+        assert_eq!(ok("fft3", &[a("icube")]), "ccube");
+        assert_eq!(err("fft2", &[a("string")]), "`fft2` expects an array of numbers, found string");
+        assert_eq!(err("inv", &[a("cube")]), "`inv` expects a matrix, found cube");
+    }
+}

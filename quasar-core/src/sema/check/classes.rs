@@ -1,0 +1,184 @@
+//! Classes and enumerations: their resolved definitions, and construction of class values
+//! (`point()`, `point(x := 1, y := 2)`).
+
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, ClassDef, EnumDef};
+use crate::sema::types::{is_subtype, ClassId, EnumId, Type};
+use crate::span::Span;
+use crate::syntax::ast::{self, ClassKind, TypeDefBody};
+use std::collections::HashMap;
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The resolved definition of a class (fields with their types, inherited ones first).
+    pub fn class_def(&mut self, id: ClassId) -> ClassDef {
+        if let Some(def) = self.cx.module.classes.iter().find(|c| c.id == id) {
+            return def.clone();
+        }
+        let index = id.0 as usize;
+        let tdef = self.cx.decls.types[index].def;
+        let TypeDefBody::Class { kind, parent, fields } = &tdef.body else {
+            return ClassDef {
+                id,
+                name: tdef.name.name.clone(),
+                mutable: false,
+                dynamic: false,
+                parent: None,
+                fields: Vec::new(),
+                span: tdef.span,
+            };
+        };
+        // Insert a provisional definition first, so that a class that refers to itself
+        // through a pointer (`next : ^point`) terminates.
+        let provisional = ClassDef {
+            id,
+            name: tdef.name.name.clone(),
+            mutable: *kind == ClassKind::Mutable,
+            dynamic: *kind == ClassKind::Dynamic,
+            parent: None,
+            fields: Vec::new(),
+            span: tdef.span,
+        };
+        self.cx.module.classes.push(provisional);
+        let mut all_fields = Vec::new();
+        let mut parent_id = None;
+        let mut mutable = *kind == ClassKind::Mutable;
+        let mut dynamic = *kind == ClassKind::Dynamic;
+        if let Some(p) = parent {
+            match self.resolve_type(p) {
+                Type::Class(c) => {
+                    let pd = self.class_def(c.id);
+                    all_fields.extend(pd.fields.clone());
+                    mutable |= pd.mutable;
+                    dynamic |= pd.dynamic;
+                    parent_id = Some(c.id);
+                }
+                t => {
+                    let d = Diagnostic::error(
+                        p.span,
+                        format!("a class can only derive from a class, not from {t}"),
+                    );
+                    self.report(d);
+                }
+            }
+        }
+        // Parametric classes (`stack[T]`) keep their parameters as `Type::Param` here.
+        let saved = self.type_params.clone();
+        for tp in &tdef.params {
+            self.type_params
+                .entry(tp.name.name.clone())
+                .or_insert_with(|| Type::Param(tp.name.name.clone()));
+        }
+        for f in fields {
+            let ty = f.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown);
+            all_fields.push((f.name.name.clone(), ty));
+        }
+        self.type_params = saved;
+        let def = ClassDef {
+            id,
+            name: tdef.name.name.clone(),
+            mutable,
+            dynamic,
+            parent: parent_id,
+            fields: all_fields,
+            span: tdef.span,
+        };
+        if let Some(slot) = self.cx.module.classes.iter_mut().find(|c| c.id == id) {
+            *slot = def.clone();
+        }
+        def
+    }
+
+    /// The enumeration defined by `type` definition `index`, if it is one.
+    pub fn enum_id(&mut self, index: usize) -> Option<EnumId> {
+        let tdef = self.cx.decls.types.get(index)?.def;
+        let TypeDefBody::Enum(variants) = &tdef.body else { return None };
+        let id = EnumId(index as u32);
+        if !self.cx.module.enums.iter().any(|e| e.id == id) {
+            let mut next = 0i64;
+            let mut values = Vec::new();
+            for v in variants {
+                if let Some(e) = &v.value {
+                    match crate::sema::resolve_type::const_int(e, &HashMap::new()) {
+                        Some(n) => next = n,
+                        None => {
+                            let d = Diagnostic::error(
+                                e.span,
+                                "an enumeration value must be an integer constant",
+                            );
+                            self.report(d);
+                        }
+                    }
+                }
+                values.push((v.name.name.clone(), next));
+                next += 1;
+            }
+            self.cx.module.enums.push(EnumDef {
+                id,
+                name: tdef.name.name.clone(),
+                variants: values,
+                span: tdef.span,
+            });
+        }
+        Some(id)
+    }
+
+    pub fn enum_variant(&mut self, id: EnumId, name: &str) -> Option<i64> {
+        self.enum_id(id.0 as usize);
+        let e = self.cx.module.enums.iter().find(|e| e.id == id)?;
+        e.variants.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// `point(…)`: a class value. Fields not given are zero (numbers) or empty.
+    pub fn construct(
+        &mut self,
+        class: &crate::sema::types::ClassRef,
+        args: &'a [ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let def = self.class_def(class.id);
+        let mut fields = Vec::new();
+        for (i, arg) in args.iter().enumerate() {
+            let value = self.lower_expr(&arg.value);
+            let field = match &arg.name {
+                Some(n) => n.name.clone(),
+                None => match def.fields.get(i) {
+                    Some((f, _)) => f.clone(),
+                    None => {
+                        let d = Diagnostic::error(
+                            arg.value.span,
+                            format!("`{}` has only {} field(s)", def.name, def.fields.len()),
+                        );
+                        self.report(d);
+                        continue;
+                    }
+                },
+            };
+            match def.fields.iter().find(|(f, _)| *f == field) {
+                Some((_, ty)) => {
+                    let fits = is_subtype(&value.ty, ty)
+                        || super::expr::converts_implicitly(&value.ty, ty);
+                    if !fits {
+                        let d = Diagnostic::error(arg.value.span, format!("type mismatch: field `{field}` of `{}` is {ty}, but this value is {}", def.name, value.ty));
+                        self.report(d);
+                    }
+                    let value = self.convert_to(value, ty, arg.value.span);
+                    fields.push((field, value));
+                }
+                None if def.dynamic => fields.push((field, value)),
+                None => {
+                    let d = Diagnostic::error(
+                        arg.value.span,
+                        format!("`{}` has no field `{field}`", def.name),
+                    );
+                    self.report(d);
+                }
+            }
+        }
+        ir::Expr::new(
+            ir::ExprKind::Construct { class: class.id, fields },
+            Type::Class(class.clone()),
+            span,
+        )
+    }
+}

@@ -1,0 +1,645 @@
+//! Expressions: literals and their types (manual §3.2: `1` is `int`, `1.0` is `scalar`,
+//! `[1, 2, 3]` is `ivec3`), names, operators with constant folding, matrices and cells,
+//! lambdas as values, field access, type checks `e : T`, and types used as values.
+
+use super::scope::{FnLowerer, NameRef};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Const};
+use crate::sema::ops::{binary_type, unary_type};
+use crate::sema::types::{
+    is_subtype, join, promote, ArrayMods, ArrayType, Dim, FnType, Rank, Type,
+};
+use crate::span::Span;
+use crate::syntax::ast::{self, BinaryOp, Expr, ExprKind, NumberValue, UnaryOp};
+use crate::syntax::lexer::decode_number;
+
+/// Whether a value of type `from` may be stored where `to` is expected by an implicit
+/// conversion: between number types (`scalar → int` truncates, with a warning), and from or
+/// to `??`.
+pub fn converts_implicitly(from: &Type, to: &Type) -> bool {
+    matches!(from, Type::Unknown)
+        || matches!(to, Type::Unknown)
+        || (from.is_number()
+            && to.is_number()
+            && !matches!((from, to), (Type::Complex(_), Type::Int(..) | Type::Scalar(_))))
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn lower_expr(&mut self, e: &'a Expr) -> ir::Expr {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Number(text) => lower_number(text, span),
+            ExprKind::Str(s) => {
+                ir::Expr::new(ir::ExprKind::Const(Const::Str(s.clone())), Type::String, span)
+            }
+            ExprKind::Ident(name) => self.lower_name(name, span),
+            ExprKind::Placeholder => {
+                self.invalid(span, "`_` can only appear where a value is assigned or matched")
+            }
+            ExprKind::Colon => self.invalid(span, "`:` can only be used as an index"),
+            ExprKind::Spread(_) => self.invalid(
+                span,
+                "the spread operator `...` can only be used in arguments, indices and matrices",
+            ),
+            ExprKind::Unknown => ir::Expr::new(
+                ir::ExprKind::TypeValue,
+                Type::TypeValue(Box::new(Type::Unknown)),
+                span,
+            ),
+            ExprKind::Range { start, step, end } => {
+                self.lower_range(start, step.as_deref(), end, span)
+            }
+            ExprKind::Unary { op, operand } => self.lower_unary(*op, operand, span),
+            ExprKind::Binary { op, lhs, rhs } => self.lower_binary(*op, lhs, rhs, span),
+            ExprKind::Ternary { cond, then, otherwise } => {
+                let cond = self.lower_condition(cond);
+                let then = self.lower_expr(then);
+                let otherwise = self.lower_expr(otherwise);
+                let ty = join(&then.ty, &otherwise.ty);
+                if ty == Type::Unknown && then.ty != Type::Unknown && otherwise.ty != Type::Unknown
+                {
+                    let d = Diagnostic::warning(
+                        span,
+                        format!(
+                            "the branches of `?:` have different types: {} and {}",
+                            then.ty, otherwise.ty
+                        ),
+                    );
+                    self.report(d);
+                }
+                let kind = ir::ExprKind::Ternary {
+                    cond: Box::new(cond),
+                    then: Box::new(then),
+                    otherwise: Box::new(otherwise),
+                };
+                ir::Expr::new(kind, ty, span)
+            }
+            ExprKind::Assign { op, lhs, rhs } => {
+                if let ExprKind::Matrix(_) = lhs.kind {
+                    return self.invalid(
+                        span,
+                        "a destructuring assignment `[a, b] = …` cannot be used as a value",
+                    );
+                }
+                let (place, value) = self.lower_assignment(*op, lhs, rhs);
+                let ty = place.ty.clone();
+                let kind = ir::ExprKind::Assign {
+                    place: Box::new(place),
+                    op: *op,
+                    value: Box::new(value),
+                };
+                ir::Expr::new(kind, ty, span)
+            }
+            ExprKind::Annotated { expr, ty } => self.lower_type_check(expr, ty, span),
+            ExprKind::Call { .. } => self.lower_call(e),
+            ExprKind::Index { base, indices } => self.lower_index_expr(e, base, indices),
+            ExprKind::Field { base, name } => self.lower_field(base, name, span),
+            ExprKind::Dims { .. } | ExprKind::Modified { .. } => match self.expr_as_type(e) {
+                Some(t) => {
+                    ir::Expr::new(ir::ExprKind::TypeValue, Type::TypeValue(Box::new(t)), span)
+                }
+                None => self.invalid(span, "this is neither a value nor a type"),
+            },
+            ExprKind::Matrix(items) => self.lower_matrix(items, span),
+            ExprKind::Cell(items) => {
+                let items: Vec<ir::Expr> = items.iter().map(|i| self.lower_expr(i)).collect();
+                let ty = Type::CellTuple(items.iter().map(|i| i.ty.clone()).collect());
+                ir::Expr::new(ir::ExprKind::Cell(items), ty, span)
+            }
+            ExprKind::Paren(items) if items.len() == 1 => self.lower_expr(&items[0]),
+            ExprKind::Paren(items) => {
+                let items: Vec<ir::Expr> = items.iter().map(|i| self.lower_expr(i)).collect();
+                let ty = items.last().map(|i| i.ty.clone()).unwrap_or(Type::Void);
+                ir::Expr::new(ir::ExprKind::Sequence(items), ty, span)
+            }
+            ExprKind::Tuple(_) => self.invalid(
+                span,
+                "a parenthesised list `(a, b)` is only valid as lambda parameters or match values",
+            ),
+            ExprKind::Lambda(l) => self.lower_lambda_value(l, span),
+        }
+    }
+
+    /// Reports `msg` and returns a `??` stand-in.
+    pub fn invalid(&mut self, span: Span, msg: &str) -> ir::Expr {
+        let d = Diagnostic::error(span, msg);
+        self.report(d);
+        unknown(span)
+    }
+
+    fn lower_name(&mut self, name: &str, span: Span) -> ir::Expr {
+        match self.resolve_name(name, span) {
+            Some(NameRef::Local(id)) => {
+                let ty = self.local_type(id).clone();
+                if ty == Type::Void {
+                    self.void_reads.push((id, span));
+                }
+                ir::Expr::new(ir::ExprKind::Local(id), ty, span)
+            }
+            Some(NameRef::Constant(ty, c)) => ir::Expr::new(ir::ExprKind::Const(c), ty, span),
+            Some(NameRef::Functions(ids)) => self.function_value(&ids, name, span),
+            Some(NameRef::TypeDef(_)) | None if self.expr_as_type_name(name).is_some() => {
+                let t = self.expr_as_type_name(name).unwrap_or(Type::Unknown);
+                ir::Expr::new(ir::ExprKind::TypeValue, Type::TypeValue(Box::new(t)), span)
+            }
+            Some(NameRef::Builtin(sig)) => {
+                let ty = Type::Function(Box::new(FnType {
+                    kind: if sig.device {
+                        ast::FunctionKind::Device
+                    } else {
+                        ast::FunctionKind::Host
+                    },
+                    params: vec![Type::Unknown],
+                    variadic: true,
+                    results: vec![Type::Unknown],
+                }));
+                ir::Expr::new(ir::ExprKind::BuiltinRef(sig.name.to_string()), ty, span)
+            }
+            Some(NameRef::TypeDef(_)) | None => {
+                let d = Diagnostic::error(span, format!("undefined name `{name}`"))
+                    .with_label("not a variable, function, type or built-in");
+                self.report(d);
+                unknown(span)
+            }
+        }
+    }
+
+    /// A named function used as a value (a function handle).
+    fn function_value(
+        &mut self,
+        ids: &[crate::sema::decls::FnDeclId],
+        name: &str,
+        span: Span,
+    ) -> ir::Expr {
+        if ids.len() > 1 {
+            let d = Diagnostic::error(
+                span,
+                format!("`{name}` is overloaded; a handle to it is ambiguous"),
+            )
+            .with_note("wrap it in a lambda with typed parameters, e.g. `(x : scalar) -> f(x)`");
+            self.report(d);
+            return unknown(span);
+        }
+        let decl = ids[0];
+        let def = self.cx.decls.function(decl).def;
+        let args: Vec<Type> =
+            def.params.iter().map(|p| self.cx.declared_param_type(def, p)).collect();
+        let env = self.env_for_scope(self.cx.decls.function(decl).parent);
+        match self.cx.instantiate(decl, args, Vec::new(), span, env) {
+            Some(id) => {
+                let ty = self.instance_type(id);
+                ir::Expr::new(ir::ExprKind::FunctionRef(id), ty, span)
+            }
+            None => unknown(span),
+        }
+    }
+
+    /// The function type of an instance.
+    pub fn instance_type(&self, id: ir::FunctionId) -> Type {
+        let f = self.cx.module.function(id);
+        let ty = |l: &ir::LocalId| {
+            f.locals.get(l.0 as usize).map(|x| x.ty.clone()).unwrap_or(Type::Unknown)
+        };
+        Type::Function(Box::new(FnType {
+            kind: f.kind,
+            params: f.params.iter().map(ty).collect(),
+            variadic: false,
+            results: f.outputs.iter().map(ty).collect(),
+        }))
+    }
+
+    fn lower_range(
+        &mut self,
+        start: &'a Expr,
+        step: Option<&'a Expr>,
+        end: &'a Expr,
+        span: Span,
+    ) -> ir::Expr {
+        let start = self.lower_expr(start);
+        let step = step.map(|s| self.lower_expr(s));
+        let end = self.lower_expr(end);
+        let mut elem = promote(&start.ty, &end.ty);
+        if let Some(s) = &step {
+            elem = promote(&elem, &s.ty);
+        }
+        for part in [Some(&start), step.as_ref(), Some(&end)].into_iter().flatten() {
+            if !(part.ty.is_number() || matches!(part.ty, Type::Unknown | Type::Void)) {
+                let d = Diagnostic::error(
+                    part.span,
+                    format!("a range needs numbers, found {}", part.ty),
+                );
+                self.report(d);
+            }
+        }
+        let len = match (start.constant(), step.as_ref().map(|s| s.constant()), end.constant()) {
+            (Some(Const::Int(a)), None, Some(Const::Int(b))) => {
+                Some(if b >= a { (b - a + 1) as u64 } else { 0 })
+            }
+            (Some(Const::Int(a)), Some(Some(Const::Int(s))), Some(Const::Int(b))) if *s != 0 => {
+                let n = (b - a) / s + 1;
+                Some(n.max(0) as u64)
+            }
+            _ => None,
+        };
+        let ty = match len {
+            Some(n) => Type::vec_n(elem, n),
+            None => Type::vec(elem),
+        };
+        let kind = ir::ExprKind::Range {
+            start: Box::new(start),
+            step: step.map(Box::new),
+            end: Box::new(end),
+        };
+        ir::Expr::new(kind, ty, span)
+    }
+
+    fn lower_unary(&mut self, op: UnaryOp, operand: &'a Expr, span: Span) -> ir::Expr {
+        let v = self.lower_expr(operand);
+        let ty = match unary_type(op, &v.ty) {
+            Ok(t) => t,
+            Err(msg) => {
+                let d = Diagnostic::error(span, msg);
+                self.report(d);
+                Type::Unknown
+            }
+        };
+        if let (UnaryOp::Neg, Some(c)) = (op, v.constant()) {
+            let folded = match c {
+                Const::Int(i) => i.checked_neg().map(Const::Int),
+                Const::Scalar(x) => Some(Const::Scalar(-x)),
+                Const::Complex(re, im) => Some(Const::Complex(-re, -im)),
+                _ => None,
+            };
+            if let Some(c) = folded {
+                return ir::Expr::new(ir::ExprKind::Const(c), ty, span);
+            }
+        }
+        ir::Expr::new(ir::ExprKind::Unary { op, operand: Box::new(v) }, ty, span)
+    }
+
+    fn lower_binary(&mut self, op: BinaryOp, lhs: &'a Expr, rhs: &'a Expr, span: Span) -> ir::Expr {
+        let l = self.lower_expr(lhs);
+        let r = self.lower_expr(rhs);
+        if l.ty == Type::Void || r.ty == Type::Void {
+            // An operand whose type is not known yet (a later pass will know it).
+            return ir::Expr::new(
+                ir::ExprKind::Binary { op, lhs: Box::new(l), rhs: Box::new(r) },
+                Type::Void,
+                span,
+            );
+        }
+        let ty = match binary_type(op, &l.ty, &r.ty) {
+            Ok(t) => t,
+            Err(msg) => {
+                let d = Diagnostic::error(span, msg)
+                    .with_secondary(l.span, format!("this is {}", l.ty))
+                    .with_secondary(r.span, format!("this is {}", r.ty));
+                self.report(d);
+                Type::Unknown
+            }
+        };
+        if let (Some(a), Some(b)) = (l.constant(), r.constant()) {
+            if let Some(c) = fold(op, a, b) {
+                return ir::Expr::new(ir::ExprKind::Const(c), ty, span);
+            }
+        }
+        ir::Expr::new(ir::ExprKind::Binary { op, lhs: Box::new(l), rhs: Box::new(r) }, ty, span)
+    }
+
+    /// `e : T`: a run-time checked type assertion that also narrows the static type.
+    fn lower_type_check(&mut self, e: &'a Expr, t: &'a ast::TypeExpr, span: Span) -> ir::Expr {
+        let v = self.lower_expr(e);
+        let ty = self.resolve_type(t);
+        if ty.is_concrete()
+            && v.ty.is_concrete()
+            && !is_subtype(&v.ty, &ty)
+            && !converts_implicitly(&v.ty, &ty)
+        {
+            let d = Diagnostic::error(span, format!("type check failed: {} is not {ty}", v.ty))
+                .with_label(format!("this is {}", v.ty));
+            self.report(d);
+        }
+        let narrowed = if v.ty == Type::Unknown { ty } else { v.ty.clone() };
+        ir::Expr { ty: narrowed, ..v }
+    }
+
+    fn lower_field(&mut self, base: &'a Expr, name: &'a ast::Ident, span: Span) -> ir::Expr {
+        // `color.Magenta`: a variant of an enumeration.
+        if let ExprKind::Ident(type_name) = &base.kind {
+            if let Some(NameRef::TypeDef(index)) = self.resolve_name(type_name, base.span) {
+                if let Some(id) = self.enum_id(index) {
+                    return match self.enum_variant(id, &name.name) {
+                        Some(value) => ir::Expr::new(
+                            ir::ExprKind::EnumValue { id, value },
+                            Type::Enum(id, type_name.clone()),
+                            span,
+                        ),
+                        None => self.invalid(
+                            name.span,
+                            &format!("`{type_name}` has no value `{}`", name.name),
+                        ),
+                    };
+                }
+            }
+        }
+        let b = self.lower_expr(base);
+        let ty = self.field_type(&b.ty, &name.name, name.span);
+        ir::Expr::new(ir::ExprKind::Field { base: Box::new(b), field: name.name.clone() }, ty, span)
+    }
+
+    /// The type of field `name` of a value of type `base` (through one pointer).
+    pub fn field_type(&mut self, base: &Type, name: &str, span: Span) -> Type {
+        let class = match base {
+            Type::Class(c) => c.clone(),
+            Type::Pointer(inner) => match inner.as_ref() {
+                Type::Class(c) => c.clone(),
+                _ => return Type::Unknown,
+            },
+            Type::Unknown | Type::Void | Type::Param(_) => return Type::Unknown,
+            t => {
+                let d = Diagnostic::error(span, format!("{t} has no field `{name}`"))
+                    .with_label("fields exist on class values only");
+                self.report(d);
+                return Type::Unknown;
+            }
+        };
+        let def = self.class_def(class.id);
+        if let Some((_, t)) = def.fields.iter().find(|(f, _)| f == name) {
+            return t.clone();
+        }
+        if def.dynamic {
+            return Type::Unknown;
+        }
+        let fields: Vec<&str> = def.fields.iter().map(|(f, _)| f.as_str()).collect();
+        let d = Diagnostic::error(span, format!("`{}` has no field `{name}`", class.name))
+            .with_note(format!("its fields are: {}", fields.join(", ")));
+        self.report(d);
+        Type::Unknown
+    }
+
+    /// `[a, b, c]`: numbers make a vector, equal-sized rows a matrix, and so on.
+    fn lower_matrix(&mut self, items: &'a [Expr], span: Span) -> ir::Expr {
+        let mut lowered = Vec::new();
+        let mut spread = false;
+        for item in items {
+            if let ExprKind::Spread(inner) = &item.kind {
+                spread = true;
+                lowered.push(self.lower_expr(inner));
+            } else {
+                lowered.push(self.lower_expr(item));
+            }
+        }
+        let ty = self.matrix_type(&lowered, spread, span);
+        ir::Expr::new(ir::ExprKind::Matrix(lowered), ty, span)
+    }
+
+    fn matrix_type(&mut self, items: &[ir::Expr], spread: bool, span: Span) -> Type {
+        if items.is_empty() {
+            return Type::vec_n(Type::SCALAR, 0);
+        }
+        if spread || items.iter().any(|i| matches!(i.ty, Type::Unknown | Type::Void)) {
+            let elem = items
+                .iter()
+                .map(|i| i.ty.elem().clone())
+                .reduce(|a, b| promote(&a, &b))
+                .unwrap_or(Type::Unknown);
+            return Type::vec(elem);
+        }
+        let first = &items[0].ty;
+        if items.iter().all(|i| i.ty.is_number()) {
+            let elem = items
+                .iter()
+                .map(|i| i.ty.clone())
+                .reduce(|a, b| promote(&a, &b))
+                .unwrap_or(Type::INT);
+            return Type::vec_n(elem, items.len() as u64);
+        }
+        if let Type::Array(a) = first {
+            // Rows of a matrix (or slices of a cube): all of the same rank.
+            let same = items.iter().all(|i| matches!(&i.ty, Type::Array(b) if b.rank == a.rank));
+            if same {
+                let elem = items
+                    .iter()
+                    .map(|i| i.ty.elem().clone())
+                    .reduce(|x, y| promote(&x, &y))
+                    .unwrap_or(Type::Unknown);
+                let inner = items
+                    .iter()
+                    .map(|i| i.ty.as_array().and_then(|x| x.shape.clone()))
+                    .reduce(|x, y| if x == y { x } else { None })
+                    .flatten();
+                let rank = match a.rank {
+                    Rank::Fixed(r) => Rank::Fixed((r + 1).min(16)),
+                    Rank::Any => Rank::Any,
+                };
+                let shape = inner.map(|s| {
+                    let mut v = vec![Dim::Known(items.len() as u64)];
+                    v.extend(s);
+                    v
+                });
+                return Type::Array(Box::new(ArrayType {
+                    elem,
+                    rank,
+                    shape,
+                    mods: ArrayMods::default(),
+                }));
+            }
+        }
+        if items.iter().all(|i| i.ty == *first) {
+            return Type::vec_n(first.clone(), items.len() as u64);
+        }
+        let types: Vec<String> = items.iter().map(|i| i.ty.to_string()).collect();
+        let d = Diagnostic::error(span, "the elements of a matrix must have the same type")
+            .with_note(format!("the elements are: {}", types.join(", ")))
+            .with_note("use a cell array `{…}` to group values of different types");
+        self.report(d);
+        Type::Unknown
+    }
+
+    /// A lambda expression used as a value: instantiated with its declared parameter types
+    /// (untyped parameters stay `??` until a call gives them types).
+    fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
+        let args: Vec<Type> = l
+            .params
+            .iter()
+            .map(|p| p.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown))
+            .collect();
+        let env = self.env_for_children();
+        match self.cx.instantiate_lambda(l, span, self.scope, args, env) {
+            Some(id) => self.closure(id, span),
+            None => unknown(span),
+        }
+    }
+
+    /// A closure value for instance `id`, capturing what it reads from this scope.
+    pub fn closure(&mut self, id: ir::FunctionId, span: Span) -> ir::Expr {
+        let ty = self.instance_type(id);
+        let captures = self.capture_args(id, span);
+        ir::Expr::new(ir::ExprKind::Closure { function: id, captures }, ty, span)
+    }
+
+    /// The values for the captured variables of instance `id`, read in this scope.
+    pub fn capture_args(&mut self, id: ir::FunctionId, span: Span) -> Vec<ir::Expr> {
+        let f = self.cx.module.function(id);
+        let names: Vec<String> =
+            f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
+        names.iter().map(|n| self.lower_name(n, span)).collect()
+    }
+
+    /// Converts `value` to `target` where they differ as numbers (explicit in the IR).
+    pub fn convert_to(&mut self, value: ir::Expr, target: &Type, span: Span) -> ir::Expr {
+        if value.ty == *target || !target.is_number() || !value.ty.is_number() {
+            return value;
+        }
+        ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), target.clone(), span)
+    }
+
+    /// The type written as an expression: `vec[int]`, `cube{4}`, `scalar'half`, `point`.
+    pub fn expr_as_type(&mut self, e: &Expr) -> Option<Type> {
+        let t = expr_to_type_expr(e)?;
+        let env_ok = match &t.kind {
+            ast::TypeKind::Named { name, .. } => self.expr_as_type_name(&name.name).is_some(),
+            _ => true,
+        };
+        env_ok.then(|| self.resolve_type_owned(&t))
+    }
+
+    /// The type named `name`, when `name` is a type (and not a variable).
+    pub fn expr_as_type_name(&mut self, name: &str) -> Option<Type> {
+        if self.names.contains_key(name) {
+            return None;
+        }
+        let t = ast::TypeExpr {
+            kind: ast::TypeKind::Named {
+                name: ast::Ident { name: name.to_string(), span: Span::default() },
+                dims: None,
+                args: Vec::new(),
+                sizes: None,
+            },
+            modifiers: Vec::new(),
+            span: Span::default(),
+        };
+        let env = crate::sema::resolve_type::TypeEnv {
+            decls: &self.cx.decls,
+            params: &self.type_params,
+            sizes: &self.sizes,
+        };
+        let mut diags = Vec::new();
+        let ty = env.resolve(&t, &mut diags);
+        diags.is_empty().then_some(ty)
+    }
+
+    fn resolve_type_owned(&mut self, t: &ast::TypeExpr) -> Type {
+        let env = crate::sema::resolve_type::TypeEnv {
+            decls: &self.cx.decls,
+            params: &self.type_params,
+            sizes: &self.sizes,
+        };
+        let mut diags = Vec::new();
+        let ty = env.resolve(t, &mut diags);
+        self.diags.extend(diags);
+        ty
+    }
+}
+
+/// A `??` placeholder for an expression that failed to check.
+pub fn unknown(span: Span) -> ir::Expr {
+    ir::Expr::new(ir::ExprKind::Const(Const::Null), Type::Unknown, span)
+}
+
+fn lower_number(text: &str, span: Span) -> ir::Expr {
+    match decode_number(text) {
+        Ok(NumberValue::Int(v)) => match i64::try_from(v) {
+            Ok(v) => ir::Expr::new(ir::ExprKind::Const(Const::Int(v)), Type::INT, span),
+            Err(_) => {
+                ir::Expr::new(ir::ExprKind::Const(Const::Scalar(v as f64)), Type::SCALAR, span)
+            }
+        },
+        Ok(NumberValue::Float(x)) => {
+            ir::Expr::new(ir::ExprKind::Const(Const::Scalar(x)), Type::SCALAR, span)
+        }
+        Ok(NumberValue::Imaginary(x)) => {
+            ir::Expr::new(ir::ExprKind::Const(Const::Complex(0.0, x)), Type::CSCALAR, span)
+        }
+        // The lexer has reported malformed literals already.
+        Err(_) => unknown(span),
+    }
+}
+
+/// Folds an operation on two constants (integer arithmetic that does not overflow, float
+/// arithmetic, comparisons).
+fn fold(op: BinaryOp, a: &Const, b: &Const) -> Option<Const> {
+    use BinaryOp::*;
+    let num = |c: &Const| match c {
+        Const::Int(i) => Some(*i as f64),
+        Const::Scalar(x) => Some(*x),
+        _ => None,
+    };
+    match (a, b) {
+        (Const::Int(x), Const::Int(y)) => match op {
+            Add => x.checked_add(*y).map(Const::Int),
+            Sub => x.checked_sub(*y).map(Const::Int),
+            Mul | ElemMul => x.checked_mul(*y).map(Const::Int),
+            Div | ElemDiv if *y != 0 => Some(Const::Scalar(*x as f64 / *y as f64)),
+            Lt => Some(Const::Int((x < y) as i64)),
+            Le => Some(Const::Int((x <= y) as i64)),
+            Gt => Some(Const::Int((x > y) as i64)),
+            Ge => Some(Const::Int((x >= y) as i64)),
+            Eq => Some(Const::Int((x == y) as i64)),
+            Ne => Some(Const::Int((x != y) as i64)),
+            _ => None,
+        },
+        _ => {
+            let (x, y) = (num(a)?, num(b)?);
+            match op {
+                Add => Some(Const::Scalar(x + y)),
+                Sub => Some(Const::Scalar(x - y)),
+                Mul | ElemMul => Some(Const::Scalar(x * y)),
+                Div | ElemDiv => Some(Const::Scalar(x / y)),
+                Pow | ElemPow => Some(Const::Scalar(x.powf(y))),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Reads an expression such as `vec[int]` or `cube{4}[int16]` as a written type.
+pub fn expr_to_type_expr(e: &Expr) -> Option<ast::TypeExpr> {
+    let named = |name: &ast::Ident| ast::TypeKind::Named {
+        name: name.clone(),
+        dims: None,
+        args: Vec::new(),
+        sizes: None,
+    };
+    let kind_modifiers: (ast::TypeKind, Vec<ast::Ident>) = match &e.kind {
+        ExprKind::Ident(n) => (named(&ast::Ident { name: n.clone(), span: e.span }), Vec::new()),
+        ExprKind::Unknown => (ast::TypeKind::Unknown, Vec::new()),
+        ExprKind::Modified { base, modifier } => {
+            let mut t = expr_to_type_expr(base)?;
+            t.modifiers.push(modifier.clone());
+            return Some(t);
+        }
+        ExprKind::Dims { base, dims } => {
+            let mut t = expr_to_type_expr(base)?;
+            if let ast::TypeKind::Named { dims: d, .. } = &mut t.kind {
+                *d = Some((**dims).clone());
+            }
+            return Some(t);
+        }
+        ExprKind::Index { base, indices } => {
+            let mut t = expr_to_type_expr(base)?;
+            let args: Option<Vec<ast::TypeExpr>> =
+                indices.iter().map(|a| expr_to_type_expr(&a.value)).collect();
+            if let ast::TypeKind::Named { args: a, .. } = &mut t.kind {
+                *a = args?;
+            }
+            return Some(t);
+        }
+        ExprKind::Cell(items) => {
+            let items: Option<Vec<ast::TypeExpr>> = items.iter().map(expr_to_type_expr).collect();
+            (ast::TypeKind::Cell(items?), Vec::new())
+        }
+        _ => return None,
+    };
+    Some(ast::TypeExpr { kind: kind_modifiers.0, modifiers: kind_modifiers.1, span: e.span })
+}

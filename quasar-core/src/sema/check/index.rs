@@ -1,0 +1,286 @@
+//! Indexing and slicing: `A[i, j]`, `A[:, 0]` (a `vec`), `x[pos]` with `pos : ivec2` on a
+//! `mat` (a scalar), `y[m, n, 0..2]` (a `vec3`), `im[...p, 0]`, linear indexing `A[k]`, typed
+//! cells, and the places that assignments write to.
+
+use super::expr::unknown;
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Const};
+use crate::sema::types::{ArrayMods, ArrayType, Dim, Rank, Type};
+use crate::span::Span;
+use crate::syntax::ast::{self, Expr, ExprKind};
+
+/// How one subscript addresses the array.
+enum Sub {
+    /// One position in one dimension.
+    Scalar,
+    /// A position vector covering this many dimensions (`pos : ivec2`, `...p`).
+    Position(usize),
+    /// A position vector of unknown length: covers the remaining dimensions.
+    Rest,
+    /// A dimension kept whole (`:`) or partly (`a..b`), with the length if known.
+    Keep(Option<u64>),
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn lower_index_expr(
+        &mut self,
+        whole: &'a Expr,
+        base: &'a Expr,
+        indices: &'a [ast::Arg],
+    ) -> ir::Expr {
+        // `vec[int]`, `cube{4}[int16]`, `stack[T]`: a type with arguments.
+        if let Some(t) = self.type_application(whole, base) {
+            return ir::Expr::new(
+                ir::ExprKind::TypeValue,
+                Type::TypeValue(Box::new(t)),
+                whole.span,
+            );
+        }
+        let b = self.lower_expr(base);
+        let (subs, ty) = self.lower_subscripts(&b.ty, indices, whole.span);
+        ir::Expr::new(ir::ExprKind::Index { base: Box::new(b), indices: subs }, ty, whole.span)
+    }
+
+    /// `whole` read as a type when its base names a type rather than a value.
+    fn type_application(&mut self, whole: &Expr, base: &Expr) -> Option<Type> {
+        let name = match &base.kind {
+            ExprKind::Ident(n) => n,
+            ExprKind::Dims { base, .. } => match &base.kind {
+                ExprKind::Ident(n) => n,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if self.names.contains_key(name)
+            || self.cx.decls.lookup_function(self.scope, name).is_some()
+        {
+            return None;
+        }
+        self.expr_as_type_name(name)?;
+        self.expr_as_type(whole)
+    }
+
+    /// Lowers subscripts against a value of type `base`, giving the element or slice type.
+    pub fn lower_subscripts(
+        &mut self,
+        base: &Type,
+        indices: &'a [ast::Arg],
+        span: Span,
+    ) -> (Vec<ir::Index>, Type) {
+        let mut subs = Vec::new();
+        let mut kinds = Vec::new();
+        for arg in indices {
+            if let Some(n) = &arg.name {
+                let d = Diagnostic::error(n.span, "named arguments are not allowed in an index");
+                self.report(d);
+            }
+            let (index, kind) = self.lower_subscript(&arg.value);
+            subs.push(index);
+            kinds.push(kind);
+        }
+        let ty = match base {
+            Type::Array(a) => self.slice_type(a, &kinds, span),
+            Type::CellTuple(items) => match subs.as_slice() {
+                [ir::Index::At(e)] => match e.constant() {
+                    Some(Const::Int(i)) if (*i as usize) < items.len() && *i >= 0 => {
+                        items[*i as usize].clone()
+                    }
+                    Some(Const::Int(i)) => {
+                        let d = Diagnostic::error(
+                            span,
+                            format!("index {i} is outside this cell of {} elements", items.len()),
+                        );
+                        self.report(d);
+                        Type::Unknown
+                    }
+                    _ => items
+                        .iter()
+                        .cloned()
+                        .reduce(|x, y| crate::sema::types::join(&x, &y))
+                        .unwrap_or(Type::Unknown),
+                },
+                _ => Type::Unknown,
+            },
+            Type::Unknown | Type::Void | Type::Param(_) => Type::Unknown,
+            Type::String => Type::INT,
+            t => {
+                let d = Diagnostic::error(span, format!("{t} cannot be indexed"))
+                    .with_label("only arrays, cells and strings have elements");
+                self.report(d);
+                Type::Unknown
+            }
+        };
+        (subs, ty)
+    }
+
+    fn lower_subscript(&mut self, e: &'a Expr) -> (ir::Index, Sub) {
+        match &e.kind {
+            ExprKind::Colon => (ir::Index::All, Sub::Keep(None)),
+            ExprKind::Range { start, step, end } => {
+                let start = self.lower_expr(start);
+                let step = step.as_ref().map(|s| self.lower_expr(s));
+                let end = self.lower_expr(end);
+                for part in [Some(&start), step.as_ref(), Some(&end)].into_iter().flatten() {
+                    self.check_index_number(part);
+                }
+                let len =
+                    match (start.constant(), end.constant(), step.as_ref().map(|s| s.constant())) {
+                        (Some(Const::Int(a)), Some(Const::Int(b)), None) => {
+                            Some((b - a + 1).max(0) as u64)
+                        }
+                        (Some(Const::Int(a)), Some(Const::Int(b)), Some(Some(Const::Int(s))))
+                            if *s != 0 =>
+                        {
+                            Some(((b - a) / s + 1).max(0) as u64)
+                        }
+                        _ => None,
+                    };
+                (
+                    ir::Index::Range {
+                        start: Box::new(start),
+                        step: step.map(Box::new),
+                        end: Box::new(end),
+                    },
+                    Sub::Keep(len),
+                )
+            }
+            ExprKind::Spread(inner) => {
+                let v = self.lower_expr(inner);
+                let kind = vector_len(&v.ty).map(Sub::Position).unwrap_or(Sub::Rest);
+                (ir::Index::Spread(v), kind)
+            }
+            _ => {
+                let v = self.lower_expr(e);
+                let kind = match &v.ty {
+                    Type::Array(a) if a.rank == Rank::Fixed(1) => {
+                        if !(a.elem.is_int() || a.elem.is_scalar() || a.elem == Type::Unknown) {
+                            self.check_index_number(&v);
+                        }
+                        vector_len(&v.ty).map(Sub::Position).unwrap_or(Sub::Rest)
+                    }
+                    _ => {
+                        self.check_index_number(&v);
+                        Sub::Scalar
+                    }
+                };
+                (ir::Index::At(v), kind)
+            }
+        }
+    }
+
+    fn check_index_number(&mut self, v: &ir::Expr) {
+        let ok = v.ty.is_int()
+            || v.ty.is_scalar()
+            || matches!(v.ty, Type::Unknown | Type::Void | Type::Param(_));
+        if !ok {
+            let d =
+                Diagnostic::error(v.span, format!("an index must be an integer, found {}", v.ty))
+                    .with_label(format!("this is {}", v.ty));
+            self.report(d);
+        }
+    }
+
+    fn slice_type(&mut self, a: &ArrayType, subs: &[Sub], span: Span) -> Type {
+        let covered: Option<usize> = subs.iter().try_fold(0usize, |n, s| match s {
+            Sub::Scalar | Sub::Keep(_) => Some(n + 1),
+            Sub::Position(k) => Some(n + k),
+            Sub::Rest => None,
+        });
+        if let (Rank::Fixed(r), Some(c)) = (a.rank, covered) {
+            let extra_are_scalars = subs.iter().skip(r as usize).all(|s| matches!(s, Sub::Scalar));
+            if c > r as usize && !(extra_are_scalars && subs.len() == c) {
+                let d = Diagnostic::error(
+                    span,
+                    format!(
+                        "too many indices: a value of type {} has {r} dimension(s), {c} are given",
+                        Type::Array(Box::new(a.clone()))
+                    ),
+                );
+                self.report(d);
+                return Type::Unknown;
+            }
+        }
+        let kept: Vec<Option<u64>> = subs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                Sub::Keep(len) => Some(len.or_else(|| {
+                    // `:` keeps the dimension's known length.
+                    a.shape.as_ref().and_then(|sh| match sh.get(i) {
+                        Some(Dim::Known(n)) => Some(*n),
+                        _ => None,
+                    })
+                })),
+                _ => None,
+            })
+            .collect();
+        if kept.is_empty() {
+            return a.elem.clone();
+        }
+        let shape: Vec<Dim> =
+            kept.iter().map(|k| k.map(Dim::Known).unwrap_or(Dim::Unknown)).collect();
+        let has_size = shape.iter().any(|d| matches!(d, Dim::Known(_)));
+        Type::Array(Box::new(ArrayType {
+            elem: a.elem.clone(),
+            rank: Rank::Fixed(kept.len() as u8),
+            shape: has_size.then_some(shape),
+            mods: ArrayMods::default(),
+        }))
+    }
+
+    /// The place an assignment writes: an element or slice `A[i]`, or a field `p.x`.
+    pub fn lower_place(&mut self, target: &'a Expr) -> ir::Place {
+        let span = target.span;
+        match &target.kind {
+            ExprKind::Index { base, indices } => {
+                let b = self.lower_expr(base);
+                if let Type::Array(a) = &b.ty {
+                    if a.mods.is_const {
+                        let d = Diagnostic::error(
+                            span,
+                            format!("cannot write into a `'const` array ({})", b.ty),
+                        )
+                        .with_note("remove `'const` from the parameter's type to modify it");
+                        self.report(d);
+                    }
+                }
+                let (subs, ty) = self.lower_subscripts(&b.ty, indices, span);
+                ir::Place {
+                    kind: ir::PlaceKind::Index { base: Box::new(b), indices: subs },
+                    ty,
+                    span,
+                }
+            }
+            ExprKind::Field { base, name } => {
+                let b = self.lower_expr(base);
+                let ty = self.field_type(&b.ty, &name.name, name.span);
+                ir::Place {
+                    kind: ir::PlaceKind::Field { base: Box::new(b), field: name.name.clone() },
+                    ty,
+                    span,
+                }
+            }
+            _ => {
+                let v = self.invalid(span, "cannot assign to this expression");
+                let _ = unknown(v.span);
+                ir::Place {
+                    kind: ir::PlaceKind::Index { base: Box::new(v), indices: Vec::new() },
+                    ty: Type::Unknown,
+                    span,
+                }
+            }
+        }
+    }
+}
+
+/// The length of a vector type, when known.
+fn vector_len(t: &Type) -> Option<usize> {
+    match t {
+        Type::Array(a) if a.rank == Rank::Fixed(1) => match a.shape.as_deref() {
+            Some([Dim::Known(n)]) => Some(*n as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}

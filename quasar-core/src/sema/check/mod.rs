@@ -1,0 +1,236 @@
+//! Type inference and lowering to the typed IR.
+//!
+//! Every function is checked once per distinct tuple of argument types (reification, manual
+//! §17.1.3): a call instantiates its callee with the argument types it has at that point.
+//! Within one instance, inference is flow-based: the body is lowered repeatedly until the
+//! type of every variable stops changing, and each variable ends with the join of all values
+//! assigned to it (a variable that holds incompatible types becomes `??`, the manual's
+//! polymorphic variable). Functions that nothing calls are still checked, with their
+//! declared parameter types (untyped parameters as `??`), so their errors are reported.
+
+mod call;
+mod classes;
+mod expr;
+mod index;
+mod scope;
+mod stmt;
+
+use super::decls::{Decls, FnDeclId, ScopeId};
+use super::resolve_type::TypeEnv;
+use super::types::Type;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, FunctionId};
+use crate::span::Span;
+use crate::syntax::ast::{self, FunctionKind};
+use scope::{FnLowerer, OuterEnv};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// The outcome of checking a program: the typed IR (complete only without errors) and all
+/// diagnostics.
+#[derive(Debug)]
+pub struct Checked {
+    pub module: ir::Module,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Type-checks a parsed program (its imports already merged into `program` by the caller).
+pub fn check_program(program: &ast::Program) -> Checked {
+    let decls = Decls::collect(&program.body);
+    let mut cx = Checker::new(decls);
+    cx.check_imports();
+    let script_env = cx.check_script(program);
+    cx.check_uncalled_functions(&script_env);
+    let mut diagnostics = std::mem::take(&mut cx.diags);
+    diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
+    diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
+    Checked { module: cx.module, diagnostics }
+}
+
+/// What a call instantiates: a named definition or a lambda expression (by its position).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum DefKey {
+    Function(FnDeclId),
+    Lambda(u32, u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct InstanceKey {
+    def: DefKey,
+    args: Vec<Type>,
+}
+
+pub(crate) struct Checker<'a> {
+    decls: Decls<'a>,
+    diags: Vec<Diagnostic>,
+    module: ir::Module,
+    instances: HashMap<InstanceKey, FunctionId>,
+    /// Instances being lowered right now (a call back into one is recursion).
+    in_progress: HashSet<InstanceKey>,
+    called: HashSet<FnDeclId>,
+    depth: u32,
+}
+
+/// How deep instantiations may nest before the checker gives up (runaway recursion through
+/// ever-changing argument types).
+const MAX_INSTANTIATION_DEPTH: u32 = 64;
+
+impl<'a> Checker<'a> {
+    fn new(decls: Decls<'a>) -> Checker<'a> {
+        Checker {
+            decls,
+            diags: Vec::new(),
+            module: ir::Module::default(),
+            instances: HashMap::new(),
+            in_progress: HashSet::new(),
+            called: HashSet::new(),
+            depth: 0,
+        }
+    }
+
+    fn check_imports(&mut self) {
+        for (path, span) in self.decls.imports.clone() {
+            self.diags.push(
+                Diagnostic::warning(span, format!("`{path}` was not loaded: its definitions are unknown here"))
+                    .with_note("imports are resolved by the driver (`quasar check` loads files relative to the importing file)"),
+            );
+        }
+    }
+
+    /// Lowers the top-level statements into the script instance; returns the script's
+    /// variables for the functions that capture them.
+    fn check_script(&mut self, program: &'a ast::Program) -> Rc<OuterEnv<'a>> {
+        let mut lowerer = FnLowerer::new(self, ScopeId::Script, FunctionKind::Host, None);
+        lowerer.name = "<script>".into();
+        let (mut function, env) = lowerer.lower_body(&program.body, program.span, &[], &[]);
+        function.locals = std::mem::take(&mut lowerer.locals);
+        let id = self.push_function(function);
+        self.module.script = Some(id);
+        env
+    }
+
+    /// Checks every function that no call instantiated, with its declared parameter types.
+    fn check_uncalled_functions(&mut self, script_env: &Rc<OuterEnv<'a>>) {
+        for index in 0..self.decls.functions.len() {
+            let id = FnDeclId(index as u32);
+            if self.called.contains(&id) {
+                continue;
+            }
+            let def = self.decls.function(id).def;
+            let args: Vec<Type> =
+                def.params.iter().map(|p| self.declared_param_type(def, p)).collect();
+            let env =
+                (self.decls.function(id).parent == ScopeId::Script).then(|| script_env.clone());
+            self.instantiate(id, args, Vec::new(), def.name.span, env);
+        }
+        // `main` without parameters runs after the script (manual §13.1).
+        if let Some(ids) = self.decls.lookup_function(ScopeId::Script, "main").map(<[_]>::to_vec) {
+            if let Some(&m) = ids.iter().find(|&&i| self.decls.function(i).def.params.is_empty()) {
+                let key = InstanceKey { def: DefKey::Function(m), args: Vec::new() };
+                self.module.main = self.instances.get(&key).copied();
+            }
+        }
+    }
+
+    /// A parameter's declared type with generic parameters left as `Type::Param`.
+    fn declared_param_type(&mut self, def: &ast::FunctionDef, p: &ast::Param) -> Type {
+        let Some(t) = &p.ty else { return Type::Unknown };
+        let params: HashMap<String, Type> = def
+            .type_params
+            .iter()
+            .map(|tp| (tp.name.name.clone(), Type::Param(tp.name.name.clone())))
+            .collect();
+        let sizes = HashMap::new();
+        let env = TypeEnv { decls: &self.decls, params: &params, sizes: &sizes };
+        let mut scratch = Vec::new();
+        env.resolve(t, &mut scratch)
+    }
+
+    fn push_function(&mut self, mut f: ir::Function) -> FunctionId {
+        let id = FunctionId(self.module.functions.len() as u32);
+        if f.name == "<lambda>" {
+            f.name = format!("<lambda@{}:{}>", f.span.line, f.span.col);
+        }
+        let base: String = f
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        f.instance_name = format!("{}_{}", base.trim_matches('_'), id.0);
+        self.module.functions.push(f);
+        id
+    }
+
+    /// The instance of function `decl` for these argument types, lowering it on first use.
+    /// `None` when it cannot be instantiated (recursion in progress, too deep).
+    fn instantiate(
+        &mut self,
+        decl: FnDeclId,
+        args: Vec<Type>,
+        type_args: Vec<Type>,
+        call_span: Span,
+        env: Option<Rc<OuterEnv<'a>>>,
+    ) -> Option<FunctionId> {
+        self.called.insert(decl);
+        let mut key_args = args.clone();
+        key_args.extend(type_args.iter().cloned());
+        let key = InstanceKey { def: DefKey::Function(decl), args: key_args };
+        if let Some(&id) = self.instances.get(&key) {
+            return Some(id);
+        }
+        if self.in_progress.contains(&key) || self.depth >= MAX_INSTANTIATION_DEPTH {
+            if self.depth >= MAX_INSTANTIATION_DEPTH {
+                self.diags.push(Diagnostic::error(call_span, "functions instantiate each other too deeply")
+                    .with_note("each call with new argument types creates a new instance; give the parameters types"));
+            }
+            return None;
+        }
+        self.in_progress.insert(key.clone());
+        self.depth += 1;
+        let decl_info = self.decls.function(decl);
+        let def = decl_info.def;
+        let mut lowerer = FnLowerer::new(self, ScopeId::Function(decl), def.kind, env);
+        let function = lowerer.lower_function(def, &args, &type_args);
+        self.depth -= 1;
+        self.in_progress.remove(&key);
+        let id = self.push_function(function);
+        self.instances.insert(key, id);
+        Some(id)
+    }
+
+    /// The instance of a lambda expression for these argument types.
+    fn instantiate_lambda(
+        &mut self,
+        lambda: &'a ast::Lambda,
+        span: Span,
+        scope: ScopeId,
+        args: Vec<Type>,
+        env: Rc<OuterEnv<'a>>,
+    ) -> Option<FunctionId> {
+        let key = InstanceKey { def: DefKey::Lambda(span.file.0, span.start), args: args.clone() };
+        if let Some(&id) = self.instances.get(&key) {
+            return Some(id);
+        }
+        if self.in_progress.contains(&key) || self.depth >= MAX_INSTANTIATION_DEPTH {
+            return None;
+        }
+        self.in_progress.insert(key.clone());
+        self.depth += 1;
+        let mut lowerer = FnLowerer::new(self, scope, lambda.kind, Some(env));
+        let function = lowerer.lower_lambda(lambda, span, &args);
+        self.depth -= 1;
+        self.in_progress.remove(&key);
+        let id = self.push_function(function);
+        self.instances.insert(key, id);
+        Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests;

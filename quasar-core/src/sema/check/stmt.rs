@@ -1,0 +1,548 @@
+//! Statements: assignments (plain, compound, destructuring, to elements and fields),
+//! control structures, and the statement forms of `print`, `error` and `assert`.
+
+use super::scope::{FnLowerer, NameRef};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, LocalId};
+use crate::sema::ops::binary_type;
+use crate::sema::types::{is_subtype, Type};
+use crate::span::Span;
+use crate::syntax::ast::{self, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, Stmt, StmtKind};
+
+/// The binary operator a compound assignment applies (`+=` is `+`), if any.
+pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
+    Some(match op {
+        AssignOp::Add => BinaryOp::Add,
+        AssignOp::Sub => BinaryOp::Sub,
+        AssignOp::Mul => BinaryOp::Mul,
+        AssignOp::Div => BinaryOp::Div,
+        AssignOp::Pow => BinaryOp::Pow,
+        AssignOp::ElemMul => BinaryOp::ElemMul,
+        AssignOp::ElemDiv => BinaryOp::ElemDiv,
+        AssignOp::ElemPow => BinaryOp::ElemPow,
+        _ => return None,
+    })
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    pub fn lower_block(&mut self, body: &'a [Stmt]) -> ir::Block {
+        let mut out = Vec::new();
+        for s in body {
+            if let Some(stmt) = self.lower_stmt(s) {
+                out.push(stmt);
+            }
+        }
+        out
+    }
+
+    fn stmt(kind: ir::StmtKind, span: Span) -> Option<ir::Stmt> {
+        Some(ir::Stmt { kind, span })
+    }
+
+    fn lower_stmt(&mut self, s: &'a Stmt) -> Option<ir::Stmt> {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Expr(e) => self.lower_expr_stmt(e, span),
+            StmtKind::If { branches, else_body } => {
+                let mut else_ir = match else_body {
+                    Some(b) => self.lower_block(b),
+                    None => Vec::new(),
+                };
+                // `elseif` chains become nested ifs, built from the last branch outwards.
+                for (cond, body) in branches.iter().rev() {
+                    let c = self.lower_condition(cond);
+                    let then_body = self.lower_block(body);
+                    let nested = ir::Stmt {
+                        kind: ir::StmtKind::If { cond: c, then_body, else_body: else_ir },
+                        span,
+                    };
+                    else_ir = vec![nested];
+                }
+                else_ir.pop()
+            }
+            StmtKind::For { var, iter, body } => self.lower_for(var, iter, body, span),
+            StmtKind::While { cond, body } => {
+                let cond = self.lower_condition(cond);
+                let body = self.in_loop(|l| l.lower_block(body));
+                Self::stmt(ir::StmtKind::While { cond, body }, span)
+            }
+            StmtKind::Repeat { body, until } => {
+                let body = self.in_loop(|l| l.lower_block(body));
+                let until = self.lower_condition(until);
+                Self::stmt(ir::StmtKind::Repeat { body, until }, span)
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if self.loop_depth == 0 {
+                    let word = if matches!(s.kind, StmtKind::Break) { "break" } else { "continue" };
+                    let d = Diagnostic::error(span, format!("`{word}` outside of a loop"));
+                    self.report(d);
+                }
+                let kind = if matches!(s.kind, StmtKind::Break) {
+                    ir::StmtKind::Break
+                } else {
+                    ir::StmtKind::Continue
+                };
+                Self::stmt(kind, span)
+            }
+            StmtKind::Return => Self::stmt(ir::StmtKind::Return, span),
+            StmtKind::Match { scrutinee, arms } => self.lower_match(scrutinee, arms, span),
+            StmtKind::Try { body, catch_var, catch_body } => {
+                let body = self.lower_block(body);
+                let var = catch_var.as_ref().map(|v| {
+                    let id = self.names[&v.name];
+                    self.assign_local(id, &Type::String, v.span);
+                    id
+                });
+                let handler = self.lower_block(catch_body);
+                Self::stmt(ir::StmtKind::Try { body, catch_var: var, handler }, span)
+            }
+            StmtKind::Symbolic(names) => {
+                for p in names {
+                    let ty = p.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown);
+                    if let Some(NameRef::Local(id)) = self.resolve_name(&p.name.name, p.span) {
+                        self.assign_local(id, &ty, p.span);
+                    } else {
+                        let id = self.add_local(&p.name.name, ty, ir::LocalRole::Var, p.span);
+                        self.declared[id.0 as usize] = None;
+                    }
+                }
+                None
+            }
+            // Definitions were collected beforehand; attributes, pragmas and reductions
+            // guide later passes and do not produce code here.
+            StmtKind::Function(_)
+            | StmtKind::TypeDef(_)
+            | StmtKind::Reduction(_)
+            | StmtKind::Import { .. }
+            | StmtKind::Attribute(_)
+            | StmtKind::Pragma(_) => None,
+        }
+    }
+
+    fn in_loop<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.loop_depth += 1;
+        let r = f(self);
+        self.loop_depth -= 1;
+        r
+    }
+
+    /// A condition of `if`, `while`, `until` or `?:`: a number (non-zero is true).
+    pub fn lower_condition(&mut self, e: &'a Expr) -> ir::Expr {
+        let c = self.lower_expr(e);
+        if !(c.ty.is_number() || matches!(c.ty, Type::Unknown | Type::Void | Type::Param(_))) {
+            let d = Diagnostic::error(e.span, format!("a condition must be a number, found {}", c.ty))
+                .with_label(format!("this is {}", c.ty))
+                .with_note("conditions are true when non-zero; to test every element of an array, use `all` or `any`");
+            self.report(d);
+        }
+        c
+    }
+
+    fn lower_for(
+        &mut self,
+        var: &'a ast::Ident,
+        iter: &'a Expr,
+        body: &'a [Stmt],
+        span: Span,
+    ) -> Option<ir::Stmt> {
+        let id = self.names[&var.name];
+        if let ExprKind::Range { start, step, end } = &iter.kind {
+            let start = self.lower_expr(start);
+            let step = match step {
+                Some(s) => self.lower_expr(s),
+                None => ir::Expr::new(ir::ExprKind::Const(ir::Const::Int(1)), Type::INT, iter.span),
+            };
+            let end = self.lower_expr(end);
+            let mut ty = crate::sema::types::join(&start.ty, &step.ty);
+            ty = crate::sema::types::join(&ty, &end.ty);
+            if !(ty.is_number() || matches!(ty, Type::Unknown | Type::Void))
+                || matches!(ty, Type::Complex(_))
+            {
+                let d =
+                    Diagnostic::error(iter.span, format!("a range needs real numbers, found {ty}"));
+                self.report(d);
+            }
+            self.assign_local(id, &ty, var.span);
+            let body = self.in_loop(|l| l.lower_block(body));
+            return Self::stmt(ir::StmtKind::ForRange { var: id, start, step, end, body }, span);
+        }
+        let values = self.lower_expr(iter);
+        let elem = match &values.ty {
+            Type::Array(a) => a.elem.clone(),
+            Type::Unknown | Type::Void => Type::Unknown,
+            t if t.is_number() => t.clone(),
+            t => {
+                let d = Diagnostic::error(
+                    iter.span,
+                    format!("a `for` loop runs over a range or a vector, found {t}"),
+                );
+                self.report(d);
+                Type::Unknown
+            }
+        };
+        self.assign_local(id, &elem, var.span);
+        let body = self.in_loop(|l| l.lower_block(body));
+        Self::stmt(ir::StmtKind::ForEach { var: id, values, body }, span)
+    }
+
+    fn lower_match(
+        &mut self,
+        scrutinee: &'a Expr,
+        arms: &'a [ast::MatchArm],
+        span: Span,
+    ) -> Option<ir::Stmt> {
+        let scrutinee = self.lower_expr(scrutinee);
+        let mut ir_arms = Vec::new();
+        let mut default = None;
+        for arm in arms {
+            let body = self.lower_block(&arm.body);
+            if arm.patterns.iter().any(|p| matches!(p.kind, ExprKind::Placeholder)) {
+                default = Some(body);
+                continue;
+            }
+            let values =
+                arm.patterns.iter().map(|p| self.lower_pattern(p, &scrutinee.ty)).collect();
+            ir_arms.push(ir::MatchArm { values, body });
+        }
+        Self::stmt(ir::StmtKind::Match { scrutinee, arms: ir_arms, default }, span)
+    }
+
+    /// A match value: a literal, an expression, or the name of a variant of the matched enum.
+    fn lower_pattern(&mut self, p: &'a Expr, scrutinee: &Type) -> ir::Expr {
+        if let (ExprKind::Ident(name), Type::Enum(id, _)) = (&p.kind, scrutinee) {
+            if let Some(value) = self.enum_variant(*id, name) {
+                return ir::Expr::new(
+                    ir::ExprKind::EnumValue { id: *id, value },
+                    scrutinee.clone(),
+                    p.span,
+                );
+            }
+        }
+        let v = self.lower_expr(p);
+        let comparable = v.ty == *scrutinee
+            || (v.ty.is_number() && scrutinee.is_number())
+            || matches!(v.ty, Type::Unknown | Type::Void)
+            || matches!(scrutinee, Type::Unknown | Type::Void);
+        if !comparable {
+            let d = Diagnostic::error(
+                p.span,
+                format!("this {} cannot match a value of type {scrutinee}", v.ty),
+            );
+            self.report(d);
+        }
+        v
+    }
+
+    fn lower_expr_stmt(&mut self, e: &'a Expr, span: Span) -> Option<ir::Stmt> {
+        match &e.kind {
+            ExprKind::Assign { op, lhs, rhs } => Some(self.lower_assign(*op, lhs, rhs, span)),
+            // `x : T` alone declares `x` (done beforehand); anything else is a type check.
+            ExprKind::Annotated { expr, .. } if matches!(expr.kind, ExprKind::Ident(_)) => None,
+            ExprKind::Ident(name) if matches!(name.as_str(), "syncthreads" | "syncthread") => {
+                self.require_device(name, e.span);
+                Self::stmt(ir::StmtKind::SyncThreads, span)
+            }
+            ExprKind::Call { callee, args, style } => {
+                if let ExprKind::Ident(name) = &callee.kind {
+                    if !self.names.contains_key(name) {
+                        if let Some(kind) = self.lower_statement_call(name, args, *style, e.span) {
+                            return Self::stmt(kind, span);
+                        }
+                    }
+                }
+                let v = self.lower_expr(e);
+                Self::stmt(ir::StmtKind::Expr(v), span)
+            }
+            _ => {
+                let v = self.lower_expr(e);
+                Self::stmt(ir::StmtKind::Expr(v), span)
+            }
+        }
+    }
+
+    /// `print …`, `error …`, `assert(…)` and `syncthreads()` as statements.
+    fn lower_statement_call(
+        &mut self,
+        name: &str,
+        args: &'a [ast::Arg],
+        _style: CallStyle,
+        span: Span,
+    ) -> Option<ir::StmtKind> {
+        let values = |l: &mut Self| args.iter().map(|a| l.lower_expr(&a.value)).collect::<Vec<_>>();
+        match name {
+            "print" => Some(ir::StmtKind::Print(values(self))),
+            "error" => Some(ir::StmtKind::Error(values(self))),
+            "assert" => {
+                let Some(first) = args.first() else {
+                    let d = Diagnostic::error(span, "`assert` needs a condition");
+                    self.report(d);
+                    return None;
+                };
+                let cond = self.lower_condition(&first.value);
+                let message = args[1..].iter().map(|a| self.lower_expr(&a.value)).collect();
+                Some(ir::StmtKind::Assert { cond, message })
+            }
+            "syncthreads" | "syncthread" if args.is_empty() => {
+                self.require_device(name, span);
+                Some(ir::StmtKind::SyncThreads)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn require_device(&mut self, what: &str, span: Span) {
+        if !self.in_device_code() {
+            let d = Diagnostic::error(
+                span,
+                format!("`{what}` can only be used in `__kernel__` and `__device__` functions"),
+            );
+            self.report(d);
+        }
+    }
+
+    /// `lhs op= rhs` as a statement.
+    pub fn lower_assign(
+        &mut self,
+        op: AssignOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        span: Span,
+    ) -> ir::Stmt {
+        if let (AssignOp::Assign | AssignOp::Define, ExprKind::Matrix(targets)) = (op, &lhs.kind) {
+            return self.lower_destructure(targets, rhs, span);
+        }
+        let (place, value) = self.lower_assignment(op, lhs, rhs);
+        ir::Stmt { kind: ir::StmtKind::Assign { place, op: normalize(op), value }, span }
+    }
+
+    /// The place and the (converted) value of `lhs op= rhs`.
+    pub fn lower_assignment(
+        &mut self,
+        op: AssignOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+    ) -> (ir::Place, ir::Expr) {
+        let value = self.lower_expr(rhs);
+        let target = match &lhs.kind {
+            ExprKind::Annotated { expr, .. } => expr,
+            _ => lhs,
+        };
+        match &target.kind {
+            ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
+            ExprKind::Index { .. } | ExprKind::Field { .. } => {
+                let place = self.lower_place(target);
+                let value = self.check_store(&place.ty, op, value, rhs.span);
+                (place, value)
+            }
+            ExprKind::Placeholder => {
+                let place = ir::Place {
+                    kind: ir::PlaceKind::Local(self.discard_local()),
+                    ty: value.ty.clone(),
+                    span: target.span,
+                };
+                (place, value)
+            }
+            _ => {
+                let d = Diagnostic::error(target.span, "cannot assign to this expression")
+                    .with_label("not a variable, an element or a field");
+                self.report(d);
+                let place = ir::Place {
+                    kind: ir::PlaceKind::Local(self.discard_local()),
+                    ty: Type::Unknown,
+                    span: target.span,
+                };
+                (place, value)
+            }
+        }
+    }
+
+    /// A scratch local that receives values assigned to `_`.
+    fn discard_local(&mut self) -> LocalId {
+        match self.names.get("_") {
+            Some(&id) => id,
+            None => self.add_local("_", Type::Unknown, ir::LocalRole::Var, Span::default()),
+        }
+    }
+
+    fn assign_to_variable(
+        &mut self,
+        name: &str,
+        span: Span,
+        op: AssignOp,
+        value: ir::Expr,
+        rhs: &'a Expr,
+    ) -> (ir::Place, ir::Expr) {
+        let id = match self.names.get(name) {
+            Some(&id) if self.locals[id.0 as usize].role != ir::LocalRole::Capture => id,
+            other => {
+                let captured = other.is_some()
+                    || self.outer.as_ref().is_some_and(|o| o.vars.contains_key(name));
+                let d = if captured {
+                    Diagnostic::error(span, format!("cannot modify `{name}`: captured variables are read-only"))
+                        .with_label("defined in an enclosing scope")
+                        .with_note("pass the value as a parameter and return the new value, or write `name = …` to make a local copy")
+                } else {
+                    Diagnostic::error(span, format!("undefined variable `{name}`")).with_label(
+                        format!(
+                            "`{name}` has no value before this `{}`",
+                            crate::syntax::printer::assign_op_str(op)
+                        ),
+                    )
+                };
+                self.report(d);
+                let id = self.discard_local();
+                return (
+                    ir::Place { kind: ir::PlaceKind::Local(id), ty: Type::Unknown, span },
+                    value,
+                );
+            }
+        };
+        if let ExprKind::Lambda(l) = &rhs.kind {
+            if self.lambdas.insert(id, (l, rhs.span)).is_some_and(|(old, _)| !std::ptr::eq(old, l))
+            {
+                self.reassigned.insert(id);
+            }
+        } else if op == AssignOp::Assign {
+            self.reassigned.insert(id);
+        }
+        let current = self.local_type(id).clone();
+        let value = match compound_op(op) {
+            Some(bin) if current != Type::Void => {
+                let result = match binary_type(bin, &current, &value.ty) {
+                    Ok(t) => t,
+                    Err(msg) => {
+                        let d = Diagnostic::error(rhs.span, msg);
+                        self.report(d);
+                        Type::Unknown
+                    }
+                };
+                // `a = 0; a += x[n]` keeps `a` an int (manual §2.2.3), with a warning.
+                if super::expr::converts_implicitly(&result, &current) && result != current {
+                    self.warn_conversion(&result, &current, rhs.span);
+                    ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), current.clone(), rhs.span)
+                } else {
+                    ir::Expr::new(value.kind, result, value.span)
+                }
+            }
+            _ => value,
+        };
+        let stored = self.assign_local(id, &value.ty, rhs.span);
+        let value = self.convert_to(value, &stored, rhs.span);
+        (ir::Place { kind: ir::PlaceKind::Local(id), ty: stored, span }, value)
+    }
+
+    /// Checks a value stored into an element or field of type `target`.
+    fn check_store(
+        &mut self,
+        target: &Type,
+        op: AssignOp,
+        value: ir::Expr,
+        span: Span,
+    ) -> ir::Expr {
+        let result = match compound_op(op) {
+            Some(bin) => match binary_type(bin, target, &value.ty) {
+                Ok(t) => t,
+                Err(msg) => {
+                    let d = Diagnostic::error(span, msg);
+                    self.report(d);
+                    return value;
+                }
+            },
+            None => value.ty.clone(),
+        };
+        let fits = is_subtype(&result, target)
+            || matches!(target, Type::Void)
+            || (target.is_number() && result.is_number())
+            // Storing a number into every element of a slice, or a slice into a slice.
+            || (matches!(target, Type::Array(_)) && (result.is_number() || matches!(result, Type::Array(_))));
+        if !fits {
+            let d = Diagnostic::error(
+                span,
+                format!("type mismatch: cannot store {result} into {target}"),
+            )
+            .with_label(format!("this is {result}"));
+            self.report(d);
+            return value;
+        }
+        if target.is_int() && matches!(result, Type::Scalar(_)) {
+            self.warn_conversion(&result, target, span);
+        }
+        if op == AssignOp::Assign
+            && target.is_number()
+            && value.ty.is_number()
+            && value.ty != *target
+        {
+            return ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), target.clone(), span);
+        }
+        value
+    }
+
+    pub fn warn_conversion(&mut self, from: &Type, to: &Type, span: Span) {
+        let d = Diagnostic::warning(span, format!("implicit conversion from {from} to {to}"))
+            .with_label("the value is truncated")
+            .with_note("write `int(…)` to convert explicitly, or use a decimal point (`0.0`) to make the variable a scalar");
+        self.report(d);
+    }
+
+    /// `[a, b, _] = value`
+    fn lower_destructure(&mut self, targets: &'a [Expr], rhs: &'a Expr, span: Span) -> ir::Stmt {
+        let value = self.lower_expr(rhs);
+        let item_types: Vec<Type> = match (&value.ty, &value.kind) {
+            (Type::Tuple(ts), _) => ts.clone(),
+            (Type::CellTuple(ts), _) => ts.clone(),
+            (_, ir::ExprKind::Matrix(items)) => items.iter().map(|i| i.ty.clone()).collect(),
+            (Type::Array(a), _) => vec![a.elem.clone(); targets.len()],
+            (Type::Unknown, _) => vec![Type::Unknown; targets.len()],
+            (t, _) => vec![t.clone()],
+        };
+        if item_types.len() < targets.len() && !matches!(value.ty, Type::Array(_) | Type::Unknown) {
+            let d = Diagnostic::error(
+                span,
+                format!(
+                    "{} values are assigned but the right-hand side gives {}",
+                    targets.len(),
+                    item_types.len()
+                ),
+            );
+            self.report(d);
+        }
+        let mut places = Vec::new();
+        for (i, t) in targets.iter().enumerate() {
+            let ty = item_types.get(i).cloned().unwrap_or(Type::Unknown);
+            let target = match &t.kind {
+                ExprKind::Annotated { expr, .. } => expr.as_ref(),
+                _ => t,
+            };
+            places.push(match &target.kind {
+                ExprKind::Placeholder => None,
+                ExprKind::Ident(name) => match self.names.get(name).copied() {
+                    Some(id) => {
+                        let stored = self.assign_local(id, &ty, target.span);
+                        Some(ir::Place {
+                            kind: ir::PlaceKind::Local(id),
+                            ty: stored,
+                            span: target.span,
+                        })
+                    }
+                    None => None,
+                },
+                ExprKind::Index { .. } | ExprKind::Field { .. } => Some(self.lower_place(target)),
+                _ => {
+                    let d = Diagnostic::error(target.span, "cannot assign to this expression");
+                    self.report(d);
+                    None
+                }
+            });
+        }
+        ir::Stmt { kind: ir::StmtKind::Destructure { places, value }, span }
+    }
+}
+
+/// `:=` is an assignment as far as the IR is concerned (its meaning comes from reductions).
+fn normalize(op: AssignOp) -> AssignOp {
+    if op == AssignOp::Define {
+        AssignOp::Assign
+    } else {
+        op
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests of type inference and its diagnostics.
