@@ -1,0 +1,469 @@
+//! The CUDA device (feature `cuda`): a [`GpuBackend`] over the CUDA driver API through
+//! `cudarc`, loaded dynamically at run time, so building needs no CUDA toolkit and a missing
+//! driver is reported by [`CudaBackend::open`] as [`Error::NoGpu`] instead of a crash.
+//!
+//! * Operations go round-robin to a few non-blocking streams; each records an event (its
+//!   [`Fence`]); dependencies become `cuStreamWaitEvent`, so independent work overlaps.
+//! * PTX modules are loaded once (`cuModuleLoadData`) and cached by their text's address;
+//!   functions are cached per module and entry name.
+//! * Kernel launches are timed with events (read by the profiler later).
+//! * Driver errors become [`Error::Cuda`] naming the operation and the kernel.
+
+use super::{DevPtr, DeviceArg, DeviceLaunch, Fence, FenceImpl, GpuBackend};
+use crate::error::{Error, Result};
+use cudarc::driver::result::DriverError;
+use cudarc::driver::{result, sys, CudaContext};
+use std::any::Any;
+use std::collections::HashMap;
+use std::ffi::{c_void, CString};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How many streams operations are spread over.
+const STREAMS: usize = 4;
+
+/// Driver functions the back end calls; checked at start-up so that an old driver is "no GPU"
+/// rather than a panic later.
+const REQUIRED_SYMBOLS: &[&str] = &[
+    "cuInit",
+    "cuDeviceGet",
+    "cuDeviceGetCount",
+    "cuDeviceGetAttribute",
+    "cuDeviceGetName",
+    "cuDeviceTotalMem_v2",
+    "cuDevicePrimaryCtxRetain",
+    "cuCtxSetCurrent",
+    "cuCtxSynchronize",
+    "cuMemAlloc_v2",
+    "cuMemFree_v2",
+    "cuMemcpyHtoDAsync_v2",
+    "cuMemcpyDtoHAsync_v2",
+    "cuMemsetD8Async",
+    "cuEventCreate",
+    "cuEventRecord",
+    "cuEventQuery",
+    "cuEventSynchronize",
+    "cuEventElapsedTime",
+    "cuEventDestroy_v2",
+    "cuStreamCreate",
+    "cuStreamWaitEvent",
+    "cuModuleLoadData",
+    "cuModuleGetFunction",
+    "cuFuncSetAttribute",
+    "cuLaunchKernel",
+    "cuGetErrorString",
+    "cuGetErrorName",
+];
+
+fn cuda(operation: impl Into<String>) -> impl FnOnce(DriverError) -> Error {
+    let operation = operation.into();
+    move |e| Error::Cuda { operation, message: format!("{e:?}") }
+}
+
+#[derive(Clone, Copy)]
+struct Stream(sys::CUstream);
+// SAFETY: CUDA streams may be used from any thread once the context is current.
+unsafe impl Send for Stream {}
+// SAFETY: as above.
+unsafe impl Sync for Stream {}
+
+#[derive(Clone, Copy)]
+struct Func(sys::CUfunction);
+// SAFETY: CUDA function handles are valid on any thread in their context.
+unsafe impl Send for Func {}
+// SAFETY: as above.
+unsafe impl Sync for Func {}
+
+struct Module(sys::CUmodule);
+// SAFETY: as above; modules stay loaded for the back end's lifetime.
+unsafe impl Send for Module {}
+
+/// An NVIDIA GPU driven through the CUDA driver API.
+pub struct CudaBackend {
+    ctx: Arc<CudaContext>,
+    name: String,
+    streams: Vec<Stream>,
+    next: AtomicUsize,
+    modules: Mutex<HashMap<(usize, usize), Module>>,
+    functions: Mutex<HashMap<(usize, usize, &'static str), Func>>,
+    max_threads: usize,
+    max_grid: [usize; 3],
+    warp: usize,
+    total_mem: usize,
+}
+
+/// The fence of a CUDA operation: an event recorded after it (and one before, for kernels).
+pub struct CudaFence {
+    ctx: Arc<CudaContext>,
+    start: Option<sys::CUevent>,
+    end: sys::CUevent,
+    what: String,
+}
+
+// SAFETY: CUDA events may be queried and synchronised from any thread.
+unsafe impl Send for CudaFence {}
+// SAFETY: as above.
+unsafe impl Sync for CudaFence {}
+
+impl FenceImpl for CudaFence {
+    fn wait(&self) -> Result<()> {
+        self.ctx.bind_to_thread().map_err(cuda(format!("wait for {}", self.what)))?;
+        // SAFETY: the event was created and recorded by us and is not destroyed yet.
+        unsafe { result::event::synchronize(self.end) }.map_err(cuda(self.what.clone()))
+    }
+    fn is_complete(&self) -> bool {
+        if self.ctx.bind_to_thread().is_err() {
+            return true;
+        }
+        // SAFETY: as above.
+        match unsafe { result::event::query(self.end) } {
+            Ok(()) => true,
+            Err(DriverError(sys::CUresult::CUDA_ERROR_NOT_READY)) => false,
+            Err(_) => true, // completed with an error; `wait` reports it
+        }
+    }
+    fn elapsed(&self) -> Option<Duration> {
+        let start = self.start?;
+        self.ctx.bind_to_thread().ok()?;
+        // SAFETY: both events were recorded on the same stream.
+        let ms = unsafe { result::event::elapsed(start, self.end) }.ok()?;
+        Some(Duration::from_secs_f64(ms as f64 / 1000.0))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Drop for CudaFence {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+        // SAFETY: our events; destroying an incomplete event is allowed (released later).
+        unsafe {
+            if let Some(s) = self.start {
+                let _ = result::event::destroy(s);
+            }
+            let _ = result::event::destroy(self.end);
+        }
+    }
+}
+
+impl CudaBackend {
+    /// Opens GPU `ordinal`. Fails with [`Error::NoGpu`] when the driver library is missing or
+    /// too old, or there is no such device; never panics.
+    pub fn open(ordinal: usize) -> Result<CudaBackend> {
+        // SAFETY: only tries to load the library.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(Error::NoGpu {
+                reason: "the CUDA driver library (libcuda) was not found".into(),
+            });
+        }
+        // SAFETY: the library is present; `get` only looks symbols up.
+        let lib = unsafe { sys::culib() };
+        for s in REQUIRED_SYMBOLS {
+            // SAFETY: looking a symbol up has no side effects.
+            if unsafe { lib.get::<unsafe extern "C" fn()>(s.as_bytes()) }.is_err() {
+                return Err(Error::NoGpu {
+                    reason: format!("the CUDA driver is too old: it lacks `{s}`"),
+                });
+            }
+        }
+        std::panic::catch_unwind(|| CudaBackend::open_inner(ordinal)).unwrap_or_else(|p| {
+            Err(Error::NoGpu {
+                reason: format!(
+                    "the CUDA driver could not be used ({})",
+                    super::cpu::panic_message(&p)
+                ),
+            })
+        })
+    }
+
+    fn open_inner(ordinal: usize) -> Result<CudaBackend> {
+        let no_gpu = |e: DriverError| Error::NoGpu { reason: format!("CUDA: {e:?}") };
+        result::init().map_err(no_gpu)?;
+        let count = result::device::get_count().map_err(no_gpu)?;
+        if ordinal as i32 >= count {
+            return Err(Error::NoGpu {
+                reason: format!("no CUDA device {ordinal} ({count} device(s) found)"),
+            });
+        }
+        let ctx = CudaContext::new(ordinal).map_err(no_gpu)?;
+        let attr = |a| ctx.attribute(a).map(|v| v.max(1) as usize).map_err(no_gpu);
+        use sys::CUdevice_attribute::*;
+        let max_threads = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
+        let max_grid = [
+            attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
+            attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
+            attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
+        ];
+        let warp = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE)?;
+        let name = format!("{} (CUDA)", ctx.name().map_err(no_gpu)?);
+        let total_mem = ctx.total_mem().map_err(no_gpu)?;
+        let mut streams = Vec::new();
+        for _ in 0..STREAMS {
+            let s =
+                result::stream::create(result::stream::StreamKind::NonBlocking).map_err(no_gpu)?;
+            streams.push(Stream(s));
+        }
+        Ok(CudaBackend {
+            ctx,
+            name,
+            streams,
+            next: AtomicUsize::new(0),
+            modules: Mutex::new(HashMap::new()),
+            functions: Mutex::new(HashMap::new()),
+            max_threads,
+            max_grid,
+            warp,
+            total_mem,
+        })
+    }
+
+    fn bind(&self, what: &str) -> Result<()> {
+        self.ctx.bind_to_thread().map_err(cuda(what.to_string()))
+    }
+
+    fn stream(&self) -> Stream {
+        self.streams[self.next.fetch_add(1, Ordering::Relaxed) % self.streams.len()]
+    }
+
+    /// Makes `stream` wait for `after`: our own fences on the device, others on the host.
+    fn wait_for(&self, stream: Stream, after: &[Fence], what: &str) -> Result<()> {
+        for f in after {
+            match f.downcast::<CudaFence>() {
+                // SAFETY: a live event of this context and a stream of ours.
+                Some(cf) => unsafe { sys::cuStreamWaitEvent(stream.0, cf.end, 0).result() }
+                    .map_err(cuda(what.to_string()))?,
+                None => f.wait()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn event(&self, timed: bool, what: &str) -> Result<sys::CUevent> {
+        let flags = if timed {
+            sys::CUevent_flags::CU_EVENT_DEFAULT
+        } else {
+            sys::CUevent_flags::CU_EVENT_DISABLE_TIMING
+        };
+        result::event::create(flags).map_err(cuda(what.to_string()))
+    }
+
+    /// Records the end of an operation on `stream` as a fence.
+    fn fence(&self, stream: Stream, start: Option<sys::CUevent>, what: String) -> Result<Fence> {
+        let end = self.event(start.is_some(), &what)?;
+        // SAFETY: our event and stream.
+        unsafe { result::event::record(end, stream.0) }.map_err(cuda(what.clone()))?;
+        Ok(Fence(Arc::new(CudaFence { ctx: self.ctx.clone(), start, end, what })))
+    }
+
+    /// The function `name` in `ptx`, loading the module on first use.
+    fn function(&self, ptx: &'static str, name: &'static str) -> Result<Func> {
+        let key = (ptx.as_ptr() as usize, ptx.len(), name);
+        if let Some(f) = self.functions.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(*f);
+        }
+        let what = format!("loading the PTX module of kernel `{name}`");
+        let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+        let m = match modules.entry((key.0, key.1)) {
+            std::collections::hash_map::Entry::Occupied(e) => e.get().0,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let text = CString::new(ptx).map_err(|_| Error::Cuda {
+                    operation: what.clone(),
+                    message: "the PTX text contains a NUL byte".into(),
+                })?;
+                // SAFETY: a NUL-terminated PTX image; the driver copies it.
+                let m = unsafe { result::module::load_data(text.as_ptr() as *const c_void) }
+                    .map_err(cuda(what.clone()))?;
+                v.insert(Module(m)).0
+            }
+        };
+        let cname = CString::new(name).map_err(|_| Error::Cuda {
+            operation: what.clone(),
+            message: "the kernel name contains a NUL byte".into(),
+        })?;
+        // SAFETY: a loaded module.
+        let f = unsafe { result::module::get_function(m, cname) }
+            .map_err(cuda(format!("finding entry point `{name}` in its PTX module")))?;
+        let f = Func(f);
+        self.functions.lock().unwrap_or_else(|e| e.into_inner()).insert(key, f);
+        Ok(f)
+    }
+}
+
+impl Drop for CudaBackend {
+    fn drop(&mut self) {
+        let _ = self.ctx.bind_to_thread();
+        let _ = result::ctx::synchronize();
+        for s in &self.streams {
+            // SAFETY: our streams; the device is idle.
+            let _ = unsafe { result::stream::destroy(s.0) };
+        }
+        for (_, m) in self.modules.lock().unwrap_or_else(|e| e.into_inner()).drain() {
+            // SAFETY: our modules, no longer used.
+            let _ = unsafe { result::module::unload(m.0) };
+        }
+    }
+}
+
+/// Parameter storage: 8-byte aligned words.
+fn push_param(store: &mut Vec<Vec<u64>>, bytes: &[u8]) {
+    let mut w = vec![0u64; bytes.len().div_ceil(8).max(1)];
+    // SAFETY: `w` has at least bytes.len() bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, bytes.len())
+    };
+    store.push(w);
+}
+
+impl GpuBackend for CudaBackend {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn warp_size(&self) -> usize {
+        self.warp
+    }
+    fn max_threads_per_block(&self) -> usize {
+        self.max_threads
+    }
+    fn max_grid(&self) -> [usize; 3] {
+        self.max_grid
+    }
+    fn needs_ptx(&self) -> bool {
+        true
+    }
+    fn total_memory(&self) -> usize {
+        self.total_mem
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<DevPtr> {
+        self.bind("memory allocation")?;
+        // SAFETY: plain allocation.
+        let p = unsafe { result::malloc_sync(bytes) }
+            .map_err(cuda(format!("allocation of {bytes} bytes")))?;
+        Ok(DevPtr(p))
+    }
+
+    unsafe fn free(&self, ptr: DevPtr) {
+        if self.bind("free").is_ok() {
+            let _ = result::free_sync(ptr.0);
+        }
+    }
+
+    unsafe fn upload(
+        &self,
+        dst: DevPtr,
+        src: *const u8,
+        bytes: usize,
+        after: &[Fence],
+    ) -> Result<Fence> {
+        let what = format!("upload of {bytes} bytes");
+        self.bind(&what)?;
+        let s = self.stream();
+        self.wait_for(s, after, &what)?;
+        sys::cuMemcpyHtoDAsync_v2(dst.0, src as *const c_void, bytes, s.0)
+            .result()
+            .map_err(cuda(what.clone()))?;
+        self.fence(s, None, what)
+    }
+
+    unsafe fn download(
+        &self,
+        dst: *mut u8,
+        src: DevPtr,
+        bytes: usize,
+        after: &[Fence],
+    ) -> Result<Fence> {
+        let what = format!("download of {bytes} bytes");
+        self.bind(&what)?;
+        let s = self.stream();
+        self.wait_for(s, after, &what)?;
+        sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, src.0, bytes, s.0)
+            .result()
+            .map_err(cuda(what.clone()))?;
+        self.fence(s, None, what)
+    }
+
+    fn zero(&self, dst: DevPtr, bytes: usize, after: &[Fence]) -> Result<Fence> {
+        let what = format!("memset of {bytes} bytes");
+        self.bind(&what)?;
+        let s = self.stream();
+        self.wait_for(s, after, &what)?;
+        // SAFETY: `dst` is an allocation of ours of at least `bytes`.
+        unsafe { sys::cuMemsetD8Async(dst.0, 0, bytes, s.0) }
+            .result()
+            .map_err(cuda(what.clone()))?;
+        self.fence(s, None, what)
+    }
+
+    unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
+        let k = l.kernel;
+        let what = format!("launch of kernel `{}`", k.name);
+        let ptx =
+            k.ptx.ok_or_else(|| Error::Unsupported(format!("kernel `{}` has no PTX", k.name)))?;
+        self.bind(&what)?;
+        let f = self.function(ptx, k.name)?;
+        let shared = (k.shared_bytes)(&l.cfg.blkdim()[..l.cfg.ndim()]);
+        if shared > 48 * 1024 {
+            sys::cuFuncSetAttribute(
+                f.0,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                shared as i32,
+            )
+            .result()
+            .map_err(cuda(format!("{what}: {shared} bytes of shared memory")))?;
+        }
+        // Parameters, in the order documented in `launch.rs`.
+        let mut store: Vec<Vec<u64>> = Vec::new();
+        for &d in l.cfg.dims() {
+            push_param(&mut store, &(d as u32).to_ne_bytes());
+        }
+        for a in l.args {
+            match a {
+                DeviceArg::Array { ptr, shape, .. } => {
+                    push_param(&mut store, &ptr.0.to_ne_bytes());
+                    for &e in shape.dims() {
+                        let e = u32::try_from(e).map_err(|_| Error::InvalidLaunch {
+                            kernel: k.name.into(),
+                            reason: format!("array extent {e} does not fit the 32-bit ABI"),
+                        })?;
+                        push_param(&mut store, &e.to_ne_bytes());
+                    }
+                }
+                DeviceArg::Scalar { bytes, .. } => push_param(&mut store, bytes),
+                DeviceArg::Output { ptr, .. } => push_param(&mut store, &ptr.0.to_ne_bytes()),
+            }
+        }
+        let mut params: Vec<*mut c_void> =
+            store.iter_mut().map(|w| w.as_mut_ptr() as *mut c_void).collect();
+        let (grid, block) = l.cfg.cuda_grid_block();
+        let s = self.stream();
+        self.wait_for(s, after, &what)?;
+        let start = self.event(true, &what)?;
+        result::event::record(start, s.0).map_err(cuda(what.clone()))?;
+        let r = sys::cuLaunchKernel(
+            f.0,
+            grid[0] as u32,
+            grid[1] as u32,
+            grid[2] as u32,
+            block[0] as u32,
+            block[1] as u32,
+            block[2] as u32,
+            shared as u32,
+            s.0,
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+        .result();
+        if let Err(e) = r {
+            let _ = result::event::destroy(start);
+            return Err(cuda(what)(e));
+        }
+        self.fence(s, Some(start), what)
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        self.bind("synchronize")?;
+        result::ctx::synchronize().map_err(cuda("synchronize"))
+    }
+}

@@ -1,0 +1,282 @@
+//! The run-time [`Error`] type and [`Result`] alias that every generated function returns.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Where in a Quasar source file something happened (1-based line and column).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLocation {
+    /// The Quasar file as the user named it, e.g. `src/filters.q` or `<quasar! block>`.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// A run-time error of Quasar code. Generated functions return these instead of panicking.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The Quasar program called `error(...)`.
+    #[error("{location}: {message}")]
+    User {
+        /// The message given to `error`.
+        message: String,
+        /// Where `error` was called.
+        location: SourceLocation,
+    },
+
+    /// An `assert(...)` in the Quasar program failed.
+    #[error("{location}: assertion failed: {condition}")]
+    AssertionFailed {
+        /// The asserted condition as written in the source (or the assertion's message).
+        condition: String,
+        /// Where the assertion is.
+        location: SourceLocation,
+    },
+
+    /// A checked array access (`'checked`, the default in host code) was outside the array.
+    #[error(
+        "index {} is out of range for `{array}` with shape {}",
+        list(.index),
+        list(.shape)
+    )]
+    IndexOutOfRange {
+        /// The array as named in the Quasar source.
+        array: String,
+        /// The index that was used, one entry per indexed dimension.
+        index: Vec<i64>,
+        /// The array's shape at the time of the access.
+        shape: Vec<usize>,
+    },
+
+    /// Data that was loaded at run time (a file, a dynamic value) does not have the type the
+    /// program declared for it.
+    #[error("type check failed for {what}: `{found}` is not `{expected}`")]
+    TypeCheck {
+        /// What was checked, e.g. `the value loaded from "weights.qd"`.
+        what: String,
+        /// The type the program declared.
+        expected: String,
+        /// The type that was found.
+        found: String,
+    },
+
+    /// GPU execution was required (e.g. `--gpu` or `{!sched mode=gpu}`) but no usable GPU exists.
+    #[error("no GPU available: {reason}")]
+    NoGpu {
+        /// Why there is no GPU (no driver, no device, the feature `cuda` is off, …).
+        reason: String,
+    },
+
+    /// A call into the CUDA driver failed.
+    #[error("CUDA error during {operation}: {message}")]
+    Cuda {
+        /// What the runtime was doing, e.g. `kernel launch of gaussian_blur`.
+        operation: String,
+        /// The driver's error text.
+        message: String,
+    },
+
+    /// Reading or writing a file failed.
+    #[error("I/O error on `{}`: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A shape is not valid for an array: more than [`MAX_DIMS`](crate::MAX_DIMS) dimensions, an
+    /// element count that overflows, or a shape that does not match the data supplied.
+    #[error("invalid shape {}: {reason}", list(.shape))]
+    InvalidShape {
+        /// The shape that was asked for.
+        shape: Vec<usize>,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// Two arrays (or an array and a launch) have shapes that do not fit together.
+    #[error("shape mismatch in {operation}: {} vs {}", list(.left), list(.right))]
+    ShapeMismatch {
+        /// What was being done.
+        operation: String,
+        /// The first shape.
+        left: Vec<usize>,
+        /// The second shape.
+        right: Vec<usize>,
+    },
+
+    /// An array's data is borrowed in a way that conflicts with the requested access (like a
+    /// `RefCell`: a host view is alive while something tries to write the array, or the array
+    /// is being written by a CPU kernel while something reads it).
+    #[error("array is borrowed: cannot {operation} while {holder}")]
+    Borrowed {
+        /// What was attempted, e.g. `write to the host copy`.
+        operation: String,
+        /// What holds the conflicting borrow, e.g. `a host view is alive`.
+        holder: String,
+    },
+
+    /// A kernel argument does not have the type the kernel expects, or does not exist.
+    #[error("kernel `{kernel}`, argument {index}: {message}")]
+    KernelArgument {
+        /// The kernel's name.
+        kernel: String,
+        /// Zero-based position of the argument.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+
+    /// A launch configuration that cannot be executed (bad dimensions, block size, too many
+    /// blocks for the device, …).
+    #[error("invalid launch of kernel `{kernel}`: {reason}")]
+    InvalidLaunch {
+        /// The kernel's name.
+        kernel: String,
+        /// Why the launch is not possible.
+        reason: String,
+    },
+
+    /// A kernel failed while running (on any device), e.g. a `'checked` access out of range.
+    #[error("kernel `{kernel}` failed on {device}: {message}")]
+    KernelFailed {
+        /// The kernel's name.
+        kernel: String,
+        /// The device it ran on, e.g. `CPU` or `NVIDIA H100 (CUDA)`.
+        device: String,
+        /// What went wrong.
+        message: String,
+    },
+
+    /// A device ran out of memory even after the cache was released and idle buffers were moved
+    /// to the host.
+    #[error("out of memory on {device}: {requested} bytes requested, {in_use} bytes in use by arrays that cannot be evicted")]
+    OutOfDeviceMemory {
+        /// The device.
+        device: String,
+        /// The allocation that failed, in bytes.
+        requested: usize,
+        /// Bytes held by buffers that are in use (pinned or in flight) on that device.
+        in_use: usize,
+    },
+
+    /// A device (other than CUDA) reported an error, e.g. the simulated device used in tests.
+    #[error("device error on {device} during {operation}: {message}")]
+    Device {
+        /// The device.
+        device: String,
+        /// What the runtime was doing.
+        operation: String,
+        /// The device's error text.
+        message: String,
+    },
+
+    /// Something the runtime does not support (yet); the text says what.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+impl Error {
+    /// An [`Error::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io { path: path.into(), source }
+    }
+
+    /// An [`Error::InvalidShape`].
+    pub(crate) fn shape(shape: &[usize], reason: impl Into<String>) -> Error {
+        Error::InvalidShape { shape: shape.to_vec(), reason: reason.into() }
+    }
+
+    /// An [`Error::Borrowed`].
+    pub(crate) fn borrowed(operation: &str, holder: &str) -> Error {
+        Error::Borrowed { operation: operation.into(), holder: holder.into() }
+    }
+}
+
+/// `Result` with the run-time [`Error`]: what every generated Quasar function returns.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Formats `[a, b, c]`.
+fn list<T: fmt::Display>(items: &[T]) -> String {
+    let parts: Vec<String> = items.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    fn loc() -> SourceLocation {
+        SourceLocation { file: "filters.q".into(), line: 12, col: 5 }
+    }
+
+    #[test]
+    fn user_error_and_assert_name_the_quasar_location() {
+        let e = Error::User { message: "radius must be positive".into(), location: loc() };
+        assert_eq!(e.to_string(), "filters.q:12:5: radius must be positive");
+        let e = Error::AssertionFailed { condition: "numel(x) > 0".into(), location: loc() };
+        assert_eq!(e.to_string(), "filters.q:12:5: assertion failed: numel(x) > 0");
+    }
+
+    #[test]
+    fn index_error_names_array_index_and_shape() {
+        let e =
+            Error::IndexOutOfRange { array: "img".into(), index: vec![4, -1], shape: vec![4, 3] };
+        assert_eq!(e.to_string(), "index [4, -1] is out of range for `img` with shape [4, 3]");
+    }
+
+    #[test]
+    fn type_check_gpu_and_cuda_messages() {
+        let e = Error::TypeCheck {
+            what: "the value loaded from \"w.qd\"".into(),
+            expected: "cube".into(),
+            found: "string".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "type check failed for the value loaded from \"w.qd\": `string` is not `cube`"
+        );
+        let e = Error::NoGpu { reason: "the CUDA driver could not be loaded".into() };
+        assert_eq!(e.to_string(), "no GPU available: the CUDA driver could not be loaded");
+        let e = Error::Cuda { operation: "kernel launch".into(), message: "out of memory".into() };
+        assert_eq!(e.to_string(), "CUDA error during kernel launch: out of memory");
+    }
+
+    #[test]
+    fn io_error_keeps_path_and_source() {
+        let e = Error::io("photo.png", std::io::Error::from(std::io::ErrorKind::NotFound));
+        assert!(e.to_string().starts_with("I/O error on `photo.png`: "), "{e}");
+        assert!(e.source().is_some());
+    }
+
+    #[test]
+    fn runtime_errors_say_what_and_where() {
+        let e = Error::shape(&[2, 3], "17 dimensions, at most 16");
+        assert_eq!(e.to_string(), "invalid shape [2, 3]: 17 dimensions, at most 16");
+        let e = Error::KernelFailed {
+            kernel: "saxpy".into(),
+            device: "CPU".into(),
+            message: "boom".into(),
+        };
+        assert_eq!(e.to_string(), "kernel `saxpy` failed on CPU: boom");
+        let e = Error::OutOfDeviceMemory { device: "sim".into(), requested: 64, in_use: 128 };
+        assert!(e.to_string().contains("64 bytes requested"), "{e}");
+        let e = Error::borrowed("write to the host copy", "a host view is alive");
+        assert_eq!(
+            e.to_string(),
+            "array is borrowed: cannot write to the host copy while a host view is alive"
+        );
+    }
+}

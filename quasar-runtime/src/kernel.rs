@@ -1,0 +1,481 @@
+//! What generated kernels are made of: the [`Kernel`] descriptor, the [`BlockCtx`] a CPU kernel
+//! receives for each block, typed access to its arguments ([`KernelArgs`], [`KernelView`]).
+//!
+//! A CPU kernel is a plain function over **one block**:
+//!
+//! ```
+//! use quasar_runtime::{BlockCtx, Kernel, KernelArgs, Result};
+//!
+//! // y = a*x + y   (pos : int)
+//! fn saxpy_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
+//!     let x = args.view::<f32>(0)?;
+//!     let y = args.view::<f32>(1)?;
+//!     let a: f32 = args.scalar(2)?;
+//!     let r = ctx.range(0); // this block's positions along dimension 0, clipped to the launch
+//!     // SAFETY: the launch covers numel(y) positions, x and y have that many elements, and
+//!     // blocks cover disjoint ranges.
+//!     let (xs, ys) = unsafe { (x.slice(r.clone()), y.slice_mut(r)) };
+//!     for (yi, xi) in ys.iter_mut().zip(xs) {
+//!         *yi += a * xi; // the innermost loop is a plain slice loop: LLVM vectorises it
+//!     }
+//!     Ok(())
+//! }
+//! static SAXPY: Kernel = Kernel::new("saxpy", saxpy_cpu);
+//! ```
+//!
+//! The launcher calls the function once per block (blocks are spread over rayon's threads);
+//! it adds no work per element. Generated code for kernels that use `syncthreads` splits the
+//! body into barrier-free regions that each loop over the block's threads
+//! ([`BlockCtx::full_range`]), keeping values live across a barrier in
+//! [`BlockCtx::thread_scratch`]; shared memory is [`BlockCtx::shared`].
+
+use crate::element::{ElemInfo, Element};
+use crate::error::{Error, Result};
+use crate::launch::LaunchConfig;
+use crate::shape::Shape;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ops::Range;
+
+/// The CPU implementation of a kernel: runs all threads of one block.
+pub type CpuKernel = fn(&BlockCtx<'_>, &KernelArgs<'_>) -> Result<()>;
+
+/// Bytes of per-block memory as a function of the block dimensions.
+pub type BlockBytes = fn(&[usize]) -> usize;
+
+fn no_bytes(_: &[usize]) -> usize {
+    0
+}
+
+/// A kernel as generated code declares it, usually as a `static`.
+#[derive(Debug)]
+pub struct Kernel {
+    /// The kernel's name (its PTX entry point, and the name in errors and the profile).
+    pub name: &'static str,
+    /// The CPU implementation (also what the simulated device runs).
+    pub cpu: CpuKernel,
+    /// The PTX module holding the entry point `name`, if the kernel can run on a GPU.
+    pub ptx: Option<&'static str>,
+    /// Whether the kernel depends on the block decomposition (it reads `blkpos`, `blkidx`,
+    /// `blkdim`, `blkcnt`, uses shared memory or `syncthreads`). The CPU then uses the same
+    /// block dimensions as a GPU so that results agree; otherwise it picks large blocks.
+    pub block_sensitive: bool,
+    /// Shared memory per block in bytes, from the block dimensions (CUDA: dynamic shared
+    /// memory; CPU: a per-block scratch area).
+    pub shared_bytes: BlockBytes,
+    /// CPU only: bytes per thread for values that live across a barrier.
+    pub thread_scratch_bytes: usize,
+}
+
+impl Kernel {
+    /// A kernel with a CPU implementation only, not block-sensitive, without shared memory.
+    pub const fn new(name: &'static str, cpu: CpuKernel) -> Kernel {
+        Kernel {
+            name,
+            cpu,
+            ptx: None,
+            block_sensitive: false,
+            shared_bytes: no_bytes,
+            thread_scratch_bytes: 0,
+        }
+    }
+
+    /// With a PTX module whose entry point is the kernel's name.
+    pub const fn with_ptx(mut self, ptx: &'static str) -> Kernel {
+        self.ptx = Some(ptx);
+        self
+    }
+
+    /// Marks the kernel block-sensitive (see [`Kernel::block_sensitive`]).
+    pub const fn block_sensitive(mut self) -> Kernel {
+        self.block_sensitive = true;
+        self
+    }
+
+    /// With shared memory (and so block-sensitive).
+    pub const fn with_shared(mut self, bytes: BlockBytes) -> Kernel {
+        self.shared_bytes = bytes;
+        self.block_sensitive = true;
+        self
+    }
+
+    /// With per-thread scratch for barrier regions (and so block-sensitive).
+    pub const fn with_thread_scratch(mut self, bytes_per_thread: usize) -> Kernel {
+        self.thread_scratch_bytes = bytes_per_thread;
+        self.block_sensitive = true;
+        self
+    }
+}
+
+/// One block of a launch, as a CPU kernel sees it: `blkidx`, `blkdim`, `blkcnt`, `warpsize`,
+/// the positions it covers, its shared memory and scratch, and its output-argument slots.
+///
+/// Dimensions are in Quasar order (dimension 0 first; the last one is contiguous).
+pub struct BlockCtx<'a> {
+    pub(crate) cfg: &'a LaunchConfig,
+    pub(crate) blkidx: [usize; 3],
+    pub(crate) warpsize: usize,
+    pub(crate) shared: *mut u8,
+    pub(crate) shared_len: usize,
+    pub(crate) thread: *mut u8,
+    pub(crate) thread_len: usize,
+    pub(crate) outputs: &'a [OutSlot<'a>],
+}
+
+/// A block's slot for one output argument.
+pub(crate) struct OutSlot<'a> {
+    pub ptr: *mut u8,
+    pub elem: ElemInfo,
+    pub _m: PhantomData<&'a mut u8>,
+}
+
+impl<'a> BlockCtx<'a> {
+    /// The launch configuration.
+    #[inline]
+    pub fn config(&self) -> &LaunchConfig {
+        self.cfg
+    }
+    /// Number of launch dimensions (1 to 3).
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.cfg.ndim()
+    }
+    /// The launch dimensions (`size` passed to `parallel_do`).
+    #[inline]
+    pub fn dims(&self) -> &[usize] {
+        self.cfg.dims()
+    }
+    /// `blkidx[d]`: this block's index along dimension `d`.
+    #[inline]
+    pub fn blkidx(&self, d: usize) -> usize {
+        self.blkidx[d]
+    }
+    /// `blkdim[d]`: the block size along dimension `d`.
+    #[inline]
+    pub fn blkdim(&self, d: usize) -> usize {
+        self.cfg.blkdim()[d]
+    }
+    /// `blkcnt[d]`: the number of blocks along dimension `d`.
+    #[inline]
+    pub fn blkcnt(&self, d: usize) -> usize {
+        self.cfg.blkcnt()[d]
+    }
+    /// `warpsize` of the device running the launch (32 on the CPU too, so that results agree).
+    #[inline]
+    pub fn warpsize(&self) -> usize {
+        self.warpsize
+    }
+    /// Threads per block (`prod(blkdim)`), including threads past the launch edge.
+    #[inline]
+    pub fn threads(&self) -> usize {
+        self.cfg.threads_per_block()
+    }
+    /// The positions `pos[d]` this block covers, clipped to the launch dimensions (for kernels
+    /// without barriers: threads past the edge do nothing).
+    #[inline]
+    pub fn range(&self, d: usize) -> Range<usize> {
+        let start = self.blkidx[d] * self.blkdim(d);
+        start..(start + self.blkdim(d)).min(self.dims()[d])
+    }
+    /// The positions of all the block's threads along `d`, including those past the launch
+    /// edge (for barrier regions: every thread reaches every barrier; generated code tests
+    /// `pos < dims` as it does on the GPU).
+    #[inline]
+    pub fn full_range(&self, d: usize) -> Range<usize> {
+        let start = self.blkidx[d] * self.blkdim(d);
+        start..start + self.blkdim(d)
+    }
+    /// The block's shared memory (`shared_bytes(blkdim)` bytes, 64-byte aligned, zeroed at the
+    /// start of each block).
+    #[inline]
+    pub fn shared(&self) -> *mut u8 {
+        self.shared
+    }
+    /// Size of [`shared`](Self::shared) in bytes.
+    #[inline]
+    pub fn shared_len(&self) -> usize {
+        self.shared_len
+    }
+    /// Per-thread scratch: `threads() * thread_scratch_bytes` bytes, 64-byte aligned.
+    #[inline]
+    pub fn thread_scratch(&self) -> *mut u8 {
+        self.thread
+    }
+    /// Size of [`thread_scratch`](Self::thread_scratch) in bytes.
+    #[inline]
+    pub fn thread_scratch_len(&self) -> usize {
+        self.thread_len
+    }
+    /// This block's slot for output argument `k` (the `k`-th output of the launch). It starts
+    /// at zero for each block; the launcher reduces the blocks' slots.
+    pub fn output<T: Element>(&self, k: usize) -> Result<&Cell<T>> {
+        let slot = self.outputs.get(k).ok_or_else(|| {
+            Error::Unsupported(format!("output argument {k} does not exist in this launch"))
+        })?;
+        if slot.elem != ElemInfo::of::<T>() {
+            return Err(Error::Unsupported(format!(
+                "output argument {k} has type {}, not {}",
+                slot.elem.name,
+                T::type_name()
+            )));
+        }
+        // SAFETY: the slot holds an aligned, initialised T owned by this block alone; Cell
+        // has the layout of T and BlockCtx is neither Send nor Sync.
+        Ok(unsafe { &*(slot.ptr as *const Cell<T>) })
+    }
+}
+
+/// One argument as a kernel receives it.
+#[derive(Clone, Debug)]
+pub(crate) enum RawArg {
+    View { ptr: *mut u8, shape: Shape, elem: ElemInfo },
+    Scalar { bytes: Vec<u8>, elem: ElemInfo },
+    Output { elem: ElemInfo },
+}
+
+/// The arguments of a launch, in the kernel's parameter order (output arguments included, at
+/// their positions; read them through [`BlockCtx::output`]).
+pub struct KernelArgs<'a> {
+    pub(crate) kernel: &'static str,
+    pub(crate) args: &'a [RawArg],
+}
+
+// SAFETY: the raw pointers refer to memory the launcher keeps alive and borrowed for the launch;
+// concurrent access through them follows the kernel's own (GPU) semantics.
+unsafe impl Send for KernelArgs<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for KernelArgs<'_> {}
+
+impl<'a> KernelArgs<'a> {
+    /// The number of arguments.
+    pub fn len(&self) -> usize {
+        self.args.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
+
+    fn err(&self, index: usize, message: String) -> Error {
+        Error::KernelArgument { kernel: self.kernel.to_string(), index, message }
+    }
+
+    /// Array argument `i` with element type `T`.
+    pub fn view<T: Element>(&self, i: usize) -> Result<KernelView<'a, T>> {
+        match self.args.get(i) {
+            Some(RawArg::View { ptr, shape, elem }) if *elem == ElemInfo::of::<T>() => {
+                Ok(KernelView { ptr: *ptr as *mut T, shape: *shape, _m: PhantomData })
+            }
+            Some(RawArg::View { elem, .. }) => Err(self.err(
+                i,
+                format!("is an array of {}, the kernel expects {}", elem.name, T::type_name()),
+            )),
+            Some(_) => Err(self.err(i, "is not an array".into())),
+            None => Err(self.err(i, format!("missing ({} arguments given)", self.args.len()))),
+        }
+    }
+
+    /// Scalar (by-value) argument `i` of type `T`.
+    pub fn scalar<T: Element>(&self, i: usize) -> Result<T> {
+        match self.args.get(i) {
+            Some(RawArg::Scalar { bytes, elem }) if *elem == ElemInfo::of::<T>() => {
+                // SAFETY: the bytes were copied from a T.
+                Ok(unsafe { (bytes.as_ptr() as *const T).read_unaligned() })
+            }
+            Some(RawArg::Scalar { elem, .. }) => Err(self.err(
+                i,
+                format!("is a value of type {}, the kernel expects {}", elem.name, T::type_name()),
+            )),
+            Some(RawArg::Output { elem }) => Err(self.err(
+                i,
+                format!("is an output argument of type {}: use BlockCtx::output", elem.name),
+            )),
+            Some(_) => Err(self.err(i, "is an array, not a value".into())),
+            None => Err(self.err(i, format!("missing ({} arguments given)", self.args.len()))),
+        }
+    }
+}
+
+/// Raw, typed access to an array's data for the duration of a launch: a pointer and a shape
+/// (row-major, contiguous). `Copy`, `Send` and `Sync`; it cannot outlive the launch.
+///
+/// Concurrent use follows GPU semantics: threads of different blocks must not write the same
+/// element non-atomically. The `unsafe` methods are the `'unchecked` accesses; the `*_safe`
+/// methods implement the `'safe` access mode (reads outside are zero, writes outside are
+/// dropped).
+pub struct KernelView<'a, T> {
+    ptr: *mut T,
+    shape: Shape,
+    _m: PhantomData<&'a ()>,
+}
+
+impl<T> std::fmt::Debug for KernelView<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KernelView({:p}, {})", self.ptr, self.shape)
+    }
+}
+
+impl<T> Clone for KernelView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for KernelView<'_, T> {}
+
+// SAFETY: see the type's documentation; Element types are Send + Sync.
+unsafe impl<T: Element> Send for KernelView<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Element> Sync for KernelView<'_, T> {}
+
+impl<'a, T: Element> KernelView<'a, T> {
+    /// The shape.
+    #[inline]
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+    /// Extent of dimension `d` (1 past the last dimension).
+    #[inline]
+    pub fn dim(&self, d: usize) -> usize {
+        self.shape.dim(d)
+    }
+    /// Number of elements.
+    #[inline]
+    pub fn numel(&self) -> usize {
+        self.shape.numel()
+    }
+    /// Stride of dimension `d` in elements.
+    #[inline]
+    pub fn stride(&self, d: usize) -> usize {
+        self.shape.stride(d)
+    }
+    /// The first element.
+    #[inline]
+    pub fn as_ptr(&self) -> *mut T {
+        self.ptr
+    }
+    /// Element `i` (linear), unchecked.
+    ///
+    /// # Safety
+    /// `i < numel()`; no concurrent non-atomic write to that element.
+    #[inline(always)]
+    pub unsafe fn get_unchecked(&self, i: usize) -> T {
+        *self.ptr.add(i)
+    }
+    /// Writes element `i` (linear), unchecked.
+    ///
+    /// # Safety
+    /// `i < numel()`; no concurrent access to that element.
+    #[inline(always)]
+    pub unsafe fn set_unchecked(&self, i: usize, v: T) {
+        *self.ptr.add(i) = v
+    }
+    /// `'safe` read: zero outside the array.
+    ///
+    /// # Safety
+    /// No concurrent non-atomic write to that element.
+    #[inline(always)]
+    pub unsafe fn get_safe(&self, i: i64) -> T {
+        if i >= 0 && (i as u64) < self.numel() as u64 {
+            *self.ptr.add(i as usize)
+        } else {
+            crate::output::zeroed()
+        }
+    }
+    /// `'safe` write: dropped outside the array.
+    ///
+    /// # Safety
+    /// No concurrent access to that element.
+    #[inline(always)]
+    pub unsafe fn set_safe(&self, i: i64, v: T) {
+        if i >= 0 && (i as u64) < self.numel() as u64 {
+            *self.ptr.add(i as usize) = v
+        }
+    }
+    /// `'checked` read: an [`Error::IndexOutOfRange`] outside the array.
+    ///
+    /// # Safety
+    /// No concurrent non-atomic write to that element.
+    #[inline]
+    pub unsafe fn get_checked(&self, i: i64) -> Result<T> {
+        if i >= 0 && (i as u64) < self.numel() as u64 {
+            Ok(*self.ptr.add(i as usize))
+        } else {
+            Err(self.range_error(i))
+        }
+    }
+
+    fn range_error(&self, i: i64) -> Error {
+        Error::IndexOutOfRange {
+            array: "<kernel argument>".into(),
+            index: vec![i],
+            shape: self.shape.dims().to_vec(),
+        }
+    }
+
+    /// The elements in `r` as a slice.
+    ///
+    /// # Safety
+    /// `r` lies within the array and nothing writes those elements while the slice lives.
+    #[inline(always)]
+    pub unsafe fn slice(&self, r: Range<usize>) -> &'a [T] {
+        std::slice::from_raw_parts(self.ptr.add(r.start), r.end.saturating_sub(r.start))
+    }
+    /// The elements in `r` as a mutable slice.
+    ///
+    /// # Safety
+    /// `r` lies within the array and nothing else accesses those elements while it lives.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn slice_mut(&self, r: Range<usize>) -> &'a mut [T] {
+        std::slice::from_raw_parts_mut(self.ptr.add(r.start), r.end.saturating_sub(r.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(_: &BlockCtx, _: &KernelArgs) -> Result<()> {
+        Ok(())
+    }
+
+    #[test]
+    fn kernel_builders() {
+        let kern = Kernel::new("k", k).with_ptx(".version 7.8").with_thread_scratch(8);
+        assert!(kern.block_sensitive);
+        assert_eq!(kern.ptx, Some(".version 7.8"));
+        assert_eq!((Kernel::new("k", k).shared_bytes)(&[16, 16]), 0);
+    }
+
+    #[test]
+    fn typed_argument_access_checks_types() {
+        let mut data = [1.0f32, 2.0, 3.0];
+        let args = vec![
+            RawArg::View {
+                ptr: data.as_mut_ptr() as *mut u8,
+                shape: Shape::new(&[3]).unwrap(),
+                elem: ElemInfo::of::<f32>(),
+            },
+            RawArg::Scalar { bytes: 7i32.to_ne_bytes().to_vec(), elem: ElemInfo::of::<i32>() },
+        ];
+        let a = KernelArgs { kernel: "t", args: &args };
+        let v = a.view::<f32>(0).unwrap();
+        // SAFETY: in range, single-threaded.
+        unsafe {
+            assert_eq!(v.get_unchecked(2), 3.0);
+            assert_eq!(v.get_safe(3), 0.0);
+            assert_eq!(v.get_safe(-1), 0.0);
+            v.set_safe(5, 9.0);
+            v.set_safe(0, 9.0);
+            assert!(v.get_checked(3).is_err());
+            assert_eq!(v.slice(1..3), &[2.0, 3.0]);
+        }
+        assert_eq!(data[0], 9.0);
+        assert_eq!(a.scalar::<i32>(1).unwrap(), 7);
+        let e = a.view::<f64>(0).unwrap_err().to_string();
+        assert!(e.contains("kernel `t`, argument 0: is an array of f32"), "{e}");
+        assert!(a.scalar::<f32>(1).is_err());
+        assert!(a.scalar::<i32>(0).is_err());
+        assert!(a.view::<f32>(2).unwrap_err().to_string().contains("missing"));
+    }
+}

@@ -1,0 +1,410 @@
+//! The kernel launch API used by generated code (`parallel_do`): grid and block dimensions,
+//! arguments with their access modes, output arguments, and the forced device.
+//!
+//! ```
+//! use quasar_runtime::{Access, Array, BlockCtx, Kernel, KernelArgs, Result, Runtime};
+//!
+//! fn fill_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
+//!     let y = args.view::<i32>(0)?;
+//!     for i in ctx.range(0) {
+//!         // SAFETY: i < dims[0] == numel(y); blocks are disjoint.
+//!         unsafe { y.set_unchecked(i, i as i32) }
+//!     }
+//!     Ok(())
+//! }
+//! static FILL: Kernel = Kernel::new("fill", fill_cpu);
+//!
+//! let y = Array::<i32>::zeros(&[1000])?;
+//! Runtime::cpu_only().launch(&FILL).dims(&[1000]).arg(&y, Access::Write).run()?;
+//! assert_eq!(y.get(&[999])?, 999);
+//! # Ok::<(), quasar_runtime::Error>(())
+//! ```
+//!
+//! # GPU conventions (the ABI the PTX back end follows)
+//!
+//! * Launch dimension `d` of an `n`-dimensional launch maps to CUDA axis `x` for the last
+//!   dimension, `y` for the one before, `z` for the first of three: `pos[n-1]` is
+//!   `ctaid.x * ntid.x + tid.x`, so consecutive threads touch consecutive (row-major) elements.
+//! * The grid is rounded up to whole blocks; a kernel must test `pos[d] < dims[d]` (the
+//!   runtime does not pad arrays).
+//! * Kernel parameters, in order: the launch dimensions as `.u32` (one per dimension); then per
+//!   argument: an array is `.u64` data pointer followed by one `.u32` extent per array
+//!   dimension; a value is passed by value in its own layout (`.f32`, `.b16` for half,
+//!   `.align 8 .b8[16]` for `Complex<f64>`, …); an output argument is a `.u64` pointer to a
+//!   zeroed slot that the kernel combines into atomically.
+//! * Dynamic shared memory: `Kernel::shared_bytes(blkdim)` bytes.
+
+use crate::array::Array;
+use crate::element::{ElemInfo, Element};
+use crate::error::{Error, Result};
+use crate::kernel::Kernel;
+use crate::output::{OutputSpec, Reduce, Reducible};
+use crate::residency::Buffer;
+use crate::runtime::Runtime;
+use crate::scheduler::{DeviceKind, SchedMode};
+use crate::shape::Shape;
+use std::sync::Arc;
+
+/// The most launch dimensions (CUDA grids are three-dimensional).
+pub const MAX_LAUNCH_DIMS: usize = 3;
+
+/// How a kernel uses an array argument. The compiler infers it from the kernel body and the
+/// `'const` / `'nocopy` modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Read only (`'const`): the data is made valid on the device, and never copied back since
+    /// the kernel does not change it.
+    Read,
+    /// Written only (`'nocopy`): stale data is never uploaded. The kernel must write every
+    /// element it wants to keep: on a GPU the others are undefined afterwards.
+    Write,
+    /// Read and written (the default).
+    ReadWrite,
+}
+
+impl Access {
+    /// Whether the kernel reads the argument.
+    pub fn reads(self) -> bool {
+        matches!(self, Access::Read | Access::ReadWrite)
+    }
+    /// Whether the kernel writes the argument.
+    pub fn writes(self) -> bool {
+        matches!(self, Access::Write | Access::ReadWrite)
+    }
+    /// The access of an array passed twice.
+    pub fn union(self, other: Access) -> Access {
+        if self == other {
+            self
+        } else {
+            Access::ReadWrite
+        }
+    }
+}
+
+/// Grid and block dimensions of a launch, in Quasar order (dimension 0 first). Entries past
+/// `ndim()` are 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    ndim: usize,
+    dims: [usize; 3],
+    blkdim: [usize; 3],
+    blkcnt: [usize; 3],
+}
+
+impl LaunchConfig {
+    /// A configuration with the given block dimensions (which need not divide `dims`).
+    pub fn new(kernel: &str, dims: &[usize], blkdim: &[usize]) -> Result<LaunchConfig> {
+        let bad = |reason: String| Error::InvalidLaunch { kernel: kernel.into(), reason };
+        check_dims(kernel, dims)?;
+        if blkdim.len() != dims.len() {
+            return Err(bad(format!(
+                "block dimensions {blkdim:?} do not match the {}-dimensional launch",
+                dims.len()
+            )));
+        }
+        if blkdim.contains(&0) {
+            return Err(bad(format!("block dimensions {blkdim:?} contain 0")));
+        }
+        let mut c = LaunchConfig { ndim: dims.len(), dims: [1; 3], blkdim: [1; 3], blkcnt: [1; 3] };
+        for d in 0..dims.len() {
+            c.dims[d] = dims[d];
+            c.blkdim[d] = blkdim[d];
+            c.blkcnt[d] = dims[d].div_ceil(blkdim[d]);
+        }
+        Ok(c)
+    }
+
+    /// The configuration a GPU uses when the block size is not given: power-of-two blocks of
+    /// up to `max_threads` threads (16 × 32 for large 2-D launches), widest along the
+    /// contiguous last dimension.
+    pub fn gpu_auto(kernel: &str, dims: &[usize], max_threads: usize) -> Result<LaunchConfig> {
+        check_dims(kernel, dims)?;
+        let budget = max_threads.clamp(1, 512);
+        let p2 = |n: usize| n.max(1).next_power_of_two();
+        let n = dims.len();
+        let mut blk = [1usize; 3];
+        // x: the last dimension.
+        let last = p2(dims[n - 1]);
+        blk[n - 1] = last.min(if n == 1 { budget.min(256) } else { 32 });
+        if n >= 2 {
+            let rows = p2(dims[n - 2]);
+            blk[n - 2] = rows.min(16).min(budget / blk[n - 1]).max(1);
+            while blk[n - 1] * blk[n - 2] * 2 <= budget && blk[n - 1] < last {
+                blk[n - 1] *= 2;
+            }
+            while blk[n - 1] * blk[n - 2] * 2 <= budget && blk[n - 2] < rows {
+                blk[n - 2] *= 2;
+            }
+        }
+        if n == 3 {
+            blk[0] = p2(dims[0]).min((budget / (blk[1] * blk[2])).max(1));
+        }
+        LaunchConfig::new(kernel, dims, &blk[..n])
+    }
+
+    /// The configuration the CPU uses for kernels that are not block-sensitive: large blocks
+    /// (whole rows of the contiguous dimension where possible), about four per worker thread,
+    /// each of at least a few thousand positions so the per-block cost vanishes.
+    pub fn cpu_auto(kernel: &str, dims: &[usize], threads: usize) -> Result<LaunchConfig> {
+        check_dims(kernel, dims)?;
+        let total: usize = dims.iter().product();
+        let target = (total / (threads.max(1) * 4)).clamp(4096, 1 << 16);
+        let n = dims.len();
+        let mut blk = [1usize; 3];
+        let mut left = target;
+        for d in (0..n).rev() {
+            blk[d] = dims[d].clamp(1, left.max(1));
+            left /= blk[d].max(1);
+            if left <= 1 {
+                break;
+            }
+        }
+        LaunchConfig::new(kernel, dims, &blk[..n])
+    }
+
+    /// Number of launch dimensions.
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.ndim
+    }
+    /// The launch dimensions.
+    #[inline]
+    pub fn dims(&self) -> &[usize] {
+        &self.dims[..self.ndim]
+    }
+    /// Block dimensions (all three entries; unused ones are 1).
+    #[inline]
+    pub fn blkdim(&self) -> &[usize; 3] {
+        &self.blkdim
+    }
+    /// Blocks per dimension (all three entries; unused ones are 1).
+    #[inline]
+    pub fn blkcnt(&self) -> &[usize; 3] {
+        &self.blkcnt
+    }
+    /// Threads per block.
+    #[inline]
+    pub fn threads_per_block(&self) -> usize {
+        self.blkdim.iter().product()
+    }
+    /// Total number of blocks (0 when a dimension is 0).
+    #[inline]
+    pub fn num_blocks(&self) -> usize {
+        if self.dims().contains(&0) {
+            0
+        } else {
+            self.blkcnt.iter().product()
+        }
+    }
+    /// The block index (`blkidx`) of the `b`-th block, row-major over `blkcnt`.
+    #[inline]
+    pub fn block_index(&self, mut b: usize) -> [usize; 3] {
+        let mut idx = [0usize; 3];
+        for d in (0..self.ndim).rev() {
+            idx[d] = b % self.blkcnt[d];
+            b /= self.blkcnt[d];
+        }
+        idx
+    }
+    /// The CUDA grid and block (`[x, y, z]`) for this configuration.
+    pub fn cuda_grid_block(&self) -> ([usize; 3], [usize; 3]) {
+        let mut grid = [1usize; 3];
+        let mut block = [1usize; 3];
+        for d in 0..self.ndim {
+            let axis = self.ndim - 1 - d;
+            grid[axis] = self.blkcnt[d];
+            block[axis] = self.blkdim[d];
+        }
+        (grid, block)
+    }
+}
+
+fn check_dims(kernel: &str, dims: &[usize]) -> Result<()> {
+    if dims.is_empty() || dims.len() > MAX_LAUNCH_DIMS {
+        return Err(Error::InvalidLaunch {
+            kernel: kernel.into(),
+            reason: format!(
+                "{} launch dimensions; kernels are launched over 1 to {MAX_LAUNCH_DIMS}",
+                dims.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// One argument of a [`Launch`].
+#[derive(Clone)]
+pub(crate) enum LaunchArg {
+    Array { buf: Arc<Buffer>, shape: Shape, access: Access },
+    Scalar { bytes: Vec<u8>, elem: ElemInfo },
+    Output(OutputSpec),
+}
+
+/// A kernel launch being put together: `runtime.launch(&KERNEL).dims(..).arg(..).run()`.
+#[must_use = "a launch does nothing until `run` is called"]
+pub struct Launch<'r> {
+    pub(crate) rt: &'r Runtime,
+    pub(crate) kernel: &'static Kernel,
+    pub(crate) dims: Vec<usize>,
+    pub(crate) blkdim: Option<Vec<usize>>,
+    pub(crate) args: Vec<LaunchArg>,
+    pub(crate) mode: Option<SchedMode>,
+    pub(crate) error: Option<Error>,
+}
+
+impl<'r> Launch<'r> {
+    pub(crate) fn new(rt: &'r Runtime, kernel: &'static Kernel) -> Launch<'r> {
+        Launch {
+            rt,
+            kernel,
+            dims: Vec::new(),
+            blkdim: None,
+            args: Vec::new(),
+            mode: None,
+            error: None,
+        }
+    }
+
+    /// The launch dimensions (`parallel_do(dims, …)`), 1 to 3 of them.
+    pub fn dims(mut self, dims: &[usize]) -> Self {
+        self.dims = dims.to_vec();
+        self
+    }
+
+    /// Explicit block dimensions (`parallel_do([dims, blkdims], …)`), used on every device.
+    pub fn block(mut self, blkdim: &[usize]) -> Self {
+        self.blkdim = Some(blkdim.to_vec());
+        self
+    }
+
+    /// An array argument.
+    pub fn arg<T: Element>(mut self, a: &Array<T>, access: Access) -> Self {
+        self.args.push(LaunchArg::Array { buf: a.buffer().clone(), shape: *a.shape_ref(), access });
+        self
+    }
+
+    /// A value argument (scalar, small vector, class value).
+    pub fn scalar<T: Element>(mut self, v: T) -> Self {
+        let mut bytes = vec![0u8; std::mem::size_of::<T>()];
+        // SAFETY: `bytes` has room for one T; an unaligned write is fine.
+        unsafe { (bytes.as_mut_ptr() as *mut T).write_unaligned(v) };
+        self.args.push(LaunchArg::Scalar { bytes, elem: ElemInfo::of::<T>() });
+        self
+    }
+
+    /// A kernel output argument of type `T`, starting at zero, reduced with `op` (its value is
+    /// in [`LaunchResult::output`], numbered among the outputs in order).
+    pub fn output<T: Reducible>(mut self, op: Reduce) -> Self {
+        match OutputSpec::new::<T>(op) {
+            Some(spec) => self.args.push(LaunchArg::Output(spec)),
+            None => {
+                self.error.get_or_insert(Error::Unsupported(format!(
+                    "reduction {op:?} on kernel outputs of type {}",
+                    T::type_name()
+                )));
+            }
+        }
+        self
+    }
+
+    /// Forces a device for this launch (`{!sched mode=cpu|gpu}`); the default comes from
+    /// [`Runtime::set_mode`].
+    pub fn on(mut self, mode: SchedMode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Runs the kernel. CPU launches finish before this returns; GPU launches are queued
+    /// asynchronously unless the kernel has output arguments (their values are needed now).
+    pub fn run(self) -> Result<LaunchResult> {
+        self.rt.run_launch(self)
+    }
+}
+
+/// What a launch produced: where it ran and its output arguments.
+#[derive(Clone, Debug)]
+pub struct LaunchResult {
+    pub(crate) device: DeviceKind,
+    pub(crate) outputs: Vec<(ElemInfo, Vec<u8>)>,
+}
+
+impl LaunchResult {
+    /// The device the kernel ran on.
+    pub fn device(&self) -> DeviceKind {
+        self.device
+    }
+    /// Output argument `k` (counting output arguments only).
+    pub fn output<T: Element>(&self, k: usize) -> Result<T> {
+        match self.outputs.get(k) {
+            Some((elem, bytes)) if *elem == ElemInfo::of::<T>() => {
+                // SAFETY: the bytes hold a T.
+                Ok(unsafe { (bytes.as_ptr() as *const T).read_unaligned() })
+            }
+            Some((elem, _)) => Err(Error::Unsupported(format!(
+                "output {k} has type {}, not {}",
+                elem.name,
+                T::type_name()
+            ))),
+            None => Err(Error::Unsupported(format!("the launch has no output {k}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_counts_partial_blocks() {
+        let c = LaunchConfig::new("k", &[10, 7], &[4, 4]).unwrap();
+        assert_eq!(c.blkcnt(), &[3, 2, 1]);
+        assert_eq!(c.num_blocks(), 6);
+        assert_eq!(c.threads_per_block(), 16);
+        assert_eq!(c.block_index(3), [1, 1, 0]);
+        assert_eq!(c.block_index(5), [2, 1, 0]);
+        let (grid, block) = c.cuda_grid_block();
+        assert_eq!((grid, block), ([2, 3, 1], [4, 4, 1]));
+        assert_eq!(LaunchConfig::new("k", &[0, 5], &[1, 1]).unwrap().num_blocks(), 0);
+    }
+
+    #[test]
+    fn bad_configs_are_errors() {
+        assert!(LaunchConfig::new("k", &[], &[]).is_err());
+        assert!(LaunchConfig::new("k", &[1, 2, 3, 4], &[1, 1, 1, 1]).is_err());
+        assert!(LaunchConfig::new("k", &[4, 4], &[4]).is_err());
+        let e = LaunchConfig::new("blur", &[4], &[0]).unwrap_err().to_string();
+        assert!(e.starts_with("invalid launch of kernel `blur`"), "{e}");
+    }
+
+    #[test]
+    fn gpu_auto_blocks() {
+        let c = LaunchConfig::gpu_auto("k", &[1 << 20], 1024).unwrap();
+        assert_eq!(c.blkdim(), &[256, 1, 1]);
+        let c = LaunchConfig::gpu_auto("k", &[1080, 1920], 1024).unwrap();
+        assert_eq!(c.blkdim(), &[16, 32, 1]);
+        let c = LaunchConfig::gpu_auto("k", &[1000, 1], 1024).unwrap();
+        assert_eq!(c.threads_per_block(), 512);
+        let c = LaunchConfig::gpu_auto("k", &[5], 1024).unwrap();
+        assert_eq!(c.blkdim(), &[8, 1, 1]);
+        let c = LaunchConfig::gpu_auto("k", &[64, 64, 64], 1024).unwrap();
+        assert!(c.threads_per_block() <= 512);
+    }
+
+    #[test]
+    fn cpu_auto_blocks_take_whole_rows() {
+        let c = LaunchConfig::cpu_auto("k", &[1 << 22], 2).unwrap();
+        assert_eq!(c.blkdim()[0], 1 << 16);
+        let c = LaunchConfig::cpu_auto("k", &[1000, 1000], 2).unwrap();
+        assert_eq!(c.blkdim()[1], 1000);
+        assert!(c.blkdim()[0] >= 4);
+        let c = LaunchConfig::cpu_auto("k", &[100], 8).unwrap();
+        assert_eq!(c.num_blocks(), 1);
+    }
+
+    #[test]
+    fn access_union() {
+        assert_eq!(Access::Read.union(Access::Read), Access::Read);
+        assert_eq!(Access::Read.union(Access::Write), Access::ReadWrite);
+        assert!(Access::Write.writes() && !Access::Write.reads());
+    }
+}

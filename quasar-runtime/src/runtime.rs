@@ -1,0 +1,386 @@
+//! [`Runtime`]: the devices, the scheduling mode, the profiler, and the execution of launches.
+//! Generated code uses the process-wide [`Runtime::global`]; tests can build their own (for
+//! example around the simulated GPU).
+
+use crate::device::cpu::{execute, CPU_NAME};
+use crate::device::{DevPtr, DeviceArg, DeviceLaunch, Fence, GpuBackend, GpuDevice};
+use crate::error::{Error, Result};
+use crate::kernel::{Kernel, KernelArgs, RawArg};
+use crate::launch::{Access, Launch, LaunchArg, LaunchConfig, LaunchResult};
+use crate::output::OutputSpec;
+use crate::profiler::{Profile, Profiler};
+use crate::residency::Buffer;
+use crate::scheduler::{choose, DeviceKind, SchedInput, SchedMode, SchedulerConfig};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+/// The devices and settings that launches use.
+pub struct Runtime {
+    profiler: Arc<Profiler>,
+    gpu: Option<Arc<GpuDevice>>,
+    no_gpu_reason: Mutex<String>,
+    gpu_failed: AtomicBool,
+    fallback_logged: AtomicBool,
+    mode: Mutex<SchedMode>,
+    sched: Mutex<SchedulerConfig>,
+}
+
+static GLOBAL: OnceLock<Runtime> = OnceLock::new();
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Runtime {
+    fn build(gpu: Option<Arc<dyn GpuBackend>>, reason: String) -> Runtime {
+        let profiler = Arc::new(Profiler::default());
+        let gpu = gpu.map(|b| GpuDevice::new(b, profiler.clone()));
+        Runtime {
+            profiler,
+            gpu,
+            no_gpu_reason: Mutex::new(reason),
+            gpu_failed: AtomicBool::new(false),
+            fallback_logged: AtomicBool::new(false),
+            mode: Mutex::new(SchedMode::Auto),
+            sched: Mutex::new(SchedulerConfig::default()),
+        }
+    }
+
+    /// A runtime with the CPU only.
+    pub fn cpu_only() -> Runtime {
+        Runtime::build(None, "this runtime was created without a GPU".into())
+    }
+
+    /// A runtime with the CPU and the given GPU back end (e.g. the simulated device).
+    pub fn with_gpu(backend: Arc<dyn GpuBackend>) -> Runtime {
+        Runtime::build(Some(backend), String::new())
+    }
+
+    /// A runtime with the CPU and, with the `cuda` feature, the first CUDA GPU if a driver and a
+    /// device are present. Without one it logs one line (`log::warn!`) and uses the CPU. The
+    /// environment variable `QUASAR_DEVICE=cpu|gpu|auto` sets the initial mode.
+    pub fn detect() -> Runtime {
+        let rt = match open_cuda() {
+            Ok(b) => Runtime::with_gpu(b),
+            Err(reason) => Runtime::build(None, reason),
+        };
+        if let Some(m) = std::env::var("QUASAR_DEVICE").ok().as_deref().and_then(SchedMode::parse) {
+            rt.set_mode(m);
+        }
+        rt
+    }
+
+    /// The process-wide runtime (created by [`detect`](Self::detect) on first use).
+    pub fn global() -> &'static Runtime {
+        GLOBAL.get_or_init(Runtime::detect)
+    }
+
+    /// The GPU, if there is one and it has not failed.
+    pub fn gpu(&self) -> Option<&Arc<GpuDevice>> {
+        if self.gpu_failed.load(Ordering::Relaxed) {
+            None
+        } else {
+            self.gpu.as_ref()
+        }
+    }
+
+    /// Why there is no GPU (empty when there is one).
+    pub fn no_gpu_reason(&self) -> String {
+        if self.gpu().is_some() {
+            String::new()
+        } else {
+            lock(&self.no_gpu_reason).clone()
+        }
+    }
+
+    /// The default device choice of launches (`quasar run --cpu|--gpu`).
+    pub fn set_mode(&self, mode: SchedMode) {
+        *lock(&self.mode) = mode;
+    }
+    /// The current default device choice.
+    pub fn mode(&self) -> SchedMode {
+        *lock(&self.mode)
+    }
+    /// Replaces the scheduler's cost model.
+    pub fn set_scheduler_config(&self, cfg: SchedulerConfig) {
+        *lock(&self.sched) = cfg;
+    }
+    /// The scheduler's cost model.
+    pub fn scheduler_config(&self) -> SchedulerConfig {
+        *lock(&self.sched)
+    }
+
+    /// The profiler.
+    pub fn profiler(&self) -> &Profiler {
+        &self.profiler
+    }
+    /// A snapshot of the profile (waits for in-flight GPU kernels to time them).
+    pub fn profile(&self) -> Profile {
+        self.profiler.snapshot()
+    }
+
+    /// Starts a launch of `kernel`.
+    pub fn launch(&self, kernel: &'static Kernel) -> Launch<'_> {
+        Launch::new(self, kernel)
+    }
+
+    /// Waits for all GPU work.
+    pub fn synchronize(&self) -> Result<()> {
+        match &self.gpu {
+            Some(g) => g.synchronize(),
+            None => Ok(()),
+        }
+    }
+
+    fn log_fallback(&self, kernel: &str, e: &Error) {
+        if !self.fallback_logged.swap(true, Ordering::Relaxed) {
+            log::warn!("quasar: GPU launch of kernel `{kernel}` failed ({e}); running on the CPU");
+        }
+    }
+
+    pub(crate) fn run_launch(&self, l: Launch<'_>) -> Result<LaunchResult> {
+        if let Some(e) = l.error {
+            return Err(e);
+        }
+        // Each buffer once, with the union of its accesses.
+        let mut bufs: Vec<(Arc<Buffer>, Access)> = Vec::new();
+        for a in &l.args {
+            if let LaunchArg::Array { buf, access, .. } = a {
+                match bufs.iter_mut().find(|(b, _)| b.id == buf.id) {
+                    Some((_, acc)) => *acc = acc.union(*access),
+                    None => bufs.push((buf.clone(), *access)),
+                }
+            }
+        }
+        let mode = l.mode.unwrap_or_else(|| self.mode());
+        let gpu = self.gpu();
+        let input = SchedInput {
+            work_items: l.dims.iter().product(),
+            bytes_to_upload: bufs.iter().map(|(b, a)| b.upload_cost(gpu.map(|g| &**g), *a)).sum(),
+            bytes_to_download: bufs.iter().map(|(b, _)| b.download_cost()).sum(),
+            gpu_available: gpu.is_some(),
+            kernel_runs_on_gpu: gpu.is_some_and(|g| !g.backend().needs_ptx())
+                || l.kernel.ptx.is_some(),
+        };
+        let kind = choose(mode, &input, &self.scheduler_config()).map_err(|e| match e {
+            Error::NoGpu { .. } => Error::NoGpu { reason: self.no_gpu_reason() },
+            Error::Unsupported(_) => Error::Unsupported(format!(
+                "kernel `{}` must run on the GPU but has no PTX",
+                l.kernel.name
+            )),
+            e => e,
+        })?;
+        match (kind, gpu) {
+            (DeviceKind::Gpu, Some(g)) => match self.run_gpu(&l, &bufs, g) {
+                Err(e) if mode == SchedMode::Auto && is_device_failure(&e) => {
+                    self.log_fallback(l.kernel.name, &e);
+                    if !matches!(e, Error::OutOfDeviceMemory { .. }) {
+                        *lock(&self.no_gpu_reason) = format!("the GPU failed: {e}");
+                        self.gpu_failed.store(true, Ordering::Relaxed);
+                    }
+                    self.run_cpu(&l, &bufs)
+                }
+                r => r,
+            },
+            _ => self.run_cpu(&l, &bufs),
+        }
+    }
+
+    fn run_cpu(&self, l: &Launch<'_>, bufs: &[(Arc<Buffer>, Access)]) -> Result<LaunchResult> {
+        let k = l.kernel;
+        let cfg = match &l.blkdim {
+            Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
+            None if k.block_sensitive => LaunchConfig::gpu_auto(k.name, &l.dims, 1024)?,
+            None => LaunchConfig::cpu_auto(k.name, &l.dims, rayon::current_num_threads())?,
+        };
+        let mut borrows = Borrows { list: Vec::new() };
+        let mut ptrs: HashMap<u64, *mut u8> = HashMap::new();
+        for (b, a) in bufs {
+            let p = b.borrow_host(*a, k.name)?;
+            borrows.list.push((b.clone(), *a));
+            ptrs.insert(b.id, p);
+        }
+        let mut raw = Vec::with_capacity(l.args.len());
+        let mut outs: Vec<OutputSpec> = Vec::new();
+        for a in &l.args {
+            raw.push(match a {
+                LaunchArg::Array { buf, shape, .. } => {
+                    RawArg::View { ptr: ptrs[&buf.id], shape: *shape, elem: buf.elem }
+                }
+                LaunchArg::Scalar { bytes, elem } => {
+                    RawArg::Scalar { bytes: bytes.clone(), elem: *elem }
+                }
+                LaunchArg::Output(spec) => {
+                    outs.push(*spec);
+                    RawArg::Output { elem: spec.elem }
+                }
+            });
+        }
+        let args = KernelArgs { kernel: k.name, args: &raw };
+        let t0 = Instant::now();
+        let vals = execute(k, &cfg, &args, &outs, 32, CPU_NAME);
+        let dt = t0.elapsed();
+        drop(borrows);
+        let vals = vals?;
+        self.profiler.launch(k.name, CPU_NAME, dt);
+        Ok(LaunchResult {
+            device: DeviceKind::Cpu,
+            outputs: outs.iter().map(|o| o.elem).zip(vals).collect(),
+        })
+    }
+
+    fn run_gpu(
+        &self,
+        l: &Launch<'_>,
+        bufs: &[(Arc<Buffer>, Access)],
+        dev: &Arc<GpuDevice>,
+    ) -> Result<LaunchResult> {
+        let k = l.kernel;
+        let be = dev.backend();
+        let cfg = match &l.blkdim {
+            Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
+            None => LaunchConfig::gpu_auto(k.name, &l.dims, be.max_threads_per_block())?,
+        };
+        let invalid = |reason: String| Error::InvalidLaunch { kernel: k.name.into(), reason };
+        if cfg.threads_per_block() > be.max_threads_per_block() {
+            return Err(invalid(format!(
+                "{} threads per block, the device allows {}",
+                cfg.threads_per_block(),
+                be.max_threads_per_block()
+            )));
+        }
+        let (grid, _) = cfg.cuda_grid_block();
+        let max = be.max_grid();
+        if (0..3).any(|i| grid[i] > max[i]) {
+            return Err(invalid(format!("grid {grid:?} exceeds the device's limits {max:?}")));
+        }
+        if be.needs_ptx() && k.ptx.is_none() {
+            return Err(Error::Unsupported(format!("kernel `{}` has no PTX", k.name)));
+        }
+        if cfg.num_blocks() == 0 {
+            // Nothing to run; outputs stay zero.
+            return self.run_cpu(l, bufs).map(|mut r| {
+                r.device = DeviceKind::Gpu;
+                r
+            });
+        }
+
+        let mut pins = Pins { list: Vec::new(), fence: None };
+        let mut ptrs: HashMap<u64, DevPtr> = HashMap::new();
+        let mut deps: Vec<Fence> = Vec::new();
+        for (b, a) in bufs {
+            let (p, d) = b.prepare_gpu(dev, *a, k.name)?;
+            pins.list.push((b.clone(), *a));
+            ptrs.insert(b.id, p);
+            deps.extend(d);
+        }
+        let mut slots = Slots { dev, list: Vec::new() };
+        let mut dargs = Vec::with_capacity(l.args.len());
+        for a in &l.args {
+            dargs.push(match a {
+                LaunchArg::Array { buf, shape, .. } => {
+                    DeviceArg::Array { ptr: ptrs[&buf.id], shape: *shape, elem: buf.elem }
+                }
+                LaunchArg::Scalar { bytes, elem } => {
+                    DeviceArg::Scalar { bytes: bytes.clone(), elem: *elem }
+                }
+                LaunchArg::Output(spec) => {
+                    let (p, class) = dev.alloc(spec.size())?;
+                    slots.list.push((p, class, *spec, None));
+                    let z = be.zero(p, spec.size(), &[])?;
+                    slots.list.last_mut().expect("just pushed").3 = Some(z.clone());
+                    deps.push(z);
+                    DeviceArg::Output { ptr: p, spec: *spec }
+                }
+            });
+        }
+        // SAFETY: every pointer is a pinned block of this device sized for its shape.
+        let fence =
+            unsafe { be.launch(&DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs }, &deps)? };
+        pins.fence = Some(fence.clone());
+        drop(pins);
+        for s in slots.list.iter_mut() {
+            s.3 = Some(fence.clone());
+        }
+        self.profiler.launch_async(k.name, dev.name(), fence.clone());
+
+        // Output arguments are needed now: download them (an implicit synchronisation, as in
+        // the manual).
+        let mut outputs = Vec::new();
+        for (p, _, spec, z) in slots.list.iter_mut() {
+            let mut v = vec![0u8; spec.size()];
+            // SAFETY: `v` outlives the fence, which we wait for.
+            let f = unsafe {
+                be.download(v.as_mut_ptr(), *p, spec.size(), std::slice::from_ref(&fence))?
+            };
+            *z = Some(f.clone());
+            f.wait()?;
+            self.profiler.transfer(k.name, dev.name(), 0, spec.size() as u64);
+            outputs.push((spec.elem, v));
+        }
+        Ok(LaunchResult { device: DeviceKind::Gpu, outputs })
+    }
+}
+
+fn is_device_failure(e: &Error) -> bool {
+    matches!(e, Error::Cuda { .. } | Error::Device { .. } | Error::OutOfDeviceMemory { .. })
+}
+
+/// Host borrows of a CPU launch, released on drop.
+struct Borrows {
+    list: Vec<(Arc<Buffer>, Access)>,
+}
+impl Drop for Borrows {
+    fn drop(&mut self) {
+        for (b, a) in &self.list {
+            b.release_host(*a);
+        }
+    }
+}
+
+/// Pins of a GPU launch, released on drop (recording the launch's fence if it happened).
+struct Pins {
+    list: Vec<(Arc<Buffer>, Access)>,
+    fence: Option<Fence>,
+}
+impl Drop for Pins {
+    fn drop(&mut self) {
+        for (b, a) in &self.list {
+            b.finish_gpu(self.fence.as_ref(), *a);
+        }
+    }
+}
+
+/// Output slots of a GPU launch, given back when their last operation completes.
+struct Slots<'a> {
+    dev: &'a GpuDevice,
+    list: Vec<(DevPtr, usize, OutputSpec, Option<Fence>)>,
+}
+impl Drop for Slots<'_> {
+    fn drop(&mut self) {
+        for (p, class, _, f) in self.list.drain(..) {
+            if let Some(f) = f {
+                let _ = f.wait();
+            }
+            self.dev.release(p, class);
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+fn open_cuda() -> std::result::Result<Arc<dyn GpuBackend>, String> {
+    match crate::device::cuda::CudaBackend::open(0) {
+        Ok(b) => Ok(Arc::new(b)),
+        Err(e) => {
+            log::warn!("quasar: no usable CUDA GPU ({e}); kernels run on the CPU");
+            Err(e.to_string())
+        }
+    }
+}
+
+#[cfg(not(feature = "cuda"))]
+fn open_cuda() -> std::result::Result<Arc<dyn GpuBackend>, String> {
+    Err("quasar was built without the `cuda` feature".into())
+}

@@ -1,0 +1,183 @@
+//! The scheduler: picks the CPU or the GPU for each launch from the problem size, where the
+//! data lives, and what is available. `{!sched mode=cpu|gpu}` and `quasar run --cpu|--gpu`
+//! map to [`SchedMode`].
+
+use crate::error::{Error, Result};
+
+/// How launches choose their device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SchedMode {
+    /// The scheduler decides (the default).
+    #[default]
+    Auto,
+    /// Always the CPU.
+    Cpu,
+    /// Always the GPU; an error ([`Error::NoGpu`]) when there is none.
+    Gpu,
+}
+
+impl SchedMode {
+    /// Parses `auto`, `cpu` or `gpu` (as in `{!sched mode=…}` and `QUASAR_DEVICE`).
+    pub fn parse(s: &str) -> Option<SchedMode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" | "" => Some(SchedMode::Auto),
+            "cpu" => Some(SchedMode::Cpu),
+            "gpu" | "cuda" => Some(SchedMode::Gpu),
+            _ => None,
+        }
+    }
+}
+
+/// Where a launch ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeviceKind {
+    /// The CPU device (rayon over blocks).
+    Cpu,
+    /// The runtime's GPU device.
+    Gpu,
+}
+
+/// The cost model's constants. The defaults describe a PCIe 4 GPU next to a desktop CPU; they
+/// only need to be right to within a factor of a few.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SchedulerConfig {
+    /// Nanoseconds of CPU time per work item (per thread of the launch), one core.
+    pub cpu_ns_per_item: f64,
+    /// CPU cores used.
+    pub cpu_cores: f64,
+    /// Fixed cost of a CPU launch (fork/join), nanoseconds.
+    pub cpu_launch_ns: f64,
+    /// Nanoseconds of GPU time per work item.
+    pub gpu_ns_per_item: f64,
+    /// Fixed cost of a GPU launch, nanoseconds.
+    pub gpu_launch_ns: f64,
+    /// Host ↔ device bandwidth, bytes per nanosecond (GB/s).
+    pub transfer_bytes_per_ns: f64,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        SchedulerConfig {
+            cpu_ns_per_item: 1.0,
+            cpu_cores: std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
+            cpu_launch_ns: 5_000.0,
+            gpu_ns_per_item: 0.01,
+            gpu_launch_ns: 20_000.0,
+            transfer_bytes_per_ns: 12.0,
+        }
+    }
+}
+
+/// What the scheduler knows about one launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchedInput {
+    /// `prod(dims)`: the number of threads of the launch.
+    pub work_items: usize,
+    /// Bytes that running on the GPU would upload (arguments read by the kernel whose device
+    /// copy is stale).
+    pub bytes_to_upload: usize,
+    /// Bytes that running on the CPU would download (arguments valid only on the GPU).
+    pub bytes_to_download: usize,
+    /// Whether a GPU is available (driver loaded, not failed).
+    pub gpu_available: bool,
+    /// Whether the kernel can run on it (has PTX, or the device does not need any).
+    pub kernel_runs_on_gpu: bool,
+}
+
+/// Chooses the device for a launch. Errors only when `mode` forces a GPU that is not there or
+/// cannot run the kernel.
+pub fn choose(mode: SchedMode, input: &SchedInput, cfg: &SchedulerConfig) -> Result<DeviceKind> {
+    match mode {
+        SchedMode::Cpu => Ok(DeviceKind::Cpu),
+        SchedMode::Gpu if !input.gpu_available => Err(Error::NoGpu {
+            reason: "the launch requires the GPU (sched mode gpu) but no usable GPU is available"
+                .into(),
+        }),
+        SchedMode::Gpu if !input.kernel_runs_on_gpu => {
+            Err(Error::Unsupported("the launch requires the GPU but the kernel has no PTX".into()))
+        }
+        SchedMode::Gpu => Ok(DeviceKind::Gpu),
+        SchedMode::Auto => {
+            if !input.gpu_available || !input.kernel_runs_on_gpu {
+                return Ok(DeviceKind::Cpu);
+            }
+            let (cpu, gpu) = estimate(input, cfg);
+            Ok(if gpu < cpu { DeviceKind::Gpu } else { DeviceKind::Cpu })
+        }
+    }
+}
+
+/// Estimated (CPU, GPU) time in nanoseconds.
+pub fn estimate(input: &SchedInput, cfg: &SchedulerConfig) -> (f64, f64) {
+    let n = input.work_items as f64;
+    let cpu = cfg.cpu_launch_ns
+        + n * cfg.cpu_ns_per_item / cfg.cpu_cores.max(1.0)
+        + input.bytes_to_download as f64 / cfg.transfer_bytes_per_ns;
+    let gpu = cfg.gpu_launch_ns
+        + n * cfg.gpu_ns_per_item
+        + input.bytes_to_upload as f64 / cfg.transfer_bytes_per_ns;
+    (cpu, gpu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> SchedulerConfig {
+        SchedulerConfig { cpu_cores: 8.0, ..SchedulerConfig::default() }
+    }
+
+    fn input(work: usize, up: usize, down: usize) -> SchedInput {
+        SchedInput {
+            work_items: work,
+            bytes_to_upload: up,
+            bytes_to_download: down,
+            gpu_available: true,
+            kernel_runs_on_gpu: true,
+        }
+    }
+
+    #[test]
+    fn small_work_stays_on_the_cpu_large_work_goes_to_the_gpu() {
+        assert_eq!(
+            choose(SchedMode::Auto, &input(1000, 4000, 0), &cfg()).unwrap(),
+            DeviceKind::Cpu
+        );
+        assert_eq!(
+            choose(SchedMode::Auto, &input(10_000_000, 0, 0), &cfg()).unwrap(),
+            DeviceKind::Gpu
+        );
+    }
+
+    #[test]
+    fn where_the_data_lives_matters() {
+        // Medium work with 400 MB to upload: the transfer dominates, stay on the CPU.
+        let up = input(1_000_000, 400_000_000, 0);
+        assert_eq!(choose(SchedMode::Auto, &up, &cfg()).unwrap(), DeviceKind::Cpu);
+        // The same work with the data already only on the GPU: stay there.
+        let down = input(1_000_000, 0, 400_000_000);
+        assert_eq!(choose(SchedMode::Auto, &down, &cfg()).unwrap(), DeviceKind::Gpu);
+    }
+
+    #[test]
+    fn availability_and_forced_modes() {
+        let mut i = input(100_000_000, 0, 0);
+        i.gpu_available = false;
+        assert_eq!(choose(SchedMode::Auto, &i, &cfg()).unwrap(), DeviceKind::Cpu);
+        assert!(matches!(choose(SchedMode::Gpu, &i, &cfg()), Err(Error::NoGpu { .. })));
+        let mut j = input(10, 0, 0);
+        assert_eq!(choose(SchedMode::Gpu, &j, &cfg()).unwrap(), DeviceKind::Gpu);
+        j.kernel_runs_on_gpu = false;
+        assert!(choose(SchedMode::Gpu, &j, &cfg()).is_err());
+        assert_eq!(choose(SchedMode::Auto, &j, &cfg()).unwrap(), DeviceKind::Cpu);
+        assert_eq!(choose(SchedMode::Cpu, &input(1 << 30, 0, 0), &cfg()).unwrap(), DeviceKind::Cpu);
+    }
+
+    #[test]
+    fn parse_modes() {
+        assert_eq!(SchedMode::parse("GPU"), Some(SchedMode::Gpu));
+        assert_eq!(SchedMode::parse("cpu"), Some(SchedMode::Cpu));
+        assert_eq!(SchedMode::parse("auto"), Some(SchedMode::Auto));
+        assert_eq!(SchedMode::parse("tpu"), None);
+    }
+}
