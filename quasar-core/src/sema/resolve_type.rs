@@ -71,7 +71,7 @@ impl TypeEnv<'_, '_> {
                 depth,
             ),
         };
-        t.modifiers.iter().fold(base, |ty, m| apply_modifier(ty, m, diags))
+        t.modifiers.iter().fold(base, |ty, m| self.apply_modifier(ty, m, diags))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -284,7 +284,29 @@ fn is_array_word(s: &str) -> bool {
     ["vec", "mat", "cube"].iter().any(|b| s.starts_with(b))
 }
 
-/// Applies one `'modifier` to a resolved type.
+impl TypeEnv<'_, '_> {
+    /// Applies one `'modifier` to a resolved type. `'hwconst(n)` also gives the length of a
+    /// vector that has none; other arguments (texture components) are kept with the hint.
+    fn apply_modifier(
+        &self,
+        ty: Type,
+        modifier: &ast::Modifier,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Type {
+        let mut ty = apply_modifier(ty, &modifier.name, diags);
+        if let (Type::Array(a), Some(args)) = (&mut ty, &modifier.args) {
+            if modifier.name.name == "hwconst" && a.shape.is_none() {
+                if let [n] = args.as_slice() {
+                    let d = self.dim(&SizeSpec::Expr(n.clone()));
+                    a.shape = Some(vec![d]);
+                }
+            }
+        }
+        ty
+    }
+}
+
+/// Applies one `'modifier` (without arguments) to a resolved type.
 fn apply_modifier(ty: Type, m: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Type {
     let name = m.name.as_str();
     match ty {

@@ -338,6 +338,10 @@ pub fn is_subtype(sub: &Type, sup: &Type) -> bool {
         (Type::CellTuple(a), Type::CellTuple(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| is_subtype(x, y))
         }
+        (Type::CellTuple(items), Type::Array(b)) if matches!(b.elem, Type::CellTuple(_)) => {
+            // `{"a", 1.0}` is a `vec[{string, scalar}]`.
+            is_subtype(&Type::CellTuple(items.clone()), &b.elem)
+        }
         (Type::CellTuple(items), Type::Array(b)) => {
             // A typed cell `{a, b}` is a `vec[T]` whose elements all fit `T`.
             b.rank != Rank::Fixed(0) && items.iter().all(|t| is_subtype(t, &b.elem))
@@ -386,11 +390,16 @@ fn fn_subtype(a: &FnType, b: &FnType) -> bool {
     let kind_ok = a.kind == b.kind
         || matches!(b.kind, FunctionKind::Host | FunctionKind::ExplicitHost)
         || (b.kind == FunctionKind::Device && a.kind == FunctionKind::Device);
+    // A lambda returning a cell `{a, b}` has the two results `a` and `b` (manual §4.6.1).
+    let results: &[Type] = match a.results.as_slice() {
+        [Type::CellTuple(items)] if b.results.len() > 1 => items,
+        r => r,
+    };
     kind_ok
         && (a.params.len() == b.params.len() || a.variadic || b.variadic)
         && a.params.iter().zip(&b.params).all(|(x, y)| is_subtype(y, x))
-        && a.results.len() == b.results.len()
-        && a.results.iter().zip(&b.results).all(|(x, y)| is_subtype(x, y))
+        && results.len() == b.results.len()
+        && results.iter().zip(&b.results).all(|(x, y)| is_subtype(x, y))
 }
 
 /// The least common type of two values that flow into one variable (at the end of an `if`,

@@ -237,8 +237,16 @@ pub enum AttrSep {
 pub struct TypeExpr {
     pub kind: TypeKind,
     /// `'const'unchecked` and so on, in source order.
-    pub modifiers: Vec<Ident>,
+    pub modifiers: Vec<Modifier>,
     pub span: Span,
+}
+
+/// A type modifier `'name`, with arguments for the few that take them
+/// (`'hwtex_nearest(4)`: a four-component texture; `'hwconst(2*c+1)`: its length).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Modifier {
+    pub name: Ident,
+    pub args: Option<Vec<Expr>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

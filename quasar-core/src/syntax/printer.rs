@@ -543,7 +543,12 @@ fn lambda(l: &Lambda, out: &mut String) {
 fn modifiers(t: &TypeExpr, out: &mut String) {
     for m in &t.modifiers {
         out.push('\'');
-        out.push_str(&m.name);
+        out.push_str(&m.name.name);
+        if let Some(args) = &m.args {
+            out.push('(');
+            out.push_str(&join(args, ", ", print_expr));
+            out.push(')');
+        }
     }
 }
 
@@ -701,7 +706,11 @@ mod tests {
         TypeExpr { kind, modifiers: vec![], span: sp() }
     }
     fn tmod(kind: TypeKind, mods: &[&str]) -> TypeExpr {
-        TypeExpr { kind, modifiers: mods.iter().map(|m| id(m)).collect(), span: sp() }
+        TypeExpr {
+            kind,
+            modifiers: mods.iter().map(|m| Modifier { name: id(m), args: None }).collect(),
+            span: sp(),
+        }
     }
     fn named(n: &str) -> TypeExpr {
         t(TypeKind::Named { name: id(n), dims: None, args: vec![], sizes: None })
@@ -1056,7 +1065,7 @@ mod tests {
         assert_eq!(print_type(&arg), "vec[[cube -> cube]]");
         // A result with modifiers keeps its brackets.
         let mut modded = simple.clone();
-        modded.modifiers.push(id("const"));
+        modded.modifiers.push(Modifier { name: id("const"), args: None });
         let outer = fn_ty(vec![named("int")], false, vec![modded]);
         assert_eq!(print_type(&outer), "[int -> [cube -> cube]'const]");
     }

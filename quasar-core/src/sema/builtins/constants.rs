@@ -16,6 +16,7 @@ pub fn constant(name: &str) -> Option<(Type, Const)> {
         "nan" => (Type::SCALAR, Const::Scalar(f64::NAN)),
         "true" => (Type::INT, Const::Int(1)),
         "false" => (Type::INT, Const::Int(0)),
+        "nullptr" => (Type::Null, Const::Null),
         _ => return None,
     })
 }

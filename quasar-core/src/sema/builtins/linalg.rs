@@ -1,4 +1,5 @@
-//! Matrix functions and transforms (host only): `transpose herm_transpose inv svd` and the
+//! Matrix functions and transforms: `transpose herm_transpose` (also in kernels, on small
+//! fixed-size matrices, as the manual's kernels use them), and host-only `inv svd` and the
 //! FFTs `fft1 ifft1 fft2 ifft2 fft3 ifft3`.
 
 use super::common::{args, calc, expected, is_num, is_open, make_array, no_type_args};
@@ -140,8 +141,8 @@ const fn sig(
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("transpose", "transpose(A)", transpose),
-    sig("herm_transpose", "herm_transpose(A)", herm_transpose),
+    Signature { device: true, ..sig("transpose", "transpose(A)", transpose) },
+    Signature { device: true, ..sig("herm_transpose", "herm_transpose(A)", herm_transpose) },
     sig("inv", "inv(A)", inv),
     sig("svd", "[U, S, V] = svd(A)", svd),
     sig("fft1", "fft1(x)", fft1),

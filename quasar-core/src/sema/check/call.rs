@@ -9,7 +9,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Callee, FunctionId};
 use crate::sema::builtins::{self, ArgInfo, BuiltinCall};
 use crate::sema::decls::FnDeclId;
-use crate::sema::types::{is_subtype, Dim, FnType, Rank, Type};
+use crate::sema::types::{Dim, FnType, Rank, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, FunctionKind};
 
@@ -145,7 +145,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 self.call_value(f, args, span)
             }
-            Some(NameRef::Functions(ids)) => self.call_user(name, &ids, type_args, args, span),
+            Some(NameRef::Functions(ids)) => {
+                // Inside a constructor function `function y = point(px, py)`, the call
+                // `point(x := px, y := py)` with field names builds the class value itself.
+                if !args.is_empty()
+                    && args.iter().all(|a| a.name.is_some())
+                    && !self.params_named(&ids, args)
+                {
+                    if let Some(Type::Class(c)) = self.expr_as_type_name(name) {
+                        return self.construct(&c, args, span);
+                    }
+                }
+                self.call_user(name, &ids, type_args, args, span)
+            }
             Some(NameRef::Builtin(sig)) => self.call_builtin(sig, type_args, args, span),
             Some(NameRef::TypeDef(_)) | Some(NameRef::Constant(..)) | None => {
                 if let Some(t) = self.expr_as_type_name(name) {
@@ -166,6 +178,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 unknown(span)
             }
         }
+    }
+
+    /// Whether some definition in `ids` has a parameter named like the first named argument.
+    fn params_named(&self, ids: &[FnDeclId], args: &[ast::Arg]) -> bool {
+        let Some(first) = args.iter().find_map(|a| a.name.as_ref()) else { return false };
+        ids.iter().any(|&id| {
+            self.cx.decls.function(id).def.params.iter().any(|p| p.name.name == first.name)
+        })
     }
 
     /// A call of a user function: picks the overload and instantiates it.
@@ -351,9 +371,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if let Some(t) = &p.ty {
                 let declared = self.cx.declared_param_type(def, p);
                 let _ = t;
-                let fits = is_subtype(&arg.ty, &declared)
-                    || super::expr::converts_implicitly(&arg.ty, &declared);
-                if !fits {
+                if !self.fits(&arg.ty, &declared) {
                     return Err(format!(
                         "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
                         p.name.name, arg.ty
@@ -473,7 +491,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return;
         }
         for (i, (a, p)) in types.iter().zip(&ft.params).enumerate() {
-            if !is_subtype(a, p) && !super::expr::converts_implicitly(a, p) {
+            if !self.fits(a, p) {
                 let d = Diagnostic::error(
                     span,
                     format!("type mismatch: argument {} should be {p}, found {a}", i + 1),
@@ -836,7 +854,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             let declared = self.cx.declared_param_type(def, p);
-            if !is_subtype(t, &declared) && !super::expr::converts_implicitly(t, &declared) {
+            if !self.fits(t, &declared) {
                 let d = Diagnostic::error(span, format!("type mismatch: kernel parameter `{}` is declared as {declared}, but `parallel_do` passes {t}", p.name.name))
                     .with_secondary(p.span, "declared here");
                 self.report(d);

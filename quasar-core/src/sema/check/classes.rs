@@ -4,7 +4,7 @@
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, ClassDef, EnumDef};
-use crate::sema::types::{is_subtype, ClassId, EnumId, Type};
+use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, ClassKind, TypeDefBody};
 use std::collections::HashMap;
@@ -156,9 +156,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             match def.fields.iter().find(|(f, _)| *f == field) {
                 Some((_, ty)) => {
-                    let fits = is_subtype(&value.ty, ty)
-                        || super::expr::converts_implicitly(&value.ty, ty);
-                    if !fits {
+                    if !self.fits(&value.ty, ty) {
                         let d = Diagnostic::error(arg.value.span, format!("type mismatch: field `{field}` of `{}` is {ty}, but this value is {}", def.name, value.ty));
                         self.report(d);
                     }

@@ -459,10 +459,25 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A lambda expression used as a value: instantiated with its declared parameter types
     /// (untyped parameters stay `??` until a call gives them types).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
+        self.lower_lambda_as(l, span, &[])
+    }
+
+    /// A lambda value whose untyped parameters take `expected` types (from a declared
+    /// function type); parameters beyond `expected` stay `??`.
+    pub fn lower_lambda_as(
+        &mut self,
+        l: &'a ast::Lambda,
+        span: Span,
+        expected: &[Type],
+    ) -> ir::Expr {
         let args: Vec<Type> = l
             .params
             .iter()
-            .map(|p| p.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown))
+            .enumerate()
+            .map(|(i, p)| match &p.ty {
+                Some(t) => self.resolve_type(t),
+                None => expected.get(i).cloned().unwrap_or(Type::Unknown),
+            })
             .collect();
         let env = self.env_for_children();
         match self.cx.instantiate_lambda(l, span, self.scope, args, env) {
@@ -611,12 +626,12 @@ pub fn expr_to_type_expr(e: &Expr) -> Option<ast::TypeExpr> {
         args: Vec::new(),
         sizes: None,
     };
-    let kind_modifiers: (ast::TypeKind, Vec<ast::Ident>) = match &e.kind {
+    let kind_modifiers: (ast::TypeKind, Vec<ast::Modifier>) = match &e.kind {
         ExprKind::Ident(n) => (named(&ast::Ident { name: n.clone(), span: e.span }), Vec::new()),
         ExprKind::Unknown => (ast::TypeKind::Unknown, Vec::new()),
         ExprKind::Modified { base, modifier } => {
             let mut t = expr_to_type_expr(base)?;
-            t.modifiers.push(modifier.clone());
+            t.modifiers.push(ast::Modifier { name: modifier.clone(), args: None });
             return Some(t);
         }
         ExprKind::Dims { base, dims } => {

@@ -147,10 +147,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// the declared type). Returns the type the value is stored as.
     pub fn assign_local(&mut self, id: LocalId, ty: &Type, span: Span) -> Type {
         if let Some(decl) = self.declared[id.0 as usize].clone() {
-            if !is_subtype(ty, &decl)
-                && !super::expr::converts_implicitly(ty, &decl)
-                && *ty != Type::Void
-            {
+            if *ty != Type::Void && !self.fits(ty, &decl) {
                 let name = self.locals[id.0 as usize].name.clone();
                 let d = Diagnostic::error(
                     span,
@@ -170,6 +167,47 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.changed = true;
         }
         new
+    }
+
+    /// Whether a value of type `from` may be passed or stored where `to` is expected:
+    /// subtyping, implicit number conversions, and classes deriving from the expected class
+    /// (a class value is accepted for a pointer to its class, manual §7.6).
+    pub fn fits(&mut self, from: &Type, to: &Type) -> bool {
+        if is_subtype(from, to) || super::expr::converts_implicitly(from, to) {
+            return true;
+        }
+        let class_of = |t: &Type| match t {
+            Type::Class(c) => Some(c.id),
+            Type::Pointer(p) => match p.as_ref() {
+                Type::Class(c) => Some(c.id),
+                _ => None,
+            },
+            _ => None,
+        };
+        match (class_of(from), class_of(to)) {
+            (Some(a), Some(b)) => self.derives_from(a, b),
+            _ => false,
+        }
+    }
+
+    fn derives_from(
+        &mut self,
+        a: crate::sema::types::ClassId,
+        b: crate::sema::types::ClassId,
+    ) -> bool {
+        let mut current = Some(a);
+        let mut steps = 0;
+        while let Some(c) = current {
+            if c == b {
+                return true;
+            }
+            steps += 1;
+            if steps > 64 {
+                return false;
+            }
+            current = self.class_def(c).parent;
+        }
+        false
     }
 
     /// Resolves `name` as seen from this function.

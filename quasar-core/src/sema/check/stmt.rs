@@ -129,10 +129,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A condition of `if`, `while`, `until` or `?:`: a number (non-zero is true).
     pub fn lower_condition(&mut self, e: &'a Expr) -> ir::Expr {
         let c = self.lower_expr(e);
-        if !(c.ty.is_number() || matches!(c.ty, Type::Unknown | Type::Void | Type::Param(_))) {
-            let d = Diagnostic::error(e.span, format!("a condition must be a number, found {}", c.ty))
-                .with_label(format!("this is {}", c.ty))
-                .with_note("conditions are true when non-zero; to test every element of an array, use `all` or `any`");
+        // A number is true when non-zero; an array when all its elements are (as in MATLAB),
+        // so `assert(size(x) == size(y))` compares whole sizes.
+        let ok = match &c.ty {
+            Type::Array(a) => a.elem.is_number() || matches!(a.elem, Type::Unknown),
+            t => t.is_number() || matches!(t, Type::Unknown | Type::Void | Type::Param(_)),
+        };
+        if !ok {
+            let d =
+                Diagnostic::error(e.span, format!("a condition must be a number, found {}", c.ty))
+                    .with_label(format!("this is {}", c.ty))
+                    .with_note("conditions are true when non-zero");
             self.report(d);
         }
         c
@@ -322,10 +329,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         lhs: &'a Expr,
         rhs: &'a Expr,
     ) -> (ir::Place, ir::Expr) {
-        let value = self.lower_expr(rhs);
         let target = match &lhs.kind {
             ExprKind::Annotated { expr, .. } => expr,
             _ => lhs,
+        };
+        let value = match (&rhs.kind, self.declared_fn_type(target)) {
+            // `add : [scalar -> scalar -> scalar] = x -> y -> x + y`: the lambda takes the
+            // declared parameter types.
+            (ExprKind::Lambda(l), Some(ft)) => self.lower_lambda_as(l, rhs.span, &ft.params),
+            _ => self.lower_expr(rhs),
         };
         match &target.kind {
             ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
@@ -353,6 +365,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 };
                 (place, value)
             }
+        }
+    }
+
+    /// The declared function type of the variable `target`, if it has one.
+    fn declared_fn_type(&self, target: &Expr) -> Option<crate::sema::types::FnType> {
+        let ExprKind::Ident(name) = &target.kind else { return None };
+        let id = *self.names.get(name)?;
+        match self.declared[id.0 as usize].as_ref()? {
+            Type::Function(ft) => Some((**ft).clone()),
+            _ => None,
         }
     }
 

@@ -495,11 +495,13 @@ fn named_types_with_dims_args_sizes_and_modifiers() {
     assert_eq!(args.len(), 1);
     assert_eq!(sizes.map(|s| s.len()), Some(4));
     assert_eq!(
-        t.modifiers.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
+        t.modifiers.iter().map(|m| m.name.name.as_str()).collect::<Vec<_>>(),
         ["const", "unchecked"]
     );
     assert!(matches!(type_of("cube{:}").kind, TypeKind::Named { dims: Some(DimSpec::Any), .. }));
-    assert!(matches!(type_of("vec'hwconst(2*c+1)").kind, TypeKind::Named { sizes: Some(_), .. }));
+    let t = type_of("cube'hwtex_nearest(4)");
+    assert_eq!(t.modifiers[0].args.as_ref().map(Vec::len), Some(1));
+    assert!(matches!(t.kind, TypeKind::Named { sizes: None, .. }));
     assert!(ty("mat[uint8'sat]").contains("sat"));
 }
 

@@ -4,7 +4,7 @@
 use super::{PResult, Parser};
 use crate::span::Span;
 use crate::syntax::ast::{
-    FunctionKind, FunctionType, FunctionTypeParam, Ident, SizeSpec, TypeExpr, TypeKind,
+    FunctionKind, FunctionType, FunctionTypeParam, Ident, Modifier, SizeSpec, TypeExpr, TypeKind,
 };
 use crate::syntax::token::{Punct, TokenKind};
 
@@ -13,18 +13,26 @@ impl Parser {
         self.nested(|p| {
             let start = p.span();
             let kind = p.parse_type_kind()?;
-            let mut kind = kind;
             let mut modifiers = Vec::new();
             while let TokenKind::Modifier(m) = p.kind().clone() {
                 let span = p.bump().span;
-                modifiers.push(Ident { name: m, span });
-                // `vec'hwconst(2*c+1)`: sizes written after a modifier belong to the type.
-                if let TypeKind::Named { sizes: sizes @ None, .. } = &mut kind {
-                    if p.at_punct(Punct::LParen) && !p.tok().space_before {
-                        p.bump();
-                        *sizes = Some(p.parse_size_list()?);
+                let mut args = None;
+                if p.at_punct(Punct::LParen) && !p.tok().space_before {
+                    p.bump();
+                    let mut list = Vec::new();
+                    if p.eat_punct(Punct::RParen).is_none() {
+                        loop {
+                            list.push(p.parse_ternary()?);
+                            if p.eat_punct(Punct::Comma).is_some() {
+                                continue;
+                            }
+                            p.expect_punct(Punct::RParen, "to close the modifier's arguments")?;
+                            break;
+                        }
                     }
+                    args = Some(list);
                 }
+                modifiers.push(Modifier { name: Ident { name: m, span }, args });
             }
             let span =
                 if p.prev_span().start >= start.start { start.to(p.prev_span()) } else { start };
