@@ -202,8 +202,12 @@ pub enum Index {
     All,
     /// `a..b` / `a..s..b` (inclusive).
     Range { start: Box<Expr>, step: Option<Box<Expr>>, end: Box<Expr> },
-    /// A vector of positions (`A[[0, 2, 4]]`) or `...v` spread over several dimensions.
+    /// `...v`: the elements of `v` address consecutive dimensions.
     Spread(Expr),
+    /// A vector of indices in one dimension among several (`im[m, n + (0..3)]`): the
+    /// elements at each of those indices. (A vector as the *only* subscript is a position,
+    /// [`Index::At`], as in `x[pos]`.)
+    List(Expr),
 }
 
 #[derive(Clone, Debug)]

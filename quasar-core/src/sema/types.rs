@@ -354,7 +354,8 @@ pub fn is_subtype(sub: &Type, sup: &Type) -> bool {
 fn array_subtype(a: &ArrayType, b: &ArrayType) -> bool {
     let rank_ok = match (a.rank, b.rank) {
         (_, Rank::Any) => true,
-        (Rank::Any, Rank::Fixed(_)) => false,
+        // An array of unknown rank may turn out to have the expected one: checked at run time.
+        (Rank::Any, Rank::Fixed(_)) => true,
         (Rank::Fixed(x), Rank::Fixed(y)) => x <= y,
     };
     if !rank_ok || !elem_compatible(&a.elem, &b.elem) {

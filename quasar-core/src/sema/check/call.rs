@@ -113,17 +113,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "parallel_do" | "serial_do" => return self.parallel_do(name, args, span),
             _ => {}
         }
-        if name.starts_with('$') {
-            let d = Diagnostic::error(
-                name_span,
-                format!("the compile-time meta function `{name}` is not supported"),
-            )
-            .with_note(
-                "meta functions such as `$specialize` and `$check` are Quasar compiler internals",
-            );
-            self.report(d);
-            self.lower_args(args);
-            return unknown(span);
+        if name.starts_with('$') && !self.names.contains_key(name) {
+            return self.call_meta(name, name_span, args, span);
         }
         match self.resolve_name(name, name_span) {
             Some(NameRef::Local(id)) => {
@@ -568,7 +559,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 "it is a host function; compute the value outside the kernel and pass it in",
             );
             self.report(d);
-        } else if !self.in_device_code() && !sig.host {
+        } else if !self.in_kernel_context() && !sig.host {
             let d = Diagnostic::error(
                 span,
                 format!(
@@ -689,13 +680,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let pos_type = match &dims.ty {
             t if t.is_int() => Type::INT,
+            // `parallel_do(numel(x) / 2, …)`: a scalar count is truncated.
+            t @ Type::Scalar(_) => {
+                self.warn_conversion(t, &Type::INT, dims.span);
+                Type::INT
+            }
             Type::Array(a) if a.rank == Rank::Fixed(1) => {
                 Type::Array(Box::new(crate::sema::types::ArrayType {
                     elem: Type::INT,
                     ..(**a).clone()
                 }))
             }
-            Type::Unknown | Type::Void => Type::Unknown,
+            Type::Unknown | Type::Void | Type::Param(_) => Type::Unknown,
             t => {
                 let d = Diagnostic::error(dims.span, format!("the dimensions of `{which}` must be an int or an integer vector, found {t}"));
                 self.report(d);

@@ -17,11 +17,22 @@ use crate::syntax::lexer::decode_number;
 /// conversion: between number types (`scalar → int` truncates, with a warning), and from or
 /// to `??`.
 pub fn converts_implicitly(from: &Type, to: &Type) -> bool {
-    matches!(from, Type::Unknown)
-        || matches!(to, Type::Unknown)
-        || (from.is_number()
-            && to.is_number()
-            && !matches!((from, to), (Type::Complex(_), Type::Int(..) | Type::Scalar(_))))
+    let number = |f: &Type, t: &Type| {
+        f.is_number()
+            && t.is_number()
+            && !matches!((f, t), (Type::Complex(_), Type::Int(..) | Type::Scalar(_)))
+    };
+    match (from, to) {
+        (Type::Unknown, _) | (_, Type::Unknown) => true,
+        // An integer array passed for a scalar array (`[1, 2, 3]` to a `vec` parameter) is
+        // converted element by element (into a new array).
+        (Type::Array(a), Type::Array(b)) if a.elem.is_int() && number(&a.elem, &b.elem) => {
+            let mut as_b = (**a).clone();
+            as_b.elem = b.elem.clone();
+            is_subtype(&Type::Array(Box::new(as_b)), to)
+        }
+        (f, t) => number(f, t),
+    }
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -128,6 +139,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn lower_name(&mut self, name: &str, span: Span) -> ir::Expr {
+        if !self.names.contains_key(name) {
+            // A generic size parameter (`N` of `f[N](x : vec(N))`) used as a value.
+            if let Some(&n) = self.sizes.get(name) {
+                return ir::Expr::new(ir::ExprKind::Const(Const::Int(n as i64)), Type::INT, span);
+            }
+            if let Some(Type::Param(p)) = self.type_params.get(name) {
+                // Unbound (a generic check): a number or a type, known only per instance.
+                let ty = Type::Param(p.clone());
+                return ir::Expr::new(ir::ExprKind::TypeValue, ty, span);
+            }
+        }
         match self.resolve_name(name, span) {
             Some(NameRef::Local(id)) => {
                 let ty = self.local_type(id).clone();

@@ -75,7 +75,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let d = Diagnostic::error(n.span, "named arguments are not allowed in an index");
                 self.report(d);
             }
-            let (index, kind) = self.lower_subscript(&arg.value);
+            let (index, kind) = self.lower_subscript(&arg.value, indices.len() == 1);
             subs.push(index);
             kinds.push(kind);
         }
@@ -114,7 +114,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         (subs, ty)
     }
 
-    fn lower_subscript(&mut self, e: &'a Expr) -> (ir::Index, Sub) {
+    fn lower_subscript(&mut self, e: &'a Expr, only: bool) -> (ir::Index, Sub) {
         match &e.kind {
             ExprKind::Colon => (ir::Index::All, Sub::Keep(None)),
             ExprKind::Range { start, step, end } => {
@@ -153,6 +153,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => {
                 let v = self.lower_expr(e);
                 let kind = match &v.ty {
+                    // Among several subscripts, a vector lists indices in its dimension.
+                    Type::Array(a) if a.rank == Rank::Fixed(1) && !only => {
+                        let len = vector_len(&v.ty).map(|n| n as u64);
+                        return (ir::Index::List(v), Sub::Keep(len));
+                    }
                     Type::Array(a) if a.rank == Rank::Fixed(1) => {
                         if !(a.elem.is_int() || a.elem.is_scalar() || a.elem == Type::Unknown) {
                             self.check_index_number(&v);

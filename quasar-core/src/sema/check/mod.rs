@@ -12,6 +12,7 @@ mod call;
 mod classes;
 mod expr;
 mod index;
+mod meta;
 mod scope;
 mod stmt;
 
@@ -77,6 +78,15 @@ pub(crate) struct Checker<'a> {
     depth: u32,
 }
 
+/// The argument type a function is checked with when nothing calls it: its declared type,
+/// except that a type class (`x : [mat|cmat]`) stands for whichever member a call passes.
+pub(crate) fn generic_arg(declared: Type) -> Type {
+    match declared {
+        Type::Union(_) => Type::Unknown,
+        t => t,
+    }
+}
+
 /// How deep instantiations may nest before the checker gives up (runaway recursion through
 /// ever-changing argument types).
 const MAX_INSTANTIATION_DEPTH: u32 = 64;
@@ -124,7 +134,7 @@ impl<'a> Checker<'a> {
             }
             let def = self.decls.function(id).def;
             let args: Vec<Type> =
-                def.params.iter().map(|p| self.declared_param_type(def, p)).collect();
+                def.params.iter().map(|p| generic_arg(self.declared_param_type(def, p))).collect();
             let env =
                 (self.decls.function(id).parent == ScopeId::Script).then(|| script_env.clone());
             self.instantiate(id, args, Vec::new(), def.name.span, env);

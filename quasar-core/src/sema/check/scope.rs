@@ -82,6 +82,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub void_reads: Vec<(LocalId, Span)>,
     /// Optional parameters not passed in this instance, set from their defaults first.
     pub prologue: Vec<(LocalId, &'a ast::Expr)>,
+    /// Depth of `{!parallel for}` loops being lowered: their bodies become kernels, so
+    /// kernel-only functions (`syncthreads`, `shared`) are allowed there.
+    pub parallel_depth: u32,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -110,12 +113,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             loop_depth: 0,
             void_reads: Vec::new(),
             prologue: Vec::new(),
+            parallel_depth: 0,
         }
     }
 
     /// Inside a `__kernel__` or `__device__` function.
     pub fn in_device_code(&self) -> bool {
         matches!(self.kind, FunctionKind::Kernel | FunctionKind::Device)
+    }
+
+    /// Inside code that runs as a kernel: device code, or a `{!parallel for}` loop body.
+    pub fn in_kernel_context(&self) -> bool {
+        self.in_device_code() || self.parallel_depth > 0
     }
 
     pub fn report(&mut self, d: Diagnostic) {
@@ -346,13 +355,47 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         f.top_level = self.cx.decls.function_parent_is_script(def);
         f.kind = def.kind;
         for &o in &outputs {
-            if self.locals[o.0 as usize].ty == Type::Void && self.kind != FunctionKind::Kernel {
-                let l = &self.locals[o.0 as usize];
-                let d =
-                    Diagnostic::error(l.span, format!("the output `{}` is never assigned", l.name))
-                        .with_note("every output of a function must be assigned before it returns");
-                self.cx.diags.push(d);
+            if self.locals[o.0 as usize].ty != Type::Void || self.kind == FunctionKind::Kernel {
+                continue;
             }
+            // `function algo : algorithm = make()` with a nested `function … algo(…)`: the
+            // nested function is the output's value.
+            let name = self.locals[o.0 as usize].name.clone();
+            let nested = self
+                .cx
+                .decls
+                .fn_names
+                .get(&(super::super::decls::scope_key(self.scope), name.clone()))
+                .cloned();
+            if let Some(&[decl]) = nested.as_deref() {
+                let ndef = self.cx.decls.function(decl).def;
+                let args: Vec<Type> = ndef
+                    .params
+                    .iter()
+                    .map(|p| super::generic_arg(self.cx.declared_param_type(ndef, p)))
+                    .collect();
+                let env = self.env_for_children();
+                if let Some(id) =
+                    self.cx.instantiate(decl, args, Vec::new(), ndef.name.span, Some(env))
+                {
+                    let value = self.closure(id, ndef.name.span);
+                    let stored = self.assign_local(o, &value.ty, ndef.name.span);
+                    let place = ir::Place {
+                        kind: ir::PlaceKind::Local(o),
+                        ty: stored,
+                        span: ndef.name.span,
+                    };
+                    f.body.push(ir::Stmt {
+                        kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
+                        span: ndef.name.span,
+                    });
+                    continue;
+                }
+            }
+            let l = &self.locals[o.0 as usize];
+            let d = Diagnostic::error(l.span, format!("the output `{}` is never assigned", l.name))
+                .with_note("every output of a function must be assigned before it returns");
+            self.cx.diags.push(d);
         }
         f.locals = std::mem::take(&mut self.locals);
         f
@@ -483,8 +526,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let env = self.env_for_children();
         for id in children {
             let def = self.cx.decls.function(id).def;
-            let args: Vec<Type> =
-                def.params.iter().map(|p| self.cx.declared_param_type(def, p)).collect();
+            let args: Vec<Type> = def
+                .params
+                .iter()
+                .map(|p| super::generic_arg(self.cx.declared_param_type(def, p)))
+                .collect();
             self.cx.instantiate(id, args, Vec::new(), def.name.span, Some(env.clone()));
         }
     }
@@ -635,9 +681,10 @@ fn collect_target<'a>(target: &'a Expr, out: &mut Vec<(String, Option<&'a ast::T
 /// (sizes, element types for `??`/generic parts) with the declaration's modifiers.
 pub fn refine(declared: &Type, actual: &Type) -> Type {
     match (declared, actual) {
+        // A type class stands for whichever member is passed.
+        (Type::Union(_), a) => a.clone(),
         (d, Type::Unknown) | (d, Type::Void) => d.clone(),
         (Type::Unknown | Type::Param(_), a) => a.clone(),
-        (Type::Union(_), a) => a.clone(),
         (Type::Array(d), Type::Array(a)) => {
             let mut out = (**d).clone();
             if matches!(d.elem, Type::Unknown | Type::Param(_)) {

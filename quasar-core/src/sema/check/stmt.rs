@@ -27,9 +27,20 @@ pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
 impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn lower_block(&mut self, body: &'a [Stmt]) -> ir::Block {
         let mut out = Vec::new();
+        let mut parallel_next = false;
         for s in body {
+            let parallel =
+                std::mem::take(&mut parallel_next) && matches!(s.kind, StmtKind::For { .. });
+            self.parallel_depth += parallel as u32;
             if let Some(stmt) = self.lower_stmt(s) {
                 out.push(stmt);
+            }
+            self.parallel_depth -= parallel as u32;
+            if let StmtKind::Attribute(a) = &s.kind {
+                parallel_next = a.items.iter().any(|i| {
+                    let words: Vec<&str> = i.name.iter().map(|w| w.name.as_str()).collect();
+                    words == ["parallel", "for"]
+                });
             }
         }
         out
@@ -298,7 +309,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     pub fn require_device(&mut self, what: &str, span: Span) {
-        if !self.in_device_code() {
+        if !self.in_kernel_context() {
             let d = Diagnostic::error(
                 span,
                 format!("`{what}` can only be used in `__kernel__` and `__device__` functions"),
