@@ -133,12 +133,14 @@ impl GpuDevice {
     }
 
     /// A block of at least `bytes`: from the cache, fresh from the back end, or after moving
-    /// idle buffers to the host. Returns the block and its size class.
+    /// idle buffers to the host (least recently used first; when every candidate is busy, after
+    /// waiting for the device once). Returns the block and its size class.
     pub(crate) fn alloc(&self, bytes: usize) -> Result<(DevPtr, usize)> {
         self.reap();
         let class = size_class(bytes);
         let mut last_err = None;
-        for _round in 0..1024 {
+        let mut synced = false;
+        for _round in 0..4096 {
             {
                 let mut pool = lock(&self.pool);
                 if let Some(p) = pool.take(class) {
@@ -168,9 +170,16 @@ impl GpuDevice {
                 }
             }
             self.reap();
-            if self.evict(class) == 0 {
+            if self.evict(class) > 0 {
+                continue;
+            }
+            if synced {
                 break;
             }
+            // Everything left is busy: wait for the device to finish, then try again.
+            synced = true;
+            let _ = self.backend.synchronize();
+            self.reap();
         }
         let in_use = lock(&self.pool).used;
         Err(match last_err {
