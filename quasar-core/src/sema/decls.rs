@@ -55,7 +55,25 @@ pub fn scope_key(s: ScopeId) -> ScopeKey {
 impl<'a> Decls<'a> {
     /// Collects the declarations of `body` (the file's top level) and of every nested body.
     pub fn collect(body: &'a [Stmt]) -> Decls<'a> {
+        Decls::collect_with_imports(body, &[])
+    }
+
+    /// Like [`Decls::collect`], with the definitions of imported files visible at the top
+    /// level too. An imported file's `main` function is skipped (manual §13.1), and so are
+    /// its top-level statements.
+    pub fn collect_with_imports(body: &'a [Stmt], imports: &[&'a [Stmt]]) -> Decls<'a> {
         let mut d = Decls::default();
+        for imported in imports {
+            for stmt in imported.iter() {
+                match &stmt.kind {
+                    StmtKind::Function(f) if f.name.name == "main" => {}
+                    StmtKind::Function(_) | StmtKind::TypeDef(_) | StmtKind::Reduction(_) => {
+                        d.walk_stmt(stmt, ScopeId::Script)
+                    }
+                    _ => {}
+                }
+            }
+        }
         d.walk(body, ScopeId::Script);
         d
     }

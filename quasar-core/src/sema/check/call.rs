@@ -189,6 +189,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         span: Span,
     ) -> ir::Expr {
         let lowered = self.lower_args(args);
+        if ids.iter().all(|&id| self.cx.decls.function(id).def.kind == FunctionKind::Kernel) {
+            let d = Diagnostic::error(
+                span,
+                format!("`{name}` is a `__kernel__` function and cannot be called directly"),
+            )
+            .with_note(format!("launch it with `parallel_do(dims, …, {name})`"));
+            self.report(d);
+            return unknown(span);
+        }
         let names: Vec<Option<String>> =
             args.iter().map(|a| a.name.as_ref().map(|n| n.name.clone())).collect();
         let Some((decl, ordered)) = self.pick_overload(name, ids, &lowered, &names, span) else {

@@ -12,8 +12,9 @@ use crate::syntax::ast::{self, Expr, ExprKind};
 
 /// How one subscript addresses the array.
 enum Sub {
-    /// One position in one dimension.
-    Scalar,
+    /// One position in one dimension (`zero`: the constant 0, which may address a
+    /// dimension beyond the array's own, as `A[i, j, 0]` on a matrix).
+    Scalar { zero: bool },
     /// A position vector covering this many dimensions (`pos : ivec2`, `...p`).
     Position(usize),
     /// A position vector of unknown length: covers the remaining dimensions.
@@ -166,7 +167,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                     _ => {
                         self.check_index_number(&v);
-                        Sub::Scalar
+                        Sub::Scalar { zero: matches!(v.constant(), Some(Const::Int(0))) }
                     }
                 };
                 (ir::Index::At(v), kind)
@@ -188,12 +189,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn slice_type(&mut self, a: &ArrayType, subs: &[Sub], span: Span) -> Type {
         let covered: Option<usize> = subs.iter().try_fold(0usize, |n, s| match s {
-            Sub::Scalar | Sub::Keep(_) => Some(n + 1),
+            Sub::Scalar { .. } | Sub::Keep(_) => Some(n + 1),
             Sub::Position(k) => Some(n + k),
             Sub::Rest => None,
         });
         if let (Rank::Fixed(r), Some(c)) = (a.rank, covered) {
-            let extra_are_scalars = subs.iter().skip(r as usize).all(|s| matches!(s, Sub::Scalar));
+            let extra_are_scalars =
+                subs.iter().skip(r as usize).all(|s| matches!(s, Sub::Scalar { zero: true }));
             if c > r as usize && !(extra_are_scalars && subs.len() == c) {
                 let d = Diagnostic::error(
                     span,

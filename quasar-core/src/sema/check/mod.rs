@@ -41,11 +41,22 @@ impl Checked {
     }
 }
 
-/// Type-checks a parsed program (its imports already merged into `program` by the caller).
+/// Type-checks a parsed program on its own (its `import`s are reported as not loaded).
 pub fn check_program(program: &ast::Program) -> Checked {
-    let decls = Decls::collect(&program.body);
+    check_program_with_imports(program, &[])
+}
+
+/// Type-checks `program` with the files it imports (already parsed by the caller, in any
+/// order, each once): their functions and types are visible as if defined at the top.
+pub fn check_program_with_imports(
+    program: &ast::Program,
+    imports: &[(&str, &ast::Program)],
+) -> Checked {
+    let bodies: Vec<&[ast::Stmt]> = imports.iter().map(|(_, p)| p.body.as_slice()).collect();
+    let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);
-    cx.check_imports();
+    let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
+    cx.check_imports(&loaded);
     let script_env = cx.check_script(program);
     cx.check_uncalled_functions(&script_env);
     let mut diagnostics = std::mem::take(&mut cx.diags);
@@ -104,8 +115,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_imports(&mut self) {
+    fn check_imports(&mut self, loaded: &[&str]) {
         for (path, span) in self.decls.imports.clone() {
+            if loaded.contains(&path.as_str()) {
+                continue;
+            }
             self.diags.push(
                 Diagnostic::warning(span, format!("`{path}` was not loaded: its definitions are unknown here"))
                     .with_note("imports are resolved by the driver (`quasar check` loads files relative to the importing file)"),

@@ -167,6 +167,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .with_label(format!("this is {ty}"));
                 self.report(d);
             }
+            if self.locals[id.0 as usize].ty != decl {
+                self.locals[id.0 as usize].ty = decl.clone();
+                self.changed = true;
+            }
             return decl;
         }
         let old = self.locals[id.0 as usize].ty.clone();
