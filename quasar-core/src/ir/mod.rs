@@ -71,6 +71,10 @@ pub struct Function {
     pub body: Block,
     /// Defined at the top level of the file (and so exported to Rust).
     pub top_level: bool,
+    /// Some parameter type is not fully known (`??`, a type class or an unbound generic
+    /// parameter): this instance was checked for errors only, and code is generated for
+    /// the instances that calls create instead.
+    pub generic: bool,
     pub span: Span,
 }
 

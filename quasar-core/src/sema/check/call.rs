@@ -666,13 +666,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if args.len() < 2 {
             return self.invalid(span, &format!("`{which}` needs the dimensions and a kernel function: `{which}(dims, args…, kernel)`"));
         }
-        if self.kind == FunctionKind::Device {
-            let d = Diagnostic::error(
-                span,
-                format!("`{which}` cannot be called from a `__device__` function"),
-            );
-            self.report(d);
-        }
         let (dims_arg, rest) = args.split_first().expect("checked length");
         let (kernel_arg, call_args) = rest.split_last().expect("checked length");
         // `[dims, blkdims]`: explicit block dimensions (a matrix of two vectors).

@@ -508,6 +508,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs: outputs.to_vec(),
             captures: self.captures.clone(),
             locals: Vec::new(),
+            generic: params.iter().any(|p| !self.locals[p.0 as usize].ty.is_concrete()),
             body: block,
             top_level: false,
             span,
