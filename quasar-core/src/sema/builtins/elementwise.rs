@@ -51,6 +51,11 @@ fn float_conversion(es: &[Type]) -> Type {
     }
 }
 
+/// `scalar_to_half`: storage in 16-bit floats (manual §12.3.2).
+fn half_conversion(_: &[Type]) -> Type {
+    Type::Scalar(Precision::Half)
+}
+
 fn int_conversion(_: &[Type]) -> Type {
     Type::INT
 }
@@ -75,6 +80,8 @@ const PREDICATE: Elementwise =
     Elementwise { expects: NUMBERS, accept: any_number, result: bool_result };
 const TO_FLOAT: Elementwise =
     Elementwise { expects: REALS, accept: is_real, result: float_conversion };
+const TO_HALF: Elementwise =
+    Elementwise { expects: REALS, accept: is_real, result: half_conversion };
 const TO_INT: Elementwise = Elementwise { expects: REALS, accept: is_real, result: int_conversion };
 
 /// A rule applying `$kind` element-wise to exactly `$n` arguments.
@@ -125,6 +132,7 @@ ew_rules! {
     isinf, "isinf", 1, PREDICATE;
     isfinite, "isfinite", 1, PREDICATE;
     float, "float", 1, TO_FLOAT;
+    scalar_to_half, "scalar_to_half", 1, TO_HALF;
     int, "int", 1, TO_INT;
     saturate, "saturate", 1, REAL_SAME;
     lerp, "lerp", 3, FLOAT;
@@ -224,6 +232,7 @@ pub(super) const SIGNATURES: &[Signature] = &[
     sig("isinf", true, "isinf(x)", isinf),
     sig("isfinite", true, "isfinite(x)", isfinite),
     sig("float", true, "float(x)", float),
+    sig("scalar_to_half", true, "scalar_to_half(x)", scalar_to_half),
     sig("int", true, "int(x)", int),
     sig("int8", true, "int8(x)", to_int8),
     sig("int16", true, "int16(x)", to_int16),

@@ -60,6 +60,13 @@ fn assert(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Void)
 }
 
+/// `unassert(cond)`: withdraws an assertion from the compiler's logic system (manual §5.5).
+fn unassert(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "unassert")?;
+    args(c, "unassert", 1, 1)?;
+    Ok(Type::Void)
+}
+
 /// `sprintf(format, values…)`: the formatted string.
 fn sprintf(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "sprintf")?;
@@ -405,6 +412,13 @@ const fn sig(
 
 pub(super) const SIGNATURES: &[Signature] = &[
     Signature { name: "print", host: true, device: true, usage: "print(values...)", rule: print },
+    Signature {
+        name: "unassert",
+        host: true,
+        device: true,
+        usage: "unassert(condition)",
+        rule: unassert,
+    },
     Signature {
         name: "assert",
         host: true,
