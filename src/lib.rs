@@ -21,6 +21,8 @@
 //! the syntax of `.q` files.
 
 pub use quasar_macros::quasar;
+/// Arrays, device selection and the profiler (from `quasar-runtime`).
+pub use quasar_runtime::{profile, set_mode, Array, Element, Profile, Runtime, SchedMode};
 pub use quasar_runtime::{Error, Result, SourceLocation};
 
 /// The Quasar compiler (the `quasar-core` crate): lexer, parser, AST and diagnostics.
