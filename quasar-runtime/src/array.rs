@@ -14,7 +14,11 @@ use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-/// An n-dimensional array shared by reference. See the [module documentation](self).
+/// An n-dimensional array shared by reference: Quasar's `vec/mat/cube/cube{n}[T]`.
+/// Row-major, zero-based, up to 16 dimensions; `clone` shares the elements and
+/// [`Array::copy`] copies them. The elements live in one logical buffer that may be valid on
+/// the host, on a GPU or both; kernels make it valid where they run, and reading from Rust
+/// brings it back lazily.
 ///
 /// Mutation goes through `&self` (arrays are reference types in Quasar); conflicting host
 /// borrows are reported as [`Error::Borrowed`], like a `RefCell`.

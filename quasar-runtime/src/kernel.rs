@@ -170,6 +170,16 @@ impl<'a> BlockCtx<'a> {
     pub fn threads(&self) -> usize {
         self.cfg.threads_per_block()
     }
+    /// The first position of this block along `d` (`blkidx[d] * blkdim[d]`).
+    #[inline]
+    pub fn block_start(&self, d: usize) -> usize {
+        self.blkidx[d] * self.blkdim(d)
+    }
+    /// `blkpos[d]` of the thread at position `pos` (`mod(pos, blkdim)` within this block).
+    #[inline]
+    pub fn blkpos(&self, d: usize, pos: usize) -> usize {
+        pos - self.block_start(d)
+    }
     /// The positions `pos[d]` this block covers, clipped to the launch dimensions (for kernels
     /// without barriers: threads past the edge do nothing).
     #[inline]

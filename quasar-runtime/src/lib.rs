@@ -10,6 +10,11 @@
 //!   means "no GPU", not a crash; [`device::sim`] is a simulated GPU for tests.
 //! * The profiler ([`profile`]) counts launches, time and bytes moved per kernel and device.
 //!
+//! **Status:** everything above is implemented and tested on the CPU and on the simulated GPU.
+//! The CUDA back end builds (without a toolkit) and its tests skip without a driver; it has not
+//! yet been run on a real GPU. The PTX parameter ABI that the compiler must follow is
+//! documented in [`launch`](crate::Launch)'s module (`launch.rs`).
+//!
 //! It does not depend on the compiler (`quasar-core`): generated code depends only on this crate
 //! and `quasar-std`.
 

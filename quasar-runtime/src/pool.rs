@@ -10,7 +10,7 @@ use std::collections::HashMap;
 pub const MIN_BLOCK: usize = 256;
 
 /// The size class of a request: rounded up to a multiple of 1/16 of the next power of two (at most
-/// 12.5 % waste), and at least [`MIN_BLOCK`].
+/// 12.5 % waste), and at least 256 bytes.
 pub fn size_class(bytes: usize) -> usize {
     let b = bytes.max(MIN_BLOCK);
     let p = b.next_power_of_two();

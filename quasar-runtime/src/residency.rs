@@ -178,6 +178,17 @@ impl Buffer {
     /// Makes the host copy valid (downloading if needed) and waits for the hazards of a host
     /// access. `label` names the profiler row for the transfer.
     fn host_ready(&self, st: &mut BufState, writes: bool, label: &str) -> Result<()> {
+        self.host_ready_for(st, if writes { Access::ReadWrite } else { Access::Read }, label)
+    }
+
+    /// As [`host_ready`](Self::host_ready) for `access`: a write-only access (`'nocopy`) does
+    /// not download stale data, it only waits until nothing uses the host block.
+    fn host_ready_for(&self, st: &mut BufState, access: Access, label: &str) -> Result<()> {
+        let writes = access.writes();
+        if !st.host_valid && !access.reads() {
+            st.wait(true)?;
+            st.host_valid = true;
+        }
         if !st.host_valid {
             if st.shared > 0 || st.exclusive {
                 return Err(Error::borrowed("download into the host copy", "it is borrowed"));
@@ -222,12 +233,13 @@ impl Buffer {
     }
 
     /// Borrows the valid host copy (shared for reading, exclusive for writing) until
-    /// [`release_host`](Self::release_host). Used by host views and CPU launches.
+    /// [`release_host`](Self::release_host). Used by host views and CPU launches. With
+    /// [`Access::Write`] (`'nocopy`) stale data is not downloaded first.
     pub fn borrow_host(&self, access: Access, label: &str) -> Result<*mut u8> {
         let mut st = self.lock();
         let what = if access.writes() { "borrow the array mutably" } else { "borrow the array" };
         st.check_borrow(access.writes(), what)?;
-        self.host_ready(&mut st, access.writes(), label)?;
+        self.host_ready_for(&mut st, access, label)?;
         if access.writes() {
             st.exclusive = true;
         } else {

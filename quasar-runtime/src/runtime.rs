@@ -154,6 +154,19 @@ impl Runtime {
                 }
             }
         }
+        if l.dims.contains(&0) {
+            // Nothing runs (after checking the launch's rank); outputs stay zero.
+            LaunchConfig::cpu_auto(l.kernel.name, &l.dims, 1)?;
+            let outputs = l
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    LaunchArg::Output(spec) => Some((spec.elem, vec![0u8; spec.size()])),
+                    _ => None,
+                })
+                .collect();
+            return Ok(LaunchResult { device: DeviceKind::Cpu, outputs });
+        }
         let mode = l.mode.unwrap_or_else(|| self.mode());
         let gpu = self.gpu();
         let input = SchedInput {
@@ -259,14 +272,6 @@ impl Runtime {
         if be.needs_ptx() && k.ptx.is_none() {
             return Err(Error::Unsupported(format!("kernel `{}` has no PTX", k.name)));
         }
-        if cfg.num_blocks() == 0 {
-            // Nothing to run; outputs stay zero.
-            return self.run_cpu(l, bufs).map(|mut r| {
-                r.device = DeviceKind::Gpu;
-                r
-            });
-        }
-
         let mut pins = Pins { list: Vec::new(), fence: None };
         let mut ptrs: HashMap<u64, DevPtr> = HashMap::new();
         let mut deps: Vec<Fence> = Vec::new();

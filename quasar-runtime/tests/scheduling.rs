@@ -310,3 +310,66 @@ fn arrays_move_between_gpus() {
     assert_eq!(y.to_vec().unwrap(), vec![4; 1000]);
     assert_eq!(rt1.gpu().unwrap().pool_stats().used, 0);
 }
+
+#[test]
+fn nocopy_outputs_are_not_downloaded_for_a_cpu_kernel_either() {
+    let (rt, _) = sim_runtime(jittery(30));
+    let n = 4096usize;
+    let x = Array::<i32>::from_elem(&[n], 3).unwrap();
+    let y = Array::<i32>::zeros(&[n]).unwrap();
+    // y becomes valid on the GPU only.
+    rt.launch(&ADD_SCALAR)
+        .dims(&[n])
+        .arg(&y, Access::ReadWrite)
+        .scalar(1)
+        .on(SchedMode::Gpu)
+        .run()
+        .unwrap();
+    assert!(!y.residency().host_valid);
+    // y = x on the CPU, y 'nocopy: its stale GPU data is not brought back.
+    rt.launch(&COPY)
+        .dims(&[n])
+        .arg(&x, Access::Read)
+        .arg(&y, Access::Write)
+        .on(SchedMode::Cpu)
+        .run()
+        .unwrap();
+    assert_eq!(rt.profile().total_bytes_to_host(), 0);
+    let r = y.residency();
+    assert!(r.host_valid && !r.device_valid, "{r:?}");
+    assert_eq!(y.to_vec().unwrap(), vec![3; n]);
+}
+
+#[test]
+fn empty_launches_touch_nothing() {
+    let (rt, _) = sim_runtime(jittery(31));
+    let y = Array::<i32>::zeros(&[8]).unwrap();
+    rt.launch(&ADD_SCALAR)
+        .dims(&[8])
+        .arg(&y, Access::ReadWrite)
+        .scalar(1)
+        .on(SchedMode::Gpu)
+        .run()
+        .unwrap();
+    let before = y.residency();
+    let r = rt
+        .launch(&ADD_SCALAR)
+        .dims(&[0])
+        .arg(&y, Access::ReadWrite)
+        .scalar(1)
+        .on(SchedMode::Gpu)
+        .run()
+        .unwrap();
+    assert!(r.output::<i32>(0).is_err());
+    assert_eq!(y.residency().host_valid, before.host_valid);
+    assert_eq!(y.to_vec().unwrap(), vec![1; 8]);
+}
+
+#[test]
+fn arrays_and_runtimes_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Array<f32>>();
+    check::<Array<quasar_runtime::Complex<f64>>>();
+    check::<Runtime>();
+    check::<quasar_runtime::GpuDevice>();
+}
