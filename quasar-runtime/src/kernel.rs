@@ -1,33 +1,6 @@
 //! What generated kernels are made of: the [`Kernel`] descriptor, the [`BlockCtx`] a CPU kernel
 //! receives for each block, typed access to its arguments ([`KernelArgs`], [`KernelView`]).
-//!
-//! A CPU kernel is a plain function over **one block**:
-//!
-//! ```
-//! use quasar_runtime::{BlockCtx, Kernel, KernelArgs, Result};
-//!
-//! // y = a*x + y   (pos : int)
-//! fn saxpy_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
-//!     let x = args.view::<f32>(0)?;
-//!     let y = args.view::<f32>(1)?;
-//!     let a: f32 = args.scalar(2)?;
-//!     let r = ctx.range(0); // this block's positions along dimension 0, clipped to the launch
-//!     // SAFETY: the launch covers numel(y) positions, x and y have that many elements, and
-//!     // blocks cover disjoint ranges.
-//!     let (xs, ys) = unsafe { (x.slice(r.clone()), y.slice_mut(r)) };
-//!     for (yi, xi) in ys.iter_mut().zip(xs) {
-//!         *yi += a * xi; // the innermost loop is a plain slice loop: LLVM vectorises it
-//!     }
-//!     Ok(())
-//! }
-//! static SAXPY: Kernel = Kernel::new("saxpy", saxpy_cpu);
-//! ```
-//!
-//! The launcher calls the function once per block (blocks are spread over rayon's threads);
-//! it adds no work per element. Generated code for kernels that use `syncthreads` splits the
-//! body into barrier-free regions that each loop over the block's threads
-//! ([`BlockCtx::full_range`]), keeping values live across a barrier in
-//! [`BlockCtx::thread_scratch`]; shared memory is [`BlockCtx::shared`].
+//! How a CPU kernel is written is documented on [`Kernel`].
 
 use crate::element::{ElemInfo, Element};
 use crate::error::{Error, Result};
@@ -48,6 +21,34 @@ fn no_bytes(_: &[usize]) -> usize {
 }
 
 /// A kernel as generated code declares it, usually as a `static`.
+///
+/// A CPU kernel is a plain function over **one block**:
+///
+/// ```
+/// use quasar_runtime::{BlockCtx, Kernel, KernelArgs, Result};
+///
+/// // y = a*x + y   (pos : int)
+/// fn saxpy_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
+///     let x = args.view::<f32>(0)?;
+///     let y = args.view::<f32>(1)?;
+///     let a: f32 = args.scalar(2)?;
+///     let r = ctx.range(0); // this block's positions along dimension 0, clipped to the launch
+///     // SAFETY: the launch covers numel(y) positions, x and y have that many elements, and
+///     // blocks cover disjoint ranges.
+///     let (xs, ys) = unsafe { (x.slice(r.clone()), y.slice_mut(r)) };
+///     for (yi, xi) in ys.iter_mut().zip(xs) {
+///         *yi += a * xi; // the innermost loop is a plain slice loop: LLVM vectorises it
+///     }
+///     Ok(())
+/// }
+/// static SAXPY: Kernel = Kernel::new("saxpy", saxpy_cpu);
+/// ```
+///
+/// The launcher calls the function once per block (blocks are spread over rayon's threads);
+/// it adds no work per element. Generated code for kernels that use `syncthreads` splits the
+/// body into barrier-free regions that each loop over the block's threads
+/// ([`BlockCtx::full_range`]), keeping values live across a barrier in
+/// [`BlockCtx::thread_scratch`]; shared memory is [`BlockCtx::shared`].
 #[derive(Debug)]
 pub struct Kernel {
     /// The kernel's name (its PTX entry point, and the name in errors and the profile).

@@ -1,38 +1,6 @@
 //! The kernel launch API used by generated code (`parallel_do`): grid and block dimensions,
-//! arguments with their access modes, output arguments, and the forced device.
-//!
-//! ```
-//! use quasar_runtime::{Access, Array, BlockCtx, Kernel, KernelArgs, Result, Runtime};
-//!
-//! fn fill_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
-//!     let y = args.view::<i32>(0)?;
-//!     for i in ctx.range(0) {
-//!         // SAFETY: i < dims[0] == numel(y); blocks are disjoint.
-//!         unsafe { y.set_unchecked(i, i as i32) }
-//!     }
-//!     Ok(())
-//! }
-//! static FILL: Kernel = Kernel::new("fill", fill_cpu);
-//!
-//! let y = Array::<i32>::zeros(&[1000])?;
-//! Runtime::cpu_only().launch(&FILL).dims(&[1000]).arg(&y, Access::Write).run()?;
-//! assert_eq!(y.get(&[999])?, 999);
-//! # Ok::<(), quasar_runtime::Error>(())
-//! ```
-//!
-//! # GPU conventions (the ABI the PTX back end follows)
-//!
-//! * Launch dimension `d` of an `n`-dimensional launch maps to CUDA axis `x` for the last
-//!   dimension, `y` for the one before, `z` for the first of three: `pos[n-1]` is
-//!   `ctaid.x * ntid.x + tid.x`, so consecutive threads touch consecutive (row-major) elements.
-//! * The grid is rounded up to whole blocks; a kernel must test `pos[d] < dims[d]` (the
-//!   runtime does not pad arrays).
-//! * Kernel parameters, in order: the launch dimensions as `.u32` (one per dimension); then per
-//!   argument: an array is `.u64` data pointer followed by one `.u32` extent per array
-//!   dimension; a value is passed by value in its own layout (`.f32`, `.b16` for half,
-//!   `.align 8 .b8[16]` for `Complex<f64>`, …); an output argument is a `.u64` pointer to a
-//!   zeroed slot that the kernel combines into atomically.
-//! * Dynamic shared memory: `Kernel::shared_bytes(blkdim)` bytes.
+//! arguments with their access modes, output arguments, and the forced device. An example and
+//! the GPU conventions (grid mapping and the PTX parameter ABI) are documented on [`Launch`].
 
 use crate::array::Array;
 use crate::element::{ElemInfo, Element};
@@ -241,6 +209,40 @@ pub(crate) enum LaunchArg {
 }
 
 /// A kernel launch being put together: `runtime.launch(&KERNEL).dims(..).arg(..).run()`.
+///
+/// ```
+/// use quasar_runtime::{Access, Array, BlockCtx, Kernel, KernelArgs, Result, Runtime};
+///
+/// fn fill_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
+///     let y = args.view::<i32>(0)?;
+///     for i in ctx.range(0) {
+///         // SAFETY: i < dims[0] == numel(y); blocks are disjoint.
+///         unsafe { y.set_unchecked(i, i as i32) }
+///     }
+///     Ok(())
+/// }
+/// static FILL: Kernel = Kernel::new("fill", fill_cpu);
+///
+/// let y = Array::<i32>::zeros(&[1000])?;
+/// Runtime::cpu_only().launch(&FILL).dims(&[1000]).arg(&y, Access::Write).run()?;
+/// assert_eq!(y.get(&[999])?, 999);
+/// # Ok::<(), quasar_runtime::Error>(())
+/// ```
+///
+///
+/// # GPU conventions (the ABI the PTX back end follows)
+///
+/// * Launch dimension `d` of an `n`-dimensional launch maps to CUDA axis `x` for the last
+///   dimension, `y` for the one before, `z` for the first of three: `pos[n-1]` is
+///   `ctaid.x * ntid.x + tid.x`, so consecutive threads touch consecutive (row-major) elements.
+/// * The grid is rounded up to whole blocks; a kernel must test `pos[d] < dims[d]` (the
+///   runtime does not pad arrays).
+/// * Kernel parameters, in order: the launch dimensions as `.u32` (one per dimension); then per
+///   argument: an array is `.u64` data pointer followed by one `.u32` extent per array
+///   dimension; a value is passed by value in its own layout (`.f32`, `.b16` for half,
+///   `.align 8 .b8[16]` for `Complex<f64>`, …); an output argument is a `.u64` pointer to a
+///   zeroed slot that the kernel combines into atomically.
+/// * Dynamic shared memory: `Kernel::shared_bytes(blkdim)` bytes.
 #[must_use = "a launch does nothing until `run` is called"]
 pub struct Launch<'r> {
     pub(crate) rt: &'r Runtime,

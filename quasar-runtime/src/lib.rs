@@ -13,7 +13,7 @@
 //! **Status:** everything above is implemented and tested on the CPU and on the simulated GPU.
 //! The CUDA back end builds (without a toolkit) and its tests skip without a driver; it has not
 //! yet been run on a real GPU. The PTX parameter ABI that the compiler must follow is
-//! documented in [`launch`](crate::Launch)'s module (`launch.rs`).
+//! documented on [`Launch`].
 //!
 //! It does not depend on the compiler (`quasar-core`): generated code depends only on this crate
 //! and `quasar-std`.

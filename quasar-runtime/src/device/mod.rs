@@ -1,5 +1,5 @@
 //! Devices: the abstract GPU-like back end ([`GpuBackend`]) that the residency machinery drives,
-//! its implementations (the simulated device [`sim`], and [`cuda`] behind the `cuda` feature),
+//! its implementations (the simulated device [`sim`], and `cuda` behind the `cuda` feature),
 //! the CPU executor ([`cpu`]) and the shared device front end ([`GpuDevice`]).
 //!
 //! A back end owns separate memory addressed by [`DevPtr`], copies between it and the host, and
