@@ -187,9 +187,15 @@ impl Runtime {
         })?;
         match (kind, gpu) {
             (DeviceKind::Gpu, Some(g)) => match self.run_gpu(&l, &bufs, g) {
+                // The launch does not fit the GPU's limits (e.g. grid size): the CPU can run it.
+                Err(Error::InvalidLaunch { .. }) if mode == SchedMode::Auto => {
+                    self.run_cpu(&l, &bufs)
+                }
                 Err(e) if mode == SchedMode::Auto && is_device_failure(&e) => {
                     self.log_fallback(l.kernel.name, &e);
-                    if !matches!(e, Error::OutOfDeviceMemory { .. }) {
+                    // Out of memory, or this kernel's PTX not loading, says nothing about
+                    // the device; any other failure disables it for this runtime.
+                    if !matches!(e, Error::OutOfDeviceMemory { .. }) && !is_kernel_specific(&e) {
                         *lock(&self.no_gpu_reason) = format!("the GPU failed: {e}");
                         self.gpu_failed.store(true, Ordering::Relaxed);
                     }
@@ -327,6 +333,12 @@ impl Runtime {
         }
         Ok(LaunchResult { device: DeviceKind::Gpu, outputs })
     }
+}
+
+/// A CUDA error about one kernel's module (it does not mean the device is unusable).
+fn is_kernel_specific(e: &Error) -> bool {
+    matches!(e, Error::Cuda { operation, .. }
+        if operation.starts_with("loading the PTX module") || operation.starts_with("finding entry point"))
 }
 
 fn is_device_failure(e: &Error) -> bool {

@@ -163,10 +163,18 @@ fn forcing_the_gpu_without_one_is_an_error_not_a_crash() {
     assert!(!rt.no_gpu_reason().is_empty());
 }
 
-/// A GPU whose kernel launches fail (as a broken driver would).
-struct Broken(SimBackend);
+/// A simulated GPU whose kernel launches fail with `fail` as the operation (as a broken driver
+/// or a bad PTX module would), or whose grid is tiny.
+struct Broken(SimBackend, Option<&'static str>, [usize; 3]);
+
+fn broken(fail: Option<&'static str>, grid: [usize; 3]) -> Runtime {
+    Runtime::with_gpu(Arc::new(Broken(SimBackend::new(SimConfig::default()), fail, grid)))
+}
 
 impl GpuBackend for Broken {
+    fn max_grid(&self) -> [usize; 3] {
+        self.2
+    }
     fn name(&self) -> String {
         "broken GPU".into()
     }
@@ -203,11 +211,14 @@ impl GpuBackend for Broken {
     fn zero(&self, dst: DevPtr, bytes: usize, after: &[Fence]) -> Result<Fence> {
         self.0.zero(dst, bytes, after)
     }
-    unsafe fn launch(&self, l: &DeviceLaunch<'_>, _after: &[Fence]) -> Result<Fence> {
-        Err(Error::Cuda {
-            operation: format!("launch of kernel `{}`", l.kernel.name),
-            message: "CUDA_ERROR_LAUNCH_FAILED".into(),
-        })
+    unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
+        match self.1 {
+            Some(op) => Err(Error::Cuda {
+                operation: format!("{op} `{}`", l.kernel.name),
+                message: "CUDA_ERROR_LAUNCH_FAILED".into(),
+            }),
+            None => self.0.launch(l, after),
+        }
     }
     fn synchronize(&self) -> Result<()> {
         self.0.synchronize()
@@ -216,7 +227,7 @@ impl GpuBackend for Broken {
 
 #[test]
 fn a_failing_gpu_falls_back_to_the_cpu_in_automatic_mode() {
-    let rt = Runtime::with_gpu(Arc::new(Broken(SimBackend::new(SimConfig::default()))));
+    let rt = broken(Some("launch of kernel"), [1 << 20; 3]);
     let y = Array::<i32>::zeros(&[10]).unwrap();
     // Forced: the error names the kernel.
     let e = rt
@@ -372,4 +383,40 @@ fn arrays_and_runtimes_are_send_and_sync() {
     check::<Array<quasar_runtime::Complex<f64>>>();
     check::<Runtime>();
     check::<quasar_runtime::GpuDevice>();
+}
+
+#[test]
+fn a_kernel_whose_ptx_does_not_load_runs_on_the_cpu_without_disabling_the_gpu() {
+    let rt = broken(Some("loading the PTX module of kernel"), [1 << 20; 3]);
+    rt.set_scheduler_config(SchedulerConfig { cpu_ns_per_item: 1e9, ..Default::default() });
+    let y = Array::<i32>::zeros(&[10]).unwrap();
+    let r = rt.launch(&ADD_SCALAR).dims(&[10]).arg(&y, Access::ReadWrite).scalar(1).run().unwrap();
+    assert_eq!(r.device(), DeviceKind::Cpu);
+    assert_eq!(y.to_vec().unwrap(), vec![1; 10]);
+    assert!(rt.gpu().is_some());
+}
+
+#[test]
+fn launches_beyond_the_gpu_grid_limits_run_on_the_cpu_in_automatic_mode() {
+    let rt = broken(None, [4, 4, 4]);
+    rt.set_scheduler_config(SchedulerConfig { cpu_ns_per_item: 1e9, ..Default::default() });
+    let y = Array::<i32>::zeros(&[100_000]).unwrap();
+    let e = rt
+        .launch(&ADD_SCALAR)
+        .dims(&[100_000])
+        .arg(&y, Access::ReadWrite)
+        .scalar(1)
+        .on(SchedMode::Gpu)
+        .run()
+        .unwrap_err();
+    assert!(matches!(e, Error::InvalidLaunch { .. }), "{e}");
+    let r =
+        rt.launch(&ADD_SCALAR).dims(&[100_000]).arg(&y, Access::ReadWrite).scalar(1).run().unwrap();
+    assert_eq!(r.device(), DeviceKind::Cpu);
+    // Small enough for the grid: the GPU.
+    let z = Array::<i32>::zeros(&[1000]).unwrap();
+    let r =
+        rt.launch(&ADD_SCALAR).dims(&[1000]).arg(&z, Access::ReadWrite).scalar(1).run().unwrap();
+    assert_eq!(r.device(), DeviceKind::Gpu);
+    assert_eq!((y.get(&[5]).unwrap(), z.get(&[5]).unwrap()), (1, 1));
 }
