@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod ir;
 pub mod sema;
 pub mod span;
+pub mod stack;
 pub mod syntax;
 
 pub use diagnostics::{Diagnostic, Severity, SourceMap};

@@ -32,6 +32,15 @@ impl TypeEnv<'_, '_> {
     }
 
     fn resolve_depth(&self, t: &TypeExpr, diags: &mut Vec<Diagnostic>, depth: u32) -> Type {
+        crate::stack::guard(|| self.resolve_depth_unguarded(t, diags, depth))
+    }
+
+    fn resolve_depth_unguarded(
+        &self,
+        t: &TypeExpr,
+        diags: &mut Vec<Diagnostic>,
+        depth: u32,
+    ) -> Type {
         if depth > 64 {
             diags
                 .push(Diagnostic::error(t.span, "type definitions refer to each other in a cycle"));

@@ -379,7 +379,9 @@ impl<'a> Lexer<'a> {
                     break;
                 }
                 b'\\' if self.pos + 1 < self.bytes.len() && self.peek(1) != b'\n' => {
-                    self.pos += 2;
+                    // Skip the backslash and the whole (possibly multi-byte) escaped character.
+                    let escaped = self.src[self.pos + 1..].chars().next().map_or(1, char::len_utf8);
+                    self.pos += 1 + escaped;
                 }
                 b'\n' | 0 if self.pos >= self.bytes.len() || self.peek(0) == b'\n' => {
                     let span = self.span_from(start, line, col);

@@ -82,6 +82,10 @@ impl Printer {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        crate::stack::guard(|| self.stmt_unguarded(s))
+    }
+
+    fn stmt_unguarded(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Expr(e) => self.line(&print_expr(e)),
             StmtKind::If { branches, else_body } => {
@@ -399,6 +403,10 @@ fn range_dots(out: &mut String) {
 }
 
 fn expr(e: &Expr, out: &mut String) {
+    crate::stack::guard(|| expr_unguarded(e, out))
+}
+
+fn expr_unguarded(e: &Expr, out: &mut String) {
     match &e.kind {
         ExprKind::Number(text) => out.push_str(text),
         ExprKind::Str(text) => {
@@ -553,6 +561,10 @@ fn modifiers(t: &TypeExpr, out: &mut String) {
 }
 
 fn ty(t: &TypeExpr, out: &mut String) {
+    crate::stack::guard(|| ty_unguarded(t, out))
+}
+
+fn ty_unguarded(t: &TypeExpr, out: &mut String) {
     match &t.kind {
         TypeKind::Named { name, dims, args, sizes } => {
             out.push_str(&name.name);

@@ -37,6 +37,10 @@ pub fn converts_implicitly(from: &Type, to: &Type) -> bool {
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn lower_expr(&mut self, e: &'a Expr) -> ir::Expr {
+        crate::stack::guard(|| self.lower_expr_unguarded(e))
+    }
+
+    fn lower_expr_unguarded(&mut self, e: &'a Expr) -> ir::Expr {
         let span = e.span;
         match &e.kind {
             ExprKind::Number(text) => lower_number(text, span),

@@ -219,8 +219,10 @@ impl<'a> Checker<'a> {
         self.depth += 1;
         let decl_info = self.decls.function(decl);
         let def = decl_info.def;
-        let mut lowerer = FnLowerer::new(self, ScopeId::Function(decl), def.kind, env);
-        let function = lowerer.lower_function(def, &args, &type_args);
+        let function = crate::stack::guard(|| {
+            let mut lowerer = FnLowerer::new(self, ScopeId::Function(decl), def.kind, env);
+            lowerer.lower_function(def, &args, &type_args)
+        });
         self.depth -= 1;
         self.in_progress.remove(&key);
         let id = self.push_function(function);
@@ -246,8 +248,10 @@ impl<'a> Checker<'a> {
         }
         self.in_progress.insert(key.clone());
         self.depth += 1;
-        let mut lowerer = FnLowerer::new(self, scope, lambda.kind, Some(env));
-        let function = lowerer.lower_lambda(lambda, span, &args);
+        let function = crate::stack::guard(|| {
+            let mut lowerer = FnLowerer::new(self, scope, lambda.kind, Some(env));
+            lowerer.lower_lambda(lambda, span, &args)
+        });
         self.depth -= 1;
         self.in_progress.remove(&key);
         let id = self.push_function(function);

@@ -51,6 +51,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn lower_stmt(&mut self, s: &'a Stmt) -> Option<ir::Stmt> {
+        crate::stack::guard(|| self.lower_stmt_unguarded(s))
+    }
+
+    fn lower_stmt_unguarded(&mut self, s: &'a Stmt) -> Option<ir::Stmt> {
         let span = s.span;
         match &s.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e, span),

@@ -96,7 +96,10 @@ impl Parser {
             return self.parse_multiplicative();
         }
         let mut lhs = self.parse_binary(level + 1)?;
+        let mut chain = 0u32;
         loop {
+            self.check_chain(chain)?;
+            chain += 1;
             let op = match (level, self.current_punct()) {
                 (0, Some(Punct::PipeGt)) => BinaryOp::Pipe,
                 (1, Some(Punct::OrOr)) => BinaryOp::Or,
@@ -136,7 +139,10 @@ impl Parser {
 
     fn parse_multiplicative(&mut self) -> PResult<Expr> {
         let mut lhs = self.parse_unary()?;
+        let mut chain = 0u32;
         loop {
+            self.check_chain(chain)?;
+            chain += 1;
             let op = match self.current_punct() {
                 Some(Punct::Star) => BinaryOp::Mul,
                 Some(Punct::Slash) => BinaryOp::Div,
@@ -177,7 +183,10 @@ impl Parser {
     /// `^` and `.^`, left-associative; the right operand may carry a sign (`2^-1`).
     fn parse_power(&mut self) -> PResult<Expr> {
         let mut lhs = self.parse_postfix()?;
+        let mut chain = 0u32;
         loop {
+            self.check_chain(chain)?;
+            chain += 1;
             let op = match self.current_punct() {
                 Some(Punct::Caret) => BinaryOp::Pow,
                 Some(Punct::DotCaret) => BinaryOp::ElemPow,
@@ -209,7 +218,10 @@ impl Parser {
 
     fn parse_postfix(&mut self) -> PResult<Expr> {
         let mut e = self.parse_primary()?;
+        let mut chain = 0u32;
         loop {
+            self.check_chain(chain)?;
+            chain += 1;
             let tok = self.tok().clone();
             match &tok.kind {
                 TokenKind::Punct(Punct::LParen) => {

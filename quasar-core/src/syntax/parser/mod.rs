@@ -22,7 +22,7 @@ pub(crate) type PResult<T> = Result<T, Reported>;
 
 /// Deepest nesting of expressions/types/blocks accepted; deeper input gets an error instead
 /// of overflowing the stack.
-const MAX_DEPTH: u32 = 200;
+const MAX_DEPTH: u32 = 500;
 
 /// Parses a token stream (which must end with `Eof`, as [`super::lexer::lex`] guarantees).
 pub fn parse_tokens(
@@ -237,9 +237,21 @@ impl Parser {
             return Err(self.error(d));
         }
         self.depth += 1;
-        let r = f(self);
+        let r = crate::stack::guard(|| f(self));
         self.depth -= 1;
         r
+    }
+
+    /// Fails when a chain of `extra` operators (`a + b + …`, `f(1)(2)…`, `a.b.c…`) on top
+    /// of the current nesting would build a tree deeper than [`MAX_DEPTH`]: every later
+    /// pass walks the tree recursively.
+    fn check_chain(&mut self, extra: u32) -> PResult<()> {
+        if self.depth + extra >= MAX_DEPTH {
+            let d = Diagnostic::error(self.span(), "this expression is too long")
+                .with_note(format!("at most {MAX_DEPTH} operators can be chained; split it with intermediate variables"));
+            return Err(self.error(d));
+        }
+        Ok(())
     }
 
     /// A stand-in expression for a part that failed to parse (the error is already reported).

@@ -192,12 +192,11 @@ impl Parser {
         }
         let result = self.parse_type()?;
         let result = if self.eat_punct(Punct::Arrow).is_some() {
+            // `a -> b -> c` is `a -> [b -> c]`: each `->` nests one level deeper.
             let start: Span = result.span;
-            let inner = self.parse_fn_type_results(
-                FunctionKind::Host,
-                vec![FunctionTypeParam { ty: result, variadic: false }],
-                false,
-            )?;
+            let param = vec![FunctionTypeParam { ty: result, variadic: false }];
+            let inner =
+                self.nested(|p| p.parse_fn_type_results(FunctionKind::Host, param, false))?;
             TypeExpr {
                 kind: TypeKind::Function(inner),
                 modifiers: Vec::new(),
