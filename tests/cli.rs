@@ -25,10 +25,16 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
-        std::fs::write(dir.path().join(name), text).unwrap();
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
     dir
 }
@@ -68,12 +74,138 @@ fn check_reports_an_unreadable_file_without_panicking() {
 }
 
 #[test]
-fn check_without_syntax_flag_says_type_checking_is_not_available() {
+fn check_type_checks_a_valid_file_and_exits_0() {
     let dir = dir_with(&[("good.q", VALID)]);
     let out = quasar(&["check", "good.q"], dir.path());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("type checking is not available yet"), "{err}");
+    assert!(err.contains("checked 1 file: 0 errors, 0 warnings"), "{err}");
+    assert!(!err.contains("not available yet"), "{err}");
+    assert!(stdout(&out).is_empty(), "types are printed only with --types");
+}
+
+/// `x` is undefined on line 4, column 9; `"no"` is not a `mat` (the call on line 5).
+const TYPE_ERRORS: &str = "\
+function y = scale(x : mat, a : scalar)
+    y = x * a
+endfunction
+z = 1 + x
+w = scale(\"no\", 2.0)
+";
+
+#[test]
+fn check_type_errors_name_file_line_and_column_and_exit_1() {
+    let dir = dir_with(&[("types.q", TYPE_ERRORS)]);
+    let out = quasar(&["check", "types.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("types.q:4:9"), "{err}");
+    assert!(err.contains("undefined name `x`"), "{err}");
+    assert!(err.contains("types.q:5:5"), "{err}");
+    assert!(err.contains("mat") && err.contains("string"), "both types are named: {err}");
+    assert!(err.contains("checked 1 file: 2 errors"), "{err}");
+}
+
+#[test]
+fn check_syntax_flag_skips_type_checking() {
+    let dir = dir_with(&[("types.q", TYPE_ERRORS)]);
+    let out = quasar(&["check", "--syntax", "types.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("checked 1 file: 0 errors, 0 warnings"), "{err}");
+}
+
+#[test]
+fn check_does_not_type_check_a_file_with_syntax_errors() {
+    let dir = dir_with(&[("bad.q", "y = ) 2\nz = undefined_name\n")]);
+    let out = quasar(&["check", "bad.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("bad.q:1:5"), "{err}");
+    assert!(!err.contains("undefined"), "no type errors after syntax errors: {err}");
+}
+
+#[test]
+fn check_types_prints_every_instance_with_its_types() {
+    let src = "\
+function y = scale(x : mat, a : scalar)
+    y = x * a
+endfunction
+function y = twice(x)
+    y = 2 * x
+endfunction
+a = twice(3)
+b = twice(1.5)
+sq = v -> v * v
+c = sq(4)
+";
+    let dir = dir_with(&[("prog.q", src)]);
+    let out = quasar(&["check", "--types", "prog.q"], dir.path());
+    let (err, text) = (stderr(&out), stdout(&out));
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(text.contains("scale(x : mat, a : scalar) -> (y : mat)"), "{text}");
+    assert!(text.contains("twice(x : int) -> (y : int)"), "{text}");
+    assert!(text.contains("twice(x : scalar) -> (y : scalar)"), "{text}");
+    assert!(text.contains("<lambda@9:6>(v : int) -> "), "{text}");
+    assert!(text.contains("<script>() -> ()"), "{text}");
+    assert!(text.contains("    b : scalar"), "variables are listed under their instance: {text}");
+    assert!(err.contains("checked 1 file: 0 errors"), "{err}");
+}
+
+#[test]
+fn check_types_conflicts_with_syntax() {
+    let dir = dir_with(&[("good.q", VALID)]);
+    let out = quasar(&["check", "--syntax", "--types", "good.q"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn check_loads_imported_files_relative_to_the_importing_file() {
+    let dir = dir_with(&[
+        (
+            "main.q",
+            "import \"lib/helpers.q\"\nfunction y = f(x : scalar)\n    y = helper(x)\nendfunction\nz = f(2.0)\n",
+        ),
+        ("lib/helpers.q", "import \"more.q\"\nfunction y = helper(x)\n    y = more(x) + 1\nendfunction\n"),
+        // An import cycle back to the checked file and to the importing file.
+        ("lib/more.q", "import \"helpers.q\"\nimport \"../main.q\"\nfunction y = more(x)\n    y = 2 * x\nendfunction\n"),
+    ]);
+    let out = quasar(&["check", "--types", "main.q"], dir.path());
+    let (err, text) = (stderr(&out), stdout(&out));
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("checked 1 file: 0 errors, 0 warnings"), "{err}");
+    assert!(text.contains("helper(x : scalar) -> (y : scalar)"), "{text}");
+    assert!(text.contains("    z : scalar"), "{text}");
+}
+
+#[test]
+fn check_reports_a_missing_import_at_the_import_statement() {
+    let dir = dir_with(&[
+        ("main.q", "x = 1\nimport \"missing.q\"\ny = x\n"),
+        ("std.q", "import \"system.q\"\nx = 1\n"),
+    ]);
+    let out = quasar(&["check", "main.q", "std.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("main.q:2:1"), "{err}");
+    assert!(err.contains("cannot find the imported file `missing.q`"), "{err}");
+    // A standard module that is not shipped yet is a warning, not an error.
+    assert!(err.contains("std.q:1:1"), "{err}");
+    assert!(err.contains("warning: the standard module `system.q` is not available yet"), "{err}");
+    assert!(err.contains("checked 2 files: 1 error, 1 warning (1 file with errors)"), "{err}");
+}
+
+#[test]
+fn check_reports_syntax_errors_of_imported_files_under_their_own_name() {
+    let dir = dir_with(&[
+        ("main.q", "import \"lib.q\"\nz = f(1)\n"),
+        ("lib.q", "function y = f(x)\n    y = ) x\nendfunction\n"),
+    ]);
+    let out = quasar(&["check", "main.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("lib.q:2:9"), "{err}");
+    assert!(!err.contains("main.q:"), "{err}");
 }
 
 #[test]

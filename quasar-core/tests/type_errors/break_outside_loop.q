@@ -1,0 +1,4 @@
+x = 3
+if x > 2
+    break
+endif

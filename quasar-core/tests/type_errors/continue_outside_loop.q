@@ -1,0 +1,5 @@
+function y = f(x)
+    continue
+    y = x
+endfunction
+z = f(1)

@@ -1,0 +1,2 @@
+count : int = 0
+count = "three"

@@ -1,0 +1,3 @@
+for c = "abc"
+    print c
+endfor

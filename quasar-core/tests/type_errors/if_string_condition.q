@@ -1,0 +1,4 @@
+s = "yes"
+if s
+    print "ok"
+endif

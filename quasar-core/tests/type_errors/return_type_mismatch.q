@@ -1,0 +1,4 @@
+function y : int = name()
+    y = "seven"
+endfunction
+n = name()

@@ -1,0 +1,4 @@
+function y = buffer(n : int)
+    y = shared(n)
+endfunction
+b = buffer(16)

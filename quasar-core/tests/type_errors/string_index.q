@@ -1,0 +1,2 @@
+A = zeros(4)
+b = A["first"]

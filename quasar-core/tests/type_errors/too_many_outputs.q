@@ -1,0 +1,4 @@
+function y = f(x)
+    y = x
+endfunction
+[a, b] = f(1)

@@ -1,0 +1,2 @@
+width = 640
+area = width * heigth

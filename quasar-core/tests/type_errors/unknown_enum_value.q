@@ -1,0 +1,6 @@
+type color : enum
+    Red
+    Green
+    Blue
+endtype
+c = color.Purple
