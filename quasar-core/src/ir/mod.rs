@@ -320,6 +320,11 @@ pub enum ExprKind {
     Sequence(Vec<Expr>),
     /// `...v` as an argument: the elements of `v` as separate arguments.
     Spread(Box<Expr>),
+    /// Result `index` of a call with several results (the first, where one value is used).
+    TupleField {
+        tuple: Box<Expr>,
+        index: usize,
+    },
 }
 
 impl Expr {

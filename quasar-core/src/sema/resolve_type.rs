@@ -107,6 +107,9 @@ impl TypeEnv<'_, '_> {
             "cscalar" => Some(Type::CSCALAR),
             "string" => Some(Type::String),
             "object" => Some(Type::Unknown),
+            // Cooperative groups (manual §9.8): its methods are typed by the built-in table;
+            // the value itself has no further structure for the checker.
+            "thread_block" => Some(Type::Unknown),
             "function" | "lambda_expr" | "kernel_function" => {
                 Some(Type::Function(Box::new(FnType {
                     kind: if name == "kernel_function" {
@@ -221,8 +224,10 @@ impl TypeEnv<'_, '_> {
                     ),
                 ));
             }
-            rank = Rank::Fixed(sizes.len().clamp(1, 16) as u8);
-            shape = Some(sizes.iter().map(|s| self.dim(s)).collect());
+            if !sizes.is_empty() {
+                rank = Rank::Fixed(sizes.len().min(16) as u8);
+                shape = Some(sizes.iter().map(|s| self.dim(s)).collect());
+            }
         }
         Type::Array(Box::new(ArrayType { elem, rank, shape, mods: ArrayMods::default() }))
     }

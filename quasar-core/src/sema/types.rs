@@ -573,7 +573,7 @@ fn fmt_array(a: &ArrayType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let all_known: Option<Vec<u64>> =
             shape.iter().map(|d| if let Dim::Known(n) = d { Some(*n) } else { None }).collect();
         match (a.rank, all_known) {
-            (Rank::Fixed(1), Some(n)) if !generic => write!(f, "{}", n[0])?,
+            (Rank::Fixed(1), Some(n)) if !generic && n.len() == 1 => write!(f, "{}", n[0])?,
             _ => {
                 write!(f, "(")?;
                 for (i, d) in shape.iter().enumerate() {

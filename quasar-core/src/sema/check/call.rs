@@ -19,7 +19,8 @@ type ParamFill<'f> = &'f dyn Fn(&[ast::Param]) -> Result<Vec<Type>, String>;
 /// The result type of a call to something with these outputs.
 pub fn results_type(results: &[Type]) -> Type {
     match results {
-        [] => Type::Void,
+        // No value (distinct from `Void`, the type not known yet).
+        [] => Type::Tuple(Vec::new()),
         [one] => one.clone(),
         many => Type::Tuple(many.to_vec()),
     }
@@ -78,7 +79,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     let ty = v.ty.clone();
                     ir::Expr::new(ir::ExprKind::Spread(Box::new(v)), ty, a.value.span)
                 }
-                _ => self.lower_expr(&a.value),
+                _ => {
+                    let v = self.lower_expr(&a.value);
+                    self.single_value(v)
+                }
             })
             .collect()
     }
@@ -89,6 +93,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut out = Vec::new();
         for a in args {
             match (&a.kind, &a.ty) {
+                // `...f(x)`: every result of `f` as an argument.
+                (ir::ExprKind::Spread(_), Type::Tuple(ts)) => out.extend(ts.iter().cloned()),
                 (ir::ExprKind::Spread(_), Type::Array(arr)) => match arr.shape.as_deref() {
                     Some([Dim::Known(n)]) => {
                         out.extend(std::iter::repeat(arr.elem.clone()).take(*n as usize))
@@ -118,10 +124,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         match self.resolve_name(name, name_span) {
             Some(NameRef::Local(id)) => {
-                if let Some(&(lambda, lspan)) =
+                if let Some(&(lambda, lspan, scope)) =
                     self.lambdas.get(&id).filter(|_| !self.reassigned.contains(&id))
                 {
-                    return self.call_lambda(lambda, lspan, args, span);
+                    return self.call_lambda(lambda, lspan, scope, args, span);
                 }
                 let ty = self.local_type(id).clone();
                 let f = ir::Expr::new(ir::ExprKind::Local(id), ty, name_span);
@@ -297,9 +303,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 format!("no definition of `{name}` accepts the arguments ({})", types.join(", ")),
             )
         };
+        let label = if ids.len() == 1 { "defined here" } else { "a candidate" };
         for &id in ids {
             let def = self.cx.decls.function(id).def;
-            d = d.with_secondary(def.name.span, "a candidate");
+            d = d.with_secondary(def.name.span, label);
         }
         self.report(d);
         None
@@ -313,6 +320,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &[ir::Expr],
         names: &[Option<String>],
     ) -> Result<(usize, Vec<ir::Expr>), String> {
+        if args.iter().any(|a| matches!(a.kind, ir::ExprKind::Spread(_))) {
+            return self.match_spread_params(def, args);
+        }
         let fname = &def.name.name;
         let params: Vec<&ast::Param> = def
             .params
@@ -386,11 +396,46 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Ok((score, ordered))
     }
 
+    /// Matches arguments that include `...v` spreads positionally, by their expanded types
+    /// (`f(...two())` passes both results of `two`); the arguments stay as written.
+    fn match_spread_params(
+        &mut self,
+        def: &ast::FunctionDef,
+        args: &[ir::Expr],
+    ) -> Result<(usize, Vec<ir::Expr>), String> {
+        let fname = &def.name.name;
+        let types = Self::arg_types(args);
+        let required = def.params.iter().filter(|p| p.default.is_none() && !p.variadic).count();
+        let variadic = def.params.last().is_some_and(|p| p.variadic);
+        if types.len() < required || (!variadic && types.len() > def.params.len()) {
+            return Err(format!(
+                "`{fname}` takes {} argument(s) but the spread gives {}",
+                def.params.len(),
+                types.len()
+            ));
+        }
+        let mut score = 0;
+        for (p, t) in def.params.iter().zip(&types) {
+            if p.variadic {
+                break;
+            }
+            if p.ty.is_some() {
+                let declared = self.cx.declared_param_type(def, p);
+                if !self.fits(t, &declared) {
+                    return Err(format!("type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {t}", p.name.name));
+                }
+                score += declared.is_concrete() as usize;
+            }
+        }
+        Ok((score, args.to_vec()))
+    }
+
     /// A call through a variable holding a known lambda: instantiated for these arguments.
     fn call_lambda(
         &mut self,
         lambda: &'a ast::Lambda,
         lspan: Span,
+        scope: crate::sema::decls::ScopeId,
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
@@ -423,8 +468,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
             return unknown(span);
         }
-        let env = self.env_for_children();
-        match self.cx.instantiate_lambda(lambda, lspan, self.scope, types, env) {
+        // Free names of the lambda resolve where it was defined (closures bind at definition).
+        let env = self.env_for_scope(scope).unwrap_or_else(|| self.env_for_children());
+        match self.cx.instantiate_lambda(lambda, lspan, scope, types, env) {
             Some(id) => self.call_instance(id, lowered, span),
             None => ir::Expr::new(
                 ir::ExprKind::Call { callee: Callee::Builtin("<lambda>".into()), args: lowered },
@@ -540,6 +586,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Some(id) => self.call_instance(id, ordered, span),
                     None => unknown(span),
                 };
+            }
+        }
+        if let (Some(c), false) = (&class, has_field) {
+            let def = self.class_def(c.id);
+            if !def.dynamic {
+                let d = Diagnostic::error(name.span, format!("`{}` has no field or method `{}`", def.name, name.name))
+                    .with_note(format!("methods are functions whose first parameter is the object: `function y = {}(self : {}, …)`", name.name, def.name));
+                self.report(d);
+                self.lower_args(args);
+                return unknown(span);
             }
         }
         let ty = self.field_type(&b.ty, &name.name, name.span);
@@ -687,6 +743,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.warn_conversion(t, &Type::INT, dims.span);
                 Type::INT
             }
+            // A one-element size (`size(v)` of a vector) is a one-dimensional launch.
+            Type::Array(a)
+                if a.rank == Rank::Fixed(1) && a.shape.as_deref() == Some(&[Dim::Known(1)]) =>
+            {
+                Type::INT
+            }
             Type::Array(a) if a.rank == Rank::Fixed(1) => {
                 Type::Array(Box::new(crate::sema::types::ArrayType {
                     elem: Type::INT,
@@ -725,7 +787,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 span,
                 format!("the type of kernel parameter `{name}` cannot be inferred (it is {ty})"),
             )
-            .with_secondary(pspan, "add a type annotation here, e.g. `x : mat`")
+            .with_secondary(pspan, format!("add a type annotation here, e.g. `{name} : mat`"))
             .with_note("kernel functions need fully known parameter types");
             self.report(d);
         }
@@ -787,7 +849,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     self.cx.instantiate(decl, types, Vec::new(), span, env)
                 }
                 Some(NameRef::Local(id)) => {
-                    let (lambda, lspan) = *self.lambdas.get(&id)?;
+                    let (lambda, lspan, _) = *self.lambdas.get(&id)?;
                     self.kernel_lambda(lambda, lspan, &fill, span)
                 }
                 _ => {
@@ -848,10 +910,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         span: Span,
     ) {
         for (p, t) in params.iter().zip(types) {
-            if p.ty.is_none() || SPECIAL_PARAMS.contains(&p.name.name.as_str()) {
+            if p.ty.is_none() {
                 continue;
             }
             let declared = self.cx.declared_param_type(def, p);
+            if SPECIAL_PARAMS.contains(&p.name.name.as_str()) {
+                // `pos : ivec3` in a kernel launched over a matrix does not fit the launch.
+                if declared.is_concrete() && t.is_concrete() && !self.fits(t, &declared) {
+                    let d = Diagnostic::error(span, format!("kernel parameter `{}` is declared as {declared}, but this launch gives it {t}", p.name.name))
+                        .with_secondary(p.span, "declared here")
+                        .with_note("positions have one integer per dimension of the `parallel_do` dimensions");
+                    self.report(d);
+                }
+                continue;
+            }
             if !self.fits(t, &declared) {
                 let d = Diagnostic::error(span, format!("type mismatch: kernel parameter `{}` is declared as {declared}, but `parallel_do` passes {t}", p.name.name))
                     .with_secondary(p.span, "declared here");

@@ -17,7 +17,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let index = id.0 as usize;
         let tdef = self.cx.decls.types[index].def;
-        let TypeDefBody::Class { kind, parent, fields } = &tdef.body else {
+        let TypeDefBody::Class { .. } = &tdef.body else {
             return ClassDef {
                 id,
                 name: tdef.name.name.clone(),
@@ -27,6 +27,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 fields: Vec::new(),
                 span: tdef.span,
             };
+        };
+        // Diagnostics of a class definition are reported once, not per lowering pass.
+        let saved = std::mem::take(&mut self.diags);
+        let def = self.class_def_uncached(id, index);
+        let found = std::mem::replace(&mut self.diags, saved);
+        self.cx.diags.extend(found);
+        def
+    }
+
+    fn class_def_uncached(&mut self, id: ClassId, index: usize) -> ClassDef {
+        let tdef = self.cx.decls.types[index].def;
+        let TypeDefBody::Class { kind, parent, fields } = &tdef.body else {
+            unreachable!("checked by class_def")
         };
         // Insert a provisional definition first, so that a class that refers to itself
         // through a pointer (`next : ^point`) terminates.
@@ -171,6 +184,25 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     );
                     self.report(d);
                 }
+            }
+        }
+        // All fields or none (manual §3.2): fields not given would have no value.
+        if !fields.is_empty() && !def.dynamic {
+            let missing: Vec<&str> = def
+                .fields
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .filter(|f| !fields.iter().any(|(g, _)| g == f))
+                .collect();
+            if !missing.is_empty() {
+                let d = Diagnostic::error(
+                    span,
+                    format!("missing field(s) of `{}`: {}", def.name, missing.join(", ")),
+                )
+                .with_note(
+                    "a class value is built with all of its fields, or with none (`point()`)",
+                );
+                self.report(d);
             }
         }
         ir::Expr::new(

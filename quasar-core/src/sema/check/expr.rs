@@ -135,6 +135,24 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
+    /// A call with several results used as one value stands for its first result, as in
+    /// MATLAB; a call with no result cannot be used as a value.
+    pub fn single_value(&mut self, v: ir::Expr) -> ir::Expr {
+        match &v.ty {
+            Type::Tuple(ts) if ts.is_empty() => {
+                let d = Diagnostic::error(v.span, "this call has no result to use as a value")
+                    .with_note("the function has no outputs (`function [] = …`)");
+                self.report(d);
+                unknown(v.span)
+            }
+            Type::Tuple(ts) => {
+                let (ty, span) = (ts[0].clone(), v.span);
+                ir::Expr::new(ir::ExprKind::TupleField { tuple: Box::new(v), index: 0 }, ty, span)
+            }
+            _ => v,
+        }
+    }
+
     /// Reports `msg` and returns a `??` stand-in.
     pub fn invalid(&mut self, span: Span, msg: &str) -> ir::Expr {
         let d = Diagnostic::error(span, msg);
@@ -305,7 +323,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn lower_binary(&mut self, op: BinaryOp, lhs: &'a Expr, rhs: &'a Expr, span: Span) -> ir::Expr {
         let l = self.lower_expr(lhs);
+        let l = self.single_value(l);
         let r = self.lower_expr(rhs);
+        let r = self.single_value(r);
         if l.ty == Type::Void || r.ty == Type::Void {
             // An operand whose type is not known yet (a later pass will know it).
             return ir::Expr::new(
@@ -429,7 +449,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .map(|i| i.ty.elem().clone())
                 .reduce(|a, b| promote(&a, &b))
                 .unwrap_or(Type::Unknown);
-            return Type::vec(elem);
+            // `[...a, 4, ...b]`: the length is known when every spread vector's is.
+            let len: Option<u64> = items
+                .iter()
+                .map(|i| match &i.ty {
+                    Type::Array(a) => match a.shape.as_deref() {
+                        Some([Dim::Known(n)]) => Some(*n),
+                        _ => None,
+                    },
+                    t if t.is_number() => Some(1),
+                    _ => None,
+                })
+                .sum();
+            return match len {
+                Some(n) if spread => Type::vec_n(elem, n),
+                _ => Type::vec(elem),
+            };
         }
         let first = &items[0].ty;
         if items.iter().all(|i| i.ty.is_number()) {

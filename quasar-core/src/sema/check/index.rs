@@ -261,6 +261,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             ExprKind::Field { base, name } => {
                 let b = self.lower_expr(base);
+                if let Type::Class(c) = &b.ty {
+                    let def = self.class_def(c.id);
+                    if !def.mutable && !def.dynamic {
+                        let d = Diagnostic::error(span, format!("cannot change the field `{}` of a `{}` value", name.name, def.name))
+                            .with_note(format!("`{}` is an immutable class; declare it `mutable class` to change its fields", def.name));
+                        self.report(d);
+                    }
+                }
                 let ty = self.field_type(&b.ty, &name.name, name.span);
                 ir::Place {
                     kind: ir::PlaceKind::Field { base: Box::new(b), field: name.name.clone() },

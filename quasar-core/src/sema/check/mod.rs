@@ -100,7 +100,7 @@ pub(crate) fn generic_arg(declared: Type) -> Type {
 
 /// How deep instantiations may nest before the checker gives up (runaway recursion through
 /// ever-changing argument types).
-const MAX_INSTANTIATION_DEPTH: u32 = 64;
+const MAX_INSTANTIATION_DEPTH: u32 = 256;
 
 impl<'a> Checker<'a> {
     fn new(decls: Decls<'a>) -> Checker<'a> {

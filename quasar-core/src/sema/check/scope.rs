@@ -74,7 +74,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub type_params: HashMap<String, Type>,
     pub sizes: HashMap<String, u64>,
     /// Locals that hold one known lambda expression.
-    pub lambdas: HashMap<LocalId, (&'a ast::Lambda, Span)>,
+    /// (The lambda, its position, and the scope it was defined in: its free names resolve there.)
+    pub lambdas: HashMap<LocalId, (&'a ast::Lambda, Span, ScopeId)>,
     /// Locals assigned more than once (so not a known lambda).
     pub reassigned: HashSet<LocalId>,
     pub loop_depth: u32,
@@ -233,9 +234,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let ty = ty.clone();
             let id = self.add_local(name, ty, LocalRole::Capture, span);
             self.captures.push(id);
-            if let Some((lambda, lspan, _)) = self.outer.as_ref().and_then(|o| o.find_lambda(name))
+            if let Some((lambda, lspan, scope)) =
+                self.outer.as_ref().and_then(|o| o.find_lambda(name))
             {
-                self.lambdas.insert(id, (lambda, lspan));
+                self.lambdas.insert(id, (lambda, lspan, scope));
             }
             return Some(NameRef::Local(id));
         }
@@ -263,7 +265,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .lambdas
             .iter()
             .filter(|(id, _)| !self.reassigned.contains(id))
-            .map(|(id, l)| (self.locals[id.0 as usize].name.clone(), *l))
+            .map(|(id, (l, sp, _))| (self.locals[id.0 as usize].name.clone(), (*l, *sp)))
             .collect();
         Rc::new(OuterEnv { scope: self.scope, vars, lambdas, parent: self.outer.clone() })
     }
@@ -300,6 +302,34 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
+    /// With size parameters bound by the first arguments that mention them, every other
+    /// argument must have the same sizes: `f[P](a : cube(:, :, P), b : cube(:, :, P))`
+    /// called with 3 and 4 channels is an error (manual §2.2.4).
+    fn check_generic_sizes(&mut self, def: &ast::FunctionDef, args: &[Type]) {
+        for (p, arg) in def.params.iter().zip(args) {
+            let Some(t) = &p.ty else { continue };
+            let (Type::Array(d), Type::Array(a)) = (self.resolve_type_quiet(t), arg) else {
+                continue;
+            };
+            let (Some(ds), Some(as_)) = (&d.shape, &a.shape) else { continue };
+            for (i, (x, y)) in ds.iter().zip(as_).enumerate() {
+                if let (Dim::Known(want), Dim::Known(got)) = (x, y) {
+                    if want != got {
+                        let d = Diagnostic::error(
+                            p.span,
+                            format!(
+                            "`{}` has size {got} in dimension {i}, but its type requires {want}",
+                            p.name.name
+                        ),
+                        )
+                        .with_note(format!("the argument is {arg}"));
+                        self.diags.push(d);
+                    }
+                }
+            }
+        }
+    }
+
     fn resolve_type_quiet(&mut self, t: &ast::TypeExpr) -> Type {
         let env = TypeEnv { decls: &self.cx.decls, params: &self.type_params, sizes: &self.sizes };
         env.resolve(t, &mut Vec::new())
@@ -313,6 +343,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> ir::Function {
         self.name = def.name.name.clone();
         self.bind_generics(def, args, type_args);
+        self.check_generic_sizes(def, args);
         let mut params = Vec::new();
         let explicit = args.len();
         for (i, p) in def.params.iter().enumerate() {
@@ -342,6 +373,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             } else {
                 LocalRole::Param
             };
+            if self.kind == FunctionKind::Kernel {
+                self.check_kernel_param(p, &ty);
+            }
             let id = self.add_local(&p.name.name, ty, role, p.span);
             params.push(id);
         }
@@ -429,12 +463,52 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             params.push(self.add_local(&p.name.name, ty, role, p.span));
         }
+        if lambda.kind == FunctionKind::Kernel {
+            // A kernel lambda runs for its effect (`y[pos] = …`); it has no result.
+            let (mut f, _) =
+                self.lower_body_with(&[], span, &params, &[], Some((None, &lambda.body)));
+            f.locals = std::mem::take(&mut self.locals);
+            return f;
+        }
         let result = self.add_local("<result>", Type::Void, LocalRole::Output, lambda.body.span);
         // The body is an expression; its value is the result.
         let (mut f, _) =
-            self.lower_body_with(&[], span, &params, &[result], Some((result, &lambda.body)));
+            self.lower_body_with(&[], span, &params, &[result], Some((Some(result), &lambda.body)));
         f.locals = std::mem::take(&mut self.locals);
         f
+    }
+
+    /// Kernel parameters cannot be optional, and strings and untyped cells cannot be passed
+    /// to kernels (manual §2.4.1).
+    fn check_kernel_param(&mut self, p: &ast::Param, ty: &Type) {
+        if p.default.is_some() {
+            let d = Diagnostic::error(
+                p.span,
+                format!("kernel parameter `{}` cannot have a default value", p.name.name),
+            )
+            .with_note("kernel functions cannot have optional parameters");
+            self.diags.push(d);
+        }
+        let bad = match ty {
+            Type::String => Some("a string"),
+            Type::Array(a) if a.elem == Type::Unknown => {
+                Some("a cell array of unknown element type")
+            }
+            _ => None,
+        };
+        if let Some(what) = bad {
+            let d = Diagnostic::error(
+                p.span,
+                format!(
+                    "kernel parameter `{}` is {what}, which cannot be passed to a kernel",
+                    p.name.name
+                ),
+            )
+            .with_note(
+                "convert strings to vectors (`fromascii`) and use typed arrays such as `vec[cube]`",
+            );
+            self.diags.push(d);
+        }
     }
 
     /// Lowers `body` to a fixpoint of its variables' types.
@@ -454,7 +528,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         span: Span,
         params: &[LocalId],
         outputs: &[LocalId],
-        result: Option<(LocalId, &'a Expr)>,
+        // An expression body (a lambda's), with the local receiving its value, if any.
+        result: Option<(Option<LocalId>, &'a Expr)>,
     ) -> (ir::Function, Rc<OuterEnv<'a>>) {
         self.declare_assigned_names(body);
         if let Some((_, e)) = result {
@@ -462,6 +537,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             collect_in_expr(e, &mut names);
             self.declare_names(names);
         }
+        // Diagnostics about declarations (parameter and variable types) are reported once;
+        // those of the body come from its last pass only.
+        let declared_diags = std::mem::take(&mut self.diags);
         let mut block = Vec::new();
         for pass in 0..=MAX_PASSES {
             self.changed = false;
@@ -469,7 +547,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.void_reads.clear();
             block = self.lower_prologue();
             block.extend(match result {
-                Some((r, e)) => self.lower_result_expr(e, r),
+                Some((Some(r), e)) => self.lower_result_expr(e, r),
+                Some((None, e)) => self.lower_effect_expr(e),
                 None => self.lower_block(body),
             });
             if !self.changed {
@@ -498,6 +577,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         self.check_uncalled_children();
         let diags = std::mem::take(&mut self.diags);
+        self.cx.diags.extend(declared_diags);
         self.cx.diags.extend(diags);
         let env = self.env_for_children();
         let f = ir::Function {
@@ -554,6 +634,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             });
         }
         out
+    }
+
+    fn lower_effect_expr(&mut self, e: &'a Expr) -> ir::Block {
+        self.lower_expr_stmt(e, e.span).into_iter().collect()
     }
 
     fn lower_result_expr(&mut self, e: &'a Expr, result: LocalId) -> ir::Block {
@@ -713,6 +797,8 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
             }
             Type::Array(Box::new(out))
         }
+        // A fully declared function type says more than the value's (often `??`) one.
+        (Type::Function(_), Type::Function(_)) if declared.is_concrete() => declared.clone(),
         (Type::Function(_), a @ Type::Function(_)) => a.clone(),
         (d, _) => d.clone(),
     }

@@ -246,16 +246,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             || matches!(v.ty, Type::Unknown | Type::Void)
             || matches!(scrutinee, Type::Unknown | Type::Void);
         if !comparable {
-            let d = Diagnostic::error(
+            // Quasar allows mixed cases (`| 1 -> … | "String" -> …`); this one is dead code.
+            let d = Diagnostic::warning(
                 p.span,
-                format!("this {} cannot match a value of type {scrutinee}", v.ty),
+                format!("this {} can never match a value of type {scrutinee}", v.ty),
             );
             self.report(d);
         }
         v
     }
 
-    fn lower_expr_stmt(&mut self, e: &'a Expr, span: Span) -> Option<ir::Stmt> {
+    pub fn lower_expr_stmt(&mut self, e: &'a Expr, span: Span) -> Option<ir::Stmt> {
         match &e.kind {
             ExprKind::Assign { op, lhs, rhs } => Some(self.lower_assign(*op, lhs, rhs, span)),
             // `x : T` alone declares `x` (done beforehand); anything else is a type check.
@@ -409,6 +410,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         value: ir::Expr,
         rhs: &'a Expr,
     ) -> (ir::Place, ir::Expr) {
+        let value = self.single_value(value);
         let id = match self.names.get(name) {
             Some(&id) if self.locals[id.0 as usize].role != ir::LocalRole::Capture => id,
             other => {
@@ -435,7 +437,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         if let ExprKind::Lambda(l) = &rhs.kind {
-            if self.lambdas.insert(id, (l, rhs.span)).is_some_and(|(old, _)| !std::ptr::eq(old, l))
+            if self
+                .lambdas
+                .insert(id, (l, rhs.span, self.scope))
+                .is_some_and(|(old, _, _)| !std::ptr::eq(old, l))
             {
                 self.reassigned.insert(id);
             }

@@ -300,3 +300,85 @@ fn imports_make_definitions_visible() {
     let alone = check_program(&main.program);
     assert!(alone.diagnostics.iter().any(|d| d.message.contains("was not loaded")));
 }
+
+#[test]
+fn declarations_are_checked() {
+    assert_eq!(errors("x : vector = [1.0, 2.0]"), ["1:5: unknown type `vector`"]);
+    let errs = errors("function y = f(x : vectr)\n    y = x\nendfunction\nz = f(1)");
+    assert!(errs.iter().any(|e| e.contains("unknown type `vectr`")), "{errs:?}");
+    let errs = errors("type point : geometry\n  x : scalar\nendtype\np = point(x := 1.0)");
+    assert!(errs.iter().any(|e| e.contains("unknown type `geometry`")), "{errs:?}");
+}
+
+#[test]
+fn class_values_are_built_whole_and_immutable_ones_kept() {
+    let class = "type point : class\n  x : scalar\n  y : scalar\nendtype\n";
+    assert_eq!(
+        errors(&format!("{class}p = point(x := 1.0)")),
+        ["5:5: missing field(s) of `point`: y"]
+    );
+    assert_eq!(
+        errors(&format!("{class}p = point(x := 1.0, y := 2.0)\np.x = 3.0")),
+        ["6:1: cannot change the field `x` of a `point` value"]
+    );
+    let mutable =
+        "type point : mutable class\n  x : scalar\nendtype\np = point(x := 1.0)\np.x = 3.0";
+    assert!(errors(mutable).is_empty());
+}
+
+#[test]
+fn kernel_parameters_follow_the_rules() {
+    let optional = "function [] = __kernel__ fill(y : vec, v : scalar = 1.0, pos : int)\n    y[pos] = v\nendfunction";
+    assert_eq!(errors(optional), ["1:40: kernel parameter `v` cannot have a default value"]);
+    let string = "function [] = __kernel__ k(s : string, y : vec, pos : int)\n    y[pos] = 1.0\nendfunction\nparallel_do(4, \"text\", zeros(4), k)";
+    assert!(errors(string).iter().any(|e| e.contains("kernel parameter `s` is a string")));
+    let rank = "function [] = __kernel__ k(a : mat, pos : ivec3)\n    a[pos] = 1.0\nendfunction\nA = zeros(4, 4)\nparallel_do(size(A), A, k)";
+    assert!(errors(rank)
+        .iter()
+        .any(|e| e.contains("`pos` is declared as ivec3, but this launch gives it ivec2")));
+    let sizes = "function [] = color[P : int](a : cube(:, :, P), b : cube(:, :, P))\nendfunction\ncolor(zeros(4, 4, 3), zeros(4, 4, 4))";
+    assert!(errors(sizes)
+        .iter()
+        .any(|e| e.contains("`b` has size 4 in dimension 2, but its type requires 3")));
+}
+
+#[test]
+fn results_of_calls() {
+    let none = "function [] = f(x)\n    print x\nendfunction\ny = f(1)";
+    assert_eq!(errors(none), ["4:5: this call has no result to use as a value"]);
+    let two = "function [a, b] = two()\n    a = 1\n    b = 2.5\nendfunction\n";
+    assert_eq!(var(&format!("{two}x = two()"), "x"), "int");
+    assert_eq!(
+        var(
+            &format!("{two}function s = add(p, q)\n    s = p + q\nendfunction\nz = add(...two())"),
+            "z"
+        ),
+        "scalar"
+    );
+    let chain: String = (0..70)
+        .map(|i| format!("function y = f{i}(x)\n    y = f{}(x)\nendfunction\n", i + 1))
+        .chain(std::iter::once(
+            "function y = f70(x)\n    y = x\nendfunction\nr = f0(1)\n".to_string(),
+        ))
+        .collect();
+    assert_eq!(var(&chain, "r"), "int");
+    assert_eq!(var("a = [1, 2]\nb = [3, 4, 5]\nc = [...a, 4, ...b]", "c"), "ivec6");
+}
+
+#[test]
+fn lambdas_bind_names_where_they_are_defined() {
+    let src = "f = (a : scalar) -> y + a\nfunction r = h(y : string)\n    r = f(1.0)\nendfunction\nz = h(\"s\")";
+    assert!(errors(src).iter().any(|e| e.contains("undefined name `y`")), "{:?}", errors(src));
+    let typed = "sq = (x : int) -> x * x\nh = (f : [int -> int], x : int) -> f(x)\nk = h(sq, 3)";
+    assert_eq!(var(typed, "k"), "int");
+    let kernel = "x = ones(4, 4)\ny = zeros(4, 4)\nparallel_do(size(x), __kernel__ (pos : ivec2) -> y[pos] = x[pos])";
+    let sigs = signatures(kernel);
+    assert!(sigs.contains("__kernel__ <lambda@3:22>(pos : ivec2) -> ()"), "{sigs}");
+}
+
+#[test]
+fn mixed_match_values_warn() {
+    let src = "function s = describe(a)\n    match a with\n    | 1 -> s = \"one\"\n    | \"two\" -> s = \"two\"\n    | _ -> s = \"other\"\n    endmatch\nendfunction\nd = describe(1)";
+    assert_eq!(errors(src), Vec::<String>::new());
+    assert_eq!(messages(src, true), ["4:7: this string can never match a value of type int"]);
+}
