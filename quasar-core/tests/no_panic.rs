@@ -174,15 +174,6 @@ fn check_source(source: &str) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
-/// Inputs that hit a known, reported bug; the property tests skip them (with `prop_assume!`)
-/// so that they keep looking for new ones, and an ignored regression test below keeps each
-/// bug on record. Remove an entry when its bug is fixed.
-fn hits_known_bug(source: &str) -> bool {
-    // Displaying an array type with an empty size list (`v : vec()`) indexes past its end
-    // (`sema/types.rs`, `impl Display for Type`).
-    ["vec()", "mat()", "cube()"].iter().any(|t| source.contains(t))
-}
-
 /// Type-checks `program` (parsed from `source` without errors): no panic, every diagnostic
 /// span (primary and secondary) inside the source at the right line and column, diagnostics
 /// that render, and a typed IR that can be dumped.
@@ -1065,19 +1056,16 @@ proptest! {
 
     #[test]
     fn arbitrary_text_does_not_panic(source in any_text()) {
-        prop_assume!(!hits_known_bug(&source));
         check_source_and_types(&source).map_err(TestCaseError::fail)?;
     }
 
     #[test]
     fn token_soup_does_not_panic(source in token_soup(120)) {
-        prop_assume!(!hits_known_bug(&source));
         check_source_and_types(&source).map_err(TestCaseError::fail)?;
     }
 
     #[test]
     fn mutated_programs_do_not_panic(source in mutated_program()) {
-        prop_assume!(!hits_known_bug(&source));
         let parsed = check_source_and_types(&source).map_err(TestCaseError::fail)?;
         if !parsed.has_errors() {
             check_round_trip(&source, &parsed.program).map_err(TestCaseError::fail)?;
@@ -1086,13 +1074,11 @@ proptest! {
 
     #[test]
     fn mutated_typed_programs_do_not_panic(source in mutated_typed_program()) {
-        prop_assume!(!hits_known_bug(&source));
         check_source_and_types(&source).map_err(TestCaseError::fail)?;
     }
 
     #[test]
     fn generated_programs_round_trip(source in program_text()) {
-        prop_assume!(!hits_known_bug(&source));
         let parsed = check_source_and_types(&source).map_err(TestCaseError::fail)?;
         if !parsed.has_errors() {
             check_round_trip(&source, &parsed.program).map_err(TestCaseError::fail)?;
@@ -1339,7 +1325,6 @@ fn deep_curried_function_type() {
 }
 
 #[test]
-#[ignore = "type checker panic: displaying `vec()` (reported)"]
 fn array_type_with_an_empty_size_list() {
     let src = "function n = len(v : vec())\n    n = 1\nendfunction\nf = len([1.0, 2.0, 3.0])\n";
     let _ = type_errors(src);
