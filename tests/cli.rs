@@ -220,3 +220,19 @@ fn emit_and_run_are_not_implemented_and_exit_2() {
         assert!(err.contains("not implemented yet"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn check_ir_prints_typed_bodies() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("ir.q");
+    std::fs::write(&path, "function y = twice(x)\n    y = 2 * x\nendfunction\nz = twice(1.5)\n")
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(["check", "--ir"])
+        .arg(&path)
+        .output()
+        .expect("run quasar");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("y{scalar} = (2{int} * x{scalar}){scalar}"), "{stdout}");
+}

@@ -24,12 +24,16 @@ enum Command {
     /// Parse and type-check Quasar files and print their diagnostics.
     Check {
         /// Check the syntax only (parse, no type checking).
-        #[arg(long, conflicts_with = "types")]
+        #[arg(long, conflicts_with_all = ["types", "ir"])]
         syntax: bool,
         /// Also print every function instance with its parameter, result and variable types
         /// (on stdout).
         #[arg(long)]
         types: bool,
+        /// Also print the typed IR: every instance's body, each expression with its type
+        /// (on stdout).
+        #[arg(long)]
+        ir: bool,
         /// The `.q` files to check.
         #[arg(required = true, value_name = "FILE.q")]
         files: Vec<PathBuf>,
@@ -68,8 +72,15 @@ fn main() -> ExitCode {
         if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
     let mut stderr = StandardStream::stderr(choice);
     match cli.command {
-        Command::Check { syntax, types, files } => {
-            let mode = if syntax { Mode::Syntax } else { Mode::Types { show: types } };
+        Command::Check { syntax, types, ir, files } => {
+            let show = if ir {
+                Show::Ir
+            } else if types {
+                Show::Types
+            } else {
+                Show::Nothing
+            };
+            let mode = if syntax { Mode::Syntax } else { Mode::Types { show } };
             check(&mut stderr, &files, mode)
         }
         Command::Emit { .. } => not_implemented(&mut stderr, "emit"),
@@ -81,8 +92,18 @@ fn main() -> ExitCode {
 enum Mode {
     /// Parse only.
     Syntax,
-    /// Parse and type-check; `show`: print the function instances and their types.
-    Types { show: bool },
+    /// Parse and type-check, and print what `show` says.
+    Types { show: Show },
+}
+
+/// What `quasar check` prints besides the diagnostics.
+#[derive(Clone, Copy, PartialEq)]
+enum Show {
+    Nothing,
+    /// `--types`: each instance with its parameter, result and variable types.
+    Types,
+    /// `--ir`: each instance's typed body.
+    Ir,
 }
 
 /// Error and warning counts of a run.
@@ -173,7 +194,7 @@ fn check_types(
     totals: &mut Totals,
     path: &Path,
     program: &Program,
-    show: bool,
+    show: Show,
     header: bool,
 ) -> usize {
     let (imports, diagnostics) = loader.load_imports(path, program);
@@ -193,12 +214,16 @@ fn check_types(
         .collect();
     let checked = check_program_with_imports(program, &programs);
     errors += totals.emit(out, &loader.map, &checked.diagnostics);
-    if show {
+    if show != Show::Nothing {
         let mut stdout = std::io::stdout().lock();
         if header {
             let _ = writeln!(stdout, "{}:", path.display());
         }
-        let _ = write!(stdout, "{}", dump::instances(&checked.module));
+        let text = match show {
+            Show::Ir => quasar::compiler::ir::dump_body::module(&checked.module),
+            _ => dump::instances(&checked.module),
+        };
+        let _ = write!(stdout, "{text}");
         let _ = stdout.flush();
     }
     errors

@@ -6,6 +6,8 @@
 //! they resolve to; constants are folded. A readable dump is in [`dump`].
 
 pub mod dump;
+pub mod dump_body;
+pub mod prune;
 
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;

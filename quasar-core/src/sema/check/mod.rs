@@ -59,6 +59,8 @@ pub fn check_program_with_imports(
     cx.check_imports(&loaded);
     let script_env = cx.check_script(program);
     cx.check_uncalled_functions(&script_env);
+    let roots = cx.live_roots();
+    crate::ir::prune::prune(&mut cx.module, &roots);
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
@@ -86,6 +88,9 @@ pub(crate) struct Checker<'a> {
     /// Instances being lowered right now (a call back into one is recursion).
     in_progress: HashSet<InstanceKey>,
     called: HashSet<FnDeclId>,
+    /// Instances made to check functions that nothing calls (with their definition): kept
+    /// when pruning, unless a call made a real instance of the same definition later.
+    roots: Vec<(FnDeclId, FunctionId)>,
     depth: u32,
 }
 
@@ -95,6 +100,42 @@ pub(crate) fn generic_arg(declared: Type) -> Type {
     match declared {
         Type::Union(_) => Type::Unknown,
         t => t,
+    }
+}
+
+/// The argument type an instance is specialised on: small arrays of known size (at most
+/// 64 elements, kept in registers, manual §2.4.1) keep their size; larger ones only their
+/// rank, so that images of every size share one instance.
+fn instance_arg(t: &Type) -> Type {
+    match t {
+        Type::Array(a) => {
+            let small = a.shape.as_ref().and_then(|s| {
+                s.iter().try_fold(1u64, |n, d| match d {
+                    super::types::Dim::Known(k) => n.checked_mul(*k),
+                    _ => None,
+                })
+            });
+            match small {
+                Some(n) if n <= 64 => t.clone(),
+                _ if a.shape.is_none() => t.clone(),
+                // Keep the known small dimensions (`cube(:, :, 3)`), forget the large ones.
+                _ => {
+                    let mut a = (**a).clone();
+                    if let Some(shape) = &mut a.shape {
+                        for d in shape.iter_mut() {
+                            if matches!(d, super::types::Dim::Known(k) if *k > 64) {
+                                *d = super::types::Dim::Unknown;
+                            }
+                        }
+                        if shape.iter().all(|d| *d == super::types::Dim::Unknown) {
+                            a.shape = None;
+                        }
+                    }
+                    Type::Array(Box::new(a))
+                }
+            }
+        }
+        t => t.clone(),
     }
 }
 
@@ -111,6 +152,7 @@ impl<'a> Checker<'a> {
             instances: HashMap::new(),
             in_progress: HashSet::new(),
             called: HashSet::new(),
+            roots: Vec::new(),
             depth: 0,
         }
     }
@@ -151,7 +193,9 @@ impl<'a> Checker<'a> {
                 def.params.iter().map(|p| generic_arg(self.declared_param_type(def, p))).collect();
             let env =
                 (self.decls.function(id).parent == ScopeId::Script).then(|| script_env.clone());
-            self.instantiate(id, args, Vec::new(), def.name.span, env);
+            if let Some(f) = self.instantiate(id, args, Vec::new(), def.name.span, env) {
+                self.roots.push((id, f));
+            }
         }
         // `main` without parameters runs after the script (manual §13.1).
         if let Some(ids) = self.decls.lookup_function(ScopeId::Script, "main").map(<[_]>::to_vec) {
@@ -160,6 +204,34 @@ impl<'a> Checker<'a> {
                 self.module.main = self.instances.get(&key).copied();
             }
         }
+    }
+
+    /// The instances to keep: the script, `main`, and each check of an uncalled function
+    /// unless the program also has a real (called) instance of that definition.
+    fn live_roots(&self) -> Vec<FunctionId> {
+        let mut base: Vec<FunctionId> =
+            self.module.script.into_iter().chain(self.module.main).collect();
+        let decl_of: HashMap<FunctionId, FnDeclId> = self
+            .instances
+            .iter()
+            .filter_map(|(k, id)| match k.def {
+                DefKey::Function(d) => Some((*id, d)),
+                DefKey::Lambda(..) => None,
+            })
+            .collect();
+        for (i, &(decl, root)) in self.roots.iter().enumerate() {
+            let others: Vec<FunctionId> = base
+                .iter()
+                .copied()
+                .chain(self.roots.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, r)| r.1))
+                .collect();
+            let live = crate::ir::prune::reachable(&self.module, &others);
+            let replaced = live.iter().any(|f| *f != root && decl_of.get(f) == Some(&decl));
+            if !replaced {
+                base.push(root);
+            }
+        }
+        base
     }
 
     /// A parameter's declared type with generic parameters left as `Type::Param`.
@@ -202,6 +274,7 @@ impl<'a> Checker<'a> {
         env: Option<Rc<OuterEnv<'a>>>,
     ) -> Option<FunctionId> {
         self.called.insert(decl);
+        let args: Vec<Type> = args.iter().map(instance_arg).collect();
         let mut key_args = args.clone();
         key_args.extend(type_args.iter().cloned());
         let key = InstanceKey { def: DefKey::Function(decl), args: key_args };

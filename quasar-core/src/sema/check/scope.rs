@@ -616,7 +616,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .iter()
                 .map(|p| super::generic_arg(self.cx.declared_param_type(def, p)))
                 .collect();
-            self.cx.instantiate(id, args, Vec::new(), def.name.span, Some(env.clone()));
+            if let Some(f) =
+                self.cx.instantiate(id, args, Vec::new(), def.name.span, Some(env.clone()))
+            {
+                self.cx.roots.push((id, f));
+            }
         }
     }
 
