@@ -1,12 +1,32 @@
 //! Helpers shared by the typing rules: argument checks, element-type classes, element-wise
 //! mapping with shape merging, and dimension arguments (`zeros(2, 3)`, `zeros(size(x))`).
 
-use super::{ArgInfo, BuiltinCall, RuleResult};
+use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
 use crate::ir::Const;
 use crate::sema::types::{promote, ArrayMods, ArrayType, Dim, IntKind, Overflow, Rank, Type};
 
 /// The most dimensions an array may have (manual §3.4).
 pub(super) const MAX_DIMS: u64 = 16;
+
+/// A built-in callable from host code, and from kernel and device code when `device`.
+pub(super) const fn sig(
+    name: &'static str,
+    device: bool,
+    usage: &'static str,
+    rule: fn(&BuiltinCall) -> RuleResult,
+) -> Signature {
+    Signature { name, host: true, device, usage, rule }
+}
+
+/// A built-in for host code only.
+pub(super) const fn host_only(name: &'static str, usage: &'static str, rule: fn(&BuiltinCall) -> RuleResult) -> Signature {
+    sig(name, false, usage, rule)
+}
+
+/// A built-in callable everywhere.
+pub(super) const fn everywhere(name: &'static str, usage: &'static str, rule: fn(&BuiltinCall) -> RuleResult) -> Signature {
+    sig(name, true, usage, rule)
+}
 
 /// Checks the number of positional arguments and that none is named; returns them.
 pub(super) fn args<'a>(

@@ -1,7 +1,7 @@
 //! Array construction and reshaping: `zeros ones uninit rand randn czeros cones cell eye
 //! linspace copy deepcopy repmat reshape squeeze shuffledims`.
 
-use super::common::{
+use super::common::{sig, 
     args, const_dim, dims, elem_type_arg, expected, is_num, is_open, is_real, make_array,
     no_type_args, MAX_DIMS,
 };
@@ -226,14 +226,6 @@ fn shuffledims(c: &BuiltinCall) -> RuleResult {
     }
 }
 
-const fn sig(
-    name: &'static str,
-    device: bool,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("zeros", true, "zeros(dims...) or zeros[T](dims...)", zeros),

@@ -2,7 +2,7 @@
 //! predicates of `system.q` (`isreal iscomplex isscalar isvector ismatrix iscube`). The
 //! element-wise conversions `int float uint8 …` are in `elementwise`.
 
-use super::common::{
+use super::common::{sig, 
     args, elementwise, expected, is_open, is_real, is_value, no_type_args, promote_all, type_value,
     Elementwise, REALS,
 };
@@ -139,14 +139,6 @@ fn iscube(c: &BuiltinCall) -> RuleResult {
     predicate(c, "iscube")
 }
 
-const fn sig(
-    name: &'static str,
-    device: bool,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("complex", true, "complex(x) or complex(re, im)", complex),

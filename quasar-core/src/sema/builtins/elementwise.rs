@@ -1,7 +1,7 @@
 //! Element-wise math (manual table 14.1): functions of numbers that apply to every element of
 //! an array, keeping its shape. Transcendental functions of integers give `scalar`s.
 
-use super::common::{
+use super::common::{sig, 
     args, elementwise, is_integer, is_num, is_real, no_type_args, promote_all, Elementwise,
     INTEGERS, NUMBERS, REALS,
 };
@@ -189,14 +189,6 @@ int_conversions! {
     to_uint64, "uint64", U64;
 }
 
-const fn sig(
-    name: &'static str,
-    device: bool,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("sin", true, "sin(x)", sin),

@@ -1,7 +1,7 @@
 //! Strings, printing, files, images, plots and timing (manual tables 14.1 and 14.2). All are
 //! host functions, except `print` and `assert`, which kernels may call too (manual §4.3, §5.1).
 
-use super::common::{
+use super::common::{host_only, 
     args, const_str, expected, is_num, is_open, is_real, is_value, no_type_args, string_arg,
 };
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
@@ -402,13 +402,6 @@ fn cell2mat(c: &BuiltinCall) -> RuleResult {
     cell_conversion(c, "cell2mat")
 }
 
-const fn sig(
-    name: &'static str,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device: false, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
     Signature { name: "print", host: true, device: true, usage: "print(values...)", rule: print },
@@ -426,43 +419,43 @@ pub(super) const SIGNATURES: &[Signature] = &[
         usage: "assert(condition, message...)",
         rule: assert,
     },
-    sig("sprintf", "sprintf(format, values...)", sprintf),
-    sig("printf", "printf(format, values...)", printf),
-    sig("fprintf", "fprintf(file, format, values...)", fprintf),
-    sig("sscanf", "sscanf(string, format)", sscanf),
-    sig("num2str", "num2str(x)", num2str),
-    sig("string", "string(x)", string),
-    sig("strcat", "strcat(strings...)", strcat),
-    sig("fromascii", "fromascii(string)", fromascii),
-    sig("fromunicode", "fromunicode(string)", fromunicode),
-    sig("toascii", "toascii(codes)", toascii),
-    sig("tounicode", "tounicode(codes)", tounicode),
-    sig("imread", "imread(file) or imread(file, mode)", imread),
-    sig("imwrite", "imwrite(file, data) or imwrite(file, data, [min, max])", imwrite),
-    sig("imshow", "imshow(img) or imshow(img, [min, max])", imshow),
-    sig("plot", "plot(x, y)", plot),
-    sig("title", "title(text)", title),
-    sig("xlabel", "xlabel(text)", xlabel),
-    sig("ylabel", "ylabel(text)", ylabel),
-    sig("legend", "legend(texts...)", legend),
-    sig("xlim", "xlim([min, max])", xlim),
-    sig("ylim", "ylim([min, max])", ylim),
-    sig("disp", "disp(x)", disp),
-    sig("pause", "pause(msec)", pause),
-    sig("load", "[A, B, ...] = load(file)", load),
-    sig("save", "save(file, values...)", save),
-    sig("dir", "dir(pattern)", dir),
-    sig("tic", "tic()", tic),
-    sig("toc", "toc()", toc),
-    sig("eval", "eval(expression)", eval),
-    sig("fopen", "fopen(file, mode)", fopen),
-    sig("fread", "fread(file, dims, type)", fread),
-    sig("fwrite", "fwrite(file, data, type)", fwrite),
-    sig("fclose", "fclose(file)", fclose),
-    sig("fgets", "fgets(file)", fgets),
-    sig("object", "object()", object),
-    sig("mat2cell", "mat2cell(x)", mat2cell),
-    sig("cell2mat", "cell2mat(c)", cell2mat),
+    host_only("sprintf", "sprintf(format, values...)", sprintf),
+    host_only("printf", "printf(format, values...)", printf),
+    host_only("fprintf", "fprintf(file, format, values...)", fprintf),
+    host_only("sscanf", "sscanf(string, format)", sscanf),
+    host_only("num2str", "num2str(x)", num2str),
+    host_only("string", "string(x)", string),
+    host_only("strcat", "strcat(strings...)", strcat),
+    host_only("fromascii", "fromascii(string)", fromascii),
+    host_only("fromunicode", "fromunicode(string)", fromunicode),
+    host_only("toascii", "toascii(codes)", toascii),
+    host_only("tounicode", "tounicode(codes)", tounicode),
+    host_only("imread", "imread(file) or imread(file, mode)", imread),
+    host_only("imwrite", "imwrite(file, data) or imwrite(file, data, [min, max])", imwrite),
+    host_only("imshow", "imshow(img) or imshow(img, [min, max])", imshow),
+    host_only("plot", "plot(x, y)", plot),
+    host_only("title", "title(text)", title),
+    host_only("xlabel", "xlabel(text)", xlabel),
+    host_only("ylabel", "ylabel(text)", ylabel),
+    host_only("legend", "legend(texts...)", legend),
+    host_only("xlim", "xlim([min, max])", xlim),
+    host_only("ylim", "ylim([min, max])", ylim),
+    host_only("disp", "disp(x)", disp),
+    host_only("pause", "pause(msec)", pause),
+    host_only("load", "[A, B, ...] = load(file)", load),
+    host_only("save", "save(file, values...)", save),
+    host_only("dir", "dir(pattern)", dir),
+    host_only("tic", "tic()", tic),
+    host_only("toc", "toc()", toc),
+    host_only("eval", "eval(expression)", eval),
+    host_only("fopen", "fopen(file, mode)", fopen),
+    host_only("fread", "fread(file, dims, type)", fread),
+    host_only("fwrite", "fwrite(file, data, type)", fwrite),
+    host_only("fclose", "fclose(file)", fclose),
+    host_only("fgets", "fgets(file)", fgets),
+    host_only("object", "object()", object),
+    host_only("mat2cell", "mat2cell(x)", mat2cell),
+    host_only("cell2mat", "cell2mat(c)", cell2mat),
 ];
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! fixed-size matrices, as the manual's kernels use them), and host-only `inv svd` and the
 //! FFTs `fft1 ifft1 fft2 ifft2 fft3 ifft3`.
 
-use super::common::{args, calc, expected, is_num, is_open, make_array, no_type_args};
+use super::common::{host_only, args, calc, expected, is_num, is_open, make_array, no_type_args};
 use super::{BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{Dim, Precision, Rank, Type};
 
@@ -132,25 +132,18 @@ fn ifft3(c: &BuiltinCall) -> RuleResult {
     fft(c, "ifft3")
 }
 
-const fn sig(
-    name: &'static str,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device: false, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    Signature { device: true, ..sig("transpose", "transpose(A)", transpose) },
-    Signature { device: true, ..sig("herm_transpose", "herm_transpose(A)", herm_transpose) },
-    sig("inv", "inv(A)", inv),
-    sig("svd", "[U, S, V] = svd(A)", svd),
-    sig("fft1", "fft1(x)", fft1),
-    sig("ifft1", "ifft1(x)", ifft1),
-    sig("fft2", "fft2(x)", fft2),
-    sig("ifft2", "ifft2(x)", ifft2),
-    sig("fft3", "fft3(x)", fft3),
-    sig("ifft3", "ifft3(x)", ifft3),
+    Signature { device: true, ..host_only("transpose", "transpose(A)", transpose) },
+    Signature { device: true, ..host_only("herm_transpose", "herm_transpose(A)", herm_transpose) },
+    host_only("inv", "inv(A)", inv),
+    host_only("svd", "[U, S, V] = svd(A)", svd),
+    host_only("fft1", "fft1(x)", fft1),
+    host_only("ifft1", "ifft1(x)", ifft1),
+    host_only("fft2", "fft2(x)", fft2),
+    host_only("ifft2", "ifft2(x)", ifft2),
+    host_only("fft3", "fft3(x)", fft3),
+    host_only("ifft3", "ifft3(x)", ifft3),
 ];
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Reductions over the elements of an array: `sum prod mean min max` (all elements, or one
 //! dimension with `sum(x, d)`), `cumsum cumprod`, `dotprod`, `any all`.
 
-use super::common::{
+use super::common::{sig, 
     args, calc, dim_index, expected, is_num, is_open, is_real, make_array, no_type_args,
     promote_all, NUMBERS, REALS,
 };
@@ -190,14 +190,6 @@ fn dotprod(c: &BuiltinCall) -> RuleResult {
     Ok(promote_all(&elems))
 }
 
-const fn sig(
-    name: &'static str,
-    device: bool,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("sum", true, "sum(x) or sum(x, dim)", sum),

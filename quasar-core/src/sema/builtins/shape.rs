@@ -1,6 +1,6 @@
 //! Shape queries: `size numel ndims ind2pos pos2ind`.
 
-use super::common::{
+use super::common::{everywhere, 
     args, dim_index, expected, is_integer, is_num, is_open, is_real, no_type_args,
 };
 use super::{BuiltinCall, RuleResult, Signature};
@@ -102,20 +102,13 @@ fn pos2ind(c: &BuiltinCall) -> RuleResult {
     Ok(Type::INT)
 }
 
-const fn sig(
-    name: &'static str,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: true, device: true, usage, rule }
-}
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("size", "size(x), size(x, dim) or size(x, dims)", size),
-    sig("numel", "numel(x)", numel),
-    sig("ndims", "ndims(x)", ndims),
-    sig("ind2pos", "ind2pos(dims, index)", ind2pos),
-    sig("pos2ind", "pos2ind(dims, pos)", pos2ind),
+    everywhere("size", "size(x), size(x, dim) or size(x, dims)", size),
+    everywhere("numel", "numel(x)", numel),
+    everywhere("ndims", "ndims(x)", ndims),
+    everywhere("ind2pos", "ind2pos(dims, index)", ind2pos),
+    everywhere("pos2ind", "pos2ind(dims, pos)", pos2ind),
 ];
 
 #[cfg(test)]
