@@ -41,11 +41,6 @@ impl Span {
             col: first.col,
         }
     }
-
-    /// An empty span at the end of `self`.
-    pub fn end_point(self) -> Span {
-        Span { start: self.end, ..self }
-    }
 }
 
 impl PartialEq for Span {

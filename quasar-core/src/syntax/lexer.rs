@@ -30,6 +30,8 @@ pub fn lex(source: &str, file: FileId) -> Lexed {
         diagnostics: Vec::new(),
         brackets: Vec::new(),
         unclosed: Vec::new(),
+        col_cache: std::cell::Cell::new((0, 1)),
+        line_has_token: false,
     };
     lx.run();
     Lexed { tokens: lx.tokens, diagnostics: lx.diagnostics, unclosed: lx.unclosed }
@@ -97,6 +99,11 @@ struct Lexer<'a> {
     /// Open brackets with the span of each opener; newlines are ignored while non-empty.
     brackets: Vec<(u8, Span)>,
     unclosed: Vec<std::ops::Range<u32>>,
+    /// The column of the last position [`Lexer::col_of`] computed, with that position.
+    col_cache: std::cell::Cell<(usize, u32)>,
+    /// A token other than white space was seen on the current line (so `#` is not a
+    /// directive).
+    line_has_token: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -109,11 +116,19 @@ impl<'a> Lexer<'a> {
     }
 
     fn col_of(&self, pos: usize) -> u32 {
-        // Columns count characters, not bytes, so carets line up under UTF-8 text.
-        self.src[self.line_start..pos].chars().count() as u32 + 1
+        // Columns count characters, not bytes, so carets line up under UTF-8 text. Counting
+        // from the last position asked about keeps long lines linear.
+        let (from, col) = match self.col_cache.get() {
+            (p, c) if p >= self.line_start && p <= pos => (p, c),
+            _ => (self.line_start, 1),
+        };
+        let col = col + self.src[from..pos].chars().count() as u32;
+        self.col_cache.set((pos, col));
+        col
     }
 
     fn push(&mut self, kind: TokenKind, start: usize, line: u32, col: u32, space: bool) {
+        self.line_has_token |= kind != TokenKind::Newline;
         let span = self.span_from(start, line, col);
         self.tokens.push(Token { kind, span, space_before: space });
     }
@@ -121,6 +136,7 @@ impl<'a> Lexer<'a> {
     fn newline(&mut self) {
         self.line += 1;
         self.line_start = self.pos;
+        self.line_has_token = false;
     }
 
     fn run(&mut self) {
@@ -173,7 +189,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn at_line_start(&self) -> bool {
-        self.src[self.line_start..self.pos].trim().is_empty()
+        !self.line_has_token
     }
 
     /// `_` followed only by spaces or a comment up to the end of the line.
@@ -241,12 +257,18 @@ impl<'a> Lexer<'a> {
         if let Some((_, first)) = brackets.first() {
             self.unclosed.push(first.start..self.pos as u32);
         }
-        for (_, open) in brackets {
-            self.diagnostics.push(
-                Diagnostic::error(open, "this bracket is never closed")
-                    .with_label("opened here")
-                    .with_note(note),
-            );
+        // One error for the outermost bracket: the others are the same mistake repeated.
+        if let Some((_, open)) = brackets.first() {
+            let mut d = Diagnostic::error(*open, "this bracket is never closed")
+                .with_label("opened here")
+                .with_note(note);
+            if brackets.len() > 1 {
+                d = d.with_note(format!(
+                    "{} more brackets opened after it are not closed either",
+                    brackets.len() - 1
+                ));
+            }
+            self.diagnostics.push(d);
         }
     }
 

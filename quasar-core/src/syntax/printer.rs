@@ -485,6 +485,10 @@ fn expr_unguarded(e: &Expr, out: &mut String) {
         }
         ExprKind::Field { base, name } => {
             expr(base, out);
+            // `0. .x`: after a number ending in `.`, a `.` would read as a range `..`.
+            if out.ends_with('.') {
+                out.push(' ');
+            }
             out.push('.');
             out.push_str(&name.name);
         }
@@ -504,6 +508,13 @@ fn expr_unguarded(e: &Expr, out: &mut String) {
         }
         ExprKind::Cell(items) => {
             out.push('{');
+            // `{ !a }`: without the space, `{!` would open a code attribute.
+            if matches!(
+                items.first(),
+                Some(Expr { kind: ExprKind::Unary { op: UnaryOp::Not, .. }, .. })
+            ) {
+                out.push(' ');
+            }
             exprs(items, ", ", out);
             out.push('}');
         }

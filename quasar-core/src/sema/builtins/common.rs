@@ -19,12 +19,20 @@ pub(super) const fn sig(
 }
 
 /// A built-in for host code only.
-pub(super) const fn host_only(name: &'static str, usage: &'static str, rule: fn(&BuiltinCall) -> RuleResult) -> Signature {
+pub(super) const fn host_only(
+    name: &'static str,
+    usage: &'static str,
+    rule: fn(&BuiltinCall) -> RuleResult,
+) -> Signature {
     sig(name, false, usage, rule)
 }
 
 /// A built-in callable everywhere.
-pub(super) const fn everywhere(name: &'static str, usage: &'static str, rule: fn(&BuiltinCall) -> RuleResult) -> Signature {
+pub(super) const fn everywhere(
+    name: &'static str,
+    usage: &'static str,
+    rule: fn(&BuiltinCall) -> RuleResult,
+) -> Signature {
     sig(name, true, usage, rule)
 }
 

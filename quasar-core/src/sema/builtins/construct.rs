@@ -1,9 +1,9 @@
 //! Array construction and reshaping: `zeros ones uninit rand randn czeros cones cell eye
 //! linspace copy deepcopy repmat reshape squeeze shuffledims`.
 
-use super::common::{sig, 
+use super::common::{
     args, const_dim, dims, elem_type_arg, expected, is_num, is_open, is_real, make_array,
-    no_type_args, MAX_DIMS,
+    no_type_args, sig, MAX_DIMS,
 };
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{ArrayType, Dim, Rank, Type};
@@ -225,7 +225,6 @@ fn shuffledims(c: &BuiltinCall) -> RuleResult {
         t => Err(expected("shuffledims", "an array", t)),
     }
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("zeros", true, "zeros(dims...) or zeros[T](dims...)", zeros),

@@ -2,9 +2,9 @@
 //! predicates of `system.q` (`isreal iscomplex isscalar isvector ismatrix iscube`). The
 //! element-wise conversions `int float uint8 …` are in `elementwise`.
 
-use super::common::{sig, 
-    args, elementwise, expected, is_open, is_real, is_value, no_type_args, promote_all, type_value,
-    Elementwise, REALS,
+use super::common::{
+    args, elementwise, expected, is_open, is_real, is_value, no_type_args, promote_all, sig,
+    type_value, Elementwise, REALS,
 };
 use super::{BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{Precision, Type};
@@ -138,7 +138,6 @@ fn ismatrix(c: &BuiltinCall) -> RuleResult {
 fn iscube(c: &BuiltinCall) -> RuleResult {
     predicate(c, "iscube")
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("complex", true, "complex(x) or complex(re, im)", complex),

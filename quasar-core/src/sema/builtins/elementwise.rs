@@ -1,8 +1,8 @@
 //! Element-wise math (manual table 14.1): functions of numbers that apply to every element of
 //! an array, keeping its shape. Transcendental functions of integers give `scalar`s.
 
-use super::common::{sig, 
-    args, elementwise, is_integer, is_num, is_real, no_type_args, promote_all, Elementwise,
+use super::common::{
+    args, elementwise, is_integer, is_num, is_real, no_type_args, promote_all, sig, Elementwise,
     INTEGERS, NUMBERS, REALS,
 };
 use super::{BuiltinCall, RuleResult, Signature};
@@ -188,7 +188,6 @@ int_conversions! {
     to_uint32, "uint32", U32;
     to_uint64, "uint64", U64;
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("sin", true, "sin(x)", sin),

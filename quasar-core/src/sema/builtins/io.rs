@@ -1,8 +1,9 @@
 //! Strings, printing, files, images, plots and timing (manual tables 14.1 and 14.2). All are
 //! host functions, except `print` and `assert`, which kernels may call too (manual §4.3, §5.1).
 
-use super::common::{host_only, 
-    args, const_str, expected, is_num, is_open, is_real, is_value, no_type_args, string_arg,
+use super::common::{
+    args, const_str, expected, host_only, is_num, is_open, is_real, is_value, no_type_args,
+    string_arg,
 };
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{Dim, Rank, Type};
@@ -401,7 +402,6 @@ fn mat2cell(c: &BuiltinCall) -> RuleResult {
 fn cell2mat(c: &BuiltinCall) -> RuleResult {
     cell_conversion(c, "cell2mat")
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     Signature { name: "print", host: true, device: true, usage: "print(values...)", rule: print },

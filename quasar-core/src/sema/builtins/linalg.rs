@@ -2,7 +2,7 @@
 //! fixed-size matrices, as the manual's kernels use them), and host-only `inv svd` and the
 //! FFTs `fft1 ifft1 fft2 ifft2 fft3 ifft3`.
 
-use super::common::{host_only, args, calc, expected, is_num, is_open, make_array, no_type_args};
+use super::common::{args, calc, expected, host_only, is_num, is_open, make_array, no_type_args};
 use super::{BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{Dim, Precision, Rank, Type};
 
@@ -131,7 +131,6 @@ fn fft3(c: &BuiltinCall) -> RuleResult {
 fn ifft3(c: &BuiltinCall) -> RuleResult {
     fft(c, "ifft3")
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     Signature { device: true, ..host_only("transpose", "transpose(A)", transpose) },

@@ -1,9 +1,9 @@
 //! Reductions over the elements of an array: `sum prod mean min max` (all elements, or one
 //! dimension with `sum(x, d)`), `cumsum cumprod`, `dotprod`, `any all`.
 
-use super::common::{sig, 
+use super::common::{
     args, calc, dim_index, expected, is_num, is_open, is_real, make_array, no_type_args,
-    promote_all, NUMBERS, REALS,
+    promote_all, sig, NUMBERS, REALS,
 };
 use super::elementwise::min_max2;
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
@@ -189,7 +189,6 @@ fn dotprod(c: &BuiltinCall) -> RuleResult {
     }
     Ok(promote_all(&elems))
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     sig("sum", true, "sum(x) or sum(x, dim)", sum),

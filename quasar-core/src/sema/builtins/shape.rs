@@ -1,7 +1,7 @@
 //! Shape queries: `size numel ndims ind2pos pos2ind`.
 
-use super::common::{everywhere, 
-    args, dim_index, expected, is_integer, is_num, is_open, is_real, no_type_args,
+use super::common::{
+    args, dim_index, everywhere, expected, is_integer, is_num, is_open, is_real, no_type_args,
 };
 use super::{BuiltinCall, RuleResult, Signature};
 use crate::sema::types::{Dim, Rank, Type};
@@ -101,7 +101,6 @@ fn pos2ind(c: &BuiltinCall) -> RuleResult {
         .map_err(|_| expected("pos2ind", "a position (a vector of integers)", &a[1].ty))?;
     Ok(Type::INT)
 }
-
 
 pub(super) const SIGNATURES: &[Signature] = &[
     everywhere("size", "size(x), size(x, dim) or size(x, dims)", size),

@@ -176,8 +176,8 @@ impl Parser {
                     .rev()
                     .find(|t| t.span.line == header_line)
                     .map_or(e.span, |t| t.span);
-                Diagnostic::error(at.end_point(), "the block header is incomplete")
-                    .with_label("expected an expression before the end of the line")
+                Diagnostic::error(at, "the block header is incomplete")
+                    .with_label("expected an expression after this")
             } else {
                 Diagnostic::error(e.span, "an assignment cannot be used as a condition or range")
                     .with_label("this is an assignment")
