@@ -5,32 +5,17 @@
 //! The snippets are extracted by `shared/tools/manual-snippets.py` (next to the workspace);
 //! the test is skipped, with a message, when that script or `python3` is not available.
 
+mod common;
+
 use quasar_core::syntax::ast::Program;
 use quasar_core::syntax::parse;
 use quasar_core::syntax::printer::print_program;
 use quasar_core::FileId;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How many of the manual's 491 snippets parse today. The rest are page-break excerpts,
 /// elided code (`...`), program output and typos in the manual; a drop below this number
 /// means the parser lost a construct it used to accept.
 const MIN_PARSING_SNIPPETS: usize = 364;
-
-fn unique_temp_dir() -> PathBuf {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    std::env::temp_dir().join(format!("quasar-roundtrip-manual-{}-{nanos}", std::process::id()))
-}
-
-/// Removes the directory when the test ends, also when it fails.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn shorten(s: String, max: usize) -> String {
     if s.len() <= max {
@@ -97,34 +82,7 @@ fn check(source: &str) -> Result<bool, String> {
 
 #[test]
 fn manual_snippets_round_trip() {
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/manual-snippets.py");
-    if !script.exists() {
-        eprintln!("skipping manual round-trip: {} not found", script.display());
-        return;
-    }
-    let dir = TempDir(unique_temp_dir());
-    let output = match Command::new("python3").arg(&script).arg(&dir.0).output() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("skipping manual round-trip: cannot run python3: {e}");
-            return;
-        }
-    };
-    assert!(
-        output.status.success(),
-        "{} failed: {}",
-        script.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir.0)
-        .expect("snippet directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "q"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no snippets were extracted");
+    let Some((_dir, files)) = common::manual_snippets("manual round-trip") else { return };
 
     let mut parsed = 0;
     let mut failures = Vec::new();
