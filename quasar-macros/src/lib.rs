@@ -5,8 +5,8 @@
 //! (`compile_error!`) whose text carries the Quasar file, line and column and a snippet with a
 //! caret.
 //!
-//! **Status:** this crate is being built. Today the macro parses the source and reports syntax
-//! errors; code generation does not exist yet, so a program that parses is answered with a
+//! **Status:** this crate is being built. Today the macro parses and type-checks the source and
+//! reports its errors; code generation does not exist yet, so a program that checks is answered with a
 //! compile error that says exactly that. Use the `quasar` crate, which re-exports this macro.
 
 use proc_macro::TokenStream;
@@ -35,9 +35,9 @@ const INLINE_NAME: &str = "<quasar! block>";
 /// }
 /// ```
 ///
-/// Syntax errors are reported as compile errors with the Quasar file, line and column. Code
-/// generation is not implemented yet: source that parses is answered with a compile error that
-/// says so.
+/// Syntax and type errors are reported as compile errors with the Quasar file, line and
+/// column. Code generation is not implemented yet: source that type-checks is answered with a
+/// compile error that says so.
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
@@ -114,11 +114,21 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
         let plural = if n == 1 { "" } else { "s" };
         format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}")
     } else {
-        let mut message = String::from(
-            "quasar!: the source parses, but code generation is not implemented yet in this \
-             version (only syntax checking)",
-        );
-        if !parsed.diagnostics.is_empty() {
+        let checked = quasar_core::sema::check::check_program(&parsed.program);
+        let mut diagnostics = parsed.diagnostics.clone();
+        diagnostics.extend(checked.diagnostics.iter().cloned());
+        let rendered = map.render(&diagnostics);
+        let n = checked.diagnostics.iter().filter(|d| d.is_error()).count();
+        let mut message = if n > 0 {
+            let plural = if n == 1 { "" } else { "s" };
+            format!("quasar!: {n} type error{plural} in `{name}`")
+        } else {
+            String::from(
+                "quasar!: the source parses and type-checks, but code generation is not \
+                 implemented yet in this version",
+            )
+        };
+        if !diagnostics.is_empty() {
             message.push_str("\n\n");
             message.push_str(&rendered);
         }
