@@ -1,0 +1,1 @@
+//! Host built-ins over arrays (being built).

@@ -1,0 +1,1 @@
+//! Image files: `imread` and `imwrite` (being built).

@@ -1,0 +1,1 @@
+//! Vectorisable math routines for kernels (being built).
