@@ -71,8 +71,28 @@
 //!   itself is off by up to ~1.7 ULP in `tanh`, ~1.2 in `log10`, so the second column can
 //!   exceed the first.
 //!
-//! The asserted bounds per function and range are the `cases32`/`cases64` tables in `tests.rs`; the table
-//! of measured maxima (from the ignored `ulp_report` test) is still to be filled in here.
+//! | function | `f32` max ULP | `f32` measured over | `f64` max ULP (mpmath) | `f64` vs glibc |
+//! |----------|------:|---------------------------------------|------:|---:|
+//! | `exp`    | 0.977 | all inputs                            | 0.711 | 1 |
+//! | `exp2`   | 1.227 | all inputs                            | 0.746 | 1 |
+//! | `log`    | 0.840 | all inputs                            | 0.780 | 1 |
+//! | `log2`   | 0.864 | all inputs                            | 0.754 | 1 |
+//! | `log10`  | 0.833 | all inputs                            | 0.647 | 2 |
+//! | `pow`    | 0.533 | 4·10^7 samples (4 ranges)             | 0.737 | 1 |
+//! | `sin`    | 0.969 | all inputs with \|x\| ≤ 1.05e8      | 0.778 | 1 |
+//! | `cos`    | 0.947 | all inputs with \|x\| ≤ 1.05e8      | 0.787 | 1 |
+//! | `tan`    | 0.501 | all inputs with \|x\| ≤ 1.05e8      | 1.159 | 1 |
+//! | `atan`   | 1.880 | all inputs                            | 0.624 | 1 |
+//! | `atan2`  | 1.810 | 2·10^7 samples (all magnitudes, any bits) | 1.052 | 1 |
+//! | `asin`   | 0.817 | all inputs                            | 0.767 | 1 |
+//! | `acos`   | 1.094 | all inputs                            | 1.094 | 1 |
+//! | `tanh`   | 1.466 | all inputs                            | 0.682 | 2 |
+//! | `sqrt`   | 0.5   | all inputs                            | 0.5   | 0 |
+//! | `rsqrt`  | 1.490 | all inputs                            | 1.451 | – |
+//!
+//! The tests assert these per range (`cases32`/`cases64` in `tests.rs`); the `f32` column comes
+//! from the ignored `ulp_report` test with `QUASAR_MATH_EXHAUSTIVE=1`, the `f64` columns from
+//! `ulp_report` and `mpcheck.py` (see the head of `tests.rs`).
 //!
 //! `sqrt` is the `sqrtps`/`sqrtpd` instruction (correctly rounded). `rsqrt` is `1/sqrt(x)`:
 //! two correctly rounded operations.
@@ -84,7 +104,24 @@
 //! Baseline x86-64 build (SSE2, no `target-cpu`), and the same loop compiled with AVX2+FMA
 //! enabled as a multiversioned kernel is:
 //!
-//! (The measured ratios are still to be filled in; run `cargo bench -p quasar-std --bench math`.)
+//! | loop over 1M elements | baseline: ours ns/elem | `std` ns/elem | `std`/ours | AVX2+FMA: ours ns/elem | `std`/ours |
+//! |------------------|------:|------:|-----:|------:|-----:|
+//! | `exp` `f32`          | 1.36 |  3.12 | 2.3  | 0.78 | 4.0 |
+//! | `log` `f32`          | 2.25 |  3.32 | 1.5  | 1.26 | 2.6 |
+//! | `pow(x, 0.45)` `f32` | 7.15 |  6.91 | 0.97 | 3.85 | 1.8 |
+//! | `sin` `f32`          | 3.35 | 10.89 | 3.3  | 1.79 | 6.1 |
+//! | `exp` `f64`          | 4.76 |  5.76 | 1.2  | 2.79 | 2.1 |
+//! | `log` `f64`          | 7.40 |  4.90 | 0.66 | 3.59 | 1.4 |
+//! | `pow(x, 0.45)` `f64` | 28.1 | 14.1  | 0.50 | 14.6 | 0.97 |
+//! | `sin` `f64`          | 9.73 | 22.8  | 2.3  | 5.05 | 4.5 |
+//!
+//! (Intel Xeon, 2 cores, glibc libm; inputs: `exp` in [-20, 20], `log` and `pow` in
+//! (0, 1000), `sin` in [-100, 100].) All eight loops vectorise: the loop bodies are packed
+//! SSE2 (`mulps/addps`, `mulpd/addpd`, `cvtps2pd`, `paddd/psllq`) or AVX2 (`ymm`) code with no
+//! calls. Baseline SSE2 has only two `f64` lanes and glibc's `log`, `pow` and `powf` are fast
+//! table-driven routines, so `f64` `log`/`pow` and `f32` `pow` (which works in `f64`) only pay
+//! off with AVX2; there FMA is not used (see above), which keeps the results identical to the
+//! baseline ones.
 
 pub mod f32;
 pub mod f64;
