@@ -7,26 +7,34 @@
 use super::{Block, Callee, Expr, ExprKind, FunctionId, Index, Module, Place, PlaceKind, StmtKind};
 use std::collections::HashSet;
 
-/// The instances reachable from `roots`.
-pub fn reachable(module: &Module, roots: &[FunctionId]) -> HashSet<FunctionId> {
+/// For each instance, the instances its body refers to (calls, handles, closures, launches).
+pub fn callee_lists(module: &mut Module) -> Vec<Vec<FunctionId>> {
+    module
+        .functions
+        .iter_mut()
+        .map(|f| {
+            let mut found = Vec::new();
+            visit_block(&mut f.body, &mut |id| found.push(*id));
+            found
+        })
+        .collect()
+}
+
+/// The instances reachable from `roots` in the graph given by [`callee_lists`].
+pub fn reachable(callees: &[Vec<FunctionId>], roots: &[FunctionId]) -> HashSet<FunctionId> {
     let mut live: HashSet<FunctionId> = HashSet::new();
     let mut stack: Vec<FunctionId> = roots.to_vec();
     while let Some(id) = stack.pop() {
-        if !live.insert(id) {
-            continue;
+        if live.insert(id) {
+            stack.extend(callees[id.0 as usize].iter().copied());
         }
-        let mut found = Vec::new();
-        visit_block(&mut module.functions[id.0 as usize].body.clone(), &mut |f| {
-            found.push(*f);
-        });
-        stack.extend(found);
     }
     live
 }
 
 /// Keeps the instances reachable from `roots` (and from each other), renumbering them.
 pub fn prune(module: &mut Module, roots: &[FunctionId]) {
-    let live = reachable(module, roots);
+    let live = reachable(&callee_lists(module), roots);
     let mut map = vec![None; module.functions.len()];
     let mut kept = Vec::new();
     for (i, f) in std::mem::take(&mut module.functions).into_iter().enumerate() {

@@ -208,7 +208,8 @@ impl<'a> Checker<'a> {
 
     /// The instances to keep: the script, `main`, and each check of an uncalled function
     /// unless the program also has a real (called) instance of that definition.
-    fn live_roots(&self) -> Vec<FunctionId> {
+    fn live_roots(&mut self) -> Vec<FunctionId> {
+        let callees = crate::ir::prune::callee_lists(&mut self.module);
         let mut base: Vec<FunctionId> =
             self.module.script.into_iter().chain(self.module.main).collect();
         let decl_of: HashMap<FunctionId, FnDeclId> = self
@@ -225,7 +226,7 @@ impl<'a> Checker<'a> {
                 .copied()
                 .chain(self.roots.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, r)| r.1))
                 .collect();
-            let live = crate::ir::prune::reachable(&self.module, &others);
+            let live = crate::ir::prune::reachable(&callees, &others);
             let replaced = live.iter().any(|f| *f != root && decl_of.get(f) == Some(&decl));
             if !replaced {
                 base.push(root);
