@@ -1,0 +1,1 @@
+//! The Rust backend: typed IR → Rust tokens (host functions and CPU kernels).
