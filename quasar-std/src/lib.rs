@@ -8,9 +8,12 @@
 //! * [`image`]: `imread`/`imwrite` with the manual's 0..255 value range.
 //! * [`math`]: `exp log pow sin cos …` as branch-free polynomial routines that LLVM vectorises
 //!   inside kernel loops (a libm call per element is 2–3× slower, ARCHITECTURE §3).
+//! * [`rt`]: run-time support for generated code: scalar functions, access modes, slicing,
+//!   matrix literals, printing, fixed-size vectors.
 //!
 //! **Status:** being built (issue 5); see each module.
 
 pub mod builtins;
 pub mod image;
 pub mod math;
+pub mod rt;

@@ -1,0 +1,162 @@
+//! Boundary access modes (manual §2.4.1): `'safe 'checked 'unchecked 'circular 'mirror
+//! 'clamped`, and the built-ins `periodize` and `mirror_ext` behind them.
+//!
+//! Decisions (the manual leaves them open):
+//!
+//! * `'mirror` reflects about the array's edges with the edge element repeated
+//!   (half-sample symmetric, period `2n`): `…, 1, 0 | 0, 1, …, n-1 | n-1, n-2, …`, so index
+//!   -1 reads element 0. This is what the GPU texture unit's mirror address mode does, which the
+//!   manual says implements `'mirror` in hardware (`'hwtx_nearest`), and MATLAB's
+//!   `'symmetric'` padding; the two paths then agree.
+//! * **Writes**: `'circular`, `'mirror` and `'clamped` act as `'safe` — writes outside the
+//!   array are dropped. The manual's feature overview ("Boundary access modes in Quasar")
+//!   says so: put modes are only safe, unchecked and checked, to avoid unforeseen data races
+//!   (a mapped write could hit an element another thread writes). See [`Mode::for_write`].
+//! * `'unchecked` reports out-of-range host accesses like `'checked` (ARCHITECTURE §5: the
+//!   check is dropped only in release kernels, which the code generator handles).
+//! * Indices past the array's rank address dimensions of extent 1, mapped like any other
+//!   (`'safe`/`'checked`: they must be 0; `'circular`/`'clamped`/`'mirror`: they map to 0).
+
+use quasar_runtime::{Array, Element, Error, Result};
+
+/// How an access outside an array's bounds behaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Reads outside are 0, writes outside are dropped (the kernel default).
+    Safe,
+    /// An access outside is an error (the host default).
+    Checked,
+    /// The programmer promises the access is inside; checked here anyway.
+    Unchecked,
+    /// The index wraps around (`periodize`).
+    Circular,
+    /// The index is reflected at the edges (`mirror_ext`).
+    Mirror,
+    /// The index is clamped to the first or last element.
+    Clamped,
+}
+
+impl Mode {
+    /// The mode that applies to writes: `Circular`, `Mirror` and `Clamped` become `Safe`.
+    #[inline(always)]
+    pub fn for_write(self) -> Mode {
+        match self {
+            Mode::Circular | Mode::Mirror | Mode::Clamped => Mode::Safe,
+            m => m,
+        }
+    }
+
+    /// Whether an access outside is an error rather than a zero or a dropped write.
+    #[inline(always)]
+    pub fn is_checked(self) -> bool {
+        matches!(self, Mode::Checked | Mode::Unchecked)
+    }
+}
+
+/// Index `i` along a dimension of extent `n` under `mode`: the element to access, or `None`
+/// when the access is outside (only for `Safe`, `Checked`, `Unchecked`, and for `n == 0`).
+#[inline(always)]
+pub fn map_index(i: i64, n: usize, mode: Mode) -> Option<usize> {
+    // Inside: no division (the common case in a stencil's interior).
+    if (i as u64) < n as u64 {
+        return Some(i as usize);
+    }
+    if n == 0 {
+        return None;
+    }
+    // Extents come from array shapes, so n <= isize::MAX.
+    let n = n as i64;
+    match mode {
+        Mode::Circular => Some(i.rem_euclid(n) as usize),
+        Mode::Clamped => Some(if i < 0 { 0 } else { (n - 1) as usize }),
+        Mode::Mirror => Some(mirror(i, n) as usize),
+        Mode::Safe | Mode::Checked | Mode::Unchecked => None,
+    }
+}
+
+/// Mirror with the edge repeated, `n >= 1`: period `2n`, computed without forming `2n`
+/// (no overflow). Odd periods of `n` are reflected.
+#[inline(always)]
+fn mirror(i: i64, n: i64) -> i64 {
+    let q = i.div_euclid(n);
+    let r = i.rem_euclid(n);
+    if q & 1 == 0 {
+        r
+    } else {
+        n - 1 - r
+    }
+}
+
+/// `periodize(x, N)`: `x` wrapped into `[0, N)` (`mod(x, N)`; for `N <= 0` it is
+/// `mod(x, N)` with its MATLAB semantics: the sign of `N`, `mod(x, 0) = x`).
+#[inline(always)]
+pub fn periodize(i: i64, n: i64) -> i64 {
+    crate::builtins::num::Real::modulo(i, n)
+}
+
+/// `mirror_ext(x, N)`: `x` mirrored into `[0, N-1]`, the edge element repeated
+/// (`-1 -> 0`, `N -> N-1`; see the module documentation). `N <= 0` leaves `x` unchanged.
+#[inline(always)]
+pub fn mirror_ext(i: i64, n: i64) -> i64 {
+    if n <= 0 {
+        i
+    } else {
+        mirror(i, n)
+    }
+}
+
+/// The row-major offset of `idx` in an array of shape `shape`, each index mapped per
+/// dimension with [`map_index`]. `idx` may have as many entries as dimensions; more (the
+/// extra dimensions have extent 1); or fewer, where the last index is linear over the
+/// remaining dimensions (so one index into a matrix is a linear index). No index: the
+/// offset 0 of a one-element array. `None` when the access is outside.
+#[inline]
+pub fn elem_offset(shape: &[usize], idx: &[i64], mode: Mode) -> Option<usize> {
+    let Some((&last, lead)) = idx.split_last() else {
+        return if shape.iter().product::<usize>() == 1 { Some(0) } else { None };
+    };
+    let mut off = 0usize;
+    for (k, &i) in lead.iter().enumerate() {
+        let n = shape.get(k).copied().unwrap_or(1);
+        off = off * n + map_index(i, n, mode)?;
+    }
+    let rest: usize = shape.iter().skip(lead.len()).product();
+    Some(off * rest + map_index(last, rest, mode)?)
+}
+
+/// `Error::IndexOutOfRange` for the array `name`.
+pub fn index_error(name: &str, idx: &[i64], shape: &[usize]) -> Error {
+    Error::IndexOutOfRange { array: name.to_string(), index: idx.to_vec(), shape: shape.to_vec() }
+}
+
+/// Reads `a[idx]` under `mode` (host code): outside is 0 for `Safe`, an error naming `name`
+/// for `Checked`/`Unchecked`, mapped for the others.
+pub fn get_elem<T: Element>(a: &Array<T>, name: &str, idx: &[i64], mode: Mode) -> Result<T> {
+    match elem_offset(a.shape(), idx, mode) {
+        Some(off) => Ok(a.host_view()?[off]),
+        None if mode.is_checked() => Err(index_error(name, idx, a.shape())),
+        None => Ok(zero()),
+    }
+}
+
+/// Writes `a[idx] = v` under `mode.for_write()`: outside is dropped (`Safe`, `Circular`,
+/// `Mirror`, `Clamped`) or an error naming `name` (`Checked`, `Unchecked`).
+pub fn set_elem<T: Element>(a: &Array<T>, name: &str, idx: &[i64], v: T, mode: Mode) -> Result<()> {
+    let mode = mode.for_write();
+    match elem_offset(a.shape(), idx, mode) {
+        Some(off) => {
+            a.host_view_mut()?[off] = v;
+            Ok(())
+        }
+        None if mode.is_checked() => Err(index_error(name, idx, a.shape())),
+        None => Ok(()),
+    }
+}
+
+/// The zero of an element type (what `'safe` reads outside an array).
+#[inline(always)]
+pub(crate) fn zero<T: Element>() -> T {
+    // SAFETY: `Element` requires the all-zero bit pattern to be a valid value (arrays are
+    // created zero-filled).
+    unsafe { std::mem::zeroed() }
+}

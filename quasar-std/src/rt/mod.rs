@@ -1,0 +1,37 @@
+//! Run-time support for generated code: what the Rust back end of `quasar!` emits calls to,
+//! besides the built-ins of [`crate::builtins`].
+//!
+//! | module | contents |
+//! |---|---|
+//! | [`scalar`] | `exp log pow sin … floor round mod min max clamp sign isnan real conj complex` on numbers, `#[inline(always)]` and branch-free for kernel loops |
+//! | [`access`] | the boundary access modes ([`Mode`]), [`map_index`], [`periodize`], [`mirror_ext`], element reads and writes with a mode |
+//! | [`index`] | slicing `A[:, 1]`, `A[0..2, [1, 3]]` and slice assignment; range values `0..9`, `0..0.1..1` |
+//! | [`concat`](mod@concat) | matrix literals with array parts: [`cat`], [`stack_rows`] |
+//! | [`show`] | `print` and `error` messages: [`Show`], [`print_line`], [`format_parts`] |
+//! | [`fixed`] | fixed-size vectors `[T; N]` (`vec3`, `ivec2`): [`map`], [`zip`], [`dot`], … |
+//!
+//! Nothing here panics on user input: failures are [`quasar_runtime::Error`]s.
+
+pub mod access;
+pub mod concat;
+pub mod fixed;
+pub mod index;
+pub mod scalar;
+pub mod show;
+
+#[cfg(test)]
+mod tests;
+
+pub use access::{
+    elem_offset, get_elem, index_error, map_index, mirror_ext, periodize, set_elem, Mode,
+};
+pub use concat::{cat, stack_rows, Part};
+pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
+pub use index::{index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub};
+pub use scalar::{
+    abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
+    frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, real, round,
+    saturate, sign, sin, sinh, sqrt, tan, tanh, Arith, Cast, Float, Magnitude, Real, RtFloat,
+    RtMath, RtRound,
+};
+pub use show::{format_parts, print_line, show_fixed, Show};

@@ -1,0 +1,94 @@
+use crate::rt::*;
+use quasar_runtime::{Array, Error};
+
+#[test]
+fn circular_clamped_and_mirror_maps() {
+    let n = 4;
+    let circ: Vec<_> = (-5..9).map(|i| map_index(i, n, Mode::Circular).unwrap()).collect();
+    assert_eq!(circ, [3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]);
+    let clamp: Vec<_> = (-3..7).map(|i| map_index(i, n, Mode::Clamped).unwrap()).collect();
+    assert_eq!(clamp, [0, 0, 0, 0, 1, 2, 3, 3, 3, 3]);
+    // Edge repeated: ... 1 0 | 0 1 2 3 | 3 2 ...
+    let mir: Vec<_> = (-9..13).map(|i| map_index(i, n, Mode::Mirror).unwrap()).collect();
+    assert_eq!(mir, [0, 0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3]);
+    // Far outside.
+    assert_eq!(map_index(-12, n, Mode::Mirror), Some(3)); // -3n: an odd reflection
+    assert_eq!(map_index(-16, n, Mode::Mirror), Some(0)); // -4n: period 2n
+    assert_eq!(map_index(-12, n, Mode::Circular), Some(0));
+    assert_eq!(map_index(-13, n, Mode::Circular), Some(3));
+    assert_eq!(map_index(i64::MIN, n, Mode::Circular), Some(0));
+    assert_eq!(map_index(i64::MAX, n, Mode::Mirror), Some(0)); // q odd, r = 3
+    assert_eq!(map_index(i64::MIN, 3, Mode::Mirror), mirror_ext(i64::MIN, 3).try_into().ok());
+    assert_eq!(map_index(i64::MAX, 1 << 62, Mode::Clamped), Some((1 << 62) - 1));
+    assert_eq!(map_index(-1, 1, Mode::Mirror), Some(0));
+    assert_eq!(map_index(5, 1, Mode::Circular), Some(0));
+}
+
+#[test]
+fn safe_checked_unchecked_and_empty() {
+    for m in [Mode::Safe, Mode::Checked, Mode::Unchecked] {
+        assert_eq!(map_index(3, 4, m), Some(3));
+        assert_eq!((map_index(4, 4, m), map_index(-1, 4, m)), (None, None));
+    }
+    for m in [Mode::Safe, Mode::Circular, Mode::Mirror, Mode::Clamped] {
+        assert_eq!(map_index(0, 0, m), None);
+    }
+    assert_eq!(Mode::Mirror.for_write(), Mode::Safe);
+    assert_eq!(Mode::Checked.for_write(), Mode::Checked);
+}
+
+#[test]
+fn builtin_periodize_and_mirror_ext() {
+    assert_eq!((periodize(-1, 5), periodize(12, 5), periodize(-15, 5)), (4, 2, 0));
+    assert_eq!((periodize(7, 0), periodize(7, -3)), (7, -2));
+    assert_eq!(
+        (mirror_ext(-1, 5), mirror_ext(-2, 5), mirror_ext(5, 5), mirror_ext(9, 5)),
+        (0, 1, 4, 0)
+    );
+    assert_eq!((mirror_ext(-15, 5), mirror_ext(3, 0), mirror_ext(-3, -2)), (4, 3, -3));
+}
+
+#[test]
+fn offsets_per_dimension_linear_and_extra() {
+    let s = [3, 4];
+    assert_eq!(elem_offset(&s, &[1, 2], Mode::Checked), Some(6));
+    assert_eq!(elem_offset(&s, &[7], Mode::Checked), Some(7)); // linear
+    assert_eq!(elem_offset(&s, &[12], Mode::Checked), None);
+    // Per dimension: x[1, -1] is outside, not the end of row 0.
+    assert_eq!(elem_offset(&s, &[1, -1], Mode::Safe), None);
+    assert_eq!(elem_offset(&s, &[1, -1], Mode::Circular), Some(7));
+    assert_eq!(elem_offset(&s, &[-1, 5], Mode::Mirror), Some(2));
+    assert_eq!(elem_offset(&s, &[9, 9], Mode::Clamped), Some(11));
+    // Beyond the rank: extent 1.
+    assert_eq!(elem_offset(&s, &[1, 2, 0], Mode::Checked), Some(6));
+    assert_eq!(elem_offset(&s, &[1, 2, 1], Mode::Checked), None);
+    assert_eq!(elem_offset(&s, &[1, 2, 5], Mode::Circular), Some(6));
+    // Partial index on a cube: the last covers the rest.
+    assert_eq!(elem_offset(&[2, 3, 4], &[1, 11], Mode::Checked), Some(23));
+    assert_eq!(elem_offset(&[2, 3, 4], &[1, 12], Mode::Circular), Some(12));
+    assert_eq!(elem_offset(&[], &[], Mode::Checked), Some(0));
+    assert_eq!(elem_offset(&[2], &[], Mode::Checked), None);
+}
+
+#[test]
+fn get_and_set_elements() {
+    let a = Array::from_fn(&[2, 3], |i| i as f32).unwrap();
+    assert_eq!(get_elem(&a, "img", &[1, 2], Mode::Checked).unwrap(), 5.0);
+    assert_eq!(get_elem(&a, "img", &[1, 3], Mode::Safe).unwrap(), 0.0);
+    assert_eq!(get_elem(&a, "img", &[-1, 0], Mode::Circular).unwrap(), 3.0);
+    assert_eq!(get_elem(&a, "img", &[1, -1], Mode::Mirror).unwrap(), 3.0);
+    let e = get_elem(&a, "img", &[2, 0], Mode::Checked).unwrap_err();
+    assert!(matches!(&e, Error::IndexOutOfRange { array, .. } if array == "img"));
+    assert_eq!(e.to_string(), "index [2, 0] is out of range for `img` with shape [2, 3]");
+    assert!(get_elem(&a, "img", &[0, 3], Mode::Unchecked).is_err());
+
+    set_elem(&a, "img", &[0, 1], 10.0, Mode::Checked).unwrap();
+    set_elem(&a, "img", &[0, 5], 20.0, Mode::Safe).unwrap();
+    // Writes with a mapping mode outside are dropped (manual: they act as 'safe).
+    set_elem(&a, "img", &[0, -1], 30.0, Mode::Circular).unwrap();
+    set_elem(&a, "img", &[0, 9], 40.0, Mode::Clamped).unwrap();
+    assert_eq!(a.to_vec().unwrap(), [0.0, 10.0, 2.0, 3.0, 4.0, 5.0]);
+    let e = set_elem(&a, "out", &[0, 3], 1.0, Mode::Checked).unwrap_err();
+    assert!(e.to_string().contains("`out`"), "{e}");
+    assert!(set_elem(&a, "out", &[6], 1.0, Mode::Unchecked).is_err());
+}
