@@ -5,9 +5,7 @@
 //! (`compile_error!`) whose text carries the Quasar file, line and column and a snippet with a
 //! caret.
 //!
-//! **Status:** this crate is being built. Today the macro parses and type-checks the source and
-//! reports its errors; code generation does not exist yet, so a program that checks is answered with a
-//! compile error that says exactly that. Use the `quasar` crate, which re-exports this macro.
+//! Use the `quasar` crate, which re-exports this macro (generated code refers to `::quasar`).
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -35,50 +33,71 @@ const INLINE_NAME: &str = "<quasar! block>";
 /// }
 /// ```
 ///
-/// Syntax and type errors are reported as compile errors with the Quasar file, line and
-/// column. Code generation is not implemented yet: source that type-checks is answered with a
-/// compile error that says so.
+/// Every top-level Quasar function becomes a `pub fn` with Rust types returning
+/// `quasar::Result`; the file's top-level statements become `pub fn script()`. Syntax, type
+/// and code-generation errors are compile errors with the Quasar file, line and column.
+/// `double = true` makes `scalar` `f64`.
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
     expand(input).into()
 }
 
-/// What the macro accepts: a string literal with Quasar source, or `file = "path.q"`.
-enum Input {
+/// What the macro accepts: a string literal with Quasar source, or `file = "path.q"`, and
+/// options (`double = true`: `scalar` is `f64`).
+struct Input {
+    source: Source,
+    double: bool,
+}
+
+enum Source {
     Inline(LitStr),
     File(LitStr),
 }
 
 impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Input> {
-        const EXPECTED: &str =
-            "expected Quasar source as a string literal (`r#\"…\"#`) or `file = \"path.q\"`";
-        let parsed = if input.peek(LitStr) {
-            Input::Inline(input.parse()?)
-        } else if input.peek(Ident) {
-            let key: Ident = input.parse()?;
-            if key != "file" {
-                return Err(syn::Error::new(key.span(), EXPECTED));
+        const EXPECTED: &str = "expected Quasar source as a string literal (`r#\"…\"#`) or \
+                                `file = \"path.q\"`, optionally followed by `, double = true`";
+        let mut source = None;
+        let mut double = false;
+        while !input.is_empty() {
+            if input.peek(LitStr) {
+                if source.is_some() {
+                    return Err(input.error("unexpected input after the Quasar source"));
+                }
+                source = Some(Source::Inline(input.parse()?));
+            } else if input.peek(Ident) {
+                let key: Ident = input.parse()?;
+                input.parse::<Token![=]>()?;
+                if key == "file" {
+                    if source.is_some() {
+                        return Err(syn::Error::new(key.span(), "the Quasar source is given twice"));
+                    }
+                    source = Some(Source::File(input.parse()?));
+                } else if key == "double" {
+                    double = input.parse::<syn::LitBool>()?.value;
+                } else {
+                    return Err(syn::Error::new(key.span(), EXPECTED));
+                }
+            } else {
+                return Err(input.error(EXPECTED));
             }
-            input.parse::<Token![=]>()?;
-            let path = input.parse()?;
-            let _ = input.parse::<Option<Token![,]>>()?;
-            Input::File(path)
-        } else {
-            return Err(input.error(EXPECTED));
-        };
-        if !input.is_empty() {
-            return Err(input.error("unexpected input after the Quasar source"));
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
         }
-        Ok(parsed)
+        match source {
+            Some(source) => Ok(Input { source, double }),
+            None => Err(input.error(EXPECTED)),
+        }
     }
 }
 
 fn expand(input: Input) -> proc_macro2::TokenStream {
-    let (name, source, span, tracked) = match input {
-        Input::Inline(lit) => (INLINE_NAME.to_string(), lit.value(), lit.span(), None),
-        Input::File(lit) => {
+    let (name, source, span, tracked) = match input.source {
+        Source::Inline(lit) => (INLINE_NAME.to_string(), lit.value(), lit.span(), None),
+        Source::File(lit) => {
             let relative = lit.value();
             let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
                 return error(
@@ -103,44 +122,50 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             }
         }
     };
-
-    let mut map = SourceMap::new();
-    let file = map.add(name.as_str(), source);
-    let parsed = syntax::parse(map.source(file), file);
-    let rendered = map.render(&parsed.diagnostics);
-
-    let message = if parsed.has_errors() {
-        let n = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
-        let plural = if n == 1 { "" } else { "s" };
-        format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}")
-    } else {
-        let checked = quasar_core::sema::check::check_program(&parsed.program);
-        let mut diagnostics = parsed.diagnostics.clone();
-        diagnostics.extend(checked.diagnostics.iter().cloned());
-        let rendered = map.render(&diagnostics);
-        let n = checked.diagnostics.iter().filter(|d| d.is_error()).count();
-        let mut message = if n > 0 {
-            let plural = if n == 1 { "" } else { "s" };
-            format!("quasar!: {n} type error{plural} in `{name}`")
-        } else {
-            String::from(
-                "quasar!: the source parses and type-checks, but code generation is not \
-                 implemented yet in this version",
-            )
-        };
-        if !diagnostics.is_empty() {
-            message.push_str("\n\n");
-            message.push_str(&rendered);
-        }
-        message
-    };
-
-    let mut out = error(span, &message);
+    let mut out = compile(&name, &source, span, input.double);
     if let Some(path) = tracked.and_then(|p| p.to_str().map(str::to_owned)) {
         // Makes Cargo rebuild when the `.q` file changes.
         out.extend(quote! { const _: &[u8] = ::core::include_bytes!(#path); });
     }
     out
+}
+
+/// Parses, type-checks and generates code; any error becomes one `compile_error!`.
+fn compile(name: &str, source: &str, span: Span, double: bool) -> proc_macro2::TokenStream {
+    let mut map = SourceMap::new();
+    let file = map.add(name, source.to_string());
+    let parsed = syntax::parse(map.source(file), file);
+    if parsed.has_errors() {
+        let n = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
+        let plural = if n == 1 { "" } else { "s" };
+        let rendered = map.render(&parsed.diagnostics);
+        return error(span, &format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}"));
+    }
+    let checked = quasar_core::sema::check::check_program(&parsed.program);
+    let n = checked.diagnostics.iter().filter(|d| d.is_error()).count();
+    if n > 0 {
+        let plural = if n == 1 { "" } else { "s" };
+        let rendered = map.render(&checked.diagnostics);
+        return error(span, &format!("quasar!: {n} type error{plural} in `{name}`\n\n{rendered}"));
+    }
+    let opts = quasar_core::backend::rust::Options {
+        double,
+        krate: quote!(::quasar),
+        file_name: name.to_string(),
+        source: source.to_string(),
+    };
+    let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
+    if generated.has_errors() {
+        let errors: Vec<_> = generated.diagnostics.into_iter().filter(|d| d.is_error()).collect();
+        let n = errors.len();
+        let plural = if n == 1 { "" } else { "s" };
+        let rendered = map.render(&errors);
+        return error(
+            span,
+            &format!("quasar!: {n} code generation error{plural} in `{name}`\n\n{rendered}"),
+        );
+    }
+    generated.tokens
 }
 
 fn error(span: Span, message: &str) -> proc_macro2::TokenStream {
@@ -161,6 +186,7 @@ mod tests {
         assert!(syn::parse2::<Input>(quote!(file = "a.q")).is_ok());
         assert!(syn::parse2::<Input>(quote!(file = "a.q",)).is_ok());
         assert!(syn::parse2::<Input>(quote!(path = "a.q")).is_err());
+        assert!(syn::parse2::<Input>(quote!("a", double = true)).is_ok());
         assert!(syn::parse2::<Input>(quote!("a" "b")).is_err());
         assert!(syn::parse2::<Input>(quote!()).is_err());
     }
@@ -174,10 +200,19 @@ mod tests {
     }
 
     #[test]
-    fn valid_source_says_code_generation_is_not_implemented() {
+    fn valid_source_generates_an_exported_function() {
         let out = expand_tokens(quote!("function y = f(x : scalar)\n    y = x + 1\nendfunction\n"));
-        assert!(out.contains("compile_error"), "{out}");
-        assert!(out.contains("code generation is not implemented yet"), "{out}");
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("pub fn f"), "{out}");
+        assert!(out.contains("pub fn script"), "{out}");
+    }
+
+    #[test]
+    fn the_double_option_makes_scalars_f64() {
+        let out = expand_tokens(quote!("function y = f(x : scalar)\n    y = x\nendfunction\n", double = true));
+        assert!(out.contains("f64"), "{out}");
+        assert!(syn::parse2::<Input>(quote!(file = "a.q", double = false)).is_ok());
+        assert!(syn::parse2::<Input>(quote!(double = 1)).is_err());
     }
 
     #[test]
@@ -191,7 +226,7 @@ mod tests {
         let name = path.to_str().unwrap();
         let out = expand_tokens(quote!(file = #name));
         std::fs::remove_file(&path).unwrap();
-        assert!(out.contains("code generation is not implemented yet"), "{out}");
+        assert!(out.contains("pub fn script"), "{out}");
         assert!(out.contains("include_bytes"), "{out}");
     }
 }

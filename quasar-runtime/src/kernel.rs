@@ -339,6 +339,14 @@ unsafe impl<T: Element> Send for KernelView<'_, T> {}
 unsafe impl<T: Element> Sync for KernelView<'_, T> {}
 
 impl<'a, T: Element> KernelView<'a, T> {
+    /// A view of `dims` elements at `ptr` (generated code uses it for `shared` arrays in a
+    /// block's shared memory). An invalid shape is an error.
+    ///
+    /// # Safety
+    /// `ptr` is valid for reads and writes of `numel(dims)` elements of `T`, aligned, for `'a`.
+    pub unsafe fn from_raw(ptr: *mut T, dims: &[usize]) -> Result<KernelView<'a, T>> {
+        Ok(KernelView { ptr, shape: Shape::new(dims)?, _m: PhantomData })
+    }
     /// The shape.
     #[inline]
     pub fn shape(&self) -> &Shape {

@@ -38,7 +38,7 @@ enum Command {
         #[arg(required = true, value_name = "FILE.q")]
         files: Vec<PathBuf>,
     },
-    /// Print the Rust code or PTX generated for a file (not implemented yet).
+    /// Print the Rust code (`--rust`) or PTX (`--ptx`, not implemented yet) generated for a file.
     #[command(group(ArgGroup::new("target").required(true).args(["rust", "ptx"])))]
     Emit {
         /// Print the generated Rust code.
@@ -83,7 +83,10 @@ fn main() -> ExitCode {
             let mode = if syntax { Mode::Syntax } else { Mode::Types { show } };
             check(&mut stderr, &files, mode)
         }
-        Command::Emit { .. } => not_implemented(&mut stderr, "emit"),
+        Command::Emit { rust: true, file, .. } => {
+            check(&mut stderr, &[file], Mode::Types { show: Show::Rust })
+        }
+        Command::Emit { .. } => not_implemented(&mut stderr, "emit --ptx"),
         Command::Run { .. } => not_implemented(&mut stderr, "run"),
     }
 }
@@ -104,6 +107,8 @@ enum Show {
     Types,
     /// `--ir`: each instance's typed body.
     Ir,
+    /// `emit --rust`: the generated Rust code (formatted with rustfmt when it is installed).
+    Rust,
 }
 
 /// Error and warning counts of a run.
@@ -214,6 +219,25 @@ fn check_types(
         .collect();
     let checked = check_program_with_imports(program, &programs);
     errors += totals.emit(out, &loader.map, &checked.diagnostics);
+    if show == Show::Rust {
+        if errors > 0 {
+            return errors;
+        }
+        let opts = quasar::compiler::backend::rust::Options {
+            file_name: path.display().to_string(),
+            source: std::fs::read_to_string(path).unwrap_or_default(),
+            ..Default::default()
+        };
+        let generated = quasar::compiler::backend::rust::generate(&checked.module, &opts);
+        errors += totals.emit(out, &loader.map, &generated.diagnostics);
+        if errors == 0 {
+            let text = format_rust(&generated.tokens.to_string());
+            let mut stdout = std::io::stdout().lock();
+            let _ = write!(stdout, "{text}");
+            let _ = stdout.flush();
+        }
+        return errors;
+    }
     if show != Show::Nothing {
         let mut stdout = std::io::stdout().lock();
         if header {
@@ -399,6 +423,28 @@ fn import_statements(body: &[Stmt]) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     walk(body, &mut out);
     out
+}
+
+/// `code` formatted by `rustfmt` when it is installed and accepts it, as generated otherwise.
+fn format_rust(code: &str) -> String {
+    use std::process::{Command as Process, Stdio};
+    let child = Process::new("rustfmt")
+        .args(["--edition", "2021", "--emit", "stdout"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    if let Ok(mut child) = child {
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(code.as_bytes());
+        }
+        if let Ok(out) = child.wait_with_output() {
+            if out.status.success() && !out.stdout.is_empty() {
+                return String::from_utf8_lossy(&out.stdout).into_owned();
+            }
+        }
+    }
+    format!("{code}\n")
 }
 
 fn not_implemented(out: &mut StandardStream, command: &str) -> ExitCode {

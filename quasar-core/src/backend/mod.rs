@@ -2,6 +2,8 @@
 //!
 //! * [`rust`]: host functions as Rust functions over runtime values, and every kernel as a CPU
 //!   kernel over one block (ARCHITECTURE §3).
-//! * `ptx`: every kernel and device function as PTX text (issue 6).
+//! * [`ptx`]: every kernel (with the device functions it calls inlined) as an entry of one PTX
+//!   module, checked by `ptxas` in CI.
 
+pub mod ptx;
 pub mod rust;

@@ -1,1 +1,168 @@
-//! The Rust backend: typed IR → Rust tokens (host functions and CPU kernels).
+//! The Rust backend: typed IR → Rust tokens (ARCHITECTURE §3).
+//!
+//! * Every function instance becomes a private Rust function `__q_<instance>` over runtime
+//!   values ([`ty`] says which); every top-level Quasar function is also exported as a
+//!   `pub fn` with its source name ([`exports`]).
+//! * Every kernel becomes a `static Kernel` with a CPU implementation over one block
+//!   ([`kernel`]), whose innermost loop runs along the contiguous dimension, with an interior
+//!   fast path without boundary handling ([`interior`]).
+//! * The file's top-level statements become `pub fn script()`, followed by `main()` if the
+//!   module has one.
+//!
+//! Generated code names the runtime and the standard library through `<krate>::__rt`
+//! (`run` = `quasar-runtime`, `qstd` = `quasar-std`), so it depends on nothing else.
+//! Anything the backend cannot translate is a compile error naming the construct and its
+//! Quasar location, never wrong code.
+
+mod call;
+mod exports;
+mod expr;
+mod fnval;
+mod func;
+mod index;
+mod interior;
+mod kernel;
+mod stmt;
+#[cfg(test)]
+mod tests;
+pub mod ty;
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{FunctionId, Module};
+use crate::span::Span;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// Code generation options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `scalar` is `f64` instead of `f32` (Quasar's double-precision mode).
+    pub double: bool,
+    /// The path of the `quasar` facade crate in generated code (`::quasar`).
+    pub krate: TokenStream,
+    /// The Quasar file name used in run-time error locations.
+    pub file_name: String,
+    /// The Quasar source text (quoted in failed-assertion messages).
+    pub source: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { double: false, krate: quote!(::quasar), file_name: "<quasar>".into(), source: String::new() }
+    }
+}
+
+/// What [`generate`] produces: Rust items, or the errors that prevented them.
+#[derive(Debug)]
+pub struct Output {
+    pub tokens: TokenStream,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Output {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+}
+
+/// Generates the Rust items for a checked module.
+pub fn generate(module: &Module, opts: &Options) -> Output {
+    let mut g = Gen::new(module, opts);
+    let mut items = Vec::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        if f.generic {
+            continue;
+        }
+        let id = FunctionId(i as u32);
+        let result = match f.kind {
+            crate::syntax::ast::FunctionKind::Kernel => kernel::generate(&mut g, id),
+            _ => func::generate(&mut g, id),
+        };
+        match result {
+            Ok(ts) => items.push(ts),
+            Err(d) => g.diagnostics.push(d),
+        }
+    }
+    items.push(exports::generate(&mut g));
+    items.push(fnval::generate(&mut g));
+    let body = quote! { #(#items)* };
+    Output { tokens: body, diagnostics: g.diagnostics }
+}
+
+/// Generated code as formatted text (for `quasar emit --rust`), when it is valid Rust syntax.
+pub fn to_source(tokens: &TokenStream) -> String {
+    let text = tokens.to_string();
+    // A light reformatting: one item per line is enough for a readable dump when rustfmt is
+    // not at hand; the CLI pipes it through rustfmt when it can.
+    text.replace(" ; ", ";\n").replace("{ ", "{\n").replace(" }", "\n}")
+}
+
+/// A compile error of the backend: `construct` is not supported (yet) by code generation.
+pub(crate) fn unsupported(span: Span, construct: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(span, format!("code generation does not support {construct} yet"))
+        .with_note("the Rust backend of quasar! covers host code, kernels and device functions over numbers and arrays; see README for the list")
+}
+
+pub(crate) type GResult<T> = Result<T, Diagnostic>;
+
+/// Module-wide state of the generator.
+pub(crate) struct Gen<'m> {
+    pub m: &'m Module,
+    pub opts: &'m Options,
+    /// `<krate>::__rt`
+    pub rt: TokenStream,
+    pub diagnostics: Vec<Diagnostic>,
+    pub fnvals: fnval::FnVals,
+    /// Kernels launched with explicit block dimensions or otherwise block-sensitive.
+    pub kernel_names: HashMap<FunctionId, Ident>,
+}
+
+impl<'m> Gen<'m> {
+    fn new(m: &'m Module, opts: &'m Options) -> Gen<'m> {
+        let krate = &opts.krate;
+        let mut g = Gen {
+            m,
+            opts,
+            rt: quote!(#krate::__rt),
+            diagnostics: Vec::new(),
+            fnvals: fnval::FnVals::default(),
+            kernel_names: HashMap::new(),
+        };
+        fnval::collect(&mut g);
+        g
+    }
+
+    /// The Rust name of a function instance.
+    pub fn fn_ident(&self, id: FunctionId) -> Ident {
+        format_ident!("__q_{}", sanitize(&self.m.function(id).instance_name))
+    }
+
+    /// The `static Kernel` of a kernel instance.
+    pub fn kernel_static(&self, id: FunctionId) -> Ident {
+        format_ident!("__Q_KERNEL_{}", sanitize(&self.m.function(id).instance_name).to_uppercase())
+    }
+
+    /// The run-time error location of a span.
+    pub fn location(&self, span: Span) -> TokenStream {
+        let rt = &self.rt;
+        let file = &self.opts.file_name;
+        let (line, col) = (span.line, span.col);
+        quote!(#rt::run::SourceLocation { file: ::std::string::String::from(#file), line: #line, col: #col })
+    }
+}
+
+/// A valid Rust identifier fragment from a Quasar name.
+pub(crate) fn sanitize(name: &str) -> String {
+    let mut s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// A local variable's Rust name (`r#` is avoided: a suffix keeps keywords apart).
+pub(crate) fn local_ident(name: &str, index: u32) -> Ident {
+    format_ident!("q_{}_{}", sanitize(name), index)
+}

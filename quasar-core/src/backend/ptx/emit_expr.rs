@@ -1,0 +1,512 @@
+//! Expressions: constants, locals, conversions, arithmetic with Quasar's promotions
+//! (operands are converted to the expression's type; comparisons give `int` 0/1; `int / int`
+//! is a `scalar`), conditions as predicates with short-circuit `&&`/`||`, vectors in
+//! registers, and calls (device functions are inlined).
+
+use super::kernel::{local, Ctx, Frame};
+use super::regs::{small_vec, Closure, NumTy, Reg, RegClass, Val};
+use super::{unsupported, Res};
+use crate::ir::{Callee, Const, Expr, ExprKind, FunctionId};
+use crate::sema::types::Type;
+use crate::span::Span;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use std::collections::HashMap;
+
+/// How deeply device functions are inlined into each other (recursion is not supported).
+const MAX_INLINE_DEPTH: usize = 24;
+
+impl Ctx<'_> {
+    pub fn expr(&mut self, e: &Expr) -> Res<Val> {
+        crate::stack::guard(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Res<Val> {
+        match &e.kind {
+            ExprKind::Const(c) => self.constant(c, &e.ty, e.span),
+            ExprKind::Local(id) => match self.frame()?.locals.get(id) {
+                Some(Val::Output(..)) => unsupported(e.span, "reading a kernel output argument"),
+                Some(v) => Ok(v.clone()),
+                None => {
+                    let f = self.frame()?.func;
+                    let name = local(f, *id).map(|l| l.name.clone()).unwrap_or_default();
+                    unsupported(e.span, format!("the use of `{name}` before it is assigned"))
+                }
+            },
+            ExprKind::FunctionRef(id) => {
+                Ok(Val::Closure(Closure { function: *id, captures: Vec::new() }))
+            }
+            ExprKind::Closure { function, captures } => {
+                let mut vals = Vec::new();
+                for c in captures {
+                    vals.push(self.expr(c)?);
+                }
+                Ok(Val::Closure(Closure { function: *function, captures: vals }))
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.expr(operand)?;
+                match op {
+                    UnaryOp::Plus => Ok(v),
+                    UnaryOp::Neg => self.negate(v, &e.ty, e.span),
+                    UnaryOp::Not => {
+                        let p = self.cond(e)?;
+                        Ok(Val::Num(self.pred_to_int(p), NumTy::I32))
+                    }
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge
+                | BinaryOp::Eq
+                | BinaryOp::Ne => {
+                    let p = self.cond(e)?;
+                    Ok(Val::Num(self.pred_to_int(p), NumTy::I32))
+                }
+                BinaryOp::Pipe => unsupported(e.span, "the `|>` operator"),
+                _ => {
+                    let a = self.expr(lhs)?;
+                    let b = self.expr(rhs)?;
+                    if *op == BinaryOp::Mul
+                        && matches!(a, Val::Vec(..))
+                        && matches!(b, Val::Vec(..))
+                    {
+                        return unsupported(e.span, "matrix products of vectors");
+                    }
+                    self.binary_vals(*op, a, b, &e.ty, e.span)
+                }
+            },
+            ExprKind::Convert(x) => {
+                let v = self.expr(x)?;
+                self.convert_to(v, &e.ty, e.span)
+            }
+            ExprKind::Call { callee, args } => self.call(callee, args, &e.ty, e.span),
+            ExprKind::Index { base, indices } => {
+                let b = self.expr(base)?;
+                self.index_value(b, indices, &e.ty, e.span)
+            }
+            ExprKind::Matrix(items) => self.matrix(items, &e.ty, e.span),
+            ExprKind::Ternary { cond, then, otherwise } => {
+                let p = self.cond(cond)?;
+                let (l_else, l_end) = (self.label(), self.label());
+                self.ins(format!("@!{p} bra {l_else}"));
+                let a = self.expr(then)?;
+                let a = self.convert_to(a, &e.ty, then.span)?;
+                let out = self.fresh_like(&a, e.span)?;
+                self.copy_into(&out, a.clone(), e.span)?;
+                self.ins(format!("bra.uni {l_end}"));
+                self.place(&l_else);
+                let b = self.expr(otherwise)?;
+                self.copy_into(&out, b, e.span)?;
+                self.place(&l_end);
+                Ok(out)
+            }
+            ExprKind::Assign { place, op, value } => self.assign(place, *op, value),
+            ExprKind::Sequence(xs) => {
+                let mut last = Val::Void;
+                for x in xs {
+                    last = self.expr(x)?;
+                }
+                Ok(last)
+            }
+            ExprKind::TupleField { tuple, index } => match self.expr(tuple)? {
+                Val::Tuple(mut items) if *index < items.len() => Ok(items.swap_remove(*index)),
+                v if *index == 0 => Ok(v),
+                _ => unsupported(e.span, "this result of a call"),
+            },
+            ExprKind::EnumValue { value, .. } => {
+                Ok(Val::Num(self.imm_int(NumTy::I32, *value), NumTy::I32))
+            }
+            ExprKind::TypeValue => Ok(Val::Void),
+            ExprKind::BuiltinRef(name) => unsupported(e.span, format!("`{name}` as a value")),
+            ExprKind::ParallelDo { .. } => unsupported(e.span, "`parallel_do` inside a kernel"),
+            ExprKind::Field { .. } | ExprKind::Construct { .. } => {
+                unsupported(e.span, "class values")
+            }
+            ExprKind::Cell(_) => unsupported(e.span, "cell arrays"),
+            ExprKind::Range { .. } => unsupported(e.span, "ranges as values"),
+            ExprKind::Spread(_) => unsupported(e.span, "`...` spreading"),
+        }
+    }
+
+    fn constant(&mut self, c: &Const, ty: &Type, span: Span) -> Res<Val> {
+        let t = NumTy::of(ty, self.opts);
+        match c {
+            Const::Int(i) => {
+                let t = t.unwrap_or(NumTy::I32);
+                Ok(Val::Num(self.imm_int(t, *i), t))
+            }
+            Const::Scalar(x) => {
+                let t = t.unwrap_or(if self.opts.double { NumTy::F64 } else { NumTy::F32 });
+                Ok(Val::Num(self.imm(t, *x), t))
+            }
+            Const::Complex(..) => unsupported(span, "complex numbers"),
+            Const::Str(_) => unsupported(span, "strings"),
+            Const::Null => unsupported(span, "`nullptr`"),
+        }
+    }
+
+    /// `p ? 1 : 0` as an `int`.
+    pub fn pred_to_int(&mut self, p: Reg) -> Reg {
+        let r = self.reg(RegClass::B32);
+        self.ins(format!("selp.s32 {r}, 1, 0, {p}"));
+        r
+    }
+
+    /// A condition as a predicate register (non-zero is true).
+    pub fn cond(&mut self, e: &Expr) -> Res<Reg> {
+        crate::stack::guard(|| self.cond_inner(e))
+    }
+
+    fn cond_inner(&mut self, e: &Expr) -> Res<Reg> {
+        match &e.kind {
+            ExprKind::Unary { op: UnaryOp::Not, operand } => {
+                let p = self.cond(operand)?;
+                let q = self.reg(RegClass::Pred);
+                self.ins(format!("not.pred {q}, {p}"));
+                Ok(q)
+            }
+            ExprKind::Binary { op: op @ (BinaryOp::And | BinaryOp::Or), lhs, rhs } => {
+                // Short-circuit: the right operand is evaluated only when it decides.
+                let p = self.cond(lhs)?;
+                let res = self.reg(RegClass::Pred);
+                self.ins(format!("mov.pred {res}, {p}"));
+                let skip = self.label();
+                let neg = if *op == BinaryOp::And { "!" } else { "" };
+                self.ins(format!("@{neg}{res} bra {skip}"));
+                let q = self.cond(rhs)?;
+                self.ins(format!("mov.pred {res}, {q}"));
+                self.place(&skip);
+                Ok(res)
+            }
+            ExprKind::Binary { op, lhs, rhs }
+                if matches!(
+                    op,
+                    BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                        | BinaryOp::Eq
+                        | BinaryOp::Ne
+                ) =>
+            {
+                let a = self.expr(lhs)?;
+                let b = self.expr(rhs)?;
+                let (Val::Num(ar, at), Val::Num(br, bt)) = (a, b) else {
+                    return unsupported(e.span, "comparisons of vectors or arrays");
+                };
+                let t = NumTy::promote(at, bt);
+                let x = self.convert_reg(ar, at, t);
+                let y = self.convert_reg(br, bt, t);
+                let cmp = match (op, t.is_float()) {
+                    (BinaryOp::Lt, _) => "lt",
+                    (BinaryOp::Le, _) => "le",
+                    (BinaryOp::Gt, _) => "gt",
+                    (BinaryOp::Ge, _) => "ge",
+                    (BinaryOp::Eq, _) => "eq",
+                    // NaN differs from everything.
+                    (_, true) => "neu",
+                    _ => "ne",
+                };
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.{cmp}.{} {p}, {x}, {y}", t.arith()));
+                Ok(p)
+            }
+            _ => {
+                let v = self.expr(e)?;
+                let Val::Num(r, t) = v else {
+                    return unsupported(e.span, "a condition that is not a number");
+                };
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.ne.{} {p}, {r}, {}", t.arith(), t.imm(0.0)));
+                Ok(p)
+            }
+        }
+    }
+
+    /// Converts `r` from `from` to `to` (C casts: float → int truncates and saturates,
+    /// int → narrower int wraps).
+    pub fn convert_reg(&mut self, r: Reg, from: NumTy, to: NumTy) -> Reg {
+        if from == to {
+            return r;
+        }
+        let d = self.reg(to.class());
+        match (from.is_float(), to.is_float()) {
+            (true, true) => {
+                let rnd = if to == NumTy::F32 { ".rn" } else { "" };
+                self.ins(format!("cvt{rnd}.{}.{} {d}, {r}", to.arith(), from.arith()));
+            }
+            (false, true) => self.ins(format!("cvt.rn.{}.{} {d}, {r}", to.arith(), from.arith())),
+            (true, false) => self.ins(format!("cvt.rzi.{}.{} {d}, {r}", to.mem(), from.arith())),
+            (false, false) => {
+                let (fb, tb) = (from.class() == RegClass::B64, to.class() == RegClass::B64);
+                match (fb, tb) {
+                    (false, true) => {
+                        self.ins(format!("cvt.{}.{} {d}, {r}", to.arith(), from.arith()))
+                    }
+                    (true, false) => self.ins(format!("cvt.u32.u64 {d}, {r}")),
+                    _ => self.ins(format!("mov.b{} {d}, {r}", if tb { 64 } else { 32 })),
+                }
+                if to.is_narrow() {
+                    self.wrap(d, to);
+                }
+            }
+        }
+        d
+    }
+
+    /// Re-extends a narrow integer in its 32-bit register after arithmetic.
+    pub fn wrap(&mut self, r: Reg, t: NumTy) {
+        match t {
+            NumTy::I8 => self.ins(format!("cvt.s32.s8 {r}, {r}")),
+            NumTy::I16 => self.ins(format!("cvt.s32.s16 {r}, {r}")),
+            NumTy::U8 => self.ins(format!("and.b32 {r}, {r}, 255")),
+            NumTy::U16 => self.ins(format!("and.b32 {r}, {r}, 65535")),
+            _ => {}
+        }
+    }
+
+    /// A number of type `t` from a value (a one-element vector counts as a number).
+    pub fn to_num(&mut self, v: Val, t: NumTy, span: Span) -> Res<Reg> {
+        match v {
+            Val::Num(r, from) => Ok(self.convert_reg(r, from, t)),
+            Val::Vec(rs, from) if rs.len() == 1 => Ok(self.convert_reg(rs[0], from, t)),
+            _ => unsupported(span, "a vector or array where a number is expected"),
+        }
+    }
+
+    /// `n` elements of type `t` (a number is broadcast).
+    pub fn to_vec(&mut self, v: Val, t: NumTy, n: usize, span: Span) -> Res<Vec<Reg>> {
+        match v {
+            Val::Num(r, from) => {
+                let x = self.convert_reg(r, from, t);
+                Ok(vec![x; n])
+            }
+            Val::Vec(rs, from) if rs.len() == n => {
+                Ok(rs.into_iter().map(|r| self.convert_reg(r, from, t)).collect())
+            }
+            _ => unsupported(span, "vectors of different lengths"),
+        }
+    }
+
+    /// Converts a value to the type `ty` (a number or a fixed-size vector).
+    pub fn convert_to(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
+        if let Some(t) = NumTy::of(ty, self.opts) {
+            return Ok(Val::Num(self.to_num(v, t, span)?, t));
+        }
+        if let Some((t, n)) = small_vec(ty, self.opts) {
+            return Ok(Val::Vec(self.to_vec(v, t, n, span)?, t));
+        }
+        match v {
+            v @ (Val::Array(_) | Val::Closure(_) | Val::Void | Val::Tuple(_)) => Ok(v),
+            _ => unsupported(span, format!("values of type {ty}")),
+        }
+    }
+
+    /// Fresh registers with the shape of `v`.
+    fn fresh_like(&mut self, v: &Val, span: Span) -> Res<Val> {
+        match v {
+            Val::Num(_, t) => Ok(Val::Num(self.reg(t.class()), *t)),
+            Val::Vec(rs, t) => Ok(Val::Vec(rs.iter().map(|_| self.reg(t.class())).collect(), *t)),
+            _ => unsupported(span, "a conditional expression that is not a number or vector"),
+        }
+    }
+
+    fn copy_into(&mut self, dst: &Val, v: Val, span: Span) -> Res<()> {
+        match dst {
+            Val::Num(d, t) => {
+                let x = self.to_num(v, *t, span)?;
+                self.ins(format!("mov.{} {d}, {x}", t.arith()));
+            }
+            Val::Vec(ds, t) => {
+                let xs = self.to_vec(v, *t, ds.len(), span)?;
+                for (d, x) in ds.iter().zip(xs) {
+                    self.ins(format!("mov.{} {d}, {x}", t.arith()));
+                }
+            }
+            _ => return unsupported(span, "this assignment"),
+        }
+        Ok(())
+    }
+
+    fn negate(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
+        let zero = Val::Num(self.imm_int(NumTy::I32, 0), NumTy::I32);
+        self.binary_vals(BinaryOp::Sub, zero, v, ty, span)
+    }
+
+    /// `a op b` with the result type `ty` (element-wise on vectors, numbers broadcast).
+    pub fn binary_vals(&mut self, op: BinaryOp, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
+        if let Some(t) = NumTy::of(ty, self.opts) {
+            let x = self.to_num(a, t, span)?;
+            let y = self.to_num(b, t, span)?;
+            return Ok(Val::Num(self.arith(op, x, y, t, span)?, t));
+        }
+        if let Some((t, n)) = small_vec(ty, self.opts) {
+            let xs = self.to_vec(a, t, n, span)?;
+            let ys = self.to_vec(b, t, n, span)?;
+            let mut out = Vec::new();
+            for (x, y) in xs.into_iter().zip(ys) {
+                out.push(self.arith(op, x, y, t, span)?);
+            }
+            return Ok(Val::Vec(out, t));
+        }
+        unsupported(span, format!("arithmetic on {ty}"))
+    }
+
+    /// One arithmetic instruction (or routine) on numbers of type `t`.
+    pub fn arith(&mut self, op: BinaryOp, x: Reg, y: Reg, t: NumTy, span: Span) -> Res<Reg> {
+        let a = t.arith();
+        let d = self.reg(t.class());
+        match op {
+            BinaryOp::Add => self.ins(format!("add.{a} {d}, {x}, {y}")),
+            BinaryOp::Sub => self.ins(format!("sub.{a} {d}, {x}, {y}")),
+            BinaryOp::Mul | BinaryOp::ElemMul if t.is_float() => {
+                self.ins(format!("mul.{a} {d}, {x}, {y}"))
+            }
+            BinaryOp::Mul | BinaryOp::ElemMul => self.ins(format!("mul.lo.{a} {d}, {x}, {y}")),
+            BinaryOp::Div | BinaryOp::ElemDiv if t.is_float() => {
+                self.ins(format!("div.rn.{a} {d}, {x}, {y}"))
+            }
+            BinaryOp::Div | BinaryOp::ElemDiv => self.ins(format!("div.{a} {d}, {x}, {y}")),
+            BinaryOp::Pow | BinaryOp::ElemPow => return self.pow(x, y, t, span),
+            _ => return unsupported(span, "this operator"),
+        }
+        if t.is_narrow() {
+            self.wrap(d, t);
+        }
+        Ok(d)
+    }
+
+    /// Bitwise `and`/`or`/`xor` of integers.
+    pub fn bitwise(&mut self, name: &str, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
+        let Some(t) = NumTy::of(ty, self.opts).filter(|t| !t.is_float()) else {
+            return unsupported(span, format!("bitwise `{name}` on {ty}"));
+        };
+        let x = self.to_num(a, t, span)?;
+        let y = self.to_num(b, t, span)?;
+        let d = self.reg(t.class());
+        self.ins(format!("{name}.{} {d}, {x}, {y}", t.bits()));
+        Ok(Val::Num(d, t))
+    }
+
+    /// `[a, b, c]`: a fixed-size vector (vectors among the items are spliced in).
+    fn matrix(&mut self, items: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+        let Some((t, n)) = small_vec(ty, self.opts) else {
+            return unsupported(span, format!("the matrix literal of type {ty}"));
+        };
+        let mut regs = Vec::new();
+        for it in items {
+            match self.expr(it)? {
+                Val::Num(r, from) => regs.push(self.convert_reg(r, from, t)),
+                Val::Vec(rs, from) => {
+                    for r in rs {
+                        regs.push(self.convert_reg(r, from, t));
+                    }
+                }
+                _ => return unsupported(it.span, "this element of a matrix literal"),
+            }
+        }
+        if regs.len() != n {
+            return unsupported(span, "a matrix literal of unexpected length");
+        }
+        Ok(Val::Vec(regs, t))
+    }
+
+    fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+        match callee {
+            Callee::Builtin(name) => self.builtin(name, args, ty, span),
+            Callee::Function(id) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.inline_call(*id, vals, Vec::new(), span)
+            }
+            Callee::Value(f) => {
+                let Val::Closure(c) = self.expr(f)? else {
+                    return unsupported(span, "calling a function value not known when compiling");
+                };
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.inline_call(c.function, vals, c.captures, span)
+            }
+        }
+    }
+
+    /// Inlines a device function (or lambda) call: parameters are bound to copies of the
+    /// arguments, `return` jumps to the end, the results are the outputs' values.
+    pub fn inline_call(
+        &mut self,
+        id: FunctionId,
+        args: Vec<Val>,
+        captures: Vec<Val>,
+        span: Span,
+    ) -> Res<Val> {
+        let module = self.module;
+        let Some(g) = module.functions.get(id.0 as usize) else {
+            return unsupported(span, "a call to an unknown function");
+        };
+        if self.frames.len() > MAX_INLINE_DEPTH
+            || self.frames.iter().any(|f| std::ptr::eq(f.func, g))
+        {
+            return unsupported(span, format!("the recursive call of `{}`", g.name));
+        }
+        if g.params.len() != args.len() {
+            return unsupported(span, format!("the call of `{}` with optional arguments", g.name));
+        }
+        let ret = self.label();
+        let mut frame = Frame {
+            func: g,
+            locals: HashMap::new(),
+            ret_label: ret.clone(),
+            loop_base: self.loops.len(),
+        };
+        let bind = |cx: &mut Self, frame: &mut Frame, lid, v: Val| -> Res<()> {
+            let l = local(g, lid)?;
+            let v = cx.convert_to(v, &l.ty, span)?;
+            let v = match v {
+                Val::Num(..) | Val::Vec(..) => {
+                    let fresh = cx.fresh_like(&v, span)?;
+                    cx.copy_into(&fresh, v, span)?;
+                    fresh
+                }
+                v => v,
+            };
+            frame.locals.insert(lid, v);
+            Ok(())
+        };
+        for (&lid, v) in g.params.iter().zip(args) {
+            bind(self, &mut frame, lid, v)?;
+        }
+        for (&lid, v) in g.captures.iter().zip(captures) {
+            bind(self, &mut frame, lid, v)?;
+        }
+        self.frames.push(frame);
+        let r = self.init_vars(g).and_then(|_| self.block(&g.body));
+        let frame = self.frames.pop();
+        r?;
+        self.place(&ret);
+        let frame = match frame {
+            Some(f) => f,
+            None => return unsupported(span, "an inlined call"),
+        };
+        let mut results = Vec::new();
+        for o in &g.outputs {
+            match frame.locals.get(o) {
+                Some(v) => results.push(v.clone()),
+                None => {
+                    return unsupported(span, format!("a result of `{}` that is not set", g.name))
+                }
+            }
+        }
+        Ok(match results.len() {
+            0 => Val::Void,
+            1 => results.swap_remove(0),
+            _ => Val::Tuple(results),
+        })
+    }
+}

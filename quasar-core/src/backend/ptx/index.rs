@@ -1,0 +1,354 @@
+//! Array element access: subscripts to per-dimension (index, extent) pairs, the access modes
+//! (`'safe 'checked 'unchecked 'clamped 'circular 'mirror`), addresses, loads, stores and
+//! atomic updates (native `atom.*` where PTX has one, a `atom.cas` loop otherwise).
+
+use super::kernel::Ctx;
+use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
+use super::{unsupported, PtxCheckSite, Res};
+use crate::ir::{Const, Index};
+use crate::sema::types::{Access, Type};
+use crate::span::Span;
+use crate::syntax::ast::{AssignOp, BinaryOp};
+
+/// An element address and the predicate under which the access happens (`None`: always).
+struct Elem {
+    addr: Reg,
+    ok: Option<Reg>,
+}
+
+impl Ctx<'_> {
+    /// `base[indices]` as a value.
+    pub fn index_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
+        match base {
+            Val::Array(arr) => {
+                if NumTy::of(ty, self.opts).is_none() {
+                    return unsupported(span, format!("indexing that gives {ty} (slices)"));
+                }
+                let el = self.element(&arr, indices, span)?;
+                let d = self.reg(arr.elem.class());
+                let sp = arr.space.name();
+                match el.ok {
+                    Some(ok) => {
+                        self.ins(format!("mov.{} {d}, {}", arr.elem.arith(), arr.elem.imm(0.0)));
+                        self.ins(format!("@{ok} ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr));
+                    }
+                    None => self.ins(format!("ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr)),
+                }
+                Ok(Val::Num(d, arr.elem))
+            }
+            Val::Vec(regs, t) => {
+                let [Index::At(ix)] = indices else {
+                    return unsupported(span, "this form of vector indexing");
+                };
+                if let Some(Const::Int(k)) = ix.constant() {
+                    // Outside the vector reads 0, as 'safe.
+                    return Ok(match usize::try_from(*k).ok().and_then(|k| regs.get(k)) {
+                        Some(r) => Val::Num(*r, t),
+                        None => Val::Num(self.imm(t, 0.0), t),
+                    });
+                }
+                let iv = self.expr(ix)?;
+                let i = self.to_num(iv, NumTy::I32, ix.span)?;
+                let d = self.imm(t, 0.0);
+                for (k, r) in regs.iter().enumerate() {
+                    let p = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.eq.s32 {p}, {i}, {k}"));
+                    self.ins(format!("selp.{} {d}, {r}, {d}, {p}", t.arith()));
+                }
+                Ok(Val::Num(d, t))
+            }
+            _ => unsupported(span, "indexing a value that is not an array or vector"),
+        }
+    }
+
+    /// `arr[indices] = x`.
+    pub fn store_elem(&mut self, arr: &ArrRef, indices: &[Index], x: Reg, span: Span) -> Res<()> {
+        let el = self.element(arr, indices, span)?;
+        let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+        let sp = arr.space.name();
+        self.ins(format!("{pred}st.{sp}.{} [{}], {x}", arr.elem.mem(), el.addr));
+        Ok(())
+    }
+
+    /// `arr[indices] op= v`, atomically; the new value.
+    pub fn atomic_update(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        op: AssignOp,
+        v: Val,
+        span: Span,
+    ) -> Res<Val> {
+        let t = arr.elem;
+        let x = self.to_num(v, t, span)?;
+        let el = self.element(arr, indices, span)?;
+        let new = self.imm(t, 0.0);
+        let skip = self.label();
+        if let Some(ok) = el.ok {
+            self.ins(format!("@!{ok} bra {skip}"));
+        }
+        let old = self.atomic_at(el.addr, arr.space, t, op, x, span)?;
+        let n = self.apply(op, old, x, t, span)?;
+        self.ins(format!("mov.{} {new}, {n}", t.arith()));
+        self.place(&skip);
+        Ok(Val::Num(new, t))
+    }
+
+    /// `old op x` for the value an atomic update leaves.
+    fn apply(&mut self, op: AssignOp, old: Reg, x: Reg, t: NumTy, span: Span) -> Res<Reg> {
+        let bop = match op {
+            AssignOp::Add => BinaryOp::Add,
+            AssignOp::Sub => BinaryOp::Sub,
+            AssignOp::Mul | AssignOp::ElemMul => BinaryOp::ElemMul,
+            AssignOp::Div | AssignOp::ElemDiv => BinaryOp::ElemDiv,
+            AssignOp::Pow | AssignOp::ElemPow => BinaryOp::ElemPow,
+            AssignOp::Max | AssignOp::Min => {
+                let d = self.reg(t.class());
+                let m = if op == AssignOp::Max { "max" } else { "min" };
+                self.ins(format!("{m}.{} {d}, {old}, {x}", t.arith()));
+                return Ok(d);
+            }
+            AssignOp::Or | AssignOp::And | AssignOp::Xor => {
+                if t.is_float() {
+                    return unsupported(span, "bitwise operations on floating-point numbers");
+                }
+                let d = self.reg(t.class());
+                let m = match op {
+                    AssignOp::Or => "or",
+                    AssignOp::And => "and",
+                    _ => "xor",
+                };
+                self.ins(format!("{m}.{} {d}, {old}, {x}", t.bits()));
+                return Ok(d);
+            }
+            AssignOp::Assign | AssignOp::Define => return Ok(x),
+        };
+        self.arith(bop, old, x, t, span)
+    }
+
+    /// An atomic `op=` of `x` at `addr`; the old value.
+    pub fn atomic_at(
+        &mut self,
+        addr: Reg,
+        space: Space,
+        t: NumTy,
+        op: AssignOp,
+        x: Reg,
+        span: Span,
+    ) -> Res<Reg> {
+        if t.is_narrow() {
+            return unsupported(span, "atomic updates of 8- and 16-bit integers");
+        }
+        let sp = space.name();
+        let old = self.reg(t.class());
+        let native = match (op, t.is_float()) {
+            (AssignOp::Add, _) => Some(("add", if t == NumTy::I64 { "u64" } else { t.arith() })),
+            (AssignOp::Max, false) => Some(("max", t.arith())),
+            (AssignOp::Min, false) => Some(("min", t.arith())),
+            (AssignOp::Or, false) => Some(("or", t.bits())),
+            (AssignOp::And, false) => Some(("and", t.bits())),
+            (AssignOp::Xor, false) => Some(("xor", t.bits())),
+            _ => None,
+        };
+        if let Some((name, ty)) = native {
+            self.ins(format!("atom.{sp}.{name}.{ty} {old}, [{addr}], {x}"));
+            return Ok(old);
+        }
+        if op == AssignOp::Sub {
+            let neg = self.reg(t.class());
+            if t.is_float() {
+                self.ins(format!("neg.{} {neg}, {x}", t.arith()));
+            } else {
+                self.ins(format!("sub.{} {neg}, 0, {x}", t.arith()));
+            }
+            let ty = if t == NumTy::I64 { "u64" } else { t.arith() };
+            self.ins(format!("atom.{sp}.add.{ty} {old}, [{addr}], {neg}"));
+            return Ok(old);
+        }
+        // No native form: compare-and-swap until no other thread intervened.
+        let b = t.bits();
+        self.ins(format!("ld.{sp}.{} {old}, [{addr}]", t.mem()));
+        let head = self.label();
+        self.place(&head);
+        let new = self.apply(op, old, x, t, span)?;
+        let got = self.reg(t.class());
+        self.ins(format!("atom.{sp}.cas.{b} {got}, [{addr}], {old}, {new}"));
+        let p = self.reg(RegClass::Pred);
+        self.ins(format!("setp.ne.{b} {p}, {got}, {old}"));
+        self.ins(format!("mov.{b} {old}, {got}"));
+        self.ins(format!("@{p} bra {head}"));
+        Ok(old)
+    }
+
+    /// The address of `arr[indices]` after the access mode, and the access predicate.
+    fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span) -> Res<Elem> {
+        let mut idx = Vec::new();
+        for ix in indices {
+            let Index::At(e) = ix else {
+                return unsupported(span, "slices (`:`, ranges, index lists) of arrays");
+            };
+            match self.expr(e)? {
+                Val::Num(r, t) if !t.is_float() => idx.push(self.convert_reg(r, t, NumTy::I32)),
+                Val::Vec(rs, t) if !t.is_float() => {
+                    for r in rs {
+                        idx.push(self.convert_reg(r, t, NumTy::I32));
+                    }
+                }
+                _ => {
+                    return unsupported(e.span, "an index that is not an integer or integer vector")
+                }
+            }
+        }
+        if idx.is_empty() || arr.dims.is_empty() {
+            return unsupported(span, "indexing without subscripts");
+        }
+        // Quasar's rules (`Shape::offset`): the last subscript runs over the remaining
+        // dimensions, subscripts past the rank address extents of 1.
+        let (k, r) = (idx.len(), arr.dims.len());
+        let mut exts = Vec::new();
+        for j in 0..k {
+            let e = if j + 1 == k && j < r {
+                let mut e = arr.dims[j];
+                for &d in &arr.dims[j + 1..] {
+                    let p = self.reg(RegClass::B32);
+                    self.ins(format!("mul.lo.u32 {p}, {e}, {d}"));
+                    e = p;
+                }
+                e
+            } else if j < r {
+                arr.dims[j]
+            } else {
+                self.imm_int(NumTy::U32, 1)
+            };
+            exts.push(e);
+        }
+        let mut access = arr.access;
+        if access == Access::Unchecked && self.opts.check_unchecked {
+            access = Access::Checked;
+        }
+        let ok = match access {
+            Access::Unchecked => None,
+            Access::Safe | Access::Checked => {
+                let mut ok: Option<Reg> = None;
+                for (i, e) in idx.iter().zip(&exts) {
+                    let p = self.reg(RegClass::Pred);
+                    // Unsigned: a negative index is out of range too.
+                    self.ins(format!("setp.lt.u32 {p}, {i}, {e}"));
+                    ok = Some(self.and_pred(ok, p));
+                }
+                if access == Access::Checked {
+                    if let Some(ok) = ok {
+                        self.report_bounds(arr, ok, &idx, &exts, span);
+                    }
+                }
+                ok
+            }
+            Access::Clamped | Access::Circular | Access::Mirror => {
+                let mut ok: Option<Reg> = None;
+                for (i, e) in idx.iter_mut().zip(&exts) {
+                    *i = self.map_index(access, *i, *e);
+                    // An empty dimension has nothing to map to.
+                    let p = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.ne.u32 {p}, {e}, 0"));
+                    ok = Some(self.and_pred(ok, p));
+                }
+                ok
+            }
+        };
+        let addr = self.address(arr, &idx, &exts);
+        Ok(Elem { addr, ok })
+    }
+
+    fn and_pred(&mut self, acc: Option<Reg>, p: Reg) -> Reg {
+        match acc {
+            None => p,
+            Some(a) => {
+                let q = self.reg(RegClass::Pred);
+                self.ins(format!("and.pred {q}, {a}, {p}"));
+                q
+            }
+        }
+    }
+
+    /// The index inside `[0, e)` for the boundary modes (`e > 0`; for `e == 0` the access
+    /// is skipped).
+    fn map_index(&mut self, access: Access, i: Reg, e: Reg) -> Reg {
+        let d = self.reg(RegClass::B32);
+        match access {
+            Access::Clamped => {
+                let m = self.reg(RegClass::B32);
+                self.ins(format!("add.s32 {m}, {e}, -1"));
+                self.ins(format!("max.s32 {d}, {i}, 0"));
+                self.ins(format!("min.s32 {d}, {d}, {m}"));
+            }
+            Access::Circular => self.positive_rem(d, i, e),
+            _ => {
+                // Mirror with period 2e: -1 → 0, e → e-1 (the edge sample repeats).
+                let per = self.reg(RegClass::B32);
+                self.ins(format!("shl.b32 {per}, {e}, 1"));
+                self.positive_rem(d, i, per);
+                let p = self.reg(RegClass::Pred);
+                let m = self.reg(RegClass::B32);
+                self.ins(format!("setp.ge.s32 {p}, {d}, {e}"));
+                self.ins(format!("sub.s32 {m}, {per}, 1"));
+                self.ins(format!("sub.s32 {m}, {m}, {d}"));
+                self.ins(format!("selp.s32 {d}, {m}, {d}, {p}"));
+            }
+        }
+        d
+    }
+
+    /// `d = i mod n` in `[0, n)`.
+    fn positive_rem(&mut self, d: Reg, i: Reg, n: Reg) {
+        let p = self.reg(RegClass::Pred);
+        self.ins(format!("rem.s32 {d}, {i}, {n}"));
+        self.ins(format!("setp.lt.s32 {p}, {d}, 0"));
+        self.ins(format!("@{p} add.s32 {d}, {d}, {n}"));
+    }
+
+    /// Records the first failing `'checked` access in `quasar_error` (see `mod.rs`).
+    fn report_bounds(&mut self, arr: &ArrRef, ok: Reg, idx: &[Reg], exts: &[Reg], span: Span) {
+        let site = self.site_base + self.sites.len();
+        self.sites.push(PtxCheckSite { kernel: self.entry.clone(), array: arr.name.clone(), span });
+        let fine = self.label();
+        self.ins(format!("@{ok} bra {fine}"));
+        let old = self.reg(RegClass::B32);
+        self.ins(format!("atom.global.cas.b32 {old}, [quasar_error], 0, 1"));
+        let first = self.reg(RegClass::Pred);
+        self.ins(format!("setp.eq.u32 {first}, {old}, 0"));
+        self.ins(format!("@!{first} bra {fine}"));
+        let (dim, val) = (self.imm_int(NumTy::U32, 0), self.imm_int(NumTy::I32, 0));
+        for (j, (i, e)) in idx.iter().zip(exts).enumerate().rev() {
+            let bad = self.reg(RegClass::Pred);
+            self.ins(format!("setp.ge.u32 {bad}, {i}, {e}"));
+            self.ins(format!("selp.u32 {dim}, {j}, {dim}, {bad}"));
+            self.ins(format!("selp.s32 {val}, {i}, {val}, {bad}"));
+        }
+        self.ins(format!("st.global.u32 [quasar_error+4], {site}"));
+        self.ins(format!("st.global.u32 [quasar_error+8], {dim}"));
+        self.ins(format!("st.global.u32 [quasar_error+12], {val}"));
+        self.place(&fine);
+    }
+
+    /// `ptr + offset * size`, the offset row-major over `exts` (64-bit arithmetic).
+    fn address(&mut self, arr: &ArrRef, idx: &[Reg], exts: &[Reg]) -> Reg {
+        let shift = arr.elem.bytes().trailing_zeros();
+        let off = self.reg(RegClass::B64);
+        if let [i] = idx {
+            self.ins(format!("mul.wide.s32 {off}, {i}, {}", arr.elem.bytes()));
+        } else {
+            let lin = self.reg(RegClass::B64);
+            self.ins(format!("cvt.u64.u32 {lin}, {}", idx[0]));
+            for (i, e) in idx.iter().zip(exts).skip(1) {
+                let (e64, i64) = (self.reg(RegClass::B64), self.reg(RegClass::B64));
+                self.ins(format!("cvt.u64.u32 {e64}, {e}"));
+                self.ins(format!("cvt.u64.u32 {i64}, {i}"));
+                self.ins(format!("mad.lo.u64 {lin}, {lin}, {e64}, {i64}"));
+            }
+            self.ins(format!("shl.b64 {off}, {lin}, {shift}"));
+        }
+        let addr = self.reg(RegClass::B64);
+        self.ins(format!("add.s64 {addr}, {}, {off}", arr.ptr));
+        addr
+    }
+}

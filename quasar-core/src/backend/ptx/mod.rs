@@ -1,0 +1,223 @@
+//! The PTX back end: every kernel of a module as an `.entry` of one PTX module
+//! (`.version 7.8`, `.target sm_80`, 64-bit addresses), for the CUDA device of the runtime.
+//!
+//! Kernels that use a construct this back end does not compile yet are left out of the PTX
+//! with a warning naming the construct; the CPU backend still runs them.
+//!
+//! # Parameter ABI (what `quasar-runtime/src/device/cuda.rs` passes)
+//!
+//! The `.entry` parameters of a kernel, in order ([`PtxKernel::params`] lists them):
+//!
+//! 1. the launch dimensions, one `.u32` per dimension of the launch (its rank is the length
+//!    of `pos`/`blkpos`/…, or of the `dims` of the `parallel_do` calls in the module);
+//! 2. per *launch argument*, i.e. the kernel's non-special parameters in order followed by its
+//!    captured values (the order of `ExprKind::ParallelDo::args`):
+//!    * an array: a `.u64` device pointer, then one `.u32` extent per dimension of the
+//!      parameter's **static rank** (`vec` 1, `mat` 2, `cube` 3). The runtime passes
+//!      `shape.dims()`, which matches whenever the array has exactly that rank; an array of
+//!      lower rank (a `vec` passed as a `mat`) must be padded with trailing extents of 1;
+//!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode);
+//!    * a fixed-size vector (`ivec2`, `vec3`, … up to 64 elements) that the kernel never
+//!      writes: by value, `.align <elem> .b8 name[<bytes>]`, elements in order (a `[T; N]`);
+//!      one the kernel writes is an array as above;
+//! 3. per output argument (`function [s : scalar] = __kernel__ …`), in order: a `.u64`
+//!    pointer to a zeroed slot that threads combine into atomically (`+=` → `atom.add`,
+//!    `^^=`/`__=` → max/min, `|=` → or; a plain `=` stores non-zero values).
+//!
+//! Special parameters (`pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`) are not
+//! passed: they come from `%tid`/`%ctaid`/`%ntid`/`%nctaid`, with launch dimension `n-1`
+//! on CUDA axis x (`LaunchConfig::cuda_grid_block`). Threads past the launch dimensions return
+//! at once, unless the kernel uses `syncthreads` (every thread must reach the barrier).
+//!
+//! # Bounds errors of `'checked` accesses
+//!
+//! The module declares `.visible .global .align 4 .u32 quasar_error[4]` (zero when loaded).
+//! The first out-of-range `'checked` access sets word 0 to 1 and writes the index of the
+//! access in [`PtxOutput::check_sites`] to word 1, the failing dimension to word 2 and the
+//! index to word 3; the access itself is skipped (a read gives 0). The host reads the word
+//! (`cuModuleGetGlobal`) after the kernel and turns it into an error.
+
+mod builtins;
+mod emit_expr;
+mod emit_stmt;
+mod index;
+mod kernel;
+mod math;
+mod regs;
+#[cfg(test)]
+mod tests;
+mod walk;
+
+use crate::ir::{self, Module};
+use crate::span::Span;
+use crate::syntax::ast::FunctionKind;
+use crate::Diagnostic;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+/// Options of the PTX back end.
+#[derive(Clone, Debug, Default)]
+pub struct PtxOptions {
+    /// `scalar` is `f64` (double mode).
+    pub double: bool,
+    /// Debug builds: `'unchecked` accesses are tested and reported like `'checked` ones
+    /// (ARCHITECTURE §5).
+    pub check_unchecked: bool,
+}
+
+/// The PTX of a module.
+#[derive(Clone, Debug, Default)]
+pub struct PtxOutput {
+    /// One PTX module containing every kernel entry.
+    pub text: String,
+    /// The kernels in `text`.
+    pub kernels: Vec<PtxKernel>,
+    /// Warnings about kernels left out of the PTX.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The `'checked` accesses, numbered as in the `quasar_error` word.
+    pub check_sites: Vec<PtxCheckSite>,
+}
+
+/// One kernel entry of the module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PtxKernel {
+    /// The IR instance (`ir::Function::instance_name`).
+    pub instance_name: String,
+    /// The `.entry` name.
+    pub entry: String,
+    /// The `.entry` parameters in order.
+    pub params: Vec<PtxParam>,
+    /// The number of launch dimensions the kernel expects (1 to 3).
+    pub launch_rank: usize,
+    /// Uses `syncthreads` or shared memory: the block decomposition matters.
+    pub block_sensitive: bool,
+}
+
+/// One `.entry` parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PtxParam {
+    /// The PTX name.
+    pub name: String,
+    /// Its declaration after `.param` (`.u32`, `.u64`, `.f32`, `.align 4 .b8 x[12]` without
+    /// the name and brackets: see [`PtxParam::declaration`]).
+    pub ty: String,
+    /// Bytes of the value (for `.b8` arrays the whole array).
+    pub bytes: usize,
+    pub role: PtxParamRole,
+}
+
+impl PtxParam {
+    /// The parameter as declared in the `.entry` line.
+    pub fn declaration(&self) -> String {
+        match self.role {
+            PtxParamRole::Value { by_bytes: true, .. } => {
+                format!(".param {} {}[{}]", self.ty, self.name, self.bytes)
+            }
+            _ => format!(".param {} {}", self.ty, self.name),
+        }
+    }
+}
+
+/// What a parameter carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PtxParamRole {
+    /// The launch dimension `dim` (Quasar order).
+    LaunchDim { dim: usize },
+    /// The device pointer of launch argument `arg`.
+    ArrayData { arg: usize },
+    /// Extent `dim` of the array of launch argument `arg`.
+    ArrayExtent { arg: usize, dim: usize },
+    /// Launch argument `arg` by value; `by_bytes` for a `.b8` array (a fixed-size vector).
+    Value { arg: usize, by_bytes: bool },
+    /// The slot of output argument `output`.
+    Output { output: usize },
+}
+
+/// A `'checked` array access, as reported in `quasar_error[1]`.
+#[derive(Clone, Debug)]
+pub struct PtxCheckSite {
+    pub kernel: String,
+    pub array: String,
+    pub span: Span,
+}
+
+/// A construct the back end does not compile yet, where it is.
+#[derive(Clone, Debug)]
+pub(super) struct Unsupported {
+    pub what: String,
+    pub span: Span,
+}
+
+pub(super) type Res<T> = Result<T, Unsupported>;
+
+pub(super) fn unsupported<T>(span: Span, what: impl Into<String>) -> Res<T> {
+    Err(Unsupported { what: what.into(), span })
+}
+
+/// The PTX of every kernel of `module` with the default options.
+pub fn emit_module(module: &Module) -> PtxOutput {
+    emit_module_with(module, &PtxOptions::default())
+}
+
+/// The PTX of every kernel of `module`.
+pub fn emit_module_with(module: &Module, opts: &PtxOptions) -> PtxOutput {
+    let mut out = PtxOutput::default();
+    let mut text = String::new();
+    text.push_str("//\n// Generated by quasar-core (the Quasar PTX back end).\n//\n\n");
+    text.push_str(".version 7.8\n.target sm_80\n.address_size 64\n\n");
+    text.push_str("// Bounds errors of 'checked accesses: flag, site, dimension, index.\n");
+    text.push_str(".visible .global .align 4 .u32 quasar_error[4];\n");
+    let mut used = HashSet::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        if f.kind != FunctionKind::Kernel || f.generic {
+            continue;
+        }
+        let entry = unique_entry(&f.instance_name, &mut used);
+        let id = ir::FunctionId(i as u32);
+        let mut sites = Vec::new();
+        match kernel::emit_kernel(module, id, &entry, opts, out.check_sites.len(), &mut sites) {
+            Ok((ptx, k)) => {
+                let _ = write!(text, "\n{ptx}");
+                out.kernels.push(k);
+                out.check_sites.extend(sites);
+            }
+            Err(u) => {
+                used.remove(&entry);
+                out.diagnostics.push(
+                    Diagnostic::warning(
+                        u.span,
+                        format!(
+                            "kernel `{}` is not compiled for NVIDIA GPUs: {} is not supported \
+                             by the PTX back end yet",
+                            f.name, u.what
+                        ),
+                    )
+                    .with_secondary(f.span, "in this kernel")
+                    .with_note("the kernel runs on the CPU"),
+                );
+            }
+        }
+    }
+    out.text = text;
+    out
+}
+
+/// A valid PTX identifier from an instance name, unique in the module.
+fn unique_entry(name: &str, used: &mut HashSet<String>) -> String {
+    let mut s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        s.insert(0, '_');
+    }
+    // Avoid the names the module itself declares.
+    if s == "quasar_error" {
+        s.push('_');
+    }
+    let base = s.clone();
+    let mut n = 1;
+    while !used.insert(s.clone()) {
+        s = format!("{base}_{n}");
+        n += 1;
+    }
+    s
+}

@@ -1,0 +1,172 @@
+//! The public API of a `quasar!` block (ARCHITECTURE §1): one `pub fn` per top-level
+//! function, with Rust types and `quasar::Result`, and `pub fn script()`.
+
+use super::expr::repr_in;
+use super::func::Ctx;
+use super::ty::Repr;
+use super::{unsupported, Gen};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{FunctionId, LocalId};
+use crate::sema::types::Type;
+use crate::syntax::ast::FunctionKind;
+use proc_macro2::{Ident, Span as PmSpan, TokenStream};
+use quote::quote;
+use std::collections::BTreeMap;
+
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
+    "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// A Rust identifier for a Quasar name (raw when it is a Rust keyword).
+pub(crate) fn rust_ident(name: &str) -> Ident {
+    let s = super::sanitize(name);
+    if RUST_KEYWORDS.contains(&s.as_str()) && !matches!(s.as_str(), "self" | "Self" | "crate" | "super") {
+        Ident::new_raw(&s, PmSpan::call_site())
+    } else {
+        Ident::new(&s, PmSpan::call_site())
+    }
+}
+
+pub(crate) fn generate(g: &mut Gen) -> TokenStream {
+    let m = g.m;
+    let mut by_name: BTreeMap<&str, Vec<FunctionId>> = BTreeMap::new();
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.top_level && f.kind != FunctionKind::Kernel && f.name != "main" && !f.name.starts_with('<') {
+            by_name.entry(f.name.as_str()).or_default().push(FunctionId(i as u32));
+        }
+    }
+    let mut items = Vec::new();
+    for (name, ids) in by_name {
+        let concrete: Vec<FunctionId> = ids.iter().copied().filter(|id| !m.function(*id).generic).collect();
+        let Some(&best) = concrete.iter().max_by_key(|id| (m.function(**id).params.len(), std::cmp::Reverse(id.0)))
+        else {
+            if let Some(d) = untyped_error(g, ids[0]) {
+                g.diagnostics.push(d);
+            }
+            continue;
+        };
+        match export(g, name, best) {
+            Ok(ts) => items.push(ts),
+            Err(d) => g.diagnostics.push(d),
+        }
+    }
+    items.push(script(g));
+    quote!(#(#items)*)
+}
+
+/// The error for an exported function whose parameter types no call fixes.
+fn untyped_error(g: &Gen, id: FunctionId) -> Option<Diagnostic> {
+    let f = g.m.function(id);
+    let p = f.params.iter().map(|p| f.local(*p)).find(|l| !l.ty.is_concrete())?;
+    Some(
+        Diagnostic::error(
+            f.span,
+            format!("the exported function `{}` has a parameter `{}` whose type is not known", f.name, p.name),
+        )
+        .with_secondary(p.span, "no call in this module fixes its type")
+        .with_note(format!("add a type annotation, e.g. `{} : scalar` or `{} : mat`", p.name, p.name)),
+    )
+}
+
+fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagnostic> {
+    let f = g.m.function(id);
+    let ctx = if f.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
+    let rt = g.rt.clone();
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    for p in &f.params {
+        let l = f.local(*p);
+        let r = repr_in(g, &l.ty, ctx, l.span)?;
+        let ident = rust_ident(&l.name);
+        let (ty, arg) = param_type(g, &r, &ident, l.span)?;
+        params.push(quote!(#ident: #ty));
+        args.push(arg);
+    }
+    if !f.captures.is_empty() {
+        return Err(unsupported(f.span, "exporting a function that captures variables"));
+    }
+    let ret = results(g, &f.outputs, id, ctx)?;
+    let inner = g.fn_ident(id);
+    let ident = rust_ident(name);
+    let doc = format!(" The Quasar function `{name}` ({}).", signature_text(g, id));
+    Ok(quote! {
+        #[doc = #doc]
+        #[allow(clippy::too_many_arguments)]
+        pub fn #ident(#(#params),*) -> #rt::run::Result<#ret> {
+            #inner(#(#args),*)
+        }
+    })
+}
+
+/// The Rust parameter type of an exported function and the argument passed inside.
+fn param_type(g: &Gen, r: &Repr, ident: &Ident, span: crate::span::Span) -> Result<(TokenStream, TokenStream), Diagnostic> {
+    let rt = &g.rt;
+    Ok(match r {
+        Repr::Num(n) => (n.tokens(rt), quote!(#ident)),
+        Repr::Str => (quote!(&str), quote!(::std::string::String::from(#ident))),
+        Repr::Array(n, _) => {
+            let t = n.tokens(rt);
+            (quote!(&#rt::run::Array<#t>), quote!(#ident.clone()))
+        }
+        Repr::Fixed(n, s) => {
+            let t = n.tokens(rt);
+            let len: usize = s.iter().product();
+            (quote!([#t; #len]), quote!(#ident))
+        }
+        _ => return Err(unsupported(span, "a parameter of this type in an exported function")),
+    })
+}
+
+fn results(g: &Gen, outputs: &[LocalId], id: FunctionId, ctx: Ctx) -> Result<TokenStream, Diagnostic> {
+    let f = g.m.function(id);
+    let mut ts = Vec::new();
+    for o in outputs {
+        let l = f.local(*o);
+        let r = repr_in(g, &l.ty, ctx, l.span)?;
+        ts.push(super::fnval::type_tokens(g, &r));
+    }
+    Ok(match ts.len() {
+        0 => quote!(()),
+        1 => ts.remove(0),
+        _ => quote!((#(#ts),*)),
+    })
+}
+
+fn signature_text(g: &Gen, id: FunctionId) -> String {
+    let f = g.m.function(id);
+    let ps: Vec<String> = f.params.iter().map(|p| {
+        let l = f.local(*p);
+        format!("{} : {}", l.name, l.ty)
+    }).collect();
+    let os: Vec<String> = f.outputs.iter().map(|p| f.local(*p).ty.to_string()).collect();
+    format!("({}) -> ({})", ps.join(", "), os.join(", "))
+}
+
+/// `pub fn script()`: the top-level statements, then `main` (manual §13.1).
+fn script(g: &mut Gen) -> TokenStream {
+    let rt = g.rt.clone();
+    let mut calls = Vec::new();
+    if let Some(s) = g.m.script {
+        let f = g.m.function(s);
+        if !f.generic && !f.body.is_empty() {
+            let name = g.fn_ident(s);
+            calls.push(quote!(#name()?;));
+        }
+    }
+    if let Some(mn) = g.m.main {
+        let name = g.fn_ident(mn);
+        calls.push(quote!(#name()?;));
+    }
+    let _ = Type::Void;
+    quote! {
+        /// Runs the Quasar file's top-level statements, then its `main` function if it has one.
+        pub fn script() -> #rt::run::Result<()> {
+            #(#calls)*
+            ::core::result::Result::Ok(())
+        }
+    }
+}

@@ -1,0 +1,672 @@
+//! Expressions: numbers with Quasar's arithmetic, array expressions on the host (parallel
+//! element-wise built-ins), fixed-size vectors in kernels, literals, conversions.
+
+use super::func::{Ctx, FnGen};
+use super::ty::{fixed_shape, rank_of, Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{Const, Expr, ExprKind};
+use crate::sema::types::{promote, Type};
+use crate::span::Span;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// A generated expression and how its value is held. Array-valued expressions are owned
+/// `Array`s (a local is read as `x.clone()`, a reference-count increment).
+pub(crate) struct V {
+    pub t: TokenStream,
+    pub r: Repr,
+}
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    /// How a value of type `ty` is held in this function.
+    pub fn repr_of(&mut self, ty: &Type, span: Span) -> GResult<Repr> {
+        repr_in(self.g, ty, self.ctx, span)
+    }
+
+    /// The Rust type of a representation.
+    pub fn rust_type(&self, r: &Repr) -> TokenStream {
+        let rt = &self.g.rt;
+        match r {
+            Repr::Num(n) => n.tokens(rt),
+            Repr::Str => quote!(::std::string::String),
+            Repr::Unit => quote!(()),
+            Repr::Array(n, _) => {
+                let t = n.tokens(rt);
+                quote!(#rt::run::Array<#t>)
+            }
+            Repr::Fixed(n, s) => {
+                let t = n.tokens(rt);
+                let len: usize = s.iter().product();
+                quote!([#t; #len])
+            }
+            Repr::View(n, _) => {
+                let t = n.tokens(rt);
+                quote!(#rt::run::KernelView<'_, #t>)
+            }
+            Repr::FnVal(i) => {
+                let name = super::fnval::enum_ident(*i);
+                quote!(#name)
+            }
+            Repr::Tuple(rs) => {
+                let ts: Vec<_> = rs.iter().map(|r| self.rust_type(r)).collect();
+                quote!((#(#ts,)*))
+            }
+        }
+    }
+
+    /// A default value of a representation (locals are declared with one).
+    pub fn default_value(&self, r: &Repr, span: Span) -> GResult<TokenStream> {
+        let rt = &self.g.rt;
+        Ok(match r {
+            Repr::Num(n) => n.zero(rt),
+            Repr::Str => quote!(::std::string::String::new()),
+            Repr::Unit => quote!(()),
+            Repr::Array(n, _) => {
+                let t = n.tokens(rt);
+                quote!(#rt::run::Array::<#t>::zeros(&[0])?)
+            }
+            Repr::Fixed(n, s) => {
+                let z = n.zero(rt);
+                let len: usize = s.iter().product();
+                quote!([#z; #len])
+            }
+            Repr::Tuple(rs) => {
+                let vs = rs.iter().map(|r| self.default_value(r, span)).collect::<GResult<Vec<_>>>()?;
+                quote!((#(#vs,)*))
+            }
+            Repr::View(..) | Repr::FnVal(_) => {
+                return Err(unsupported(span, "a variable of this type without a value"))
+            }
+        })
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> GResult<V> {
+        crate::stack::guard(|| self.expr_inner(e))
+    }
+
+    /// Evaluates `e` converted to `target`.
+    pub fn expr_as(&mut self, e: &Expr, target: &Repr) -> GResult<TokenStream> {
+        let v = self.expr(e)?;
+        self.convert(v, target, e.span)
+    }
+
+    /// Evaluates a number converted to `n`.
+    pub fn num_as(&mut self, e: &Expr, n: Num) -> GResult<TokenStream> {
+        self.expr_as(e, &Repr::Num(n))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let r = self.repr_of(&e.ty, e.span);
+        match &e.kind {
+            ExprKind::Const(c) => self.constant(c, r?, e.span),
+            ExprKind::Local(id) => {
+                if self.outputs.contains_key(id) {
+                    return Err(unsupported(e.span, "reading a kernel output argument inside the kernel"));
+                }
+                let r = self.local_repr_checked(*id)?;
+                let t = self.local(*id);
+                let t = match r {
+                    Repr::Array(..) | Repr::Str | Repr::FnVal(_) => quote!(#t.clone()),
+                    _ => t,
+                };
+                Ok(V { t, r })
+            }
+            ExprKind::Convert(inner) => {
+                let r = r?;
+                let v = self.expr(inner)?;
+                let t = self.convert(v, &r, e.span)?;
+                Ok(V { t, r })
+            }
+            ExprKind::Unary { op, operand } => self.unary(*op, operand, r?, e.span),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, r?, e.span),
+            ExprKind::Call { callee, args } => self.call(callee, args, &e.ty, e.span),
+            ExprKind::ParallelDo { dims, block_dims, kernel, args } => {
+                self.parallel_do(dims, block_dims.as_deref(), *kernel, args, &e.ty, e.span)
+            }
+            ExprKind::Index { base, indices } => self.index_read(base, indices, r?, e.span),
+            ExprKind::Matrix(items) => self.matrix(items, r?, e.span),
+            ExprKind::Range { start, step, end } => {
+                let r = r?;
+                let Repr::Array(n, _) = r else {
+                    return Err(unsupported(e.span, "a range used as a value inside a kernel"));
+                };
+                let s = self.num_as(start, n)?;
+                let st = match step {
+                    Some(st) => self.num_as(st, n)?,
+                    None => n.literal(1.0, &rt),
+                };
+                let en = self.num_as(end, n)?;
+                let t = if n == Num::I32 {
+                    quote!(#rt::qstd::rt::range_array_i32(#s, #st, #en)?)
+                } else if n.is_int() {
+                    return Err(unsupported(e.span, "ranges of integers other than `int`"));
+                } else {
+                    quote!(#rt::qstd::rt::range_array_f(#s, #st, #en)?)
+                };
+                Ok(V { t, r })
+            }
+            ExprKind::Ternary { cond, then, otherwise } => {
+                let r = r?;
+                let c = self.truthy(cond)?;
+                let a = self.expr_as(then, &r)?;
+                let b = self.expr_as(otherwise, &r)?;
+                Ok(V { t: quote!((if #c { #a } else { #b })), r })
+            }
+            ExprKind::Closure { function, captures } => {
+                let r = r?;
+                let Repr::FnVal(_) = r else {
+                    return Err(unsupported(e.span, "this closure"));
+                };
+                let t = self.closure_value(*function, captures, &e.ty, e.span)?;
+                Ok(V { t, r })
+            }
+            ExprKind::FunctionRef(id) => {
+                let r = r?;
+                let t = self.closure_value(*id, &[], &e.ty, e.span)?;
+                Ok(V { t, r })
+            }
+            ExprKind::EnumValue { value, .. } => {
+                let l = proc_macro2::Literal::i64_unsuffixed(*value);
+                Ok(V { t: quote!((#l as i32)), r: Repr::Num(Num::I32) })
+            }
+            ExprKind::Sequence(items) => {
+                let mut ts = Vec::new();
+                let mut last = None;
+                for (i, it) in items.iter().enumerate() {
+                    let v = self.expr(it)?;
+                    if i + 1 == items.len() {
+                        last = Some(v);
+                    } else {
+                        let t = v.t;
+                        ts.push(quote!(let _ = #t;));
+                    }
+                }
+                let last = last.ok_or_else(|| unsupported(e.span, "an empty sequence"))?;
+                let t = last.t;
+                Ok(V { t: quote!({ #(#ts)* #t }), r: last.r })
+            }
+            ExprKind::Assign { place, op, value } => {
+                let stmt = self.assign(place, *op, value, e.span)?;
+                let read = self.place_read(place)?;
+                let t = read.t;
+                Ok(V { t: quote!({ #stmt #t }), r: read.r })
+            }
+            ExprKind::TupleField { tuple, index } => {
+                let v = self.expr(tuple)?;
+                let Repr::Tuple(rs) = &v.r else {
+                    // A call with one result used as its first.
+                    if *index == 0 {
+                        return Ok(v);
+                    }
+                    return Err(unsupported(e.span, "this use of a result"));
+                };
+                let r = rs.get(*index).cloned().ok_or_else(|| unsupported(e.span, "this result"))?;
+                let t = v.t;
+                let i = syn_index(*index);
+                Ok(V { t: quote!((#t).#i), r })
+            }
+            ExprKind::Field { .. } => Err(unsupported(e.span, "fields (classes)")),
+            ExprKind::Construct { .. } => Err(unsupported(e.span, "class values")),
+            ExprKind::Cell(_) => Err(unsupported(e.span, "cell arrays")),
+            ExprKind::BuiltinRef(name) => {
+                Err(unsupported(e.span, format_args!("the built-in `{name}` used as a value")))
+            }
+            ExprKind::TypeValue => Err(unsupported(e.span, "a type used as a value here")),
+            ExprKind::Spread(_) => Err(unsupported(e.span, "`...` here")),
+        }
+    }
+
+    fn constant(&mut self, c: &Const, r: Repr, span: Span) -> GResult<V> {
+        let rt = &self.g.rt;
+        let t = match (c, &r) {
+            (Const::Int(i), Repr::Num(n)) => n.literal(*i as f64, rt),
+            (Const::Scalar(f), Repr::Num(n)) => n.literal(*f, rt),
+            (Const::Complex(re, im), Repr::Num(n)) if n.is_complex() => {
+                let ty = n.tokens(rt);
+                let re = n.part().literal(*re, rt);
+                let im = n.part().literal(*im, rt);
+                quote!(<#ty>::new(#re, #im))
+            }
+            (Const::Str(s), Repr::Str) => quote!(::std::string::String::from(#s)),
+            _ => return Err(unsupported(span, format_args!("the constant {c:?} here"))),
+        };
+        Ok(V { t, r })
+    }
+
+    /// Converts a value to another representation (implicit conversions of the IR, and the
+    /// operand promotions of arithmetic).
+    pub fn convert(&mut self, v: V, target: &Repr, span: Span) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        if &v.r == target {
+            return Ok(v.t);
+        }
+        let t = v.t;
+        Ok(match (&v.r, target) {
+            (Repr::Num(a), Repr::Num(b)) => cast_num(*a, *b, t, &rt),
+            (Repr::Array(a, _), Repr::Array(b, _)) if a == b => t,
+            (Repr::Array(_, _), Repr::Array(b, _)) => {
+                let bt = b.tokens(&rt);
+                quote!(#q::builtins::cast::<#bt, _>(&#t)?)
+            }
+            (Repr::Num(a), Repr::Array(b, _)) => {
+                let x = cast_num(*a, *b, t, &rt);
+                quote!(#rt::run::Array::from_vec(&[1], ::std::vec![#x])?)
+            }
+            (Repr::Fixed(a, s), Repr::Fixed(b, s2)) if s.iter().product::<usize>() == s2.iter().product::<usize>() => {
+                let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
+                quote!({ let __a = #t; ::core::array::from_fn(|__k| #x) })
+            }
+            (Repr::Fixed(a, s), Repr::Array(b, _)) => {
+                let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
+                let dims = s.iter();
+                quote!({ let __a = #t; let __b: [_; _] = ::core::array::from_fn(|__k| #x); #q::rt::to_array(__b, &[#(#dims),*])? })
+            }
+            (Repr::Array(a, _), Repr::Fixed(b, s)) => {
+                let n: usize = s.iter().product();
+                let at = a.tokens(&rt);
+                let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
+                quote!({ let __a: [#at; #n] = #q::rt::from_array(&#t, "value")?; ::core::array::from_fn(|__k| #x) })
+            }
+            (Repr::View(a, _), Repr::Fixed(b, s)) => {
+                let n: usize = s.iter().product();
+                let x = cast_num(*a, *b, quote!(unsafe { __v.get_unchecked(__k) }), &rt);
+                quote!({
+                    let __v = #t;
+                    if __v.numel() != #n {
+                        return ::core::result::Result::Err(#rt::run::Error::Unsupported(::std::format!("expected {} elements, found {}", #n, __v.numel())));
+                    }
+                    let __r: [_; #n] = ::core::array::from_fn(|__k| #x);
+                    __r
+                })
+            }
+            (Repr::Num(a), Repr::Fixed(b, s)) => {
+                let n: usize = s.iter().product();
+                let x = cast_num(*a, *b, t, &rt);
+                quote!([#x; #n])
+            }
+            (from, to) => {
+                return Err(unsupported(
+                    span,
+                    format_args!("a conversion from {} to {}", describe(from), describe(to)),
+                ))
+            }
+        })
+    }
+
+    /// A condition: a number is true when non-zero, an array when all its elements are.
+    pub fn truthy(&mut self, e: &Expr) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let v = self.expr(e)?;
+        let t = v.t;
+        Ok(match v.r {
+            Repr::Num(n) => {
+                let z = n.zero(&rt);
+                quote!((#t != #z))
+            }
+            Repr::Array(n, _) => {
+                let z = n.zero(&rt);
+                quote!(#t.to_vec()?.iter().all(|__v| *__v != #z))
+            }
+            Repr::Fixed(n, _) => {
+                let z = n.zero(&rt);
+                quote!(#t.iter().all(|__v| *__v != #z))
+            }
+            r => return Err(unsupported(e.span, format_args!("{} as a condition", describe(&r)))),
+        })
+    }
+
+    fn unary(&mut self, op: UnaryOp, operand: &Expr, r: Repr, span: Span) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        let n = r.num().ok_or_else(|| unsupported(span, "this operand"))?;
+        let x = self.expr_as(operand, &with_num(&r, n))?;
+        let scalar = |x: TokenStream| match op {
+            UnaryOp::Plus => x,
+            UnaryOp::Neg if n.is_int() => quote!(#x.wrapping_neg()),
+            UnaryOp::Neg => quote!((-#x)),
+            UnaryOp::Not => {
+                let z = n.zero(&rt);
+                let one = n.literal(1.0, &rt);
+                quote!((if #x == #z { #one } else { #z }))
+            }
+        };
+        let t = match &r {
+            Repr::Num(_) => scalar(x),
+            Repr::Fixed(..) => {
+                let f = scalar(quote!(__a[__k]));
+                quote!({ let __a = #x; ::core::array::from_fn(|__k| #f) })
+            }
+            Repr::Array(..) => {
+                let f = scalar(quote!(__v));
+                quote!(#q::builtins::map(&#x, |__v| #f)?)
+            }
+            _ => return Err(unsupported(span, "this operand")),
+        };
+        Ok(V { t, r })
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &Expr, rr: &Expr, r: Repr, span: Span) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        let n = r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
+        let compare = matches!(
+            op,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+        );
+        let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
+        if op == BinaryOp::Pipe {
+            return Err(unsupported(span, "the pipeline operator `|>` (reductions)"));
+        }
+        // The operand type: the result's, or for comparisons the operands' common type.
+        let operand_num = if compare || logic {
+            let common = promote(l.ty.elem(), rr.ty.elem());
+            Num::of(&common, self.g.opts.double).unwrap_or(n)
+        } else {
+            n
+        };
+        let lv = self.expr(l)?;
+        let rv = self.expr(rr)?;
+        let lt = self.operand(lv, operand_num, span)?;
+        let rtk = self.operand(rv, operand_num, span)?;
+        let scalar_op = |a: TokenStream, b: TokenStream| -> TokenStream {
+            num_binary(op, operand_num, n, a, b, rr, &rt)
+        };
+        let t = match (&lt, &rtk) {
+            (Operand::Num(a), Operand::Num(b)) => match &r {
+                Repr::Num(_) => scalar_op(a.clone(), b.clone()),
+                _ => return Err(unsupported(span, "this operation")),
+            },
+            (Operand::Array(a), Operand::Array(b)) if op == BinaryOp::Mul => {
+                quote!(#q::builtins::matmul(&#a, &#b)?)
+            }
+            (Operand::Array(_), _) | (_, Operand::Array(_)) => {
+                if op == BinaryOp::Div && matches!(rtk, Operand::Array(_)) {
+                    return Err(unsupported(span, "`/` with an array divisor (matrix division); use `./`"));
+                }
+                let (a, b) = (lt.host_operand(), rtk.host_operand());
+                let f = scalar_op(quote!(__x), quote!(__y));
+                let name = format!("{op:?}");
+                let ot = operand_num.tokens(&rt);
+                quote!(#q::builtins::zip_map::<#ot, #ot, _, _>(#name, #a, #b, |__x, __y| #f)?)
+            }
+            (Operand::Fixed(..), _) | (_, Operand::Fixed(..)) => {
+                if op == BinaryOp::Mul && lt.is_fixed() && rtk.is_fixed() {
+                    return Err(unsupported(span, "matrix products of small fixed-size arrays in kernels"));
+                }
+                let (a, ai) = lt.fixed_parts(quote!(__a));
+                let (b, bi) = rtk.fixed_parts(quote!(__b));
+                let f = scalar_op(ai, bi);
+                quote!({ let __a = #a; let __b = #b; ::core::array::from_fn(|__k| #f) })
+            }
+        };
+        Ok(V { t, r })
+    }
+
+    /// An operand of arithmetic converted to element type `n`.
+    fn operand(&mut self, v: V, n: Num, span: Span) -> GResult<Operand> {
+        let rt = self.g.rt.clone();
+        Ok(match &v.r {
+            Repr::Num(_) => Operand::Num(self.convert(v, &Repr::Num(n), span)?),
+            Repr::Array(_, rank) => {
+                let rank = *rank;
+                Operand::Array(self.convert(v, &Repr::Array(n, rank), span)?)
+            }
+            Repr::Fixed(_, s) => {
+                let s = s.clone();
+                Operand::Fixed(self.convert(v, &Repr::Fixed(n, s.clone()), span)?, s)
+            }
+            Repr::View(a, _) => {
+                let _ = (a, &rt);
+                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel"));
+            }
+            r => return Err(unsupported(span, format_args!("arithmetic on {}", describe(r)))),
+        })
+    }
+
+    fn matrix(&mut self, items: &[Expr], r: Repr, span: Span) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        match &r {
+            Repr::Fixed(n, _) => {
+                let mut parts = Vec::new();
+                let mut lets = Vec::new();
+                for (i, it) in items.iter().enumerate() {
+                    let v = self.expr(it)?;
+                    match &v.r {
+                        Repr::Num(_) => parts.push(self.convert(v, &Repr::Num(*n), it.span)?),
+                        Repr::Fixed(_, s) => {
+                            let len: usize = s.iter().product();
+                            let s = s.clone();
+                            let t = self.convert(v, &Repr::Fixed(*n, s), it.span)?;
+                            let name = quote::format_ident!("__row{}", i);
+                            lets.push(quote!(let #name = #t;));
+                            for k in 0..len {
+                                parts.push(quote!(#name[#k]));
+                            }
+                        }
+                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                    }
+                }
+                Ok(V { t: quote!({ #(#lets)* [#(#parts),*] }), r })
+            }
+            Repr::Array(n, rank) => {
+                let nt = n.tokens(&rt);
+                let all_numbers = items.iter().all(|i| i.ty.is_number());
+                if all_numbers {
+                    let vals = items
+                        .iter()
+                        .map(|i| self.num_as(i, *n))
+                        .collect::<GResult<Vec<_>>>()?;
+                    let len = vals.len();
+                    return Ok(V {
+                        t: quote!(#rt::run::Array::<#nt>::from_vec(&[#len], ::std::vec![#(#vals),*])?),
+                        r,
+                    });
+                }
+                let elem_rank = items.iter().filter_map(|i| i.ty.as_array()).filter_map(|a| super::ty::rank_of(a)).max().unwrap_or(0);
+                let stacked = rank.map(|r| r > elem_rank).unwrap_or(false)
+                    && items.iter().all(|i| i.ty.as_array().is_some());
+                let mut parts = Vec::new();
+                for it in items {
+                    let v = self.expr(it)?;
+                    match &v.r {
+                        Repr::Num(_) if !stacked => {
+                            let x = self.convert(v, &Repr::Num(*n), it.span)?;
+                            parts.push(quote!(#q::rt::Part::Value(#x)));
+                        }
+                        Repr::Array(_, rk) => {
+                            let rk = *rk;
+                            let x = self.convert(v, &Repr::Array(*n, rk), it.span)?;
+                            parts.push(if stacked { x } else { quote!(#q::rt::Part::Array(&#x)) });
+                        }
+                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                    }
+                }
+                let t = if stacked {
+                    quote!(#q::rt::stack_rows::<#nt>(&[#(#parts),*])?)
+                } else {
+                    let dim = elem_rank.max(1) as usize - 1;
+                    quote!(#q::rt::cat::<#nt>(#dim, &[#(#parts),*])?)
+                };
+                Ok(V { t, r })
+            }
+            _ => Err(unsupported(span, "this matrix literal")),
+        }
+    }
+}
+
+/// How a value of type `ty` is held in code running in `ctx`.
+pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResult<Repr> {
+    let double = g.opts.double;
+    if let Some(n) = Num::of(ty, double) {
+        return Ok(Repr::Num(n));
+    }
+    Ok(match ty {
+        Type::String => Repr::Str,
+        Type::Void => Repr::Unit,
+        Type::Tuple(ts) if ts.is_empty() => Repr::Unit,
+        Type::Tuple(ts) => {
+            Repr::Tuple(ts.iter().map(|t| repr_in(g, t, ctx, span)).collect::<GResult<_>>()?)
+        }
+        Type::Array(a) => {
+            let n = Num::of(&a.elem, double)
+                .ok_or_else(|| unsupported(span, format_args!("arrays of {} elements", a.elem)))?;
+            match ctx {
+                Ctx::Host => Repr::Array(n, rank_of(a)),
+                Ctx::Kernel | Ctx::Device => match fixed_shape(a) {
+                    Some(s) => Repr::Fixed(n, s),
+                    None => Repr::View(n, rank_of(a)),
+                },
+            }
+        }
+        Type::Function(ft) => Repr::FnVal(
+            g.fnvals
+                .index_of(ft)
+                .ok_or_else(|| unsupported(span, format_args!("function values of type {ty}")))?,
+        ),
+        Type::Unknown => {
+            return Err(unsupported(span, "values of type `??` (dynamic typing)").with_note(
+                "add a type annotation so that the type of this value is known at compile time",
+            ))
+        }
+        t => return Err(unsupported(span, format_args!("values of type {t}"))),
+    })
+}
+
+/// An operand converted to the operation's element type.
+pub(crate) enum Operand {
+    Num(TokenStream),
+    Array(TokenStream),
+    Fixed(TokenStream, Vec<usize>),
+}
+
+impl Operand {
+    fn is_fixed(&self) -> bool {
+        matches!(self, Operand::Fixed(..))
+    }
+
+    /// For the host's element-wise built-ins: `&array` or a number.
+    fn host_operand(&self) -> TokenStream {
+        match self {
+            Operand::Num(t) => t.clone(),
+            Operand::Array(t) | Operand::Fixed(t, _) => quote!(&#t),
+        }
+    }
+
+    /// For fixed-size element-wise code bound to `name`: the value, and its element `__k`
+    /// (numbers broadcast).
+    fn fixed_parts(&self, name: TokenStream) -> (TokenStream, TokenStream) {
+        match self {
+            Operand::Num(t) => (t.clone(), name),
+            Operand::Fixed(t, _) | Operand::Array(t) => (t.clone(), quote!(#name[__k])),
+        }
+    }
+}
+
+/// `a op b` on numbers: operands of type `operand`, result of type `result`.
+pub(crate) fn num_binary(
+    op: BinaryOp,
+    operand: Num,
+    result: Num,
+    a: TokenStream,
+    b: TokenStream,
+    rhs: &Expr,
+    rt: &TokenStream,
+) -> TokenStream {
+    let q = quote!(#rt::qstd);
+    let int = operand.is_int();
+    let res = match op {
+        BinaryOp::Add if int => quote!(#a.wrapping_add(#b)),
+        BinaryOp::Sub if int => quote!(#a.wrapping_sub(#b)),
+        BinaryOp::Mul | BinaryOp::ElemMul if int => quote!(#a.wrapping_mul(#b)),
+        BinaryOp::Div | BinaryOp::ElemDiv if int => {
+            let z = operand.zero(rt);
+            quote!({ let __d = #b; if __d == #z { #z } else { #a.wrapping_div(__d) } })
+        }
+        BinaryOp::Pow | BinaryOp::ElemPow if int => {
+            quote!(#a.wrapping_pow(#b as u32))
+        }
+        BinaryOp::Add => quote!((#a + #b)),
+        BinaryOp::Sub => quote!((#a - #b)),
+        BinaryOp::Mul | BinaryOp::ElemMul => quote!((#a * #b)),
+        BinaryOp::Div | BinaryOp::ElemDiv => quote!((#a / #b)),
+        BinaryOp::Pow | BinaryOp::ElemPow => match rhs.constant() {
+            Some(Const::Int(2)) => quote!({ let __p = #a; __p * __p }),
+            Some(Const::Int(1)) => a,
+            _ if operand.is_complex() || operand == Num::F16 => {
+                quote!(#q::builtins::Math::pow(#a, #b))
+            }
+            _ => quote!(#q::rt::pow(#a, #b)),
+        },
+        BinaryOp::Lt => quote!(((#a < #b) as i32)),
+        BinaryOp::Le => quote!(((#a <= #b) as i32)),
+        BinaryOp::Gt => quote!(((#a > #b) as i32)),
+        BinaryOp::Ge => quote!(((#a >= #b) as i32)),
+        BinaryOp::Eq => quote!(((#a == #b) as i32)),
+        BinaryOp::Ne => quote!(((#a != #b) as i32)),
+        BinaryOp::And | BinaryOp::Or => {
+            let z = operand.zero(rt);
+            let o = if op == BinaryOp::And { quote!(&&) } else { quote!(||) };
+            quote!((((#a != #z) #o (#b != #z)) as i32))
+        }
+        BinaryOp::Pipe => quote!(::core::compile_error!("`|>`")),
+    };
+    let is_cmp = matches!(
+        op,
+        BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::And
+            | BinaryOp::Or
+    );
+    if is_cmp && result != Num::I32 {
+        cast_num(Num::I32, result, res, rt)
+    } else {
+        res
+    }
+}
+
+/// `x` converted from number type `a` to `b` (Quasar's conversions, `quasar_std::builtins::Cast`).
+pub(crate) fn cast_num(a: Num, b: Num, x: TokenStream, rt: &TokenStream) -> TokenStream {
+    if a == b {
+        return x;
+    }
+    let (at, bt) = (a.tokens(rt), b.tokens(rt));
+    let simple = |n: Num| n.is_int() || n == Num::F32 || n == Num::F64;
+    if simple(a) && simple(b) && !(a.is_float() && b.is_int()) {
+        // Plain `as` between ints (wrapping) and int → float is exactly Cast's semantics.
+        return quote!((#x as #bt));
+    }
+    quote!(<#at as #rt::qstd::builtins::Cast<#bt>>::cast(#x))
+}
+
+fn with_num(r: &Repr, n: Num) -> Repr {
+    match r {
+        Repr::Array(_, k) => Repr::Array(n, *k),
+        Repr::Fixed(_, s) => Repr::Fixed(n, s.clone()),
+        _ => Repr::Num(n),
+    }
+}
+
+pub(crate) fn describe(r: &Repr) -> String {
+    match r {
+        Repr::Num(n) => n.quasar_name().into(),
+        Repr::Str => "a string".into(),
+        Repr::Unit => "no value".into(),
+        Repr::Array(n, _) => format!("an array of {}", n.quasar_name()),
+        Repr::Fixed(n, s) => format!("a fixed-size array of {} {:?}", n.quasar_name(), s),
+        Repr::View(n, _) => format!("a kernel array of {}", n.quasar_name()),
+        Repr::FnVal(_) => "a function value".into(),
+        Repr::Tuple(_) => "several results".into(),
+    }
+}
+
+pub(crate) fn syn_index(i: usize) -> proc_macro2::Literal {
+    proc_macro2::Literal::usize_unsuffixed(i)
+}

@@ -1,0 +1,202 @@
+//! Host and device function instances: `fn __q_<instance>(params…, captures…) -> Result<…>`.
+
+use super::expr::V;
+use super::ty::Repr;
+use super::{local_ident, unsupported, GResult, Gen};
+use crate::ir::{Function, FunctionId, LocalId, LocalRole};
+use crate::syntax::ast::FunctionKind;
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+use std::collections::HashMap;
+
+/// Where generated code runs: host code, a device function, or a kernel's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ctx {
+    Host,
+    Device,
+    Kernel,
+}
+
+/// Per-function state of the generator.
+pub(crate) struct FnGen<'g, 'm> {
+    pub g: &'g mut Gen<'m>,
+    pub f: &'m Function,
+    pub id: FunctionId,
+    pub ctx: Ctx,
+    reprs: Vec<Option<Repr>>,
+    pub names: Vec<Ident>,
+    /// Barrier kernels keep every local per thread: a read of `x` is `x[__t]`.
+    pub per_thread: Option<Ident>,
+    /// Kernel output locals and their output slot.
+    pub outputs: HashMap<LocalId, usize>,
+    /// The interior fast path of a kernel's innermost loop is being generated.
+    pub interior: Option<super::interior::Facts>,
+    pub loop_depth: usize,
+}
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    pub fn new(g: &'g mut Gen<'m>, id: FunctionId, ctx: Ctx) -> GResult<FnGen<'g, 'm>> {
+        let f = g.m.function(id);
+        let names =
+            f.locals.iter().enumerate().map(|(i, l)| local_ident(&l.name, i as u32)).collect();
+        let mut fg = FnGen {
+            g,
+            f,
+            id,
+            ctx,
+            reprs: Vec::new(),
+            names,
+            per_thread: None,
+            outputs: HashMap::new(),
+            interior: None,
+            loop_depth: 0,
+        };
+        let mut reprs = Vec::new();
+        for l in &f.locals {
+            // Locals whose type cannot be represented are an error only when used.
+            reprs.push(fg.repr_of(&l.ty, l.span).ok());
+        }
+        fg.reprs = reprs;
+        Ok(fg)
+    }
+
+    pub fn set_local_repr(&mut self, id: LocalId, r: Repr) {
+        self.reprs[id.0 as usize] = Some(r);
+    }
+
+    pub fn local_repr(&self, id: LocalId) -> &Repr {
+        self.reprs[id.0 as usize].as_ref().unwrap_or(&Repr::Unit)
+    }
+
+    /// The local's representation, or the error that says why it has none.
+    pub fn local_repr_checked(&mut self, id: LocalId) -> GResult<Repr> {
+        match &self.reprs[id.0 as usize] {
+            Some(r) => Ok(r.clone()),
+            None => {
+                let l = self.f.local(id);
+                let (ty, span) = (l.ty.clone(), l.span);
+                self.repr_of(&ty, span)
+            }
+        }
+    }
+
+    /// A place expression for a local.
+    pub fn local(&self, id: LocalId) -> TokenStream {
+        let n = &self.names[id.0 as usize];
+        match &self.per_thread {
+            Some(t) if matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output) => {
+                quote!(#n[#t])
+            }
+            _ => quote!(#n),
+        }
+    }
+
+    /// Reads a local as a value.
+    pub fn read_local(&self, id: LocalId) -> V {
+        let r = self.local_repr(id).clone();
+        let t = self.local(id);
+        let t = match r {
+            Repr::Array(..) | Repr::Str | Repr::FnVal(_) => quote!(#t.clone()),
+            _ => t,
+        };
+        V { t, r }
+    }
+
+    /// The function's result value: `()`, its output, or a tuple of them.
+    pub fn result_value(&self) -> TokenStream {
+        let outs: Vec<_> = self.f.outputs.iter().map(|o| self.read_local(*o).t).collect();
+        match outs.len() {
+            0 => quote!(()),
+            1 => outs[0].clone(),
+            _ => quote!((#(#outs),*)),
+        }
+    }
+
+    pub fn result_type(&mut self) -> GResult<TokenStream> {
+        let mut ts = Vec::new();
+        for o in &self.f.outputs {
+            let r = self.local_repr_checked(*o)?;
+            ts.push(self.rust_type(&r));
+        }
+        Ok(match ts.len() {
+            0 => quote!(()),
+            1 => ts[0].clone(),
+            _ => quote!((#(#ts),*)),
+        })
+    }
+
+    /// `let mut x: T = default;` for every local that is not a parameter or capture.
+    pub fn declare_locals(&mut self, skip: impl Fn(LocalRole) -> bool) -> GResult<TokenStream> {
+        let mut out = Vec::new();
+        for (i, l) in self.f.locals.iter().enumerate() {
+            if skip(l.role) {
+                continue;
+            }
+            let Some(r) = self.reprs[i].clone() else { continue };
+            let name = &self.names[i];
+            let ty = self.rust_type(&r);
+            match r {
+                Repr::FnVal(_) | Repr::View(..) => out.push(quote!(let mut #name: #ty;)),
+                Repr::Unit => {}
+                _ => {
+                    let d = self.default_value(&r, l.span)?;
+                    out.push(quote!(let mut #name: #ty = #d;));
+                }
+            }
+        }
+        Ok(quote!(#(#out)*))
+    }
+
+    /// Parameters then captures, as `name: Type`.
+    pub fn signature_params(&mut self) -> GResult<Vec<TokenStream>> {
+        let mut out = Vec::new();
+        for id in self.f.params.iter().chain(&self.f.captures) {
+            let r = self.local_repr_checked(*id)?;
+            let l = self.f.local(*id);
+            if r == Repr::Unit {
+                return Err(unsupported(l.span, format_args!("the parameter `{}` of type {}", l.name, l.ty)));
+            }
+            let name = &self.names[id.0 as usize];
+            let ty = self.rust_type(&r);
+            out.push(quote!(#[allow(unused_mut)] mut #name: #ty));
+        }
+        Ok(out)
+    }
+}
+
+/// A host or device function instance.
+pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
+    let f = g.m.function(id);
+    let ctx = match f.kind {
+        FunctionKind::Device => Ctx::Device,
+        _ => Ctx::Host,
+    };
+    let name = g.fn_ident(id);
+    let rt = g.rt.clone();
+    let mut fg = FnGen::new(g, id, ctx)?;
+    let params = fg.signature_params()?;
+    let ret = fg.result_type()?;
+    let locals = fg.declare_locals(|r| matches!(r, LocalRole::Param | LocalRole::Capture))?;
+    let body = fg.block(&f.body)?;
+    let result = fg.result_value();
+    let inline = if ctx == Ctx::Device { quote!(#[inline(always)]) } else { quote!() };
+    let generic = if params.iter().any(|p| p.to_string().contains("KernelView")) {
+        quote!(<'__v>)
+    } else {
+        quote!()
+    };
+    let params: Vec<TokenStream> = params
+        .into_iter()
+        .map(|p| p.to_string().replace("'_", "'__v").parse().unwrap_or(p))
+        .collect();
+    Ok(quote! {
+        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, non_snake_case, clippy::all)]
+        #inline
+        fn #name #generic (#(#params),*) -> #rt::run::Result<#ret> {
+            #locals
+            #body
+            #[allow(unreachable_code)]
+            ::core::result::Result::Ok(#result)
+        }
+    })
+}

@@ -1,0 +1,445 @@
+//! Indexing and slicing: host arrays (through `quasar_std::rt`, `'checked` by default), kernel
+//! views (inline address arithmetic with the access mode of the array's type, `'safe` by
+//! default), and fixed-size vectors in registers.
+
+use super::expr::V;
+use super::func::{Ctx, FnGen};
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{Const, Expr, ExprKind, Index};
+use crate::sema::types::{Access, Type};
+use crate::span::Span;
+use crate::syntax::ast::AssignOp;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    fn access_mode(&self, base: &Expr) -> Access {
+        let declared = base.ty.as_array().and_then(|a| a.mods.access);
+        match (declared, self.ctx) {
+            (Some(a), _) => a,
+            (None, Ctx::Host) => Access::Checked,
+            (None, _) => Access::Safe,
+        }
+    }
+
+    fn mode_tokens(&self, a: Access) -> TokenStream {
+        let rt = &self.g.rt;
+        let m = match a {
+            Access::Safe => quote!(Safe),
+            Access::Checked => quote!(Checked),
+            Access::Unchecked => quote!(Unchecked),
+            Access::Circular => quote!(Circular),
+            Access::Mirror => quote!(Mirror),
+            Access::Clamped => quote!(Clamped),
+        };
+        quote!(#rt::qstd::rt::Mode::#m)
+    }
+
+    fn array_name(&self, base: &Expr) -> String {
+        match &base.kind {
+            ExprKind::Local(id) => self.f.local(*id).name.clone(),
+            _ => "array".into(),
+        }
+    }
+
+    pub fn index_read(&mut self, base: &Expr, indices: &[Index], r: Repr, span: Span) -> GResult<V> {
+        let b = self.expr(base)?;
+        match b.r.clone() {
+            Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
+            Repr::View(n, rank) => {
+                let comps = self.components(indices, span)?;
+                let t = self.view_access(base, &b.t, n, rank, comps, None, span)?;
+                Ok(V { t, r })
+            }
+            Repr::Fixed(n, shape) => {
+                let comps = self.components(indices, span)?;
+                let t = self.fixed_access(&b.t, n, &shape, comps, None, span)?;
+                Ok(V { t, r })
+            }
+            Repr::Str => Err(unsupported(span, "indexing strings")),
+            other => Err(unsupported(span, format_args!("indexing {}", super::expr::describe(&other)))),
+        }
+    }
+
+    pub fn index_write(
+        &mut self,
+        base: &Expr,
+        indices: &[Index],
+        op: AssignOp,
+        value: &Expr,
+        elem_ty: &Type,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let b = self.expr(base)?;
+        match b.r.clone() {
+            Repr::Array(n, _) => self.host_write(base, b, n, indices, op, value, elem_ty, span),
+            Repr::View(n, rank) => {
+                let comps = self.components(indices, span)?;
+                let v = self.num_as(value, n)?;
+                let t = self.view_access(base, &b.t, n, rank, comps, Some((op, v)), span)?;
+                Ok(quote!(#t;))
+            }
+            Repr::Fixed(n, shape) => {
+                let ExprKind::Local(id) = &base.kind else {
+                    return Err(unsupported(span, "writing into a temporary vector"));
+                };
+                let target = self.local(*id);
+                let comps = self.components(indices, span)?;
+                let v = if let Some(bop) = super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign) {
+                    let read = Expr::new(
+                        ExprKind::Index { base: Box::new(base.clone()), indices: indices.to_vec() },
+                        elem_ty.clone(),
+                        span,
+                    );
+                    let e = Expr::new(
+                        ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                        elem_ty.clone(),
+                        span,
+                    );
+                    self.num_as(&e, n)?
+                } else {
+                    self.num_as(value, n)?
+                };
+                let t = self.fixed_access(&target, n, &shape, comps, Some(v), span)?;
+                Ok(quote!(#t;))
+            }
+            other => Err(unsupported(span, format_args!("writing into {}", super::expr::describe(&other)))),
+        }
+    }
+
+    /// The index components of kernel/fixed indexing, as `i64` expressions, after the
+    /// bindings in the first list (a position vector is evaluated once).
+    fn components(&mut self, indices: &[Index], span: Span) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+        let mut pre = Vec::new();
+        let mut out = Vec::new();
+        for ix in indices {
+            match ix {
+                Index::At(e) | Index::Spread(e) => {
+                    let v = self.expr(e)?;
+                    match &v.r {
+                        Repr::Num(n) if n.is_int() => {
+                            let t = v.t;
+                            out.push(quote!((#t as i64)));
+                        }
+                        Repr::Num(n) if n.is_float() => {
+                            let t = self.convert(v, &Repr::Num(Num::I32), e.span)?;
+                            out.push(quote!((#t as i64)));
+                        }
+                        Repr::Fixed(n, s) if n.is_int() => {
+                            let len: usize = s.iter().product();
+                            let t = v.t;
+                            let name = quote::format_ident!("__p{}", pre.len());
+                            pre.push(quote!(let #name = #t;));
+                            for k in 0..len {
+                                out.push(quote!((#name[#k] as i64)));
+                            }
+                        }
+                        _ => return Err(unsupported(e.span, "this index inside a kernel")),
+                    }
+                }
+                Index::All | Index::Range { .. } | Index::List(_) => {
+                    return Err(unsupported(span, "slicing (`:`, ranges) inside kernel or device functions"))
+                }
+            }
+        }
+        Ok((pre, out))
+    }
+
+    /// Reads (`write` None) or writes an element of a kernel view with its access mode.
+    #[allow(clippy::too_many_arguments)]
+    fn view_access(
+        &mut self,
+        base: &Expr,
+        view: &TokenStream,
+        n: Num,
+        rank: Option<u8>,
+        (pre, comps): (Vec<TokenStream>, Vec<TokenStream>),
+        write: Option<(AssignOp, TokenStream)>,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let mut mode = self.access_mode(base);
+        if write.is_some() && matches!(mode, Access::Clamped | Access::Circular | Access::Mirror) {
+            // Writes with these modes act as 'safe (the feature overview: mapping writes
+            // would create data races).
+            mode = Access::Safe;
+        }
+        let k = comps.len();
+        let r = rank.map(|r| r as usize).unwrap_or(k);
+        let name = self.array_name(base);
+        let fast: Vec<bool> =
+            (0..k).map(|d| self.interior.as_ref().is_some_and(|f| f.in_bounds(span, d))).collect();
+        let mut lets = Vec::new();
+        let mut oks = Vec::new();
+        let mut offs = Vec::new();
+        for (d, c) in comps.iter().enumerate() {
+            let i = quote::format_ident!("__i{}", d);
+            // Fewer indices than dimensions: the last one is linear over the rest.
+            let ext = if d + 1 == k && k < r {
+                let ds: Vec<_> = (d..r).map(|e| quote!(__v.dim(#e))).collect();
+                quote!(((1usize #(* #ds)*) as i64))
+            } else {
+                quote!((__v.dim(#d) as i64))
+            };
+            let stride = if d + 1 == k && k < r { quote!(1usize) } else { quote!(__v.stride(#d)) };
+            let en = quote::format_ident!("__n{}", d);
+            lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
+            if fast[d] {
+                offs.push(quote!((#i as usize) * #stride));
+                continue;
+            }
+            match mode {
+                Access::Unchecked => {
+                    oks.push(quote!((cfg!(debug_assertions) == false || (#i >= 0 && #i < #en))));
+                    offs.push(quote!((#i as usize) * #stride));
+                }
+                Access::Safe | Access::Checked => {
+                    oks.push(quote!((#i >= 0 && #i < #en)));
+                    offs.push(quote!((#i as usize) * #stride));
+                }
+                Access::Clamped => {
+                    oks.push(quote!((#en > 0)));
+                    offs.push(quote!(((if #i < 0 { 0 } else if #i >= #en { #en - 1 } else { #i }) as usize) * #stride));
+                }
+                Access::Circular => {
+                    oks.push(quote!((#en > 0)));
+                    offs.push(quote!((#i.rem_euclid(#en.max(1)) as usize) * #stride));
+                }
+                Access::Mirror => {
+                    oks.push(quote!((#en > 0)));
+                    offs.push(quote!((#rt::qstd::rt::mirror_ext(#i, #en.max(1)) as usize) * #stride));
+                }
+            }
+        }
+        let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
+        let off = quote!(0usize #(+ #offs)*);
+        let zero = n.zero(&rt);
+        let idx_list: Vec<TokenStream> = (0..k).map(|d| { let i = quote::format_ident!("__i{}", d); quote!(#i) }).collect();
+        let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error(#name, &[#(#idx_list),*], __v.shape().dims())));
+        let on_fail_read = match mode {
+            Access::Checked | Access::Unchecked => quote!({ #err; }),
+            _ => quote!(#zero),
+        };
+        let on_fail_write = match mode {
+            Access::Checked | Access::Unchecked => quote!({ #err; }),
+            _ => quote!({}),
+        };
+        let body = match write {
+            None => quote!(if __ok { unsafe { __v.get_unchecked(__off) } } else { #on_fail_read }),
+            Some((AssignOp::Assign | AssignOp::Define, v)) => {
+                quote!({ let __x = #v; if __ok { unsafe { __v.set_unchecked(__off, __x) } } else #on_fail_write })
+            }
+            Some((op, v)) => {
+                let f = match op {
+                    AssignOp::Add => quote!(add),
+                    AssignOp::Sub => quote!(sub),
+                    AssignOp::Mul | AssignOp::ElemMul => quote!(mul),
+                    AssignOp::Div | AssignOp::ElemDiv => quote!(div),
+                    AssignOp::Max => quote!(max),
+                    AssignOp::Min => quote!(min),
+                    AssignOp::Xor => quote!(xor),
+                    AssignOp::Or => quote!(or),
+                    AssignOp::And => quote!(and),
+                    _ => return Err(unsupported(span, "this compound assignment on an array element in a kernel")),
+                };
+                // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
+                quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
+            }
+        };
+        Ok(quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }))
+    }
+
+    /// Element access of a fixed-size vector or small matrix in registers.
+    fn fixed_access(
+        &mut self,
+        value: &TokenStream,
+        n: Num,
+        shape: &[usize],
+        (pre, comps): (Vec<TokenStream>, Vec<TokenStream>),
+        write: Option<TokenStream>,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let len: usize = shape.iter().product();
+        let k = comps.len();
+        if k == 0 {
+            return Err(unsupported(span, "an empty index"));
+        }
+        // Row-major offset; a single index is linear.
+        let mut terms = Vec::new();
+        let mut oks = Vec::new();
+        for (d, c) in comps.iter().enumerate() {
+            let (ext, stride): (usize, usize) = if k == 1 {
+                (len, 1)
+            } else {
+                (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product())
+            };
+            let i = quote::format_ident!("__i{}", d);
+            terms.push(quote!(let #i: i64 = #c;));
+            oks.push(quote!((#i >= 0 && #i < #ext as i64)));
+            let _ = stride;
+        }
+        let offs: Vec<TokenStream> = (0..k)
+            .map(|d| {
+                let stride: usize = if k == 1 { 1 } else { shape.iter().skip(d + 1).product() };
+                let i = quote::format_ident!("__i{}", d);
+                quote!((#i as usize) * #stride)
+            })
+            .collect();
+        let zero = n.zero(&rt);
+        let _ = len;
+        Ok(match write {
+            None => quote!({ let __a = #value; #(#pre)* #(#terms)* if #(#oks)&&* { __a[0usize #(+ #offs)*] } else { #zero } }),
+            Some(v) => quote!({ let __x = #v; #(#pre)* #(#terms)* if #(#oks)&&* { #value[0usize #(+ #offs)*] = __x; } }),
+        })
+    }
+
+    /// Host reads: an element (`get_elem`) or a slice (`index_get`).
+    fn host_read(&mut self, base: &Expr, b: V, n: Num, indices: &[Index], r: Repr, span: Span) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd::rt);
+        let mode = self.mode_tokens(self.access_mode(base));
+        let name = self.array_name(base);
+        let bt = b.t;
+        let t = match &r {
+            Repr::Num(m) => {
+                let idx = self.host_positions(indices, span)?;
+                let x = quote!(#q::get_elem(&#bt, #name, &#idx, #mode)?);
+                super::expr::cast_num(n, *m, x, &rt)
+            }
+            Repr::Array(..) => {
+                let subs = self.host_subs(indices)?;
+                quote!(#q::index_get(&#bt, #name, &#subs, #mode)?)
+            }
+            _ => return Err(unsupported(span, "this index")),
+        };
+        Ok(V { t, r })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn host_write(
+        &mut self,
+        base: &Expr,
+        b: V,
+        n: Num,
+        indices: &[Index],
+        op: AssignOp,
+        value: &Expr,
+        elem_ty: &Type,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd::rt);
+        let mode = self.mode_tokens(self.access_mode(base));
+        let name = self.array_name(base);
+        let bt = b.t;
+        let value_expr = match super::stmt::binary_of(op) {
+            None => value.clone(),
+            Some(bop) => {
+                let read = Expr::new(
+                    ExprKind::Index { base: Box::new(base.clone()), indices: indices.to_vec() },
+                    elem_ty.clone(),
+                    span,
+                );
+                Expr::new(
+                    ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                    elem_ty.clone(),
+                    span,
+                )
+            }
+        };
+        if matches!(op, AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And) {
+            return Err(unsupported(span, "this compound assignment on host array elements"));
+        }
+        let element = elem_ty.is_number();
+        if element {
+            let idx = self.host_positions(indices, span)?;
+            let v = self.num_as(&value_expr, n)?;
+            return Ok(quote!({ let __x = #v; #q::set_elem(&#bt, #name, &#idx, __x, #mode)?; }));
+        }
+        let subs = self.host_subs(indices)?;
+        let v = self.expr(&value_expr)?;
+        Ok(match &v.r {
+            Repr::Num(_) => {
+                let x = self.convert(v, &Repr::Num(n), span)?;
+                quote!({ let __x = #x; #q::index_fill(&#bt, #name, &#subs, __x, #mode)?; })
+            }
+            Repr::Array(..) => {
+                let x = self.convert(v, &Repr::Array(n, None), span)?;
+                quote!({ let __x = #x; #q::index_set(&#bt, #name, &#subs, &__x, #mode)?; })
+            }
+            _ => return Err(unsupported(span, "assigning this value to a slice")),
+        })
+    }
+
+    /// Host element positions as a `Vec<i64>` expression (numbers and position vectors).
+    fn host_positions(&mut self, indices: &[Index], span: Span) -> GResult<TokenStream> {
+        let mut pushes = Vec::new();
+        for ix in indices {
+            match ix {
+                Index::At(e) | Index::Spread(e) => {
+                    let v = self.expr(e)?;
+                    let t = v.t;
+                    match &v.r {
+                        Repr::Num(m) if m.is_int() => pushes.push(quote!(__ix.push(#t as i64);)),
+                        Repr::Num(Num::F32 | Num::F64) => pushes.push(quote!(__ix.push(#t as i64);)),
+                        Repr::Array(m, _) if m.is_int() => {
+                            pushes.push(quote!(__ix.extend(#t.to_vec()?.into_iter().map(|__v| __v as i64));))
+                        }
+                        _ => return Err(unsupported(e.span, "this index")),
+                    }
+                }
+                _ => return Err(unsupported(span, "a slice where one element is expected")),
+            }
+        }
+        Ok(quote!({ let mut __ix: ::std::vec::Vec<i64> = ::std::vec::Vec::with_capacity(4); #(#pushes)* __ix }))
+    }
+
+    /// Host subscripts as a `Vec<Sub>` expression.
+    fn host_subs(&mut self, indices: &[Index]) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd::rt);
+        let mut pushes = Vec::new();
+        for ix in indices {
+            match ix {
+                Index::At(e) => {
+                    let v = self.expr(e)?;
+                    let t = v.t;
+                    match &v.r {
+                        Repr::Num(m) if !m.is_complex() => pushes.push(quote!(__s.push(#q::Sub::At(#t as i64));)),
+                        Repr::Array(m, _) if m.is_int() => pushes.push(
+                            quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }),
+                        ),
+                        _ => return Err(unsupported(e.span, "this index")),
+                    }
+                }
+                Index::Spread(e) => {
+                    let t = self.expr_as(e, &Repr::Array(Num::I32, Some(1)))?;
+                    pushes.push(quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }));
+                }
+                Index::All => pushes.push(quote!(__s.push(#q::Sub::All);)),
+                Index::Range { start, step, end } => {
+                    let s = self.num_as(start, Num::I64)?;
+                    let e = self.num_as(end, Num::I64)?;
+                    let st = match step {
+                        Some(st) => self.num_as(st, Num::I64)?,
+                        None => quote!(1i64),
+                    };
+                    pushes.push(quote!(__s.push(#q::Sub::Range { start: #s, step: #st, end: #e });));
+                }
+                Index::List(e) => {
+                    let t = self.expr_as(e, &Repr::Array(Num::I64, Some(1)))?;
+                    pushes.push(quote!(__s.push(#q::Sub::List(#t.to_vec()?));));
+                }
+            }
+        }
+        Ok(quote!({ let mut __s: ::std::vec::Vec<#q::Sub> = ::std::vec::Vec::new(); #(#pushes)* __s }))
+    }
+}
+
+/// Whether an index expression is the constant `c`.
+#[allow(dead_code)]
+pub(crate) fn is_const_int(e: &Expr, c: i64) -> bool {
+    matches!(e.constant(), Some(Const::Int(v)) if *v == c)
+}

@@ -1,0 +1,337 @@
+//! Boundary-check elimination for CPU kernels: finds the array accesses whose every index is
+//! `pos[e] + c` with `c` in a known interval (constants, loops with constant bounds), so that
+//! the innermost loop can be split into a border (full access-mode handling) and an interior
+//! where those accesses are plain loads and stores (which LLVM vectorises).
+//!
+//! For the interior the kernel checks, once per row, that `pos[e] + lo >= 0` and
+//! `pos[e] + hi < dim` for the outer dimensions, and narrows the innermost range so that the
+//! same holds for the last dimension.
+
+use crate::ir::{Block, Const, Expr, ExprKind, Function, Index, LocalId, PlaceKind, StmtKind};
+use crate::span::Span;
+use crate::syntax::ast::{BinaryOp, UnaryOp};
+use std::collections::{HashMap, HashSet};
+
+/// One index component `pos[dim] + [lo, hi]` of an eligible access to the view `base`.
+#[derive(Clone, Debug)]
+pub(crate) struct Comp {
+    pub base: LocalId,
+    /// The array dimension this component addresses.
+    pub array_dim: usize,
+    /// The launch dimension (`pos[launch_dim]`).
+    pub launch_dim: usize,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+/// The accesses that need no boundary handling in the interior.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Facts {
+    accesses: HashSet<(u32, u32, u32, u32)>,
+    pub comps: Vec<Comp>,
+}
+
+fn key(s: Span) -> (u32, u32, u32, u32) {
+    (s.start, s.end, s.line, s.col)
+}
+
+impl Facts {
+    /// Whether component `d` of the access at `span` is in bounds in the interior.
+    pub fn in_bounds(&self, span: Span, _d: usize) -> bool {
+        self.accesses.contains(&key(span))
+    }
+
+    /// Whether any access constrains the innermost launch dimension (otherwise there is no
+    /// point in a split).
+    pub fn useful(&self, last: usize) -> bool {
+        self.comps.iter().any(|c| c.launch_dim == last)
+    }
+}
+
+struct Analysis<'f> {
+    f: &'f Function,
+    pos: Option<LocalId>,
+    /// Locals assigned exactly once, from `pos[d]` (or `pos` itself when it is an `int`).
+    pos_alias: HashMap<LocalId, usize>,
+    /// Loop variables with constant bounds.
+    ranges: HashMap<LocalId, (i64, i64)>,
+    /// Views (array parameters and captures) whose accesses may be eligible.
+    views: HashSet<LocalId>,
+    /// The number of array dimensions of each view, when known.
+    ranks: HashMap<LocalId, usize>,
+    facts: Facts,
+}
+
+/// Analyses a kernel body. `views` are the locals held as `KernelView`s with their rank.
+pub(crate) fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) -> Facts {
+    let mut counts: HashMap<LocalId, usize> = HashMap::new();
+    count_assignments(&f.body, &mut counts);
+    let mut a = Analysis {
+        f,
+        pos,
+        pos_alias: HashMap::new(),
+        ranges: HashMap::new(),
+        views: views.keys().copied().collect(),
+        ranks: views.clone(),
+        facts: Facts::default(),
+    };
+    // Aliases of position components, assigned once at the top level.
+    for s in &f.body {
+        match &s.kind {
+            StmtKind::Assign { place, value, .. } => {
+                if let PlaceKind::Local(l) = place.kind {
+                    if counts.get(&l) == Some(&1) {
+                        if let Some(d) = a.pos_component(value) {
+                            a.pos_alias.insert(l, d);
+                        }
+                    }
+                }
+            }
+            StmtKind::Destructure { places, value } => {
+                if matches!(&value.kind, ExprKind::Local(p) if Some(*p) == pos) {
+                    for (d, p) in places.iter().enumerate() {
+                        if let Some(PlaceKind::Local(l)) = p.as_ref().map(|p| &p.kind) {
+                            if counts.get(l) == Some(&1) {
+                                a.pos_alias.insert(*l, d);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Loop variables must not be assigned in their body either.
+    a.block(&f.body, &counts);
+    a.facts
+}
+
+fn count_assignments(b: &Block, counts: &mut HashMap<LocalId, usize>) {
+    for s in b {
+        match &s.kind {
+            StmtKind::Assign { place, .. } => {
+                if let PlaceKind::Local(l) = place.kind {
+                    *counts.entry(l).or_default() += 1;
+                }
+            }
+            StmtKind::Destructure { places, .. } => {
+                for p in places.iter().flatten() {
+                    if let PlaceKind::Local(l) = p.kind {
+                        *counts.entry(l).or_default() += 1;
+                    }
+                }
+            }
+            StmtKind::If { then_body, else_body, .. } => {
+                count_assignments(then_body, counts);
+                count_assignments(else_body, counts);
+            }
+            StmtKind::ForRange { var, body, .. } | StmtKind::ForEach { var, body, .. } => {
+                *counts.entry(*var).or_default() += 1;
+                count_assignments(body, counts);
+            }
+            StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
+                // Anything assigned in a loop counts as assigned many times.
+                count_assignments(body, counts);
+                count_assignments(body, counts);
+            }
+            StmtKind::Match { arms, default, .. } => {
+                for a in arms {
+                    count_assignments(&a.body, counts);
+                }
+                if let Some(d) = default {
+                    count_assignments(d, counts);
+                }
+            }
+            StmtKind::Try { body, handler, .. } => {
+                count_assignments(body, counts);
+                count_assignments(handler, counts);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Analysis<'_> {
+    /// `pos[d]`, or `pos` itself for a one-dimensional launch.
+    fn pos_component(&self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Local(l) if Some(*l) == self.pos && e.ty.is_int() => Some(0),
+            ExprKind::Local(l) => self.pos_alias.get(l).copied(),
+            ExprKind::Index { base, indices } => {
+                let ExprKind::Local(l) = base.kind else { return None };
+                if Some(l) != self.pos || indices.len() != 1 {
+                    return None;
+                }
+                match &indices[0] {
+                    Index::At(i) => match i.constant() {
+                        Some(Const::Int(d)) if *d >= 0 => Some(*d as usize),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            ExprKind::Convert(inner) => self.pos_component(inner),
+            _ => None,
+        }
+    }
+
+    /// A bounded integer expression without `pos`.
+    fn interval(&self, e: &Expr) -> Option<(i64, i64)> {
+        match &e.kind {
+            ExprKind::Const(Const::Int(c)) => Some((*c, *c)),
+            ExprKind::Local(l) => self.ranges.get(l).copied(),
+            ExprKind::Convert(inner) if e.ty.is_int() => self.interval(inner),
+            ExprKind::Unary { op: UnaryOp::Neg, operand } => {
+                let (a, b) = self.interval(operand)?;
+                Some((b.checked_neg()?, a.checked_neg()?))
+            }
+            ExprKind::Binary { op, lhs, rhs } if e.ty.is_int() => {
+                let (a, b) = self.interval(lhs)?;
+                let (c, d) = self.interval(rhs)?;
+                match op {
+                    BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
+                    BinaryOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `pos[d] + [lo, hi]`
+    fn affine(&self, e: &Expr) -> Option<(usize, i64, i64)> {
+        if let Some(d) = self.pos_component(e) {
+            return Some((d, 0, 0));
+        }
+        match &e.kind {
+            ExprKind::Convert(inner) if e.ty.is_int() => self.affine(inner),
+            ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } if e.ty.is_int() => {
+                if let Some((d, lo, hi)) = self.affine(lhs) {
+                    let (a, b) = self.interval(rhs)?;
+                    return if *op == BinaryOp::Add {
+                        Some((d, lo.checked_add(a)?, hi.checked_add(b)?))
+                    } else {
+                        Some((d, lo.checked_sub(b)?, hi.checked_sub(a)?))
+                    };
+                }
+                if *op == BinaryOp::Add {
+                    let (d, lo, hi) = self.affine(rhs)?;
+                    let (a, b) = self.interval(lhs)?;
+                    return Some((d, lo.checked_add(a)?, hi.checked_add(b)?));
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// The components of an index list, when every one is affine in `pos`.
+    fn components(&self, indices: &[Index]) -> Option<Vec<(usize, i64, i64)>> {
+        let mut out = Vec::new();
+        for ix in indices {
+            let Index::At(e) = ix else { return None };
+            if e.ty.is_int() {
+                out.push(self.affine(e)?);
+                continue;
+            }
+            // `pos` or `pos + [a, b, c]` as a whole position vector.
+            match &e.kind {
+                ExprKind::Local(l) if Some(*l) == self.pos => {
+                    let n = vec_len(&e.ty)?;
+                    out.extend((0..n).map(|d| (d, 0, 0)));
+                }
+                ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } => {
+                    let ExprKind::Local(l) = lhs.kind else { return None };
+                    if Some(l) != self.pos {
+                        return None;
+                    }
+                    let ExprKind::Matrix(items) = &rhs.kind else { return None };
+                    for (d, it) in items.iter().enumerate() {
+                        let (a, b) = self.interval(it)?;
+                        out.push(if *op == BinaryOp::Add { (d, a, b) } else { (d, b.checked_neg()?, a.checked_neg()?) });
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    fn access(&mut self, base: &Expr, indices: &[Index], span: Span) {
+        let ExprKind::Local(b) = base.kind else { return };
+        if !self.views.contains(&b) {
+            return;
+        }
+        let Some(comps) = self.components(indices) else { return };
+        if self.ranks.get(&b) != Some(&comps.len()) {
+            return;
+        }
+        self.facts.accesses.insert(key(span));
+        for (array_dim, (launch_dim, lo, hi)) in comps.into_iter().enumerate() {
+            self.facts.comps.push(Comp { base: b, array_dim, launch_dim, lo, hi });
+        }
+    }
+
+    fn block(&mut self, b: &Block, counts: &HashMap<LocalId, usize>) {
+        for s in b {
+            match &s.kind {
+                StmtKind::Assign { place, value, .. } => {
+                    if let PlaceKind::Index { base, indices } = &place.kind {
+                        self.access(base, indices, place.span);
+                    }
+                    self.expr(value);
+                }
+                StmtKind::Expr(e) | StmtKind::Destructure { value: e, .. } => self.expr(e),
+                StmtKind::If { cond, then_body, else_body } => {
+                    self.expr(cond);
+                    self.block(then_body, counts);
+                    self.block(else_body, counts);
+                }
+                StmtKind::ForRange { var, start, step, end, body } => {
+                    let bounded = match (start.constant(), step.constant(), end.constant()) {
+                        (Some(Const::Int(a)), Some(Const::Int(1)), Some(Const::Int(b))) => Some((*a, *b)),
+                        (Some(Const::Int(a)), Some(Const::Int(-1)), Some(Const::Int(b))) => Some((*b, *a)),
+                        _ => None,
+                    };
+                    if let (Some((lo, hi)), Some(1)) = (bounded, counts.get(var)) {
+                        if lo <= hi {
+                            self.ranges.insert(*var, (lo, hi));
+                        }
+                    }
+                    self.block(body, counts);
+                    self.ranges.remove(var);
+                }
+                StmtKind::ForEach { body, .. } | StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
+                    self.block(body, counts)
+                }
+                StmtKind::Match { arms, default, .. } => {
+                    for a in arms {
+                        self.block(&a.body, counts);
+                    }
+                    if let Some(d) = default {
+                        self.block(d, counts);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        let mut found = Vec::new();
+        super::fnval::visit_expr(e, &mut |x| {
+            if let ExprKind::Index { base, indices } = &x.kind {
+                found.push((base.as_ref().clone(), indices.clone(), x.span));
+            }
+        });
+        for (b, ix, span) in found {
+            self.access(&b, &ix, span);
+        }
+        let _ = self.f;
+    }
+}
+
+fn vec_len(t: &crate::sema::types::Type) -> Option<usize> {
+    let a = t.as_array()?;
+    super::ty::known_shape(a).map(|s| s.iter().product())
+}

@@ -1,0 +1,709 @@
+//! Kernels as CPU kernels over one block (ARCHITECTURE §3), and `parallel_do` launches.
+//!
+//! * The block function reads its arguments once, then loops over the block's positions with
+//!   the innermost loop along the last (contiguous) dimension; per-thread locals are plain
+//!   Rust locals inside that loop (no allocation, no closure, no reference count).
+//! * The innermost loop is split into border / interior / border when some accesses are
+//!   affine in `pos` ([`super::interior`]); the interior copy of the body has no boundary
+//!   handling for them.
+//! * Kernels with `syncthreads` or `shared` memory run each barrier-free region as a loop over
+//!   the block's threads, with locals kept per thread.
+//! * On x86-64 the block function is compiled twice (baseline and AVX2+FMA) and dispatched
+//!   at run time.
+
+use super::expr::V;
+use super::func::{Ctx, FnGen};
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult, Gen};
+use crate::ir::{Block, Expr, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind, StmtKind};
+use crate::sema::types::Type;
+use crate::span::Span;
+use crate::syntax::ast::AssignOp;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashMap;
+
+/// The launch rank of a kernel, from its special parameters (`pos : ivec2` → 2).
+fn launch_rank(g: &Gen, id: FunctionId) -> Option<usize> {
+    let f = g.m.function(id);
+    f.locals.iter().filter(|l| l.role == LocalRole::Special).find_map(|l| match l.name.as_str() {
+        "pos" | "blkpos" | "blkidx" | "blkdim" | "blkcnt" => match &l.ty {
+            Type::Int(..) => Some(1),
+            t => t.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product()),
+        },
+        _ => None,
+    })
+}
+
+/// The slots of a kernel's launch arguments: parameters that are not special, then captures.
+pub(crate) fn arg_slots(g: &Gen, id: FunctionId) -> Vec<LocalId> {
+    let f = g.m.function(id);
+    f.params
+        .iter()
+        .filter(|p| f.local(**p).role != LocalRole::Special)
+        .chain(&f.captures)
+        .copied()
+        .collect()
+}
+
+/// The reduction of each kernel output, from how the body assigns it.
+fn output_ops(f: &crate::ir::Function) -> Vec<(LocalId, AssignOp)> {
+    let mut ops: HashMap<LocalId, AssignOp> = HashMap::new();
+    fn walk(b: &Block, ops: &mut HashMap<LocalId, AssignOp>) {
+        for s in b {
+            match &s.kind {
+                StmtKind::Assign { place, op, .. } => {
+                    if let PlaceKind::Local(l) = place.kind {
+                        ops.entry(l).or_insert(*op);
+                    }
+                }
+                StmtKind::If { then_body, else_body, .. } => {
+                    walk(then_body, ops);
+                    walk(else_body, ops);
+                }
+                StmtKind::ForRange { body, .. }
+                | StmtKind::ForEach { body, .. }
+                | StmtKind::While { body, .. }
+                | StmtKind::Repeat { body, .. } => walk(body, ops),
+                _ => {}
+            }
+        }
+    }
+    walk(&f.body, &mut ops);
+    f.outputs.iter().map(|o| (*o, ops.get(o).copied().unwrap_or(AssignOp::Add))).collect()
+}
+
+fn reduce_tokens(rt: &TokenStream, op: AssignOp) -> Option<TokenStream> {
+    Some(match op {
+        AssignOp::Add => quote!(#rt::run::Reduce::Sum),
+        AssignOp::Max => quote!(#rt::run::Reduce::Max),
+        AssignOp::Min => quote!(#rt::run::Reduce::Min),
+        _ => return None,
+    })
+}
+
+fn uses_barriers(b: &Block) -> bool {
+    b.iter().any(|s| matches!(s.kind, StmtKind::SyncThreads))
+}
+
+/// `local = shared(dims)` / `shared_zeros(dims)` at the top level of a kernel body.
+fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
+    let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
+    let PlaceKind::Local(l) = place.kind else { return None };
+    match &value.kind {
+        ExprKind::Call { callee: crate::ir::Callee::Builtin(n), args } if n == "shared" || n == "shared_zeros" => {
+            Some((l, args.as_slice()))
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
+    let rt = g.rt.clone();
+    let f = g.m.function(id);
+    let name = g.fn_ident(id);
+    let stat = g.kernel_static(id);
+    let kname = super::sanitize(&f.instance_name);
+    let rank = launch_rank(g, id);
+    let slots = arg_slots(g, id);
+    let outs = output_ops(f);
+    let barrier = uses_barriers(&f.body);
+    let shared: Vec<(LocalId, Vec<Expr>)> =
+        f.body.iter().filter_map(shared_decl).map(|(l, a)| (l, a.to_vec())).collect();
+    let blk_special = f.locals.iter().any(|l| {
+        l.role == LocalRole::Special && matches!(l.name.as_str(), "blkpos" | "blkidx" | "blkdim" | "blkcnt")
+    });
+    let block_sensitive = barrier || !shared.is_empty() || blk_special;
+
+    let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
+    // Arrays passed in are views, whatever their size.
+    for &l in &slots {
+        let local = fg.f.local(l);
+        if let Type::Array(a) = &local.ty {
+            let n = Num::of(&a.elem, fg.g.opts.double)
+                .ok_or_else(|| unsupported(local.span, format_args!("arrays of {}", a.elem)))?;
+            fg.set_repr(l, Repr::View(n, super::ty::rank_of(a)));
+        }
+    }
+    for (k, (o, _)) in outs.iter().enumerate() {
+        fg.outputs.insert(*o, k);
+    }
+    for (l, args) in &shared {
+        let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
+        let n = n.ok_or_else(|| unsupported(fg.f.span, "this shared array"))?;
+        let rank = args.len().max(1) as u8;
+        fg.set_repr(*l, Repr::View(n, Some(rank)));
+    }
+
+    // Prologue: arguments.
+    let mut prologue = Vec::new();
+    for (i, &l) in slots.iter().enumerate() {
+        let r = fg.local_repr_checked(l)?;
+        let n = &fg.names[l.0 as usize];
+        let ty = fg.rust_type(&r);
+        prologue.push(match r {
+            Repr::View(e, _) => {
+                let et = e.tokens(&rt);
+                quote!(let #n = __args.view::<#et>(#i)?;)
+            }
+            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => quote!(let #n: #ty = __args.scalar(#i)?;),
+            _ => return Err(unsupported(fg.f.local(l).span, "a kernel argument of this type")),
+        });
+    }
+    let d = rank.unwrap_or(0);
+    if d > 3 {
+        return Err(unsupported(fg.f.span, "kernels over more than three dimensions"));
+    }
+    let check_rank = if d > 0 {
+        quote!(if __ctx.ndim() != #d {
+            return ::core::result::Result::Err(#rt::run::Error::InvalidLaunch {
+                kernel: ::std::string::String::from(#kname),
+                reason: ::std::format!("the kernel's position has {} dimensions, the launch {}", #d, __ctx.ndim()),
+            });
+        })
+    } else {
+        quote!()
+    };
+
+    let body = if block_sensitive {
+        barrier_body(&mut fg, d, &shared)?
+    } else {
+        simple_body(&mut fg, d)?
+    };
+    let shared_fn = if shared.is_empty() {
+        quote!()
+    } else {
+        shared_bytes_fn(&mut fg, d, &shared)?
+    };
+    let sname = format_ident!("{}__shared", name);
+    let mut builder = quote!(#rt::run::Kernel::new(#kname, #name));
+    if !shared.is_empty() {
+        builder = quote!(#builder.with_shared(#sname));
+    } else if block_sensitive {
+        builder = quote!(#builder.block_sensitive());
+    }
+    let avx = format_ident!("{}__avx2", name);
+    let generic = format_ident!("{}__body", name);
+    Ok(quote! {
+        #shared_fn
+        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, non_snake_case, clippy::all)]
+        #[inline(always)]
+        fn #generic(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
+            #check_rank
+            #(#prologue)*
+            #body
+            ::core::result::Result::Ok(())
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        #[allow(non_snake_case)]
+        unsafe fn #avx(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
+            #generic(__ctx, __args)
+        }
+        #[allow(non_snake_case)]
+        fn #name(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if #rt::qstd::rt::has_avx2_fma() {
+                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                    return unsafe { #avx(__ctx, __args) };
+                }
+            }
+            #generic(__ctx, __args)
+        }
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        static #stat: #rt::run::Kernel = #builder;
+    })
+}
+
+/// The special parameters of one thread at position `__p0.. ` (already bound).
+fn specials(fg: &FnGen, d: usize) -> TokenStream {
+    let mut out = Vec::new();
+    for (i, l) in fg.f.locals.iter().enumerate() {
+        if l.role != LocalRole::Special {
+            continue;
+        }
+        let n = &fg.names[i];
+        let comps: Vec<TokenStream> = (0..d.max(1))
+            .map(|k| {
+                let p = format_ident!("__p{}", k);
+                match l.name.as_str() {
+                    "pos" => quote!((#p as i32)),
+                    "blkpos" => quote!((__ctx.blkpos(#k, #p) as i32)),
+                    "blkidx" => quote!((__ctx.blkidx(#k) as i32)),
+                    "blkdim" => quote!((__ctx.blkdim(#k) as i32)),
+                    "blkcnt" => quote!((__ctx.blkcnt(#k) as i32)),
+                    _ => quote!((__ctx.warpsize() as i32)),
+                }
+            })
+            .collect();
+        let v = if l.ty.is_int() || l.name == "warpsize" {
+            comps[0].clone()
+        } else {
+            quote!([#(#comps),*])
+        };
+        out.push(quote!(let #n = #v;));
+    }
+    quote!(#(#out)*)
+}
+
+/// A kernel without barriers: nested loops over the block's positions.
+fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
+    let locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
+    let sp = specials(fg, d);
+    let body = fg.block(&fg.f.body)?;
+    let thread = |b: &TokenStream| quote!({ #sp #locals '__thread: { #b } });
+    if d == 0 {
+        // No position parameter: one thread per position, whatever the launch rank.
+        let t = thread(&body);
+        return Ok(quote! {
+            let __nd = __ctx.ndim();
+            let __r0 = if __nd > 0 { __ctx.range(0) } else { 0..1 };
+            let __r1 = if __nd > 1 { __ctx.range(1) } else { 0..1 };
+            let __r2 = if __nd > 2 { __ctx.range(2) } else { 0..1 };
+            for __p0 in __r0 { for __p1 in __r1.clone() { for __p2 in __r2.clone() { let _ = (__p0, __p1, __p2); #t } } }
+        });
+    }
+    let last = d - 1;
+    let plast = format_ident!("__p{}", last);
+    let general = thread(&body);
+    // The interior fast path.
+    let views: HashMap<LocalId, usize> = fg
+        .f
+        .locals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, _)| {
+            let id = LocalId(i as u32);
+            match fg.local_repr(id) {
+                Repr::View(_, Some(r)) => Some((id, *r as usize)),
+                _ => None,
+            }
+        })
+        .collect();
+    let pos = fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "pos").map(|i| LocalId(i as u32));
+    let facts = super::interior::analyse(fg.f, pos, &views);
+    let inner = if facts.useful(last) {
+        fg.interior = Some(facts.clone());
+        let fast_body = fg.block(&fg.f.body);
+        fg.interior = None;
+        let fast = thread(&fast_body?);
+        let mut lo = vec![quote!(__r.start as i64)];
+        let mut hi = vec![quote!(__r.end as i64)];
+        let mut row_ok = vec![quote!(true)];
+        for c in &facts.comps {
+            let v = &fg.names[c.base.0 as usize];
+            let ad = c.array_dim;
+            let (clo, chi) = (c.lo, c.hi);
+            if c.launch_dim == last {
+                lo.push(quote!((-(#clo))));
+                hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
+            } else {
+                let p = format_ident!("__p{}", c.launch_dim);
+                row_ok.push(quote!((#p as i64 + (#clo) >= 0 && #p as i64 + (#chi) < #v.dim(#ad) as i64)));
+            }
+        }
+        quote! {
+            let __r = __ctx.range(#last);
+            let __lo: i64 = [#(#lo),*].into_iter().max().unwrap_or(0);
+            let __hi: i64 = [#(#hi),*].into_iter().min().unwrap_or(0);
+            if #(#row_ok)&&* && __lo < __hi {
+                let (__lo, __hi) = (__lo as usize, __hi as usize);
+                for #plast in __r.start..__lo { #general }
+                for #plast in __lo..__hi { #fast }
+                for #plast in __hi..__r.end { #general }
+            } else {
+                for #plast in __r { #general }
+            }
+        }
+    } else {
+        quote!(for #plast in __ctx.range(#last) { #general })
+    };
+    let mut code = inner;
+    for k in (0..last).rev() {
+        let p = format_ident!("__p{}", k);
+        code = quote!(for #p in __ctx.range(#k) { #code });
+    }
+    Ok(code)
+}
+
+/// A block-sensitive kernel: each barrier-free region loops over all the block's threads,
+/// with every local kept per thread.
+fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GResult<TokenStream> {
+    let rt = fg.g.rt.clone();
+    if d == 0 {
+        return Err(unsupported(fg.f.span, "a kernel with `syncthreads` or shared memory but no position parameter"));
+    }
+    if contains_nested_barrier(&fg.f.body) {
+        return Err(unsupported(fg.f.span, "`syncthreads` inside a loop or branch"));
+    }
+    let t = format_ident!("__t");
+    // Per-thread storage for every variable.
+    let mut decls = Vec::new();
+    for (i, l) in fg.f.locals.iter().enumerate() {
+        if l.role != LocalRole::Var || shared.iter().any(|(s, _)| s.0 as usize == i) {
+            continue;
+        }
+        let id = LocalId(i as u32);
+        let r = fg.local_repr(id).clone();
+        if matches!(r, Repr::Unit) {
+            continue;
+        }
+        let ty = fg.rust_type(&r);
+        let dv = fg.default_value(&r, l.span)?;
+        let n = &fg.names[i];
+        decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#dv; __threads];));
+    }
+    // Shared arrays, carved from the block's shared memory.
+    let mut shared_decls = vec![quote!(let mut __shoff = 0usize;)];
+    for (l, args) in shared {
+        let r = fg.local_repr(*l).clone();
+        let Repr::View(n, _) = r else { continue };
+        let nt = n.tokens(&rt);
+        let dims = fg.shared_dims(args)?;
+        let name = &fg.names[l.0 as usize];
+        let sp = specials(fg, d);
+        shared_decls.push(quote! {
+            let #name = {
+                let __p0 = 0usize; let __p1 = 0usize; let __p2 = 0usize; let _ = (__p0, __p1, __p2);
+                #sp
+                let __dims: ::std::vec::Vec<usize> = #dims;
+                let __n: usize = __dims.iter().product();
+                let __off = (__shoff + 63) / 64 * 64;
+                __shoff = __off + __n * ::core::mem::size_of::<#nt>();
+                if __shoff > __ctx.shared_len() {
+                    return ::core::result::Result::Err(#rt::run::Error::Unsupported(::std::string::String::from("shared memory larger than computed for the block")));
+                }
+                // SAFETY: [__off, __shoff) lies inside this block's shared memory, aligned to 64.
+                unsafe { #rt::run::KernelView::<#nt>::from_raw(__ctx.shared().add(__off) as *mut #nt, &__dims)? }
+            };
+        });
+    }
+    fg.per_thread = Some(t.clone());
+    let mut regions = Vec::new();
+    let mut current: Block = Vec::new();
+    for s in &fg.f.body {
+        if matches!(s.kind, StmtKind::SyncThreads) {
+            regions.push(std::mem::take(&mut current));
+        } else if shared_decl(s).is_none() {
+            current.push(s.clone());
+        }
+    }
+    regions.push(current);
+    let mut code = Vec::new();
+    let blk: Vec<TokenStream> = (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
+    let (b0, b1, b2) = (&blk[0], &blk[1], &blk[2]);
+    let starts: Vec<TokenStream> = (0..3).map(|k| if k < d { quote!(__ctx.block_start(#k)) } else { quote!(0usize) }).collect();
+    let (s0, s1, s2) = (&starts[0], &starts[1], &starts[2]);
+    for region in &regions {
+        let body = fg.block(region)?;
+        let sp = specials(fg, d);
+        code.push(quote! {
+            for #t in 0..__threads {
+                let __p0 = #s0 + #t / (#b1 * #b2);
+                let __p1 = #s1 + (#t / #b2) % #b1;
+                let __p2 = #s2 + #t % #b2;
+                let _ = (__p0, __p1, __p2);
+                #sp
+                '__thread: { #body }
+            }
+        });
+    }
+    fg.per_thread = None;
+    Ok(quote! {
+        let __threads: usize = #b0 * #b1 * #b2;
+        #(#shared_decls)*
+        #(#decls)*
+        #(#code)*
+    })
+}
+
+fn contains_nested_barrier(b: &Block) -> bool {
+    fn inner(b: &Block) -> bool {
+        b.iter().any(|s| match &s.kind {
+            StmtKind::SyncThreads => true,
+            StmtKind::If { then_body, else_body, .. } => inner(then_body) || inner(else_body),
+            StmtKind::ForRange { body, .. }
+            | StmtKind::ForEach { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::Repeat { body, .. } => inner(body),
+            StmtKind::Match { arms, default, .. } => {
+                arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(|d| inner(d))
+            }
+            _ => false,
+        })
+    }
+    b.iter().any(|s| match &s.kind {
+        StmtKind::SyncThreads => false,
+        StmtKind::If { then_body, else_body, .. } => inner(then_body) || inner(else_body),
+        StmtKind::ForRange { body, .. }
+        | StmtKind::ForEach { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Repeat { body, .. } => inner(body),
+        StmtKind::Match { arms, default, .. } => {
+            arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(|d| inner(d))
+        }
+        _ => false,
+    })
+}
+
+/// `fn(blkdim) -> bytes` for the kernel descriptor: the shared arrays' sizes from the block
+/// dimensions (each aligned to 64 bytes).
+fn shared_bytes_fn(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GResult<TokenStream> {
+    let rt = fg.g.rt.clone();
+    let name = format_ident!("{}__shared", fg.g.fn_ident(fg.id));
+    let blkdim = fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "blkdim");
+    let bind = match blkdim {
+        Some(i) => {
+            let n = &fg.names[i];
+            let comps = (0..d).map(|k| quote!((*__b.get(#k).unwrap_or(&1) as i32)));
+            if fg.f.locals[i].ty.is_int() {
+                quote!(let #n: i32 = *__b.first().unwrap_or(&1) as i32;)
+            } else {
+                quote!(let #n = [#(#comps),*];)
+            }
+        }
+        None => quote!(),
+    };
+    let mut sizes = Vec::new();
+    for (l, args) in shared {
+        for a in args {
+            check_blkdim_only(fg, a)?;
+        }
+        let Repr::View(n, _) = fg.local_repr(*l).clone() else { continue };
+        let nt = n.tokens(&rt);
+        let dims = fg.shared_dims(args)?;
+        sizes.push(quote!({
+            let __dims: ::std::vec::Vec<usize> = #dims;
+            __total = (__total + 63) / 64 * 64 + __dims.iter().product::<usize>() * ::core::mem::size_of::<#nt>();
+        }));
+    }
+    Ok(quote! {
+        #[allow(non_snake_case, unused_variables, clippy::all)]
+        fn #name(__b: &[usize]) -> usize {
+            let __f = || -> #rt::run::Result<usize> {
+                #bind
+                let mut __total = 0usize;
+                #(#sizes)*
+                ::core::result::Result::Ok(__total)
+            };
+            __f().unwrap_or(0)
+        }
+    })
+}
+
+fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
+    let mut bad = None;
+    super::fnval::visit_expr(e, &mut |x| {
+        if let ExprKind::Local(l) = x.kind {
+            let local = fg.f.local(l);
+            if !(local.role == LocalRole::Special && local.name == "blkdim") {
+                bad = Some(x.span);
+            }
+        }
+    });
+    match bad {
+        Some(span) => Err(unsupported(span, "a shared array whose size depends on something other than `blkdim` and constants")),
+        None => Ok(()),
+    }
+}
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    /// The dimensions of `shared(args…)` as a `Vec<usize>` expression.
+    fn shared_dims(&mut self, args: &[Expr]) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let mut pushes = Vec::new();
+        for a in args {
+            let v = self.expr(a)?;
+            let t = v.t;
+            match v.r {
+                Repr::Num(n) if n.is_int() => pushes.push(quote!(__d.push((#t).max(0) as usize);)),
+                Repr::Fixed(n, _) if n.is_int() => pushes.push(quote!(__d.extend((#t).iter().map(|__v| (*__v).max(0) as usize));)),
+                _ => return Err(unsupported(a.span, "this shared-array dimension")),
+            }
+        }
+        let _ = rt;
+        Ok(quote!({ let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new(); #(#pushes)* __d }))
+    }
+
+    /// `parallel_do(dims, args…, kernel)` in host code.
+    pub fn parallel_do(
+        &mut self,
+        dims: &Expr,
+        block_dims: Option<&Expr>,
+        kernel: FunctionId,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        if self.ctx != Ctx::Host {
+            return Err(unsupported(span, "`parallel_do` inside kernel or device functions (dynamic parallelism)"));
+        }
+        let slots = arg_slots(self.g, kernel);
+        let kf = self.g.m.function(kernel);
+        if slots.len() != args.len() {
+            return Err(unsupported(span, format_args!("this launch: the kernel takes {} arguments, {} are given", slots.len(), args.len())));
+        }
+        let dims_t = self.launch_dims(dims)?;
+        let block = match block_dims {
+            Some(b) => {
+                let t = self.launch_dims(b)?;
+                quote!(let __l = __l.block(&#t);)
+            }
+            None => quote!(),
+        };
+        let access = access_of(kf);
+        let mut chain = Vec::new();
+        for (a, slot) in args.iter().zip(&slots) {
+            let l = kf.local(*slot);
+            let v = self.expr(a)?;
+            match &l.ty {
+                Type::Array(arr) => {
+                    let n = Num::of(&arr.elem, self.g.opts.double).ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
+                    let x = self.convert(v, &Repr::Array(n, None), a.span)?;
+                    let acc = match access.get(slot).copied().unwrap_or((true, true)) {
+                        (true, false) => quote!(Read),
+                        (false, true) => quote!(ReadWrite),
+                        _ => quote!(ReadWrite),
+                    };
+                    chain.push(quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);));
+                }
+                t => {
+                    let r = super::expr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
+                    let x = self.convert(v, &r, a.span)?;
+                    chain.push(quote!(let __l = __l.scalar(#x);));
+                }
+            }
+        }
+        let mut outs = Vec::new();
+        let mut out_tys = Vec::new();
+        for (k, (o, op)) in output_ops(kf).into_iter().enumerate() {
+            let l = kf.local(o);
+            let r = super::expr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
+            let Repr::Num(n) = r else {
+                return Err(unsupported(l.span, "a kernel output that is not a number"));
+            };
+            let nt = n.tokens(&rt);
+            let red = reduce_tokens(&rt, op).ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
+            chain.push(quote!(let __l = __l.output::<#nt>(#red);));
+            outs.push(quote!(__res.output::<#nt>(#k)?));
+            out_tys.push(Repr::Num(n));
+        }
+        let stat = self.g.kernel_static(kernel);
+        let result = match outs.len() {
+            0 => quote!(()),
+            1 => outs[0].clone(),
+            _ => quote!((#(#outs),*)),
+        };
+        let produced = match out_tys.len() {
+            0 => Repr::Unit,
+            1 => out_tys[0].clone(),
+            _ => Repr::Tuple(out_tys),
+        };
+        let t = quote!({
+            let __dims = #dims_t;
+            let __l = #rt::run::launch(&#stat).dims(&__dims);
+            #block
+            #(#chain)*
+            let __res = __l.run()?;
+            let _ = &__res;
+            #result
+        });
+        let want = self.repr_of(ty, span)?;
+        if want == produced || want == Repr::Unit {
+            return Ok(V { t, r: produced });
+        }
+        let t = self.convert(V { t, r: produced }, &want, span)?;
+        Ok(V { t, r: want })
+    }
+
+    /// Launch dimensions as a `Vec<usize>` expression (an `int`, or a vector of them).
+    fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let v = self.expr(e)?;
+        let t = v.t;
+        Ok(match v.r {
+            Repr::Num(n) if n.is_int() => quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?),
+            Repr::Array(n, _) if n.is_int() => quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?),
+            _ => return Err(unsupported(e.span, "these launch dimensions")),
+        })
+    }
+
+    pub fn set_repr(&mut self, id: LocalId, r: Repr) {
+        self.set_local_repr(id, r);
+    }
+}
+
+/// Whether each array parameter of a kernel is read and/or written by its body.
+fn access_of(f: &crate::ir::Function) -> HashMap<LocalId, (bool, bool)> {
+    let mut acc: HashMap<LocalId, (bool, bool)> = HashMap::new();
+    fn walk(b: &Block, acc: &mut HashMap<LocalId, (bool, bool)>) {
+        let mut read = |e: &Expr, acc: &mut HashMap<LocalId, (bool, bool)>| {
+            super::fnval::visit_expr(e, &mut |x| {
+                if let ExprKind::Local(l) = x.kind {
+                    acc.entry(l).or_default().0 = true;
+                }
+            });
+        };
+        for s in b {
+            match &s.kind {
+                StmtKind::Assign { place, op, value } => {
+                    if let PlaceKind::Index { base, indices } = &place.kind {
+                        if let ExprKind::Local(l) = base.kind {
+                            let e = acc.entry(l).or_default();
+                            e.1 = true;
+                            if *op != AssignOp::Assign {
+                                e.0 = true;
+                            }
+                        } else {
+                            read(base, acc);
+                        }
+                        for i in indices {
+                            if let crate::ir::Index::At(x) = i {
+                                read(x, acc);
+                            }
+                        }
+                    }
+                    read(value, acc);
+                }
+                StmtKind::Expr(e) | StmtKind::Destructure { value: e, .. } => read(e, acc),
+                StmtKind::If { cond, then_body, else_body } => {
+                    read(cond, acc);
+                    walk(then_body, acc);
+                    walk(else_body, acc);
+                }
+                StmtKind::ForRange { start, step, end, body, .. } => {
+                    read(start, acc);
+                    read(step, acc);
+                    read(end, acc);
+                    walk(body, acc);
+                }
+                StmtKind::ForEach { values, body, .. } => {
+                    read(values, acc);
+                    walk(body, acc);
+                }
+                StmtKind::While { cond, body } | StmtKind::Repeat { body, until: cond } => {
+                    read(cond, acc);
+                    walk(body, acc);
+                }
+                StmtKind::Match { scrutinee, arms, default } => {
+                    read(scrutinee, acc);
+                    for a in arms {
+                        walk(&a.body, acc);
+                    }
+                    if let Some(d) = default {
+                        walk(d, acc);
+                    }
+                }
+                _ => {
+                    // Anything else: treat every local mentioned as read.
+                    let _ = Ident::new("x", proc_macro2::Span::call_site());
+                }
+            }
+        }
+    }
+    walk(&f.body, &mut acc);
+    acc
+}

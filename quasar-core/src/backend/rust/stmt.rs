@@ -1,0 +1,412 @@
+//! Statements: assignments (plain, compound, destructuring), control flow, `print`, `error`,
+//! `assert`.
+
+use super::expr::{syn_index, V};
+use super::func::{Ctx, FnGen};
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{Block, Const, Expr, ExprKind, Place, PlaceKind, Stmt, StmtKind};
+use crate::span::Span;
+use crate::syntax::ast::{AssignOp, BinaryOp};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    pub fn block(&mut self, b: &Block) -> GResult<TokenStream> {
+        let mut out = Vec::new();
+        for s in b {
+            out.push(crate::stack::guard(|| self.stmt(s))?);
+        }
+        Ok(quote!(#(#out)*))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        Ok(match &s.kind {
+            StmtKind::Assign { place, op, value } => self.assign(place, *op, value, s.span)?,
+            StmtKind::Destructure { places, value } => self.destructure(places, value, s.span)?,
+            StmtKind::Expr(e) => {
+                let v = self.expr(e)?;
+                let t = v.t;
+                quote!(let _ = #t;)
+            }
+            StmtKind::If { cond, then_body, else_body } => {
+                let c = self.truthy(cond)?;
+                let a = self.block(then_body)?;
+                if else_body.is_empty() {
+                    quote!(if #c { #a })
+                } else {
+                    let b = self.block(else_body)?;
+                    quote!(if #c { #a } else { #b })
+                }
+            }
+            StmtKind::ForRange { var, start, step, end, body } => {
+                self.for_range(*var, start, step, end, body, s.span)?
+            }
+            StmtKind::ForEach { var, values, body } => {
+                let v = self.expr(values)?;
+                let var_t = self.local(*var);
+                let var_r = self.local_repr_checked(*var)?;
+                self.loop_depth += 1;
+                let b = self.block(body);
+                self.loop_depth -= 1;
+                let b = b?;
+                let items = v.t;
+                match (&v.r, &var_r) {
+                    (Repr::Array(n, Some(1)), Repr::Num(m)) | (Repr::Fixed(n, _), Repr::Num(m)) => {
+                        let x = super::expr::cast_num(*n, *m, quote!(__item), &rt);
+                        let iter = if matches!(v.r, Repr::Array(..)) {
+                            quote!(#items.to_vec()?)
+                        } else {
+                            quote!(#items)
+                        };
+                        quote!(for __item in #iter { #var_t = #x; #b })
+                    }
+                    _ => return Err(unsupported(s.span, "`for` over the columns of a matrix")),
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.truthy(cond)?;
+                self.loop_depth += 1;
+                let b = self.block(body);
+                self.loop_depth -= 1;
+                let b = b?;
+                quote!(while #c { #b })
+            }
+            StmtKind::Repeat { body, until } => {
+                self.loop_depth += 1;
+                let b = self.block(body);
+                self.loop_depth -= 1;
+                let b = b?;
+                let c = self.truthy(until)?;
+                quote!(loop { #b if #c { break; } })
+            }
+            StmtKind::Break => quote!(break;),
+            StmtKind::Continue => quote!(continue;),
+            StmtKind::Return => {
+                if self.ctx == Ctx::Kernel {
+                    // A kernel thread that returns skips the rest of its body (only its own).
+                    quote!(break '__thread;)
+                } else {
+                    let r = self.result_value();
+                    quote!(return ::core::result::Result::Ok(#r);)
+                }
+            }
+            StmtKind::Match { scrutinee, arms, default } => {
+                let sv = self.expr(scrutinee)?;
+                let sr = sv.r.clone();
+                let st = sv.t;
+                let mut chain = Vec::new();
+                for arm in arms {
+                    let mut conds = Vec::new();
+                    for v in &arm.values {
+                        let x = self.expr_as(v, &sr)?;
+                        conds.push(quote!(__m == #x));
+                    }
+                    let b = self.block(&arm.body)?;
+                    chain.push(quote!(if #(#conds)||* { #b }));
+                }
+                let d = match default {
+                    Some(b) => self.block(b)?,
+                    None => quote!(),
+                };
+                quote!({ let __m = #st; #(#chain else)* { #d } })
+            }
+            StmtKind::Try { body, catch_var, handler } => {
+                if self.ctx != Ctx::Host {
+                    return Err(unsupported(s.span, "`try`/`catch` inside kernel or device functions"));
+                }
+                if contains_jump(body) {
+                    return Err(unsupported(s.span, "`return`, `break` or `continue` inside `try`"));
+                }
+                let b = self.block(body)?;
+                let h = self.block(handler)?;
+                let bind = match catch_var {
+                    Some(v) => {
+                        let t = self.local(*v);
+                        match self.local_repr_checked(*v)? {
+                            Repr::Str => quote!(#t = __e.to_string();),
+                            _ => quote!(),
+                        }
+                    }
+                    None => quote!(),
+                };
+                quote!({
+                    let __r: #rt::run::Result<()> = (|| { #b ::core::result::Result::Ok(()) })();
+                    if let ::core::result::Result::Err(__e) = __r { #bind #h }
+                })
+            }
+            StmtKind::Print(items) => {
+                let parts = self.show_parts(items)?;
+                if self.ctx != Ctx::Host {
+                    return Err(unsupported(s.span, "`print` inside kernel or device functions"));
+                }
+                quote!({ #q::rt::print_line(&[#(&#parts as &dyn #q::rt::Show),*]); })
+            }
+            StmtKind::Error(items) => {
+                let parts = self.show_parts(items)?;
+                let loc = self.g.location(s.span);
+                quote!(return ::core::result::Result::Err(#rt::run::Error::User {
+                    message: #q::rt::format_parts(&[#(&#parts as &dyn #q::rt::Show),*]),
+                    location: #loc,
+                });)
+            }
+            StmtKind::Assert { cond, message } => {
+                let c = self.truthy(cond)?;
+                let text = if message.is_empty() {
+                    let src = self.g.opts.source.get(cond.span.range()).unwrap_or("condition").to_string();
+                    quote!(::std::string::String::from(#src))
+                } else {
+                    let parts = self.show_parts(message)?;
+                    quote!(#q::rt::format_parts(&[#(&#parts as &dyn #q::rt::Show),*]))
+                };
+                let loc = self.g.location(s.span);
+                quote!(if !#c {
+                    return ::core::result::Result::Err(#rt::run::Error::AssertionFailed {
+                        condition: #text,
+                        location: #loc,
+                    });
+                })
+            }
+            StmtKind::SyncThreads => {
+                return Err(unsupported(
+                    s.span,
+                    "`syncthreads` inside a loop or branch (only at the top level of a kernel body)",
+                ))
+            }
+        })
+    }
+
+    fn show_parts(&mut self, items: &[Expr]) -> GResult<Vec<TokenStream>> {
+        let mut out = Vec::new();
+        for it in items {
+            let v = self.expr(it)?;
+            if matches!(v.r, Repr::Tuple(_) | Repr::Unit | Repr::FnVal(_) | Repr::View(..)) {
+                return Err(unsupported(it.span, "printing this value"));
+            }
+            out.push(v.t);
+        }
+        Ok(out)
+    }
+
+    /// `place op= value` as a statement.
+    pub fn assign(&mut self, place: &Place, op: AssignOp, value: &Expr, span: Span) -> GResult<TokenStream> {
+        match &place.kind {
+            PlaceKind::Local(id) => {
+                let target = self.local_repr_checked(*id)?;
+                let t = self.local(*id);
+                if let Some(&k) = self.outputs.get(id) {
+                    return self.output_assign(k, &target, op, value, span);
+                }
+                let rhs = match binary_of(op) {
+                    None => self.expr_as(value, &target)?,
+                    Some(bop) => {
+                        let read = Expr::new(ExprKind::Local(*id), place.ty.clone(), span);
+                        let e = Expr::new(
+                            ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                            place.ty.clone(),
+                            span,
+                        );
+                        self.compound_local(op, e, &target)?
+                    }
+                };
+                Ok(quote!(#t = #rhs;))
+            }
+            PlaceKind::Index { base, indices } => {
+                let _ = span;
+                self.index_write(base, indices, op, value, &place.ty, place.span)
+            }
+            PlaceKind::Field { .. } => Err(unsupported(span, "assignment to fields (classes)")),
+        }
+    }
+
+    fn compound_local(&mut self, op: AssignOp, e: Expr, target: &Repr) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        match op {
+            AssignOp::Max | AssignOp::Min => {
+                let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { unreachable_expr() };
+                let n = target.num().unwrap_or(Num::F32);
+                let a = self.expr_as(lhs, &Repr::Num(n))?;
+                let b = self.expr_as(rhs, &Repr::Num(n))?;
+                let f = if op == AssignOp::Max { quote!(max) } else { quote!(min) };
+                Ok(quote!(#rt::qstd::rt::#f(#a, #b)))
+            }
+            AssignOp::Xor | AssignOp::Or | AssignOp::And => {
+                let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { unreachable_expr() };
+                let n = target.num().filter(|n| n.is_int()).ok_or_else(|| unsupported(e.span, "bitwise compound assignment on non-integers"))?;
+                let a = self.expr_as(lhs, &Repr::Num(n))?;
+                let b = self.expr_as(rhs, &Repr::Num(n))?;
+                Ok(match op {
+                    AssignOp::Xor => quote!((#a ^ #b)),
+                    AssignOp::Or => quote!((#a | #b)),
+                    _ => quote!((#a & #b)),
+                })
+            }
+            _ => self.expr_as(&e, target),
+        }
+    }
+
+    /// An assignment to a kernel output argument: combined into the block's slot.
+    fn output_assign(&mut self, k: usize, target: &Repr, op: AssignOp, value: &Expr, span: Span) -> GResult<TokenStream> {
+        let n = target.num().ok_or_else(|| unsupported(span, "this kernel output"))?;
+        let rt = self.g.rt.clone();
+        let nt = n.tokens(&rt);
+        let v = self.num_as(value, n)?;
+        let combine = match op {
+            AssignOp::Add => quote!(__o.get() + __v),
+            AssignOp::Mul => quote!(__o.get() * __v),
+            AssignOp::Max => quote!(#rt::qstd::rt::max(__o.get(), __v)),
+            AssignOp::Min => quote!(#rt::qstd::rt::min(__o.get(), __v)),
+            _ => return Err(unsupported(span, "this assignment to a kernel output (use `+=`, `*=`, `^^=` or `__=`)")),
+        };
+        Ok(quote!({ let __v: #nt = #v; let __o = __ctx.output::<#nt>(#k)?; __o.set(#combine); }))
+    }
+
+    fn destructure(&mut self, places: &[Option<Place>], value: &Expr, span: Span) -> GResult<TokenStream> {
+        let v = self.expr(value)?;
+        let mut out = Vec::new();
+        let vt = v.t;
+        out.push(quote!(let __d = #vt;));
+        for (i, p) in places.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let (elem_t, elem_r) = match &v.r {
+                Repr::Tuple(rs) => {
+                    let ix = syn_index(i);
+                    (quote!(__d.#ix.clone()), rs.get(i).cloned().ok_or_else(|| unsupported(span, "too many targets"))?)
+                }
+                Repr::Fixed(n, _) => (quote!(__d[#i]), Repr::Num(*n)),
+                Repr::Array(n, _) => {
+                    let k = i as i64;
+                    let rt = self.g.rt.clone();
+                    (quote!(#rt::qstd::rt::get_elem(&__d, "value", &[#k], #rt::qstd::rt::Mode::Checked)?), Repr::Num(*n))
+                }
+                r if i == 0 => (quote!(__d), r.clone()),
+                _ => return Err(unsupported(span, "destructuring this value")),
+            };
+            let PlaceKind::Local(id) = &p.kind else {
+                return Err(unsupported(p.span, "a destructuring target that is not a variable"));
+            };
+            let target = self.local_repr_checked(*id)?;
+            let t = self.local(*id);
+            let x = self.convert(V { t: elem_t, r: elem_r }, &target, p.span)?;
+            out.push(quote!(#t = #x;));
+        }
+        Ok(quote!({ #(#out)* }))
+    }
+
+    fn for_range(
+        &mut self,
+        var: crate::ir::LocalId,
+        start: &Expr,
+        step: &Expr,
+        end: &Expr,
+        body: &Block,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let var_r = self.local_repr_checked(var)?;
+        let Repr::Num(n) = var_r else {
+            return Err(unsupported(span, "a `for` variable that is not a number"));
+        };
+        let v = self.local(var);
+        let s = self.num_as(start, n)?;
+        let e = self.num_as(end, n)?;
+        self.loop_depth += 1;
+        let b = self.block(body);
+        self.loop_depth -= 1;
+        let b = b?;
+        let step_const = match step.constant() {
+            Some(Const::Int(i)) => Some(*i as f64),
+            Some(Const::Scalar(f)) => Some(*f),
+            _ => None,
+        };
+        if n.is_int() && step_const == Some(1.0) {
+            let w = if n == Num::I64 || n == Num::U64 { quote!(i128) } else { quote!(i64) };
+            let nt = n.tokens(&rt);
+            // A Rust range loop: LLVM knows the trip count (unrolls short constant loops).
+            return Ok(quote!(for __i in (#s as #w)..=(#e as #w) { #v = __i as #nt; #b }));
+        }
+        let st = self.num_as(step, n)?;
+        if n.is_int() {
+            let nt = n.tokens(&rt);
+            Ok(quote!({
+                let (__s, __st, __e) = (#s as i128, #st as i128, #e as i128);
+                if __st == 0 {
+                    return ::core::result::Result::Err(#rt::run::Error::Unsupported(::std::string::String::from("a `for` loop with step 0")));
+                }
+                let mut __i = __s;
+                while (__st > 0 && __i <= __e) || (__st < 0 && __i >= __e) {
+                    #v = __i as #nt;
+                    __i += __st;
+                    #b
+                }
+            }))
+        } else if n.is_float() {
+            let nt = n.tokens(&rt);
+            // `a..s..b` on scalars: floor((b - a)/s) + 1 values a + k s (no accumulated error).
+            Ok(quote!({
+                let (__s, __st, __e): (#nt, #nt, #nt) = (#s, #st, #e);
+                let __n = ((__e - __s) / __st).floor();
+                let __n: i64 = if __n >= 0.0 { __n as i64 + 1 } else { 0 };
+                for __k in 0..__n {
+                    #v = __s + (__k as #nt) * __st;
+                    #b
+                }
+            }))
+        } else {
+            Err(unsupported(span, "a `for` loop over complex numbers"))
+        }
+    }
+
+    /// Reads a place's current value (for assignments used as values).
+    pub fn place_read(&mut self, place: &Place) -> GResult<V> {
+        match &place.kind {
+            PlaceKind::Local(id) => Ok(self.read_local(*id)),
+            PlaceKind::Index { base, indices } => {
+                let r = self.repr_of(&place.ty, place.span)?;
+                self.index_read(base, indices, r, place.span)
+            }
+            PlaceKind::Field { .. } => Err(unsupported(place.span, "fields (classes)")),
+        }
+    }
+}
+
+/// The operator of a compound assignment.
+pub(crate) fn binary_of(op: AssignOp) -> Option<BinaryOp> {
+    Some(match op {
+        AssignOp::Assign | AssignOp::Define => return None,
+        AssignOp::Add => BinaryOp::Add,
+        AssignOp::Sub => BinaryOp::Sub,
+        AssignOp::Mul => BinaryOp::Mul,
+        AssignOp::Div => BinaryOp::Div,
+        AssignOp::Pow => BinaryOp::Pow,
+        AssignOp::ElemMul => BinaryOp::ElemMul,
+        AssignOp::ElemDiv => BinaryOp::ElemDiv,
+        AssignOp::ElemPow => BinaryOp::ElemPow,
+        // Handled separately (no binary operator).
+        AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And => BinaryOp::Add,
+    })
+}
+
+fn unreachable_expr() -> ! {
+    // compound_local is only called with the Binary it builds itself.
+    unreachable!("compound assignment without a binary expression")
+}
+
+fn contains_jump(b: &Block) -> bool {
+    b.iter().any(|s| match &s.kind {
+        StmtKind::Return | StmtKind::Break | StmtKind::Continue => true,
+        StmtKind::If { then_body, else_body, .. } => contains_jump(then_body) || contains_jump(else_body),
+        StmtKind::Match { arms, default, .. } => {
+            arms.iter().any(|a| contains_jump(&a.body)) || default.as_ref().is_some_and(|d| contains_jump(d))
+        }
+        StmtKind::Try { body, handler, .. } => contains_jump(body) || contains_jump(handler),
+        // A jump inside a nested loop stays in that loop, except `return`.
+        StmtKind::ForRange { body, .. }
+        | StmtKind::ForEach { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Repeat { body, .. } => body.iter().any(|s| matches!(s.kind, StmtKind::Return)),
+        _ => false,
+    })
+}

@@ -1,0 +1,238 @@
+//! How Quasar types are represented in generated Rust (ARCHITECTURE §4).
+//!
+//! Host code keeps every array as a shared `Array<T>` (arrays are references in Quasar, so
+//! `v = zeros(16)` written by a kernel must be seen by the host, whatever its size). Inside
+//! kernel and device functions, arrays of a known size of at most [`MAX_FIXED`] elements are
+//! `[T; N]` values in registers, and arrays passed in are `KernelView`s.
+
+use crate::sema::types::{ArrayType, Dim, IntKind, Precision, Rank, Type};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The largest array kept in registers inside kernels.
+pub const MAX_FIXED: usize = 64;
+
+/// A number type of generated code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Num {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    C32,
+    C64,
+}
+
+impl Num {
+    pub fn of(t: &Type, double: bool) -> Option<Num> {
+        Some(match t {
+            Type::Int(k, _) => match k {
+                IntKind::Int | IntKind::I32 => Num::I32,
+                IntKind::I8 => Num::I8,
+                IntKind::I16 => Num::I16,
+                IntKind::I64 => Num::I64,
+                IntKind::U8 => Num::U8,
+                IntKind::U16 => Num::U16,
+                IntKind::U32 => Num::U32,
+                IntKind::U64 => Num::U64,
+            },
+            Type::Enum(..) => Num::I32,
+            Type::Scalar(p) => match p {
+                Precision::Half => Num::F16,
+                Precision::Single => Num::F32,
+                Precision::Double => Num::F64,
+                Precision::Default if double => Num::F64,
+                Precision::Default => Num::F32,
+            },
+            Type::Complex(p) => match p {
+                Precision::Double => Num::C64,
+                Precision::Default if double => Num::C64,
+                _ => Num::C32,
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(
+            self,
+            Num::I8 | Num::I16 | Num::I32 | Num::I64 | Num::U8 | Num::U16 | Num::U32 | Num::U64
+        )
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Num::F16 | Num::F32 | Num::F64)
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, Num::C32 | Num::C64)
+    }
+
+    /// The real type of a complex number (itself otherwise).
+    pub fn part(self) -> Num {
+        match self {
+            Num::C32 => Num::F32,
+            Num::C64 => Num::F64,
+            n => n,
+        }
+    }
+
+    /// The Rust type, with `rt` the path of the runtime re-exports.
+    pub fn tokens(self, rt: &TokenStream) -> TokenStream {
+        match self {
+            Num::I8 => quote!(i8),
+            Num::I16 => quote!(i16),
+            Num::I32 => quote!(i32),
+            Num::I64 => quote!(i64),
+            Num::U8 => quote!(u8),
+            Num::U16 => quote!(u16),
+            Num::U32 => quote!(u32),
+            Num::U64 => quote!(u64),
+            Num::F16 => quote!(#rt::run::f16),
+            Num::F32 => quote!(f32),
+            Num::F64 => quote!(f64),
+            Num::C32 => quote!(#rt::run::Complex<f32>),
+            Num::C64 => quote!(#rt::run::Complex<f64>),
+        }
+    }
+
+    /// A literal of this type from an integer or float constant.
+    pub fn literal(self, v: f64, rt: &TokenStream) -> TokenStream {
+        let ty = self.tokens(rt);
+        match self {
+            Num::F32 => {
+                let l = proc_macro2::Literal::f32_suffixed(v as f32);
+                finite_or(v, quote!(#l), quote!(f32))
+            }
+            Num::F64 => {
+                let l = proc_macro2::Literal::f64_suffixed(v);
+                finite_or(v, quote!(#l), quote!(f64))
+            }
+            Num::F16 => {
+                let l = proc_macro2::Literal::f32_suffixed(v as f32);
+                let inner = finite_or(v, quote!(#l), quote!(f32));
+                quote!(<#ty>::from_f32(#inner))
+            }
+            Num::C32 | Num::C64 => {
+                let part = self.part().literal(v, rt);
+                let zero = self.part().literal(0.0, rt);
+                quote!(<#ty>::new(#part, #zero))
+            }
+            _ => {
+                let i = v as i64;
+                let l = proc_macro2::Literal::i64_unsuffixed(i.abs());
+                if i < 0 {
+                    quote!((-(#l as i64) as #ty))
+                } else {
+                    quote!((#l as #ty))
+                }
+            }
+        }
+    }
+
+    pub fn zero(self, rt: &TokenStream) -> TokenStream {
+        self.literal(0.0, rt)
+    }
+
+    /// The Quasar name, for messages.
+    pub fn quasar_name(self) -> &'static str {
+        match self {
+            Num::I8 => "int8",
+            Num::I16 => "int16",
+            Num::I32 => "int",
+            Num::I64 => "int64",
+            Num::U8 => "uint8",
+            Num::U16 => "uint16",
+            Num::U32 => "uint32",
+            Num::U64 => "uint64",
+            Num::F16 => "scalar'half",
+            Num::F32 => "scalar",
+            Num::F64 => "scalar'double",
+            Num::C32 | Num::C64 => "cscalar",
+        }
+    }
+}
+
+fn finite_or(v: f64, lit: TokenStream, ty: TokenStream) -> TokenStream {
+    if v.is_nan() {
+        quote!(#ty::NAN)
+    } else if v == f64::INFINITY {
+        quote!(#ty::INFINITY)
+    } else if v == f64::NEG_INFINITY {
+        quote!(#ty::NEG_INFINITY)
+    } else {
+        lit
+    }
+}
+
+/// How a value of some Quasar type is held by generated code.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Repr {
+    Num(Num),
+    Str,
+    /// No value (a call without results).
+    Unit,
+    /// A shared `Array<T>` (host code).
+    Array(Num, Option<u8>),
+    /// `[T; N]` with this row-major shape (kernel and device code).
+    Fixed(Num, Vec<usize>),
+    /// A `KernelView<T>` with this rank (arrays inside kernel and device code).
+    View(Num, Option<u8>),
+    /// A function value: index into the module's function-value enums.
+    FnVal(usize),
+    /// Several results.
+    Tuple(Vec<Repr>),
+}
+
+impl Repr {
+    pub fn num(&self) -> Option<Num> {
+        match self {
+            Repr::Num(n) | Repr::Array(n, _) | Repr::Fixed(n, _) | Repr::View(n, _) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_num(&self) -> bool {
+        matches!(self, Repr::Num(_))
+    }
+
+    pub fn fixed_len(&self) -> Option<usize> {
+        match self {
+            Repr::Fixed(_, s) => Some(s.iter().product()),
+            _ => None,
+        }
+    }
+}
+
+/// The known shape of an array type, when every dimension is a known constant.
+pub fn known_shape(a: &ArrayType) -> Option<Vec<usize>> {
+    let shape = a.shape.as_ref()?;
+    shape
+        .iter()
+        .map(|d| match d {
+            Dim::Known(n) => Some(*n as usize),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn rank_of(a: &ArrayType) -> Option<u8> {
+    match a.rank {
+        Rank::Fixed(r) => Some(r),
+        Rank::Any => None,
+    }
+}
+
+/// Whether an array type is small and fixed enough to live in registers inside kernels.
+pub fn fixed_shape(a: &ArrayType) -> Option<Vec<usize>> {
+    let s = known_shape(a)?;
+    let n: usize = s.iter().product();
+    (n >= 1 && n <= MAX_FIXED).then_some(s)
+}
