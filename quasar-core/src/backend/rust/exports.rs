@@ -81,6 +81,15 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
     for p in &f.params {
         let l = f.local(*p);
         let r = repr_in(g, &l.ty, ctx, l.span)?;
+        if matches!(r, Repr::FnVal(_) | Repr::View(..)) {
+            // Rust callers cannot make Quasar function values or kernel views: such a
+            // function stays internal to the module.
+            g.diagnostics.push(Diagnostic::warning(
+                l.span,
+                format!("`{name}` is not exported to Rust: its parameter `{}` is {}", l.name, l.ty),
+            ));
+            return Ok(quote!());
+        }
         let ident = rust_ident(&l.name);
         let (ty, arg) = param_type(g, &r, &ident, l.span)?;
         params.push(quote!(#ident: #ty));

@@ -1,0 +1,304 @@
+//! End to end: `__kernel__`/`__device__` functions and `parallel_do` on the CPU device, every
+//! result compared with plain Rust: boundary modes, atomics, kernel outputs, shared memory
+//! with `syncthreads`, lambdas and captured variables.
+
+use quasar::Array;
+
+mod k {
+    quasar::quasar! { r#"
+function [] = __kernel__ gamma_kernel(x : mat, y : mat, g : scalar, pos : ivec2)
+    y[pos] = x[pos] ^ g
+endfunction
+
+function y : mat = gamma(x : mat, g : scalar)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, g, gamma_kernel)
+endfunction
+
+function [] = __kernel__ box3_clamped(x : mat'clamped, y : mat, pos : ivec2)
+    acc = 0.0
+    for dy = -1..1
+        for dx = -1..1
+            acc += x[pos[0] + dy, pos[1] + dx]
+        endfor
+    endfor
+    y[pos] = acc / 9
+endfunction
+
+function y : mat = box3(x : mat)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, box3_clamped)
+endfunction
+
+function [] = __kernel__ shift_circular(x : vec'circular, y : vec, s : int, pos : int)
+    y[pos] = x[pos + s]
+endfunction
+
+function [] = __kernel__ shift_mirror(x : vec'mirror, y : vec, s : int, pos : int)
+    y[pos] = x[pos + s]
+endfunction
+
+function [] = __kernel__ shift_safe(x : vec, y : vec, s : int, pos : int)
+    y[pos] = x[pos + s]
+endfunction
+
+function [] = __kernel__ shift_checked(x : vec'checked, y : vec, s : int, pos : int)
+    y[pos] = x[pos + s]
+endfunction
+
+function y : vec = shift(x : vec, s : int, mode : int)
+    y = zeros(numel(x))
+    if mode == 0
+        parallel_do(numel(x), x, y, s, shift_circular)
+    elseif mode == 1
+        parallel_do(numel(x), x, y, s, shift_mirror)
+    elseif mode == 2
+        parallel_do(numel(x), x, y, s, shift_safe)
+    else
+        parallel_do(numel(x), x, y, s, shift_checked)
+    endif
+endfunction
+
+function [] = __kernel__ histogram_kernel(x : vec[int], h : vec[int], pos : int)
+    h[x[pos]] += 1
+endfunction
+
+function h : vec[int] = histogram(x : vec[int], bins : int)
+    h = int(zeros(bins))
+    parallel_do(numel(x), x, h, histogram_kernel)
+endfunction
+
+function [s : scalar] = __kernel__ total_kernel(a : vec, pos : int)
+    s += a[pos]
+endfunction
+
+function [m : scalar] = __kernel__ max_kernel(a : vec, pos : int)
+    m ^^= a[pos]
+endfunction
+
+function [s, m] = total_and_max(a : vec)
+    s = parallel_do(numel(a), a, total_kernel)
+    m = parallel_do(numel(a), a, max_kernel)
+endfunction
+
+function [] = __kernel__ reverse_tiles(x : vec, y : vec, pos : int, blkpos : int, blkdim : int)
+    tile = shared(blkdim)
+    tile[blkpos] = x[pos]
+    syncthreads
+    y[pos] = tile[blkdim - 1 - blkpos]
+endfunction
+
+function y : vec = reverse_in_blocks(x : vec)
+    y = zeros(numel(x))
+    parallel_do([[numel(x)], [8]], x, y, reverse_tiles)
+endfunction
+
+function [] = __kernel__ block_sums(x : vec, y : vec, pos : int, blkpos : int, blkdim : int, blkidx : int)
+    acc = shared_zeros(blkdim)
+    acc[blkpos] = x[pos]
+    syncthreads
+    if blkpos == 0
+        s = 0.0
+        for i = 0..blkdim - 1
+            s += acc[i]
+        endfor
+        y[blkidx] = s
+    endif
+endfunction
+
+function y : vec = sums_of_blocks(x : vec)
+    y = zeros(numel(x) / 16)
+    parallel_do([[numel(x)], [16]], x, y, block_sums)
+endfunction
+
+function y = __device__ smoothstep(t : scalar)
+    c = clamp(t, 0.0, 1.0)
+    y = c * c * (3 - 2 * c)
+endfunction
+
+function y : mat = scale_and_smooth(x : mat, k : scalar)
+    y = uninit(size(x))
+    parallel_do(size(x), __kernel__ (pos : ivec2) -> y[pos] = smoothstep(k * x[pos]))
+endfunction
+
+function y : cube = pointwise(x : cube, fn : [__device__ scalar -> scalar])
+    y = uninit(size(x))
+    parallel_do(size(x), __kernel__ (pos : ivec3) -> y[pos] = fn(x[pos]))
+endfunction
+
+function y : cube = affine(x : cube, a : scalar, b : scalar)
+    f = __device__ (v : scalar) -> a * v + b
+    y = pointwise(x, f)
+endfunction
+
+function [] = __kernel__ sep_row(x : mat'mirror, y : mat, w : vec'const, pos : ivec2)
+    acc = 0.0
+    for i = 0..numel(w) - 1
+        acc += x[pos + [0, i - 2]] * w[i]
+    endfor
+    y[pos] = acc
+endfunction
+
+function y : mat = filter_rows(x : mat, w : vec)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, w, sep_row)
+endfunction
+"# }
+}
+
+fn mat(m: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> Array<f32> {
+    Array::from_fn(&[m, n], |i| f(i / n, i % n)).unwrap()
+}
+
+fn close(a: &[f32], b: &[f32], tol: f32) {
+    assert_eq!(a.len(), b.len());
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!((x - y).abs() <= tol * (1.0 + y.abs()), "element {i}: {x} vs {y}");
+    }
+}
+
+#[test]
+fn gamma_kernel_matches_powf() {
+    let x = mat(37, 53, |i, j| (i * 53 + j) as f32 / 100.0);
+    let y = k::gamma(&x, 0.45).unwrap();
+    let expect: Vec<f32> = x.to_vec().unwrap().iter().map(|v| v.powf(0.45)).collect();
+    close(&y.to_vec().unwrap(), &expect, 4e-6);
+}
+
+fn box3_reference(x: &[f32], m: usize, n: usize) -> Vec<f32> {
+    let mut out = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0.0f32;
+            for dy in -1i64..=1 {
+                for dx in -1i64..=1 {
+                    let r = (i as i64 + dy).clamp(0, m as i64 - 1) as usize;
+                    let c = (j as i64 + dx).clamp(0, n as i64 - 1) as usize;
+                    acc += x[r * n + c];
+                }
+            }
+            out[i * n + j] = acc / 9.0;
+        }
+    }
+    out
+}
+
+#[test]
+fn clamped_3x3_filter_matches_reference_on_borders_and_interior() {
+    for (m, n) in [(1, 1), (2, 3), (17, 45), (64, 200)] {
+        let x = mat(m, n, |i, j| ((i * 7 + j * 13) % 31) as f32);
+        let y = k::box3(&x).unwrap();
+        close(&y.to_vec().unwrap(), &box3_reference(&x.to_vec().unwrap(), m, n), 1e-6);
+    }
+}
+
+#[test]
+fn boundary_modes_for_reads() {
+    let n = 10usize;
+    let x = Array::from_fn(&[n], |i| i as f32).unwrap();
+    for s in [-13i32, -3, 0, 4, 12] {
+        let circ = k::shift(&x, s, 0).unwrap().to_vec().unwrap();
+        let mirr = k::shift(&x, s, 1).unwrap().to_vec().unwrap();
+        let safe = k::shift(&x, s, 2).unwrap().to_vec().unwrap();
+        for p in 0..n as i64 {
+            let i = p + s as i64;
+            assert_eq!(circ[p as usize], i.rem_euclid(n as i64) as f32, "circular {s}");
+            assert_eq!(safe[p as usize], if (0..n as i64).contains(&i) { i as f32 } else { 0.0 });
+            // 'mirror repeats the edge element: -1 -> 0, n -> n - 1.
+            let period = 2 * n as i64;
+            let r = i.rem_euclid(period);
+            let m = if r < n as i64 { r } else { period - 1 - r };
+            assert_eq!(mirr[p as usize], m as f32, "mirror {s} at {p}");
+        }
+    }
+}
+
+#[test]
+fn checked_access_outside_is_an_error_naming_the_array() {
+    let x = Array::from_fn(&[8], |i| i as f32).unwrap();
+    assert!(k::shift(&x, 0, 3).is_ok());
+    let e = k::shift(&x, 3, 3).unwrap_err().to_string();
+    assert!(e.contains('x') && e.contains("10"), "{e}");
+}
+
+#[test]
+fn atomic_increments_build_a_histogram() {
+    let data: Vec<i32> = (0..10_000).map(|i| ((i * 7919) % 13) as i32).collect();
+    let x = Array::from_vec(&[data.len()], data.clone()).unwrap();
+    let h = k::histogram(&x, 13).unwrap().to_vec().unwrap();
+    let mut expect = vec![0i32; 13];
+    for v in data {
+        expect[v as usize] += 1;
+    }
+    assert_eq!(h, expect);
+}
+
+#[test]
+fn kernel_outputs_are_reduced() {
+    let v: Vec<f32> = (0..1000).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+    let a = Array::from_vec(&[v.len()], v.clone()).unwrap();
+    let (s, m) = k::total_and_max(&a).unwrap();
+    assert_eq!(s, v.iter().sum::<f32>());
+    assert_eq!(m, v.iter().cloned().fold(f32::MIN, f32::max));
+}
+
+#[test]
+fn shared_memory_with_syncthreads() {
+    let x = Array::from_fn(&[32], |i| i as f32).unwrap();
+    let y = k::reverse_in_blocks(&x).unwrap().to_vec().unwrap();
+    let expect: Vec<f32> = (0..32).map(|i| ((i / 8) * 8 + 7 - i % 8) as f32).collect();
+    assert_eq!(y, expect);
+    let x = Array::from_fn(&[64], |i| (i % 5) as f32).unwrap();
+    let sums = k::sums_of_blocks(&x).unwrap().to_vec().unwrap();
+    let expect: Vec<f32> = (0..4).map(|b| (b * 16..b * 16 + 16).map(|i| (i % 5) as f32).sum()).collect();
+    assert_eq!(sums, expect);
+}
+
+#[test]
+fn device_functions_and_kernel_lambdas_with_captures() {
+    let x = mat(9, 11, |i, j| (i as f32 - 4.0) / 8.0 + j as f32 / 20.0);
+    let y = k::scale_and_smooth(&x, 1.5).unwrap().to_vec().unwrap();
+    let expect: Vec<f32> = x
+        .to_vec()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let c = (1.5 * v).clamp(0.0, 1.0);
+            c * c * (3.0 - 2.0 * c)
+        })
+        .collect();
+    close(&y, &expect, 1e-6);
+    // A device function value passed to a generic helper and called inside its kernel.
+    let c = Array::from_fn(&[4, 5, 3], |i| i as f32).unwrap();
+    let y = k::affine(&c, 2.0, -1.0).unwrap().to_vec().unwrap();
+    let expect: Vec<f32> = (0..60).map(|i| 2.0 * i as f32 - 1.0).collect();
+    assert_eq!(y, expect);
+}
+
+#[test]
+fn separable_row_filter_with_mirror() {
+    let x = mat(5, 16, |i, j| (i * 16 + j) as f32);
+    let w = Array::from_vec(&[5], vec![0.1f32, 0.2, 0.4, 0.2, 0.1]).unwrap();
+    let y = k::filter_rows(&x, &w).unwrap().to_vec().unwrap();
+    let xs = x.to_vec().unwrap();
+    let wv = w.to_vec().unwrap();
+    let n = 16i64;
+    let mut expect = vec![0.0f32; 80];
+    for i in 0..5usize {
+        for j in 0..16i64 {
+            let mut acc = 0.0f32;
+            for (t, wt) in wv.iter().enumerate() {
+                let mut c = j + t as i64 - 2;
+                if c < 0 {
+                    c = -c - 1;
+                }
+                if c >= n {
+                    c = 2 * n - 1 - c;
+                }
+                acc += xs[i * 16 + c as usize] * wt;
+            }
+            expect[i * 16 + j as usize] = acc;
+        }
+    }
+    close(&y, &expect, 1e-6);
+}
