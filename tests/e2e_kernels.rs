@@ -218,7 +218,7 @@ fn checked_access_outside_is_an_error_naming_the_array() {
     let x = Array::from_fn(&[8], |i| i as f32).unwrap();
     assert!(k::shift(&x, 0, 3).is_ok());
     let e = k::shift(&x, 3, 3).unwrap_err().to_string();
-    assert!(e.contains('x') && e.contains("10"), "{e}");
+    assert!(e.contains("out of range for `x`"), "{e}");
 }
 
 #[test]

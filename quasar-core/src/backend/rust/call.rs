@@ -129,10 +129,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         let produced = Repr::Array(result_num(name, an), None);
                         self.convert(V { t: call, r: produced }, &r, span)?
                     }
-                    Repr::Fixed(..) => {
+                    Repr::Fixed(_, s) => {
+                        let len: usize = s.iter().product();
                         let x = a.t;
                         let e = cast_num(result_num(name, an), out, quote!(#q::rt::#fi(__a[__k])), &rt);
-                        quote!({ let __a = #x; ::core::array::from_fn(|__k| #e) })
+                        quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
                     }
                     _ => return Err(bad()),
                 }
@@ -326,10 +327,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
     ) -> GResult<TokenStream> {
         Ok(match r {
             Repr::Num(_) => scalar(self.num_as(a, n)?),
-            Repr::Fixed(..) => {
+            Repr::Fixed(_, s) => {
+                let len: usize = s.iter().product();
                 let x = self.expr_as(a, r)?;
                 let e = scalar(quote!(__a[__k]));
-                quote!({ let __a = #x; ::core::array::from_fn(|__k| #e) })
+                quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
             }
             Repr::Array(..) => {
                 let x = self.expr_as(a, r)?;
@@ -362,11 +364,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let (y, ya) = one(c, self)?;
         Ok(match r {
             Repr::Num(_) => scalar(x, y),
-            Repr::Fixed(..) => {
+            Repr::Fixed(_, s) => {
+                let len: usize = s.iter().product();
                 let xe = if xa { quote!(__a[__k]) } else { quote!(__a) };
                 let ye = if ya { quote!(__b[__k]) } else { quote!(__b) };
                 let e = scalar(xe, ye);
-                quote!({ let __a = #x; let __b = #y; ::core::array::from_fn(|__k| #e) })
+                quote!({ let __a = #x; let __b = #y; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
             }
             Repr::Array(..) => {
                 let xo = if xa { quote!(&#x) } else { x };

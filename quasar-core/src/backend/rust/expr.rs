@@ -256,19 +256,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(#rt::run::Array::from_vec(&[1], ::std::vec![#x])?)
             }
             (Repr::Fixed(a, s), Repr::Fixed(b, s2)) if s.iter().product::<usize>() == s2.iter().product::<usize>() => {
+                let len: usize = s2.iter().product();
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
-                quote!({ let __a = #t; ::core::array::from_fn(|__k| #x) })
+                quote!({ let __a = #t; ::core::array::from_fn::<_, #len, _>(|__k| #x) })
             }
             (Repr::Fixed(a, s), Repr::Array(b, _)) => {
+                let len: usize = s.iter().product();
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
                 let dims = s.iter();
-                quote!({ let __a = #t; let __b: [_; _] = ::core::array::from_fn(|__k| #x); #q::rt::to_array(__b, &[#(#dims),*])? })
+                quote!({ let __a = #t; let __b: [_; #len] = ::core::array::from_fn(|__k| #x); #q::rt::to_array(__b, &[#(#dims),*])? })
             }
             (Repr::Array(a, _), Repr::Fixed(b, s)) => {
                 let n: usize = s.iter().product();
                 let at = a.tokens(&rt);
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
-                quote!({ let __a: [#at; #n] = #q::rt::from_array(&#t, "value")?; ::core::array::from_fn(|__k| #x) })
+                quote!({ let __a: [#at; #n] = #q::rt::from_array(&#t, "value")?; ::core::array::from_fn::<_, #n, _>(|__k| #x) })
             }
             (Repr::View(a, _), Repr::Fixed(b, s)) => {
                 let n: usize = s.iter().product();
@@ -335,9 +337,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         };
         let t = match &r {
             Repr::Num(_) => scalar(x),
-            Repr::Fixed(..) => {
+            Repr::Fixed(_, s) => {
+                let len: usize = s.iter().product();
                 let f = scalar(quote!(__a[__k]));
-                quote!({ let __a = #x; ::core::array::from_fn(|__k| #f) })
+                quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #f) })
             }
             Repr::Array(..) => {
                 let f = scalar(quote!(__v));
@@ -399,7 +402,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let (a, ai) = lt.fixed_parts(quote!(__a));
                 let (b, bi) = rtk.fixed_parts(quote!(__b));
                 let f = scalar_op(ai, bi);
-                quote!({ let __a = #a; let __b = #b; ::core::array::from_fn(|__k| #f) })
+                let len = r.fixed_len().unwrap_or(0);
+                quote!({ let __a = #a; let __b = #b; ::core::array::from_fn::<_, #len, _>(|__k| #f) })
             }
         };
         Ok(V { t, r })

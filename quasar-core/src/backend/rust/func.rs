@@ -84,7 +84,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
     pub fn local(&self, id: LocalId) -> TokenStream {
         let n = &self.names[id.0 as usize];
         match &self.per_thread {
-            Some(t) if matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output) => {
+            Some(t)
+                if matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output)
+                    && !matches!(self.local_repr(id), Repr::View(..)) =>
+            {
                 quote!(#n[#t])
             }
             _ => quote!(#n),

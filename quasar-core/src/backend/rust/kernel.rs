@@ -219,9 +219,14 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
 
 /// The special parameters of one thread at position `__p0.. ` (already bound).
 fn specials(fg: &FnGen, d: usize) -> TokenStream {
+    specials_only(fg, d, &["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"])
+}
+
+/// The special parameters named in `names`.
+fn specials_only(fg: &FnGen, d: usize, names: &[&str]) -> TokenStream {
     let mut out = Vec::new();
     for (i, l) in fg.f.locals.iter().enumerate() {
-        if l.role != LocalRole::Special {
+        if l.role != LocalRole::Special || !names.contains(&l.name.as_str()) {
             continue;
         }
         let n = &fg.names[i];
@@ -363,10 +368,9 @@ fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GR
         let nt = n.tokens(&rt);
         let dims = fg.shared_dims(args)?;
         let name = &fg.names[l.0 as usize];
-        let sp = specials(fg, d);
+        let sp = specials_only(fg, d, &["blkdim"]);
         shared_decls.push(quote! {
             let #name = {
-                let __p0 = 0usize; let __p1 = 0usize; let __p2 = 0usize; let _ = (__p0, __p1, __p2);
                 #sp
                 let __dims: ::std::vec::Vec<usize> = #dims;
                 let __n: usize = __dims.iter().product();
