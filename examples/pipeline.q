@@ -1,7 +1,9 @@
-% An image pipeline in Quasar, bundled with the `pipeline` example of Quasar for Rust:
-%   1. Gaussian blur as two separable passes (horizontal, vertical), each a __kernel__
-%      function launched with parallel_do; the image borders are mirrored.
-%   2. Gamma correction: a __device__ lambda applied to every pixel by a generic kernel.
+% The image pipeline of the `pipeline` example (README's main command):
+%   1. gamma correction: a kernel lambda applied to every pixel;
+%   2. Gaussian blur as two separable passes, each a __kernel__ function launched with
+%      parallel_do; the image borders are mirrored;
+%   3. a 3x3 sharpening filter whose borders are clamped.
+% Images are M x N x 3 cubes with intensities in [0, 255], as imread gives them.
 
 % Normalised 1-D Gaussian coefficients fc[0..2n] with standard deviation sigma.
 function fc : vec = gaussian_coefficients(sigma : scalar, n : int)
@@ -39,21 +41,26 @@ function y : cube = gaussian_blur(x : cube, sigma : scalar)
     parallel_do(size(y), tmp, y, fc, n, blur_vertical)
 endfunction
 
-% Applies a device function to every element of x.
-function y : cube = pointwise_op(x : cube, fn : [__device__ scalar -> scalar])
-    y = uninit(size(x))
-    parallel_do(size(x), __kernel__ (pos : ivec3) -> y[pos] = fn(x[pos]))
-endfunction
-
 % Gamma correction of an image with intensities in [0, 255].
 function y : cube = gamma_correct(x : cube, gamma : scalar)
-    correct = __device__ (v : scalar) -> 255 * (v / 255) ^ (1 / gamma)
-    y = pointwise_op(x, correct)
+    g = 1 / gamma
+    y = uninit(size(x))
+    parallel_do(size(x), __kernel__ (pos : ivec3) -> y[pos] = 255 * (x[pos] / 255) ^ g)
 endfunction
 
-function [] = main()
-    % A synthetic 256 x 256 RGB test image (a bundled photograph comes later).
-    im = 255 * rand(256, 256, 3)
-    out = gamma_correct(gaussian_blur(im, 1.5), 2.2)
-    print "mean intensity before: ", mean(im), ", after: ", mean(out)
+% Unsharp masking with a 3x3 box: borders are clamped (the edge pixel repeats).
+function [] = __kernel__ sharpen_kernel(x : cube'clamped, y : cube, amount : scalar, pos : ivec3)
+    acc = 0.0
+    for dy = -1..1
+        for dx = -1..1
+            acc += x[pos + [dy, dx, 0]]
+        endfor
+    endfor
+    c = x[pos]
+    y[pos] = clamp(c + amount * (c - acc / 9), 0.0, 255.0)
+endfunction
+
+function y : cube = sharpen(x : cube, amount : scalar)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, amount, sharpen_kernel)
 endfunction

@@ -25,9 +25,9 @@ fn pipeline_q_parses_without_diagnostics() {
             "blur_horizontal",
             "blur_vertical",
             "gaussian_blur",
-            "pointwise_op",
             "gamma_correct",
-            "main"
+            "sharpen_kernel",
+            "sharpen"
         ]
     );
 }
