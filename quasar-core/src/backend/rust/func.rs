@@ -32,6 +32,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// The interior fast path of a kernel's innermost loop is being generated.
     pub interior: Option<super::interior::Facts>,
     pub loop_depth: usize,
+    /// Kernel views whose extents and strides were read once in the prologue
+    /// (`<name>__n`, `<name>__s`), with their rank.
+    pub geom: HashMap<LocalId, usize>,
 }
 
 impl<'g, 'm> FnGen<'g, 'm> {
@@ -50,6 +53,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             outputs: HashMap::new(),
             interior: None,
             loop_depth: 0,
+            geom: HashMap::new(),
         };
         let mut reprs = Vec::new();
         for l in &f.locals {

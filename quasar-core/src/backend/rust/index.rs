@@ -48,7 +48,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         match b.r.clone() {
             Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
             Repr::View(n, rank) => {
-                let comps = self.components(indices, span)?;
+                let comps = self.view_components(indices, span)?;
                 let t = self.view_access(base, &b.t, n, rank, comps, None, span)?;
                 Ok(V { t, r })
             }
@@ -75,7 +75,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         match b.r.clone() {
             Repr::Array(n, _) => self.host_write(base, b, n, indices, op, value, elem_ty, span),
             Repr::View(n, rank) => {
-                let comps = self.components(indices, span)?;
+                let comps = self.view_components(indices, span)?;
                 let v = self.num_as(value, n)?;
                 let t = self.view_access(base, &b.t, n, rank, comps, Some((op, v)), span)?;
                 Ok(quote!(#t;))
@@ -129,7 +129,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Fixed(n, s) if n.is_int() => {
                             let len: usize = s.iter().product();
                             let t = v.t;
-                            let name = quote::format_ident!("__p{}", pre.len());
+                            let name = quote::format_ident!("__pv{}", pre.len());
                             pre.push(quote!(let #name = #t;));
                             for k in 0..len {
                                 out.push(quote!((#name[#k] as i64)));
@@ -144,6 +144,101 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         Ok((pre, out))
+    }
+
+    /// Components of a view access. In the interior fast path, positions are computed in
+    /// `i64` straight from the loop counters (`__p0`…), so that LLVM sees addresses affine in
+    /// the innermost counter and vectorises; the interior bounds exclude any overflow.
+    fn view_components(&mut self, indices: &[Index], span: Span) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+        if self.interior.as_ref().is_some_and(|f| f.in_bounds(span, 0)) {
+            let mut out = Vec::new();
+            let mut ok = true;
+            for ix in indices {
+                let Index::At(e) = ix else { ok = false; break };
+                if e.ty.is_int() {
+                    out.push(self.affine_i64(e)?);
+                } else if let Some(cs) = self.affine_vec_i64(e)? {
+                    out.extend(cs);
+                } else {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                return Ok((Vec::new(), out));
+            }
+        }
+        self.components(indices, span)
+    }
+
+    /// The position component `d` when `e` is `pos[d]` (or `pos` itself as an `int`).
+    fn pos_comp(&self, e: &Expr) -> Option<usize> {
+        let is_pos = |id: &crate::ir::LocalId| {
+            let l = self.f.local(*id);
+            l.role == crate::ir::LocalRole::Special && l.name == "pos"
+        };
+        match &e.kind {
+            ExprKind::Local(id) if is_pos(id) && e.ty.is_int() => Some(0),
+            ExprKind::Index { base, indices } if indices.len() == 1 => match (&base.kind, &indices[0]) {
+                (ExprKind::Local(id), Index::At(i)) if is_pos(id) => match i.constant() {
+                    Some(Const::Int(d)) if *d >= 0 => Some(*d as usize),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// An integer index expression in `i64`, reading positions from the loop counters.
+    fn affine_i64(&mut self, e: &Expr) -> GResult<TokenStream> {
+        if let Some(d) = self.pos_comp(e) {
+            let p = quote::format_ident!("__p{}", d);
+            return Ok(quote!((#p as i64)));
+        }
+        match &e.kind {
+            ExprKind::Convert(inner) if inner.ty.is_int() => self.affine_i64(inner),
+            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Add, lhs, rhs } if e.ty.is_int() => {
+                let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
+                Ok(quote!((#a + #b)))
+            }
+            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Sub, lhs, rhs } if e.ty.is_int() => {
+                let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
+                Ok(quote!((#a - #b)))
+            }
+            _ => {
+                let t = self.num_as(e, Num::I64)?;
+                Ok(quote!((#t)))
+            }
+        }
+    }
+
+    /// `pos` or `pos ± [a, b, …]` as a whole position vector, component by component.
+    fn affine_vec_i64(&mut self, e: &Expr) -> GResult<Option<Vec<TokenStream>>> {
+        let is_pos = |x: &Expr| matches!(&x.kind, ExprKind::Local(id)
+            if self.f.local(*id).role == crate::ir::LocalRole::Special && self.f.local(*id).name == "pos");
+        let len = e.ty.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product::<usize>());
+        let Some(len) = len else { return Ok(None) };
+        if is_pos(e) {
+            return Ok(Some((0..len).map(|d| { let p = quote::format_ident!("__p{}", d); quote!((#p as i64)) }).collect()));
+        }
+        if let ExprKind::Binary { op, lhs, rhs } = &e.kind {
+            if let (true, ExprKind::Matrix(items)) = (is_pos(lhs), &rhs.kind) {
+                let sign = match op {
+                    crate::syntax::ast::BinaryOp::Add => quote!(+),
+                    crate::syntax::ast::BinaryOp::Sub => quote!(-),
+                    _ => return Ok(None),
+                };
+                let mut out = Vec::new();
+                for (d, it) in items.iter().enumerate() {
+                    let p = quote::format_ident!("__p{}", d);
+                    let x = self.affine_i64(it)?;
+                    out.push(quote!(((#p as i64) #sign #x)));
+                }
+                return Ok(Some(out));
+            }
+        }
+        Ok(None)
     }
 
     /// Reads (`write` None) or writes an element of a kernel view with its access mode.
@@ -168,6 +263,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let k = comps.len();
         let r = rank.map(|r| r as usize).unwrap_or(k);
         let name = self.array_name(base);
+        let geom = match &base.kind {
+            ExprKind::Local(id) if self.geom.get(id) == Some(&k) => {
+                let n = &self.names[id.0 as usize];
+                Some((quote::format_ident!("{}__n", n), quote::format_ident!("{}__s", n), k))
+            }
+            _ => None,
+        };
         let fast: Vec<bool> =
             (0..k).map(|d| self.interior.as_ref().is_some_and(|f| f.in_bounds(span, d))).collect();
         let mut lets = Vec::new();
@@ -182,7 +284,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             } else {
                 quote!((__v.dim(#d) as i64))
             };
-            let stride = if d + 1 == k && k < r { quote!(1usize) } else { quote!(__v.stride(#d)) };
+            let (ext, stride) = match &geom {
+                // Row-major: the last stride is 1, which lets LLVM see contiguous accesses.
+                Some((nn, _, r)) if d + 1 == *r => (quote!(#nn[#d]), quote!(1usize)),
+                Some((nn, ss, _)) => (quote!(#nn[#d]), quote!(#ss[#d])),
+                None if d + 1 == k && k < r => (ext, quote!(1usize)),
+                None => (ext, quote!(__v.stride(#d))),
+            };
             let en = quote::format_ident!("__n{}", d);
             lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
             if fast[d] {

@@ -142,9 +142,25 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         let n = &fg.names[l.0 as usize];
         let ty = fg.rust_type(&r);
         prologue.push(match r {
-            Repr::View(e, _) => {
+            Repr::View(e, rank) => {
                 let et = e.tokens(&rt);
-                quote!(let #n = __args.view::<#et>(#i)?;)
+                match rank {
+                    Some(r) => {
+                        // Extents and strides once per block, not per access.
+                        let r = r as usize;
+                        fg.geom.insert(l, r);
+                        let nn = format_ident!("{}__n", n);
+                        let ss = format_ident!("{}__s", n);
+                        let ds = (0..r).map(|d| quote!(#n.dim(#d) as i64));
+                        let st = (0..r).map(|d| quote!(#n.stride(#d)));
+                        quote!(
+                            let #n = __args.view::<#et>(#i)?;
+                            let #nn: [i64; #r] = [#(#ds),*];
+                            let #ss: [usize; #r] = [#(#st),*];
+                        )
+                    }
+                    None => quote!(let #n = __args.view::<#et>(#i)?;),
+                }
             }
             Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => quote!(let #n: #ty = __args.scalar(#i)?;),
             _ => return Err(unsupported(fg.f.local(l).span, "a kernel argument of this type")),

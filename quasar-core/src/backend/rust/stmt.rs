@@ -325,7 +325,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let w = if n == Num::I64 || n == Num::U64 { quote!(i128) } else { quote!(i64) };
             let nt = n.tokens(&rt);
             // A Rust range loop: LLVM knows the trip count (unrolls short constant loops).
-            return Ok(quote!(for __i in (#s as #w)..=(#e as #w) { #v = __i as #nt; #b }));
+            // An exclusive range (`..=` unrolls and vectorises worse); no overflow in #w.
+            return Ok(quote!(for __i in (#s as #w)..(#e as #w + 1) { #v = __i as #nt; #b }));
         }
         let st = self.num_as(step, n)?;
         if n.is_int() {
