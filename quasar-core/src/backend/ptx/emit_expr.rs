@@ -269,7 +269,7 @@ impl Ctx<'_> {
     }
 
     /// A number of type `t` from a value (a one-element vector counts as a number).
-    pub fn to_num(&mut self, v: Val, t: NumTy, span: Span) -> Res<Reg> {
+    pub fn num_val(&mut self, v: Val, t: NumTy, span: Span) -> Res<Reg> {
         match v {
             Val::Num(r, from) => Ok(self.convert_reg(r, from, t)),
             Val::Vec(rs, from) if rs.len() == 1 => Ok(self.convert_reg(rs[0], from, t)),
@@ -278,7 +278,7 @@ impl Ctx<'_> {
     }
 
     /// `n` elements of type `t` (a number is broadcast).
-    pub fn to_vec(&mut self, v: Val, t: NumTy, n: usize, span: Span) -> Res<Vec<Reg>> {
+    pub fn vec_val(&mut self, v: Val, t: NumTy, n: usize, span: Span) -> Res<Vec<Reg>> {
         match v {
             Val::Num(r, from) => {
                 let x = self.convert_reg(r, from, t);
@@ -294,10 +294,10 @@ impl Ctx<'_> {
     /// Converts a value to the type `ty` (a number or a fixed-size vector).
     pub fn convert_to(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
         if let Some(t) = NumTy::of(ty, self.opts) {
-            return Ok(Val::Num(self.to_num(v, t, span)?, t));
+            return Ok(Val::Num(self.num_val(v, t, span)?, t));
         }
         if let Some((t, n)) = small_vec(ty, self.opts) {
-            return Ok(Val::Vec(self.to_vec(v, t, n, span)?, t));
+            return Ok(Val::Vec(self.vec_val(v, t, n, span)?, t));
         }
         match v {
             v @ (Val::Array(_) | Val::Closure(_) | Val::Void | Val::Tuple(_)) => Ok(v),
@@ -317,11 +317,11 @@ impl Ctx<'_> {
     fn copy_into(&mut self, dst: &Val, v: Val, span: Span) -> Res<()> {
         match dst {
             Val::Num(d, t) => {
-                let x = self.to_num(v, *t, span)?;
+                let x = self.num_val(v, *t, span)?;
                 self.ins(format!("mov.{} {d}, {x}", t.arith()));
             }
             Val::Vec(ds, t) => {
-                let xs = self.to_vec(v, *t, ds.len(), span)?;
+                let xs = self.vec_val(v, *t, ds.len(), span)?;
                 for (d, x) in ds.iter().zip(xs) {
                     self.ins(format!("mov.{} {d}, {x}", t.arith()));
                 }
@@ -339,13 +339,13 @@ impl Ctx<'_> {
     /// `a op b` with the result type `ty` (element-wise on vectors, numbers broadcast).
     pub fn binary_vals(&mut self, op: BinaryOp, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
         if let Some(t) = NumTy::of(ty, self.opts) {
-            let x = self.to_num(a, t, span)?;
-            let y = self.to_num(b, t, span)?;
+            let x = self.num_val(a, t, span)?;
+            let y = self.num_val(b, t, span)?;
             return Ok(Val::Num(self.arith(op, x, y, t, span)?, t));
         }
         if let Some((t, n)) = small_vec(ty, self.opts) {
-            let xs = self.to_vec(a, t, n, span)?;
-            let ys = self.to_vec(b, t, n, span)?;
+            let xs = self.vec_val(a, t, n, span)?;
+            let ys = self.vec_val(b, t, n, span)?;
             let mut out = Vec::new();
             for (x, y) in xs.into_iter().zip(ys) {
                 out.push(self.arith(op, x, y, t, span)?);
@@ -384,8 +384,8 @@ impl Ctx<'_> {
         let Some(t) = NumTy::of(ty, self.opts).filter(|t| !t.is_float()) else {
             return unsupported(span, format!("bitwise `{name}` on {ty}"));
         };
-        let x = self.to_num(a, t, span)?;
-        let y = self.to_num(b, t, span)?;
+        let x = self.num_val(a, t, span)?;
+        let y = self.num_val(b, t, span)?;
         let d = self.reg(t.class());
         self.ins(format!("{name}.{} {d}, {x}, {y}", t.bits()));
         Ok(Val::Num(d, t))

@@ -121,11 +121,11 @@ impl Ctx<'_> {
             return unsupported(span, format!("a `for` loop over {}", l.ty));
         };
         let v = self.expr(start)?;
-        let v0 = self.to_num(v, t, start.span)?;
+        let v0 = self.num_val(v, t, start.span)?;
         let sv = self.expr(step)?;
-        let st = self.to_num(sv, t, step.span)?;
+        let st = self.num_val(sv, t, step.span)?;
         let ev = self.expr(end)?;
-        let en = self.to_num(ev, t, end.span)?;
+        let en = self.num_val(ev, t, end.span)?;
         let r = self.reg(t.class());
         self.ins(format!("mov.{} {r}, {v0}", t.arith()));
         self.frame_mut()?.locals.insert(var, Val::Num(r, t));
@@ -314,7 +314,7 @@ impl Ctx<'_> {
                 match b {
                     Val::Array(arr) => {
                         let t = arr.elem;
-                        let x = self.to_num(v, t, place.span)?;
+                        let x = self.num_val(v, t, place.span)?;
                         self.store_elem(&arr, indices, x, place.span)?;
                         Ok(Val::Num(x, t))
                     }
@@ -335,14 +335,20 @@ impl Ctx<'_> {
         if let Some(Val::Output(ptr, t)) = cur {
             return self.output_update(ptr, t, AssignOp::Assign, v, span);
         }
+        // A vector-typed variable may hold an array in memory (`t = shared(64)`): the
+        // registers set up for it beforehand are dropped.
+        let cur = match (cur, &v) {
+            (Some(Val::Num(..) | Val::Vec(..)), Val::Array(_)) => None,
+            (cur, _) => cur,
+        };
         let new = match (cur, v) {
             (Some(Val::Num(r, t)), v) => {
-                let x = self.to_num(v, t, span)?;
+                let x = self.num_val(v, t, span)?;
                 self.ins(format!("mov.{} {r}, {x}", t.arith()));
                 Val::Num(r, t)
             }
             (Some(Val::Vec(regs, t)), v) => {
-                let xs = self.to_vec(v, t, regs.len(), span)?;
+                let xs = self.vec_val(v, t, regs.len(), span)?;
                 for (r, x) in regs.iter().zip(xs) {
                     self.ins(format!("mov.{} {r}, {x}", t.arith()));
                 }
@@ -409,7 +415,7 @@ impl Ctx<'_> {
         v: Val,
         span: Span,
     ) -> Res<Val> {
-        let x = self.to_num(v, t, span)?;
+        let x = self.num_val(v, t, span)?;
         match op {
             AssignOp::Assign | AssignOp::Define => {
                 // `Reduce::Assign`: a thread assigning a non-zero value wins.
@@ -442,7 +448,7 @@ impl Ctx<'_> {
         let [ir::Index::At(ix)] = indices else {
             return unsupported(span, "this form of vector indexing");
         };
-        let x = self.to_num(v, t, span)?;
+        let x = self.num_val(v, t, span)?;
         if let Some(ir::Const::Int(k)) = ix.constant() {
             if let Some(r) = usize::try_from(*k).ok().and_then(|k| regs.get(k)) {
                 self.ins(format!("mov.{} {r}, {x}", t.arith()));
@@ -450,7 +456,7 @@ impl Ctx<'_> {
             return Ok(Val::Num(x, t));
         }
         let iv = self.expr(ix)?;
-        let i = self.to_num(iv, NumTy::I32, ix.span)?;
+        let i = self.num_val(iv, NumTy::I32, ix.span)?;
         for (k, r) in regs.iter().enumerate() {
             let p = self.reg(RegClass::Pred);
             self.ins(format!("setp.eq.s32 {p}, {i}, {k}"));

@@ -169,7 +169,7 @@ pub(super) fn emit_kernel(
         .copied()
         .collect();
     for (arg, &lid) in args.iter().enumerate() {
-        let v = bind_arg(&mut cx, f, lid, arg, &scan, &mut params)?;
+        let v = bind_arg(&mut cx, f, lid, arg, &mut params)?;
         cx.frame_mut()?.locals.insert(lid, v);
     }
     for (k, &lid) in f.outputs.iter().enumerate() {
@@ -231,29 +231,11 @@ fn bind_arg(
     f: &ir::Function,
     lid: LocalId,
     arg: usize,
-    scan: &Scan,
     params: &mut Vec<PtxParam>,
 ) -> Res<Val> {
     let l = local(f, lid)?;
     let entry = cx.entry.clone();
     let name = format!("{entry}_a{arg}");
-    if let Some((t, n)) = small_vec(&l.ty, cx.opts) {
-        if !scan.written.contains(&lid) {
-            let mut regs = Vec::new();
-            for k in 0..n {
-                let r = cx.reg(t.class());
-                cx.ins(format!("ld.param.{} {r}, [{name}+{}]", t.mem(), k as u32 * t.bytes()));
-                regs.push(r);
-            }
-            params.push(PtxParam {
-                name,
-                ty: format!(".align {} .b8", t.bytes()),
-                bytes: n * t.bytes() as usize,
-                role: PtxParamRole::Value { arg, by_bytes: true },
-            });
-            return Ok(Val::Vec(regs, t));
-        }
-    }
     match &l.ty {
         Type::Array(a) => {
             let Rank::Fixed(rank) = a.rank else {
@@ -379,10 +361,9 @@ fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &str) -> Res<
         pos.push(r);
     }
     if !cx.uses_sync {
-        for d in 0..rank {
+        for (&at, dim) in pos.iter().zip(cx.dims.clone()) {
             let p = cx.reg(RegClass::Pred);
-            let dim = cx.dims[d];
-            cx.ins(format!("setp.ge.u32 {p}, {}, {dim}", pos[d]));
+            cx.ins(format!("setp.ge.u32 {p}, {at}, {dim}"));
             cx.ins(format!("@{p} bra {exit}"));
         }
     }
@@ -404,6 +385,7 @@ fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &str) -> Res<
             },
         };
         let mut regs = Vec::new();
+        #[allow(clippy::needless_range_loop)] // `d` also selects the CUDA axis
         for d in 0..width.unwrap_or(1) {
             let r = if which == 5 {
                 let r = cx.reg(RegClass::B32);
@@ -462,58 +444,29 @@ pub(super) struct Scan {
     pub sync: bool,
     /// Allocates shared memory.
     pub shared: bool,
-    /// Locals of the kernel whose elements are assigned or that are passed to calls.
-    pub written: Vec<LocalId>,
 }
 
 impl Scan {
     fn function(&mut self, module: &Module, f: &ir::Function, seen: &mut Vec<FunctionId>) {
-        let top = seen.is_empty();
-        let callees = std::cell::RefCell::new(Vec::new());
-        let written = std::cell::RefCell::new(Vec::new());
-        let sync = std::cell::Cell::new(false);
-        let shared = std::cell::Cell::new(false);
-        let index_base = |p: &ir::Place| {
-            if let ir::PlaceKind::Index { base, .. } = &p.kind {
-                if let ExprKind::Local(l) = base.kind {
-                    written.borrow_mut().push(l);
-                }
-            }
-        };
+        let mut callees = Vec::new();
+        let mut barrier = false;
+        let mut sync = false;
+        let mut shared = false;
         walk_block(
             &f.body,
-            &mut |s| match &s.kind {
-                StmtKind::SyncThreads => sync.set(true),
-                StmtKind::Assign { place, .. } => index_base(place),
-                _ => {}
-            },
+            &mut |s| barrier |= matches!(s.kind, StmtKind::SyncThreads),
             &mut |e| match &e.kind {
-                ExprKind::Call { callee, args } => {
-                    match callee {
-                        ir::Callee::Function(id) => callees.borrow_mut().push(*id),
-                        ir::Callee::Builtin(b) if b.starts_with("syncthread") => sync.set(true),
-                        ir::Callee::Builtin(b) if b.starts_with("shared") => shared.set(true),
-                        _ => {}
-                    }
-                    for a in args {
-                        if let ExprKind::Local(l) = a.kind {
-                            written.borrow_mut().push(l);
-                        }
-                    }
+                ExprKind::Call { callee: ir::Callee::Function(id), .. }
+                | ExprKind::Closure { function: id, .. } => callees.push(*id),
+                ExprKind::Call { callee: ir::Callee::Builtin(b), .. } => {
+                    sync |= b.starts_with("syncthread");
+                    shared |= b.starts_with("shared");
                 }
-                ExprKind::Assign { place, .. } => index_base(place),
-                ExprKind::Closure { function, .. } => callees.borrow_mut().push(*function),
                 _ => {}
             },
         );
-        let (sync, shared) = (sync.get(), shared.get());
-        let written = written.into_inner();
-        let callees = callees.into_inner();
-        self.sync |= sync;
+        self.sync |= sync || barrier;
         self.shared |= shared;
-        if top {
-            self.written = written;
-        }
         for c in callees {
             if seen.contains(&c) || seen.len() > 64 {
                 continue;
