@@ -287,3 +287,33 @@ fn header_and_empty_module() {
     assert!(out.text.contains(".version 7.8\n.target sm_80\n.address_size 64\n"));
     assert!(out.kernels.is_empty() && out.diagnostics.is_empty());
 }
+
+#[test]
+fn small_constant_powers_are_multiplications() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, pos : int)
+    v = y[pos]
+    y[pos] = v ^ 2 + v ^ -1.0 - v
+endfunction
+parallel_do(4, zeros(4), k)
+");
+    let b = body(&out, "k");
+    assert!(!b.contains("lg2.approx"), "no general power routine: {b}");
+    assert_eq!(b.matches("mul.f32").count(), 3, "1·v·v and 1·v: {b}");
+    assert!(b.contains("div.rn.f32"), "{b}");
+}
+
+#[test]
+fn general_power_and_negation() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, g : scalar, pos : int)
+    y[pos] = -(y[pos] ^ g)
+endfunction
+parallel_do(4, zeros(4), 0.5, k)
+");
+    let b = body(&out, "k");
+    let ops = opcodes(b);
+    let at = ops.iter().position(|o| o == "lg2.approx.f32").expect("log");
+    assert_eq!(&ops[at - 1..at + 3], ["abs.f32", "lg2.approx.f32", "mul.f32", "ex2.approx.f32"]);
+    assert!(ops.contains(&"neg.f32".to_string()), "{b}");
+}
