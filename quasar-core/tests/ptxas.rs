@@ -1,9 +1,13 @@
 //! Every kernel of the test suite and the examples, compiled to PTX and assembled by NVIDIA's
 //! `ptxas` for sm_80 and sm_90: any `ptxas` error fails the test.
 //!
+//! The manual's code snippets are checked too when `shared/tools/manual-snippets.py` is there.
+//!
 //! `ptxas` is `$QUASAR_PTXAS`, else `ptxas` on the `PATH`; without one the test passes with a
 //! message, unless `CI` is set (CI must always check: `.ci/run` installs it with
 //! `scripts/install-ptxas.sh`).
+
+mod common;
 
 use quasar_core::backend::ptx::{emit_module, PtxOutput};
 use quasar_core::sema::check::check_program;
@@ -38,20 +42,19 @@ fn sources() -> Vec<PathBuf> {
     files
 }
 
-/// The PTX of a file (`None` with a message when it does not type-check).
-fn ptx_of(path: &Path) -> Option<PtxOutput> {
+/// The PTX of a file (`None` when it does not type-check: many manual snippets are fragments;
+/// the project's own files must type-check).
+fn ptx_of(path: &Path, own: bool) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
     let parsed = syntax::parse(&src, FileId(0));
-    if parsed.has_errors() {
-        eprintln!("{}: does not parse, skipped", path.display());
-        return None;
+    let checked = (!parsed.has_errors()).then(|| check_program(&parsed.program));
+    match checked {
+        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => Some(emit_module(&c.module)),
+        _ => {
+            assert!(!own, "{} does not type-check", path.display());
+            None
+        }
     }
-    let checked = check_program(&parsed.program);
-    if checked.diagnostics.iter().any(|d| d.is_error()) {
-        eprintln!("{}: type errors, skipped", path.display());
-        return None;
-    }
-    Some(emit_module(&checked.module))
 }
 
 /// The PTX lines around those `ptxas` complains about (`…, line 12; error …`).
@@ -82,12 +85,18 @@ fn ptxas_accepts_every_kernel() {
     };
     let dir = std::env::temp_dir().join(format!("quasar-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
+    let snippets = common::manual_snippets("ptxas");
+    let mut files = sources();
+    if let Some((_, snips)) = &snippets {
+        files.extend(snips.iter().cloned());
+    }
     let mut failures = Vec::new();
     let mut kernels = 0;
     let mut skipped = 0;
     let mut ptx_kernel_files = 0;
-    for path in sources() {
-        let Some(out) = ptx_of(&path) else { continue };
+    let own = sources().len();
+    for (n, path) in files.into_iter().enumerate() {
+        let Some(out) = ptx_of(&path, n < own) else { continue };
         let in_ptx_dir = path.components().any(|c| c.as_os_str() == "ptx_kernels");
         for d in &out.diagnostics {
             eprintln!("{}:{}: {}", path.display(), d.span.line, d.message);

@@ -162,10 +162,11 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         if which != 0 && which != 5 {
             cx.block_sensitive = true;
         }
-        let width = match &l.ty {
-            Type::Int(..) => None,
+        // `pos : vec2` is allowed too: the positions as floating-point numbers.
+        let (width, elem) = match &l.ty {
+            Type::Int(..) => (None, NumTy::I32),
             t => match small_vec(t, cx.opts) {
-                Some((NumTy::I32, n)) => Some(n),
+                Some((e, n)) if e == NumTy::I32 || e.is_float() => (Some(n), e),
                 _ => return unsupported(l.span, format!("`{}` of type {}", l.name, l.ty)),
             },
         };
@@ -187,11 +188,11 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
                     _ => sreg(cx, "nctaid", d),
                 }
             };
-            regs.push(r);
+            regs.push(cx.convert_reg(r, NumTy::I32, elem));
         }
         let v = match width {
             None => Val::Num(regs[0], NumTy::I32),
-            Some(_) => Val::Vec(regs, NumTy::I32),
+            Some(_) => Val::Vec(regs, elem),
         };
         cx.frame_mut()?.locals.insert(LocalId(i as u32), v);
     }

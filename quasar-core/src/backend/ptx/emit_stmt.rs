@@ -21,9 +21,11 @@ impl Ctx<'_> {
                 self.assign(place, *op, value)?;
             }
             StmtKind::Destructure { places, value } => {
-                let v = self.expr(value)?;
-                let Val::Tuple(items) = v else {
-                    return unsupported(s.span, "destructuring a value that is not a tuple");
+                let items = match self.expr(value)? {
+                    Val::Tuple(items) => items,
+                    // `[a, b] = v` takes the elements of a vector.
+                    Val::Vec(rs, t) => rs.into_iter().map(|r| Val::Num(r, t)).collect(),
+                    _ => return unsupported(s.span, "destructuring a value that is not a tuple"),
                 };
                 for (p, v) in places.iter().zip(items) {
                     if let Some(p) = p {
@@ -148,7 +150,8 @@ impl Ctx<'_> {
                 self.ins(format!("setp.lt.{a} {down}, {r}, {en}"));
                 let zero = t.imm(0.0);
                 self.ins(format!("setp.lt.{a} {neg}, {st}, {zero}"));
-                self.ins(format!("selp.pred {p}, {down}, {up}, {neg}"));
+                self.ins(format!("@{neg} mov.pred {p}, {down}"));
+                self.ins(format!("@!{neg} mov.pred {p}, {up}"));
             }
         }
         self.ins(format!("@{p} bra {exit}"));
