@@ -3,17 +3,13 @@
 //! is a `scalar`), conditions as predicates with short-circuit `&&`/`||`, vectors in
 //! registers, and calls (device functions are inlined).
 
-use super::kernel::{local, Ctx, Frame};
+use super::kernel::{local, Ctx};
 use super::regs::{small_vec, Closure, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
-use crate::ir::{Callee, Const, Expr, ExprKind, FunctionId};
+use crate::ir::{Const, Expr, ExprKind};
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
-use std::collections::HashMap;
-
-/// How deeply device functions are inlined into each other (recursion is not supported).
-const MAX_INLINE_DEPTH: usize = 24;
 
 impl Ctx<'_> {
     pub fn expr(&mut self, e: &Expr) -> Res<Val> {
@@ -66,6 +62,11 @@ impl Ctx<'_> {
                     Ok(Val::Num(self.pred_to_int(p), NumTy::I32))
                 }
                 BinaryOp::Pipe => unsupported(e.span, "the `|>` operator"),
+                BinaryOp::Pow | BinaryOp::ElemPow if small_power(rhs).is_some() => {
+                    let a = self.expr(lhs)?;
+                    let n = small_power(rhs).unwrap_or(1);
+                    self.power_const(a, n, &e.ty, e.span)
+                }
                 _ => {
                     let a = self.expr(lhs)?;
                     let b = self.expr(rhs)?;
@@ -269,7 +270,7 @@ impl Ctx<'_> {
     }
 
     /// A number of type `t` from a value (a one-element vector counts as a number).
-    pub fn to_num(&mut self, v: Val, t: NumTy, span: Span) -> Res<Reg> {
+    pub fn num_val(&mut self, v: Val, t: NumTy, span: Span) -> Res<Reg> {
         match v {
             Val::Num(r, from) => Ok(self.convert_reg(r, from, t)),
             Val::Vec(rs, from) if rs.len() == 1 => Ok(self.convert_reg(rs[0], from, t)),
@@ -278,7 +279,7 @@ impl Ctx<'_> {
     }
 
     /// `n` elements of type `t` (a number is broadcast).
-    pub fn to_vec(&mut self, v: Val, t: NumTy, n: usize, span: Span) -> Res<Vec<Reg>> {
+    pub fn vec_val(&mut self, v: Val, t: NumTy, n: usize, span: Span) -> Res<Vec<Reg>> {
         match v {
             Val::Num(r, from) => {
                 let x = self.convert_reg(r, from, t);
@@ -294,10 +295,10 @@ impl Ctx<'_> {
     /// Converts a value to the type `ty` (a number or a fixed-size vector).
     pub fn convert_to(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
         if let Some(t) = NumTy::of(ty, self.opts) {
-            return Ok(Val::Num(self.to_num(v, t, span)?, t));
+            return Ok(Val::Num(self.num_val(v, t, span)?, t));
         }
         if let Some((t, n)) = small_vec(ty, self.opts) {
-            return Ok(Val::Vec(self.to_vec(v, t, n, span)?, t));
+            return Ok(Val::Vec(self.vec_val(v, t, n, span)?, t));
         }
         match v {
             v @ (Val::Array(_) | Val::Closure(_) | Val::Void | Val::Tuple(_)) => Ok(v),
@@ -306,7 +307,7 @@ impl Ctx<'_> {
     }
 
     /// Fresh registers with the shape of `v`.
-    fn fresh_like(&mut self, v: &Val, span: Span) -> Res<Val> {
+    pub fn fresh_like(&mut self, v: &Val, span: Span) -> Res<Val> {
         match v {
             Val::Num(_, t) => Ok(Val::Num(self.reg(t.class()), *t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.iter().map(|_| self.reg(t.class())).collect(), *t)),
@@ -314,14 +315,14 @@ impl Ctx<'_> {
         }
     }
 
-    fn copy_into(&mut self, dst: &Val, v: Val, span: Span) -> Res<()> {
+    pub fn copy_into(&mut self, dst: &Val, v: Val, span: Span) -> Res<()> {
         match dst {
             Val::Num(d, t) => {
-                let x = self.to_num(v, *t, span)?;
+                let x = self.num_val(v, *t, span)?;
                 self.ins(format!("mov.{} {d}, {x}", t.arith()));
             }
             Val::Vec(ds, t) => {
-                let xs = self.to_vec(v, *t, ds.len(), span)?;
+                let xs = self.vec_val(v, *t, ds.len(), span)?;
                 for (d, x) in ds.iter().zip(xs) {
                     self.ins(format!("mov.{} {d}, {x}", t.arith()));
                 }
@@ -332,20 +333,34 @@ impl Ctx<'_> {
     }
 
     fn negate(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
-        let zero = Val::Num(self.imm_int(NumTy::I32, 0), NumTy::I32);
-        self.binary_vals(BinaryOp::Sub, zero, v, ty, span)
+        let v = self.convert_to(v, ty, span)?;
+        let neg = |cx: &mut Self, r: Reg, t: NumTy| {
+            let d = cx.reg(t.class());
+            if t.is_float() || t.is_signed() {
+                cx.ins(format!("neg.{} {d}, {r}", t.arith()));
+            } else {
+                cx.ins(format!("sub.{} {d}, 0, {r}", t.arith()));
+            }
+            cx.wrap(d, t);
+            d
+        };
+        match v {
+            Val::Num(r, t) => Ok(Val::Num(neg(self, r, t), t)),
+            Val::Vec(rs, t) => Ok(Val::Vec(rs.into_iter().map(|r| neg(self, r, t)).collect(), t)),
+            _ => unsupported(span, format!("negating {ty}")),
+        }
     }
 
     /// `a op b` with the result type `ty` (element-wise on vectors, numbers broadcast).
     pub fn binary_vals(&mut self, op: BinaryOp, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
         if let Some(t) = NumTy::of(ty, self.opts) {
-            let x = self.to_num(a, t, span)?;
-            let y = self.to_num(b, t, span)?;
+            let x = self.num_val(a, t, span)?;
+            let y = self.num_val(b, t, span)?;
             return Ok(Val::Num(self.arith(op, x, y, t, span)?, t));
         }
         if let Some((t, n)) = small_vec(ty, self.opts) {
-            let xs = self.to_vec(a, t, n, span)?;
-            let ys = self.to_vec(b, t, n, span)?;
+            let xs = self.vec_val(a, t, n, span)?;
+            let ys = self.vec_val(b, t, n, span)?;
             let mut out = Vec::new();
             for (x, y) in xs.into_iter().zip(ys) {
                 out.push(self.arith(op, x, y, t, span)?);
@@ -384,8 +399,8 @@ impl Ctx<'_> {
         let Some(t) = NumTy::of(ty, self.opts).filter(|t| !t.is_float()) else {
             return unsupported(span, format!("bitwise `{name}` on {ty}"));
         };
-        let x = self.to_num(a, t, span)?;
-        let y = self.to_num(b, t, span)?;
+        let x = self.num_val(a, t, span)?;
+        let y = self.num_val(b, t, span)?;
         let d = self.reg(t.class());
         self.ins(format!("{name}.{} {d}, {x}, {y}", t.bits()));
         Ok(Val::Num(d, t))
@@ -414,99 +429,32 @@ impl Ctx<'_> {
         Ok(Val::Vec(regs, t))
     }
 
-    fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
-        match callee {
-            Callee::Builtin(name) => self.builtin(name, args, ty, span),
-            Callee::Function(id) => {
-                let mut vals = Vec::new();
-                for a in args {
-                    vals.push(self.expr(a)?);
-                }
-                self.inline_call(*id, vals, Vec::new(), span)
-            }
-            Callee::Value(f) => {
-                let Val::Closure(c) = self.expr(f)? else {
-                    return unsupported(span, "calling a function value not known when compiling");
-                };
-                let mut vals = Vec::new();
-                for a in args {
-                    vals.push(self.expr(a)?);
-                }
-                self.inline_call(c.function, vals, c.captures, span)
-            }
+    /// `a ^ n` for a small integer constant `n`: multiplications (exact as the CPU's `powi`
+    /// for 2 and 3, and much faster than the general routine).
+    fn power_const(&mut self, a: Val, n: i64, ty: &Type, span: Span) -> Res<Val> {
+        let one = |cx: &mut Self, t: NumTy| Val::Num(cx.imm(t, 1.0), t);
+        let t = match (NumTy::of(ty, self.opts), small_vec(ty, self.opts)) {
+            (Some(t), _) | (None, Some((t, _))) => t,
+            _ => return unsupported(span, format!("`^` giving {ty}")),
+        };
+        let base = self.convert_to(a, ty, span)?;
+        let mut acc = one(self, t);
+        for _ in 0..n.unsigned_abs() {
+            acc = self.binary_vals(BinaryOp::ElemMul, acc, base.clone(), ty, span)?;
         }
+        if n < 0 {
+            let o = one(self, t);
+            acc = self.binary_vals(BinaryOp::ElemDiv, o, acc, ty, span)?;
+        }
+        Ok(acc)
     }
+}
 
-    /// Inlines a device function (or lambda) call: parameters are bound to copies of the
-    /// arguments, `return` jumps to the end, the results are the outputs' values.
-    pub fn inline_call(
-        &mut self,
-        id: FunctionId,
-        args: Vec<Val>,
-        captures: Vec<Val>,
-        span: Span,
-    ) -> Res<Val> {
-        let module = self.module;
-        let Some(g) = module.functions.get(id.0 as usize) else {
-            return unsupported(span, "a call to an unknown function");
-        };
-        if self.frames.len() > MAX_INLINE_DEPTH
-            || self.frames.iter().any(|f| std::ptr::eq(f.func, g))
-        {
-            return unsupported(span, format!("the recursive call of `{}`", g.name));
-        }
-        if g.params.len() != args.len() {
-            return unsupported(span, format!("the call of `{}` with optional arguments", g.name));
-        }
-        let ret = self.label();
-        let mut frame = Frame {
-            func: g,
-            locals: HashMap::new(),
-            ret_label: ret.clone(),
-            loop_base: self.loops.len(),
-        };
-        let bind = |cx: &mut Self, frame: &mut Frame, lid, v: Val| -> Res<()> {
-            let l = local(g, lid)?;
-            let v = cx.convert_to(v, &l.ty, span)?;
-            let v = match v {
-                Val::Num(..) | Val::Vec(..) => {
-                    let fresh = cx.fresh_like(&v, span)?;
-                    cx.copy_into(&fresh, v, span)?;
-                    fresh
-                }
-                v => v,
-            };
-            frame.locals.insert(lid, v);
-            Ok(())
-        };
-        for (&lid, v) in g.params.iter().zip(args) {
-            bind(self, &mut frame, lid, v)?;
-        }
-        for (&lid, v) in g.captures.iter().zip(captures) {
-            bind(self, &mut frame, lid, v)?;
-        }
-        self.frames.push(frame);
-        let r = self.init_vars(g).and_then(|_| self.block(&g.body));
-        let frame = self.frames.pop();
-        r?;
-        self.place(&ret);
-        let frame = match frame {
-            Some(f) => f,
-            None => return unsupported(span, "an inlined call"),
-        };
-        let mut results = Vec::new();
-        for o in &g.outputs {
-            match frame.locals.get(o) {
-                Some(v) => results.push(v.clone()),
-                None => {
-                    return unsupported(span, format!("a result of `{}` that is not set", g.name))
-                }
-            }
-        }
-        Ok(match results.len() {
-            0 => Val::Void,
-            1 => results.swap_remove(0),
-            _ => Val::Tuple(results),
-        })
+/// The exponent of `x ^ n` when it is an integer constant with `|n| <= 4`.
+fn small_power(e: &Expr) -> Option<i64> {
+    match e.constant()? {
+        Const::Int(n) if n.abs() <= 4 => Some(*n),
+        Const::Scalar(x) if x.fract() == 0.0 && x.abs() <= 4.0 => Some(*x as i64),
+        _ => None,
     }
 }

@@ -48,7 +48,7 @@ impl Ctx<'_> {
                     });
                 }
                 let iv = self.expr(ix)?;
-                let i = self.to_num(iv, NumTy::I32, ix.span)?;
+                let i = self.num_val(iv, NumTy::I32, ix.span)?;
                 let d = self.imm(t, 0.0);
                 for (k, r) in regs.iter().enumerate() {
                     let p = self.reg(RegClass::Pred);
@@ -80,7 +80,7 @@ impl Ctx<'_> {
         span: Span,
     ) -> Res<Val> {
         let t = arr.elem;
-        let x = self.to_num(v, t, span)?;
+        let x = self.num_val(v, t, span)?;
         let el = self.element(arr, indices, span)?;
         let new = self.imm(t, 0.0);
         let skip = self.label();

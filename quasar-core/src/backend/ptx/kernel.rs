@@ -1,11 +1,11 @@
 //! One kernel entry: the emitter's state, the parameter ABI (see `mod.rs`), the special
 //! parameters, and the assembly of the `.entry` text.
 
-use super::regs::{small_vec, ArrRef, NumTy, Reg, RegClass, Space, Val};
+use super::abi::{bind_arg, launch_rank, specials};
+use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
 use super::walk::walk_block;
 use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParamRole, Res};
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module, StmtKind};
-use crate::sema::types::{Access, Rank, Type};
 use crate::span::Span;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -105,8 +105,6 @@ impl<'m> Ctx<'m> {
     }
 }
 
-const SPECIALS: [&str; 6] = ["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"];
-
 /// Emits kernel `id` as the entry `entry`; its `'checked` sites are numbered from `site_base`.
 pub(super) fn emit_kernel(
     module: &Module,
@@ -169,7 +167,7 @@ pub(super) fn emit_kernel(
         .copied()
         .collect();
     for (arg, &lid) in args.iter().enumerate() {
-        let v = bind_arg(&mut cx, f, lid, arg, &scan, &mut params)?;
+        let v = bind_arg(&mut cx, f, lid, arg, &mut params)?;
         cx.frame_mut()?.locals.insert(lid, v);
     }
     for (k, &lid) in f.outputs.iter().enumerate() {
@@ -225,212 +223,6 @@ pub(super) fn local(f: &ir::Function, id: LocalId) -> Res<&ir::Local> {
     }
 }
 
-/// The parameters of launch argument `arg` (local `lid`) and its value in the kernel.
-fn bind_arg(
-    cx: &mut Ctx<'_>,
-    f: &ir::Function,
-    lid: LocalId,
-    arg: usize,
-    scan: &Scan,
-    params: &mut Vec<PtxParam>,
-) -> Res<Val> {
-    let l = local(f, lid)?;
-    let entry = cx.entry.clone();
-    let name = format!("{entry}_a{arg}");
-    if let Some((t, n)) = small_vec(&l.ty, cx.opts) {
-        if !scan.written.contains(&lid) {
-            let mut regs = Vec::new();
-            for k in 0..n {
-                let r = cx.reg(t.class());
-                cx.ins(format!("ld.param.{} {r}, [{name}+{}]", t.mem(), k as u32 * t.bytes()));
-                regs.push(r);
-            }
-            params.push(PtxParam {
-                name,
-                ty: format!(".align {} .b8", t.bytes()),
-                bytes: n * t.bytes() as usize,
-                role: PtxParamRole::Value { arg, by_bytes: true },
-            });
-            return Ok(Val::Vec(regs, t));
-        }
-    }
-    match &l.ty {
-        Type::Array(a) => {
-            let Rank::Fixed(rank) = a.rank else {
-                return unsupported(l.span, format!("the array `{}` of unknown rank", l.name));
-            };
-            let Some(elem) = NumTy::of(&a.elem, cx.opts) else {
-                return unsupported(l.span, format!("arrays of {} (`{}`)", a.elem, l.name));
-            };
-            let ptr = cx.reg(RegClass::B64);
-            cx.ins(format!("ld.param.u64 {ptr}, [{name}]"));
-            cx.ins(format!("cvta.to.global.u64 {ptr}, {ptr}"));
-            params.push(PtxParam {
-                name: name.clone(),
-                ty: ".u64".into(),
-                bytes: 8,
-                role: PtxParamRole::ArrayData { arg },
-            });
-            let mut dims = Vec::new();
-            for d in 0..rank.max(1) as usize {
-                let dn = format!("{name}_d{d}");
-                let r = cx.reg(RegClass::B32);
-                cx.ins(format!("ld.param.u32 {r}, [{dn}]"));
-                dims.push(r);
-                params.push(PtxParam {
-                    name: dn,
-                    ty: ".u32".into(),
-                    bytes: 4,
-                    role: PtxParamRole::ArrayExtent { arg, dim: d },
-                });
-            }
-            let access = a.mods.access.unwrap_or(Access::Safe);
-            Ok(Val::Array(ArrRef {
-                ptr,
-                dims,
-                elem,
-                access,
-                space: Space::Global,
-                name: l.name.clone(),
-            }))
-        }
-        t => {
-            let Some(nt) = NumTy::of(t, cx.opts) else {
-                let what = match t {
-                    Type::Function(_) => format!("the function-valued parameter `{}`", l.name),
-                    t => format!("the parameter `{}` of type {t}", l.name),
-                };
-                return unsupported(l.span, what);
-            };
-            let r = cx.reg(nt.class());
-            cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
-            params.push(PtxParam {
-                name,
-                ty: format!(".{}", nt.mem()),
-                bytes: nt.bytes() as usize,
-                role: PtxParamRole::Value { arg, by_bytes: false },
-            });
-            Ok(Val::Num(r, nt))
-        }
-    }
-}
-
-/// The number of launch dimensions: from the special parameters' types, else from the
-/// `parallel_do` calls that launch the kernel.
-fn launch_rank(module: &Module, id: FunctionId, f: &ir::Function) -> Res<usize> {
-    let of_type = |t: &Type| -> Option<usize> {
-        match t {
-            Type::Int(..) => Some(1),
-            Type::Array(a) if a.rank == Rank::Fixed(1) => match a.shape.as_deref() {
-                Some([crate::sema::types::Dim::Known(n)]) if (1..=3).contains(n) => {
-                    Some(*n as usize)
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    };
-    for l in &f.locals {
-        if l.role == LocalRole::Special && l.name != "warpsize" {
-            return match of_type(&l.ty) {
-                Some(n) => Ok(n),
-                None => {
-                    unsupported(l.span, format!("the special parameter `{}` : {}", l.name, l.ty))
-                }
-            };
-        }
-    }
-    let mut found = None;
-    for g in &module.functions {
-        let mut scan = |e: &ir::Expr| {
-            if let ExprKind::ParallelDo { dims, kernel, .. } = &e.kind {
-                if *kernel == id && found.is_none() {
-                    found = of_type(&dims.ty);
-                }
-            }
-        };
-        walk_block(&g.body, &mut |_| {}, &mut scan);
-    }
-    match found {
-        Some(n) => Ok(n),
-        None => unsupported(
-            f.span,
-            "a kernel whose launch rank is unknown (no `pos`-like parameter and no \
-             `parallel_do` with typed dimensions)",
-        ),
-    }
-}
-
-/// Computes the special parameters and makes threads past the launch edge leave.
-fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &str) -> Res<()> {
-    let axis = |d: usize| ["x", "y", "z"][(rank - 1 - d).min(2)];
-    let sreg = |cx: &mut Ctx<'_>, what: &str, d: usize| {
-        let r = cx.reg(RegClass::B32);
-        cx.ins(format!("mov.u32 {r}, %{what}.{}", axis(d)));
-        r
-    };
-    let mut pos = Vec::new();
-    for d in 0..rank {
-        let t = sreg(cx, "tid", d);
-        let c = sreg(cx, "ctaid", d);
-        let n = sreg(cx, "ntid", d);
-        let r = cx.reg(RegClass::B32);
-        cx.ins(format!("mad.lo.s32 {r}, {c}, {n}, {t}"));
-        pos.push(r);
-    }
-    if !cx.uses_sync {
-        for d in 0..rank {
-            let p = cx.reg(RegClass::Pred);
-            let dim = cx.dims[d];
-            cx.ins(format!("setp.ge.u32 {p}, {}, {dim}", pos[d]));
-            cx.ins(format!("@{p} bra {exit}"));
-        }
-    }
-    for (i, l) in f.locals.iter().enumerate() {
-        if l.role != LocalRole::Special {
-            continue;
-        }
-        let Some(which) = SPECIALS.iter().position(|s| *s == l.name) else {
-            return unsupported(l.span, format!("the special parameter `{}`", l.name));
-        };
-        if which != 0 && which != 5 {
-            cx.block_sensitive = true;
-        }
-        let width = match &l.ty {
-            Type::Int(..) => None,
-            t => match small_vec(t, cx.opts) {
-                Some((NumTy::I32, n)) => Some(n),
-                _ => return unsupported(l.span, format!("`{}` of type {}", l.name, l.ty)),
-            },
-        };
-        let mut regs = Vec::new();
-        for d in 0..width.unwrap_or(1) {
-            let r = if which == 5 {
-                let r = cx.reg(RegClass::B32);
-                cx.ins(format!("mov.u32 {r}, WARP_SZ"));
-                r
-            } else if d >= rank {
-                cx.imm_int(NumTy::I32, i64::from(which == 3 || which == 4))
-            } else {
-                match which {
-                    0 => pos[d],
-                    1 => sreg(cx, "tid", d),
-                    2 => sreg(cx, "ctaid", d),
-                    3 => sreg(cx, "ntid", d),
-                    _ => sreg(cx, "nctaid", d),
-                }
-            };
-            regs.push(r);
-        }
-        let v = match width {
-            None => Val::Num(regs[0], NumTy::I32),
-            Some(_) => Val::Vec(regs, NumTy::I32),
-        };
-        cx.frame_mut()?.locals.insert(LocalId(i as u32), v);
-    }
-    Ok(())
-}
-
 impl Ctx<'_> {
     /// Numbers and vectors that are plain variables start at zero, so that every register is
     /// defined on every path.
@@ -462,58 +254,29 @@ pub(super) struct Scan {
     pub sync: bool,
     /// Allocates shared memory.
     pub shared: bool,
-    /// Locals of the kernel whose elements are assigned or that are passed to calls.
-    pub written: Vec<LocalId>,
 }
 
 impl Scan {
     fn function(&mut self, module: &Module, f: &ir::Function, seen: &mut Vec<FunctionId>) {
-        let top = seen.is_empty();
-        let callees = std::cell::RefCell::new(Vec::new());
-        let written = std::cell::RefCell::new(Vec::new());
-        let sync = std::cell::Cell::new(false);
-        let shared = std::cell::Cell::new(false);
-        let index_base = |p: &ir::Place| {
-            if let ir::PlaceKind::Index { base, .. } = &p.kind {
-                if let ExprKind::Local(l) = base.kind {
-                    written.borrow_mut().push(l);
-                }
-            }
-        };
+        let mut callees = Vec::new();
+        let mut barrier = false;
+        let mut sync = false;
+        let mut shared = false;
         walk_block(
             &f.body,
-            &mut |s| match &s.kind {
-                StmtKind::SyncThreads => sync.set(true),
-                StmtKind::Assign { place, .. } => index_base(place),
-                _ => {}
-            },
+            &mut |s| barrier |= matches!(s.kind, StmtKind::SyncThreads),
             &mut |e| match &e.kind {
-                ExprKind::Call { callee, args } => {
-                    match callee {
-                        ir::Callee::Function(id) => callees.borrow_mut().push(*id),
-                        ir::Callee::Builtin(b) if b.starts_with("syncthread") => sync.set(true),
-                        ir::Callee::Builtin(b) if b.starts_with("shared") => shared.set(true),
-                        _ => {}
-                    }
-                    for a in args {
-                        if let ExprKind::Local(l) = a.kind {
-                            written.borrow_mut().push(l);
-                        }
-                    }
+                ExprKind::Call { callee: ir::Callee::Function(id), .. }
+                | ExprKind::Closure { function: id, .. } => callees.push(*id),
+                ExprKind::Call { callee: ir::Callee::Builtin(b), .. } => {
+                    sync |= b.starts_with("syncthread");
+                    shared |= b.starts_with("shared");
                 }
-                ExprKind::Assign { place, .. } => index_base(place),
-                ExprKind::Closure { function, .. } => callees.borrow_mut().push(*function),
                 _ => {}
             },
         );
-        let (sync, shared) = (sync.get(), shared.get());
-        let written = written.into_inner();
-        let callees = callees.into_inner();
-        self.sync |= sync;
+        self.sync |= sync || barrier;
         self.shared |= shared;
-        if top {
-            self.written = written;
-        }
         for c in callees {
             if seen.contains(&c) || seen.len() > 64 {
                 continue;

@@ -37,7 +37,10 @@
 //! index to word 3; the access itself is skipped (a read gives 0). The host reads the word
 //! (`cuModuleGetGlobal`) after the kernel and turns it into an error.
 
+mod abi;
+mod assign;
 mod builtins;
+mod call;
 mod emit_expr;
 mod emit_stmt;
 mod index;

@@ -1,0 +1,200 @@
+//! The parameter ABI of a kernel entry (documented in `mod.rs`): launch dimensions, launch
+//! arguments, output slots; the launch rank; the special parameters from `%tid`/`%ctaid`/….
+
+use super::kernel::{local, Ctx};
+use super::regs::{small_vec, ArrRef, NumTy, RegClass, Space, Val};
+use super::walk::walk_block;
+use super::{unsupported, PtxParam, PtxParamRole, Res};
+use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module};
+use crate::sema::types::{Access, Rank, Type};
+
+const SPECIALS: [&str; 6] = ["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"];
+
+/// The parameters of launch argument `arg` (local `lid`) and its value in the kernel.
+pub(super) fn bind_arg(
+    cx: &mut Ctx<'_>,
+    f: &ir::Function,
+    lid: LocalId,
+    arg: usize,
+    params: &mut Vec<PtxParam>,
+) -> Res<Val> {
+    let l = local(f, lid)?;
+    let entry = cx.entry.clone();
+    let name = format!("{entry}_a{arg}");
+    match &l.ty {
+        Type::Array(a) => {
+            let Rank::Fixed(rank) = a.rank else {
+                return unsupported(l.span, format!("the array `{}` of unknown rank", l.name));
+            };
+            let Some(elem) = NumTy::of(&a.elem, cx.opts) else {
+                return unsupported(l.span, format!("arrays of {} (`{}`)", a.elem, l.name));
+            };
+            let ptr = cx.reg(RegClass::B64);
+            cx.ins(format!("ld.param.u64 {ptr}, [{name}]"));
+            cx.ins(format!("cvta.to.global.u64 {ptr}, {ptr}"));
+            params.push(PtxParam {
+                name: name.clone(),
+                ty: ".u64".into(),
+                bytes: 8,
+                role: PtxParamRole::ArrayData { arg },
+            });
+            let mut dims = Vec::new();
+            for d in 0..rank.max(1) as usize {
+                let dn = format!("{name}_d{d}");
+                let r = cx.reg(RegClass::B32);
+                cx.ins(format!("ld.param.u32 {r}, [{dn}]"));
+                dims.push(r);
+                params.push(PtxParam {
+                    name: dn,
+                    ty: ".u32".into(),
+                    bytes: 4,
+                    role: PtxParamRole::ArrayExtent { arg, dim: d },
+                });
+            }
+            let access = a.mods.access.unwrap_or(Access::Safe);
+            Ok(Val::Array(ArrRef {
+                ptr,
+                dims,
+                elem,
+                access,
+                space: Space::Global,
+                name: l.name.clone(),
+            }))
+        }
+        t => {
+            let Some(nt) = NumTy::of(t, cx.opts) else {
+                let what = match t {
+                    Type::Function(_) => format!("the function-valued parameter `{}`", l.name),
+                    t => format!("the parameter `{}` of type {t}", l.name),
+                };
+                return unsupported(l.span, what);
+            };
+            let r = cx.reg(nt.class());
+            cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
+            params.push(PtxParam {
+                name,
+                ty: format!(".{}", nt.mem()),
+                bytes: nt.bytes() as usize,
+                role: PtxParamRole::Value { arg, by_bytes: false },
+            });
+            Ok(Val::Num(r, nt))
+        }
+    }
+}
+
+/// The number of launch dimensions: from the special parameters' types, else from the
+/// `parallel_do` calls that launch the kernel.
+pub(super) fn launch_rank(module: &Module, id: FunctionId, f: &ir::Function) -> Res<usize> {
+    let of_type = |t: &Type| -> Option<usize> {
+        match t {
+            Type::Int(..) => Some(1),
+            Type::Array(a) if a.rank == Rank::Fixed(1) => match a.shape.as_deref() {
+                Some([crate::sema::types::Dim::Known(n)]) if (1..=3).contains(n) => {
+                    Some(*n as usize)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    for l in &f.locals {
+        if l.role == LocalRole::Special && l.name != "warpsize" {
+            return match of_type(&l.ty) {
+                Some(n) => Ok(n),
+                None => {
+                    unsupported(l.span, format!("the special parameter `{}` : {}", l.name, l.ty))
+                }
+            };
+        }
+    }
+    let mut found = None;
+    for g in &module.functions {
+        let mut scan = |e: &ir::Expr| {
+            if let ExprKind::ParallelDo { dims, kernel, .. } = &e.kind {
+                if *kernel == id && found.is_none() {
+                    found = of_type(&dims.ty);
+                }
+            }
+        };
+        walk_block(&g.body, &mut |_| {}, &mut scan);
+    }
+    match found {
+        Some(n) => Ok(n),
+        None => unsupported(
+            f.span,
+            "a kernel whose launch rank is unknown (no `pos`-like parameter and no \
+             `parallel_do` with typed dimensions)",
+        ),
+    }
+}
+
+/// Computes the special parameters and makes threads past the launch edge leave.
+pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &str) -> Res<()> {
+    let axis = |d: usize| ["x", "y", "z"][(rank - 1 - d).min(2)];
+    let sreg = |cx: &mut Ctx<'_>, what: &str, d: usize| {
+        let r = cx.reg(RegClass::B32);
+        cx.ins(format!("mov.u32 {r}, %{what}.{}", axis(d)));
+        r
+    };
+    let mut pos = Vec::new();
+    for d in 0..rank {
+        let t = sreg(cx, "tid", d);
+        let c = sreg(cx, "ctaid", d);
+        let n = sreg(cx, "ntid", d);
+        let r = cx.reg(RegClass::B32);
+        cx.ins(format!("mad.lo.s32 {r}, {c}, {n}, {t}"));
+        pos.push(r);
+    }
+    if !cx.uses_sync {
+        for (&at, dim) in pos.iter().zip(cx.dims.clone()) {
+            let p = cx.reg(RegClass::Pred);
+            cx.ins(format!("setp.ge.u32 {p}, {at}, {dim}"));
+            cx.ins(format!("@{p} bra {exit}"));
+        }
+    }
+    for (i, l) in f.locals.iter().enumerate() {
+        if l.role != LocalRole::Special {
+            continue;
+        }
+        let Some(which) = SPECIALS.iter().position(|s| *s == l.name) else {
+            return unsupported(l.span, format!("the special parameter `{}`", l.name));
+        };
+        if which != 0 && which != 5 {
+            cx.block_sensitive = true;
+        }
+        // `pos : vec2` is allowed too: the positions as floating-point numbers.
+        let (width, elem) = match &l.ty {
+            Type::Int(..) => (None, NumTy::I32),
+            t => match small_vec(t, cx.opts) {
+                Some((e, n)) if e == NumTy::I32 || e.is_float() => (Some(n), e),
+                _ => return unsupported(l.span, format!("`{}` of type {}", l.name, l.ty)),
+            },
+        };
+        let mut regs = Vec::new();
+        #[allow(clippy::needless_range_loop)] // `d` also selects the CUDA axis
+        for d in 0..width.unwrap_or(1) {
+            let r = if which == 5 {
+                let r = cx.reg(RegClass::B32);
+                cx.ins(format!("mov.u32 {r}, WARP_SZ"));
+                r
+            } else if d >= rank {
+                cx.imm_int(NumTy::I32, i64::from(which == 3 || which == 4))
+            } else {
+                match which {
+                    0 => pos[d],
+                    1 => sreg(cx, "tid", d),
+                    2 => sreg(cx, "ctaid", d),
+                    3 => sreg(cx, "ntid", d),
+                    _ => sreg(cx, "nctaid", d),
+                }
+            };
+            regs.push(cx.convert_reg(r, NumTy::I32, elem));
+        }
+        let v = match width {
+            None => Val::Num(regs[0], NumTy::I32),
+            Some(_) => Val::Vec(regs, elem),
+        };
+        cx.frame_mut()?.locals.insert(LocalId(i as u32), v);
+    }
+    Ok(())
+}

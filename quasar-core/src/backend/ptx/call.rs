@@ -1,0 +1,111 @@
+//! Calls of device functions and lambdas: inlined at the call site (parameters bound to copies
+//! of the arguments, `return` a jump to the end), so no `.func` ABI is needed.
+
+use super::kernel::{local, Ctx, Frame};
+use super::regs::Val;
+use super::{unsupported, Res};
+use crate::ir::{Callee, Expr, FunctionId};
+use crate::sema::types::Type;
+use crate::span::Span;
+use std::collections::HashMap;
+
+/// How deeply device functions are inlined into each other (recursion is not supported).
+const MAX_INLINE_DEPTH: usize = 24;
+
+impl Ctx<'_> {
+    pub fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+        match callee {
+            Callee::Builtin(name) => self.builtin(name, args, ty, span),
+            Callee::Function(id) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.inline_call(*id, vals, Vec::new(), span)
+            }
+            Callee::Value(f) => {
+                let Val::Closure(c) = self.expr(f)? else {
+                    return unsupported(span, "calling a function value not known when compiling");
+                };
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.inline_call(c.function, vals, c.captures, span)
+            }
+        }
+    }
+
+    /// Inlines a device function (or lambda) call: parameters are bound to copies of the
+    /// arguments, `return` jumps to the end, the results are the outputs' values.
+    pub fn inline_call(
+        &mut self,
+        id: FunctionId,
+        args: Vec<Val>,
+        captures: Vec<Val>,
+        span: Span,
+    ) -> Res<Val> {
+        let module = self.module;
+        let Some(g) = module.functions.get(id.0 as usize) else {
+            return unsupported(span, "a call to an unknown function");
+        };
+        if self.frames.len() > MAX_INLINE_DEPTH
+            || self.frames.iter().any(|f| std::ptr::eq(f.func, g))
+        {
+            return unsupported(span, format!("the recursive call of `{}`", g.name));
+        }
+        if g.params.len() != args.len() {
+            return unsupported(span, format!("the call of `{}` with optional arguments", g.name));
+        }
+        let ret = self.label();
+        let mut frame = Frame {
+            func: g,
+            locals: HashMap::new(),
+            ret_label: ret.clone(),
+            loop_base: self.loops.len(),
+        };
+        let bind = |cx: &mut Self, frame: &mut Frame, lid, v: Val| -> Res<()> {
+            let l = local(g, lid)?;
+            let v = cx.convert_to(v, &l.ty, span)?;
+            let v = match v {
+                Val::Num(..) | Val::Vec(..) => {
+                    let fresh = cx.fresh_like(&v, span)?;
+                    cx.copy_into(&fresh, v, span)?;
+                    fresh
+                }
+                v => v,
+            };
+            frame.locals.insert(lid, v);
+            Ok(())
+        };
+        for (&lid, v) in g.params.iter().zip(args) {
+            bind(self, &mut frame, lid, v)?;
+        }
+        for (&lid, v) in g.captures.iter().zip(captures) {
+            bind(self, &mut frame, lid, v)?;
+        }
+        self.frames.push(frame);
+        let r = self.init_vars(g).and_then(|_| self.block(&g.body));
+        let frame = self.frames.pop();
+        r?;
+        self.place(&ret);
+        let frame = match frame {
+            Some(f) => f,
+            None => return unsupported(span, "an inlined call"),
+        };
+        let mut results = Vec::new();
+        for o in &g.outputs {
+            match frame.locals.get(o) {
+                Some(v) => results.push(v.clone()),
+                None => {
+                    return unsupported(span, format!("a result of `{}` that is not set", g.name))
+                }
+            }
+        }
+        Ok(match results.len() {
+            0 => Val::Void,
+            1 => results.swap_remove(0),
+            _ => Val::Tuple(results),
+        })
+    }
+}

@@ -1,0 +1,319 @@
+//! Emitted instruction sequences of small kernels. (`tests/ptxas.rs` assembles them all.)
+
+use super::{emit_module, emit_module_with, PtxKernel, PtxOptions, PtxOutput, PtxParamRole};
+use crate::sema::check::check_program;
+use crate::{syntax, FileId};
+
+fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
+    let parsed = syntax::parse(src, FileId(0));
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let checked = check_program(&parsed.program);
+    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    emit_module_with(&checked.module, opts)
+}
+
+fn ptx(src: &str) -> PtxOutput {
+    compile(src, &PtxOptions::default())
+}
+
+/// The text of the entry whose name starts with `name`.
+fn body<'a>(out: &'a PtxOutput, name: &str) -> &'a str {
+    let start = out
+        .text
+        .find(&format!(".entry {name}"))
+        .unwrap_or_else(|| panic!("no entry {name} in\n{}", out.text));
+    let rest = &out.text[start..];
+    &rest[..rest.find("\n}\n").unwrap_or(rest.len())]
+}
+
+fn kernel<'a>(out: &'a PtxOutput, name: &str) -> &'a PtxKernel {
+    out.kernels.iter().find(|k| k.entry.starts_with(name)).expect("kernel")
+}
+
+/// The instructions (opcode with its type suffixes) in order, without operands.
+fn opcodes(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_suffix(';'))
+        .filter(|l| !l.starts_with(".reg") && !l.starts_with(".shared"))
+        .map(|l| {
+            // Drop a guard predicate (`@%p1 ld.global.f32 …`).
+            let l = if l.starts_with('@') { l.split_once(' ').map_or("", |x| x.1) } else { l };
+            l.split_whitespace().next().unwrap_or("").to_string()
+        })
+        .collect()
+}
+
+const COPY: &str = "
+function [] = __kernel__ copy(x : vec'MODE, y : vec'unchecked, pos : int)
+    y[pos] = x[pos + 1]
+endfunction
+parallel_do(4, ones(4), zeros(4), copy)
+";
+
+fn copy_with(mode: &str) -> String {
+    let out = ptx(&COPY.replace("MODE", mode));
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    body(&out, "copy").to_string()
+}
+
+#[test]
+fn unchecked_access_has_no_bounds_test() {
+    let b = copy_with("unchecked");
+    let ops = opcodes(&b);
+    // The only comparison is the launch-edge test of `pos`.
+    assert_eq!(ops.iter().filter(|o| o.starts_with("setp")).count(), 1, "{b}");
+    assert!(b.contains("\tld.global.f32"), "an unpredicated load: {b}");
+    assert!(b.contains("\tst.global.f32"), "an unpredicated store: {b}");
+}
+
+#[test]
+fn safe_access_reads_zero_outside() {
+    let b = copy_with("safe");
+    let seq = ["setp.lt.u32", "mul.wide.s32", "add.s64", "mov.f32", "ld.global.f32"];
+    let ops = opcodes(&b);
+    let at = ops.iter().position(|o| o == "setp.lt.u32").expect("bounds test");
+    assert_eq!(&ops[at..at + seq.len()], &seq, "{b}");
+    assert!(b.contains("0f00000000;\n\t@%p"), "zero, then a predicated load: {b}");
+}
+
+#[test]
+fn clamped_access_uses_min_max() {
+    let b = copy_with("clamped");
+    let ops = opcodes(&b);
+    let at = ops.iter().position(|o| o == "max.s32").expect("max");
+    assert_eq!(ops[at + 1], "min.s32", "{b}");
+    assert!(!ops.contains(&"setp.lt.u32".to_string()), "no bounds test: {b}");
+}
+
+#[test]
+fn circular_and_mirror_wrap_the_index() {
+    let b = copy_with("circular");
+    assert!(b.contains("rem.s32"), "{b}");
+    let b = copy_with("mirror");
+    assert!(b.contains("rem.s32") && b.contains("shl.b32"), "{b}");
+}
+
+#[test]
+fn checked_access_reports_to_the_error_word() {
+    let src = COPY.replace("MODE", "checked");
+    let out = ptx(&src);
+    let b = body(&out, "copy");
+    assert!(b.contains("atom.global.cas.b32") && b.contains("[quasar_error]"), "{b}");
+    assert!(b.contains("st.global.u32 [quasar_error+4], 0"), "site 0: {b}");
+    assert_eq!(out.check_sites.len(), 1);
+    assert_eq!(out.check_sites[0].array, "x");
+    assert!(out.text.contains(".visible .global .align 4 .u32 quasar_error[4];"));
+}
+
+#[test]
+fn debug_builds_check_unchecked_accesses() {
+    let opts = PtxOptions { check_unchecked: true, ..PtxOptions::default() };
+    let out = compile(&COPY.replace("MODE", "unchecked"), &opts);
+    assert_eq!(out.check_sites.len(), 2, "x and y");
+}
+
+#[test]
+fn compound_assignment_on_elements_is_atomic() {
+    let out = ptx("
+function [] = __kernel__ hist(x : vec[int], h : vec[int], s : vec, pos : int)
+    h[x[pos]] += 1
+    s[pos] += 2.0
+    s[0] ^^= 1.0
+    h[0] |= 4
+endfunction
+parallel_do(4, [1, 2, 3, 4], int(zeros(4)), zeros(4), hist)
+");
+    let b = body(&out, "hist");
+    assert!(b.contains("atom.global.add.s32"), "{b}");
+    assert!(b.contains("atom.global.add.f32"), "{b}");
+    assert!(b.contains("atom.global.cas.b32"), "float max is a CAS loop: {b}");
+    assert!(b.contains("atom.global.or.b32"), "{b}");
+}
+
+#[test]
+fn special_parameters_map_the_last_dimension_to_x() {
+    let out = ptx("
+function [] = __kernel__ k(y : cube, pos : ivec3, blkpos : ivec3)
+    y[pos] = blkpos[2]
+endfunction
+parallel_do([2, 3, 4], zeros(2, 3, 4), k)
+");
+    let b = body(&out, "k");
+    let mads: Vec<&str> = b.lines().filter(|l| l.contains("%ctaid.")).collect();
+    assert!(mads[0].contains("%ctaid.z") && mads[2].contains("%ctaid.x"), "{b}");
+    // Threads past the launch edge leave: one test per dimension.
+    assert_eq!(b.matches("setp.ge.u32").count(), 3, "{b}");
+    assert!(b.contains("mov.u32 %r") && b.contains("%tid.x"), "{b}");
+    assert_eq!(kernel(&out, "k").launch_rank, 3);
+    assert!(kernel(&out, "k").block_sensitive);
+}
+
+#[test]
+fn parameter_abi() {
+    let out = ptx("
+function [s : scalar] = __kernel__ k(a : mat, f : scalar, n : int, c : ivec2, pos : ivec2)
+    s += a[pos] * f + n + c[0]
+endfunction
+s = parallel_do([3, 3], ones(3, 3), 2.0, 4, [1, 2], k)
+");
+    let k = kernel(&out, "k");
+    let roles: Vec<PtxParamRole> = k.params.iter().map(|p| p.role.clone()).collect();
+    use PtxParamRole::*;
+    assert_eq!(
+        roles,
+        vec![
+            LaunchDim { dim: 0 },
+            LaunchDim { dim: 1 },
+            ArrayData { arg: 0 },
+            ArrayExtent { arg: 0, dim: 0 },
+            ArrayExtent { arg: 0, dim: 1 },
+            Value { arg: 1, by_bytes: false },
+            Value { arg: 2, by_bytes: false },
+            ArrayData { arg: 3 },
+            ArrayExtent { arg: 3, dim: 0 },
+            Output { output: 0 },
+        ]
+    );
+    let types: Vec<&str> = k.params.iter().map(|p| p.ty.as_str()).collect();
+    assert_eq!(
+        types,
+        [".u32", ".u32", ".u64", ".u32", ".u32", ".f32", ".s32", ".u64", ".u32", ".u64"]
+    );
+    assert_eq!(k.params[2].declaration(), ".param .u64 k_0_a0");
+    let b = body(&out, "k");
+    assert!(b.contains(".param .u64 k_0_a3,\n\t.param .u32 k_0_a3_d0,"), "{b}");
+    assert!(b.contains("atom.global.add.f32"), "the output is combined atomically: {b}");
+}
+
+#[test]
+fn int_division_gives_scalar_and_comparisons_give_int() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, z : vec[int], a : int, b : int, pos : int)
+    y[pos] = a / b
+    z[pos] = a < b
+endfunction
+parallel_do(4, zeros(4), int(zeros(4)), 1, 2, k)
+");
+    let ops = opcodes(body(&out, "k"));
+    let at = ops.iter().position(|o| o == "div.rn.f32").expect("float division");
+    assert_eq!(&ops[at - 2..at], ["cvt.rn.f32.s32", "cvt.rn.f32.s32"]);
+    let at = ops.iter().position(|o| o == "setp.lt.s32").expect("comparison");
+    assert_eq!(ops[at + 1], "selp.s32");
+}
+
+#[test]
+fn syncthreads_is_a_barrier_without_early_exit() {
+    let out = ptx("
+function [] = __kernel__ k(x : vec, y : vec, pos : int, blkpos : int)
+    t = shared_zeros(64)
+    t[blkpos] = x[pos]
+    syncthreads
+    y[pos] = t[63 - blkpos]
+endfunction
+parallel_do(64, ones(64), zeros(64), k)
+");
+    let b = body(&out, "k");
+    assert!(b.contains("bar.sync 0"), "{b}");
+    assert!(!b.contains("bra $L__1;"), "no early exit: {b}");
+    assert!(b.contains(".shared .align 16 .b8 k_0_sh0[256]"), "{b}");
+    assert!(b.contains("st.shared.f32") && b.contains("ld.shared.f32"), "{b}");
+}
+
+#[test]
+fn device_functions_are_inlined() {
+    let out = ptx("
+function y = __device__ twice(x : scalar)
+    y = 2.0 * x
+endfunction
+function [] = __kernel__ k(y : vec, pos : int)
+    y[pos] = twice(twice(y[pos]))
+endfunction
+parallel_do(4, zeros(4), k)
+");
+    let b = body(&out, "k");
+    assert_eq!(b.matches("mul.f32").count(), 2, "{b}");
+    assert!(!b.contains("call"), "{b}");
+}
+
+#[test]
+fn unsupported_kernels_are_skipped_with_a_warning() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, pos : int)
+    print pos
+endfunction
+parallel_do(4, zeros(4), k)
+");
+    assert!(out.kernels.is_empty());
+    assert!(!out.text.contains(".entry"));
+    assert_eq!(out.diagnostics.len(), 1);
+    let d = &out.diagnostics[0];
+    assert!(!d.is_error());
+    assert_eq!(
+        d.message,
+        "kernel `k` is not compiled for NVIDIA GPUs: `print` is not supported by the PTX back \
+         end yet"
+    );
+    assert_eq!(d.span.line, 3);
+}
+
+#[test]
+fn entry_names_are_valid_identifiers() {
+    let out = ptx("
+function y = f(x : vec)
+    y = zeros(size(x))
+    parallel_do(size(x), __kernel__ (pos : int) -> y[pos] = x[pos] + 1.0)
+endfunction
+print f(ones(3))
+");
+    let k = &out.kernels[0];
+    assert!(k.entry.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{}", k.entry);
+    assert!(k.entry.starts_with("lambda"), "{}", k.entry);
+    // The captured arrays are launch arguments after the (absent) explicit ones.
+    assert!(matches!(k.params[1].role, PtxParamRole::ArrayData { arg: 0 }));
+}
+
+#[test]
+fn double_mode_uses_f64() {
+    let opts = PtxOptions { double: true, ..PtxOptions::default() };
+    let out = compile(&COPY.replace("MODE", "safe"), &opts);
+    let b = body(&out, "copy");
+    assert!(b.contains("ld.global.f64") && b.contains("mul.wide.s32 %rd") && b.contains(", 8;"));
+}
+
+#[test]
+fn header_and_empty_module() {
+    let out = emit_module(&crate::ir::Module::default());
+    assert!(out.text.contains(".version 7.8\n.target sm_80\n.address_size 64\n"));
+    assert!(out.kernels.is_empty() && out.diagnostics.is_empty());
+}
+
+#[test]
+fn small_constant_powers_are_multiplications() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, pos : int)
+    v = y[pos]
+    y[pos] = v ^ 2 + v ^ -1.0 - v
+endfunction
+parallel_do(4, zeros(4), k)
+");
+    let b = body(&out, "k");
+    assert!(!b.contains("lg2.approx"), "no general power routine: {b}");
+    assert_eq!(b.matches("mul.f32").count(), 3, "1·v·v and 1·v: {b}");
+    assert!(b.contains("div.rn.f32"), "{b}");
+}
+
+#[test]
+fn general_power_and_negation() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, g : scalar, pos : int)
+    y[pos] = -(y[pos] ^ g)
+endfunction
+parallel_do(4, zeros(4), 0.5, k)
+");
+    let b = body(&out, "k");
+    let ops = opcodes(b);
+    let at = ops.iter().position(|o| o == "lg2.approx.f32").expect("log");
+    assert_eq!(&ops[at - 1..at + 3], ["abs.f32", "lg2.approx.f32", "mul.f32", "ex2.approx.f32"]);
+    assert!(ops.contains(&"neg.f32".to_string()), "{b}");
+}

@@ -1,0 +1,145 @@
+//! Every kernel of the test suite and the examples, compiled to PTX and assembled by NVIDIA's
+//! `ptxas` for sm_80 and sm_90: any `ptxas` error fails the test.
+//!
+//! The manual's code snippets are checked too when `shared/tools/manual-snippets.py` is there.
+//!
+//! `ptxas` is `$QUASAR_PTXAS`, else `ptxas` on the `PATH`; without one the test passes with a
+//! message, unless `CI` is set (CI must always check: `.ci/run` installs it with
+//! `scripts/install-ptxas.sh`).
+
+mod common;
+
+use quasar_core::backend::ptx::{emit_module, PtxOutput};
+use quasar_core::sema::check::check_program;
+use quasar_core::{syntax, FileId};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ARCHS: [&str; 2] = ["sm_80", "sm_90"];
+
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("QUASAR_PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join("ptxas")).find(|p| p.is_file())
+}
+
+/// The `.q` files to check: the type-checker's good programs, the examples, the PTX kernels.
+fn sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["tests/types_ok", "../examples", "tests/ptx_kernels"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "q") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The PTX of a file (`None` when it does not type-check: many manual snippets are fragments;
+/// the project's own files must type-check).
+fn ptx_of(path: &Path, own: bool) -> Option<PtxOutput> {
+    let src = std::fs::read_to_string(path).ok()?;
+    let parsed = syntax::parse(&src, FileId(0));
+    let checked = (!parsed.has_errors()).then(|| check_program(&parsed.program));
+    match checked {
+        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => Some(emit_module(&c.module)),
+        _ => {
+            assert!(!own, "{} does not type-check", path.display());
+            None
+        }
+    }
+}
+
+/// The PTX lines around those `ptxas` complains about (`…, line 12; error …`).
+fn context_of(err: &str, ptx: &str) -> String {
+    let lines: Vec<&str> = ptx.lines().collect();
+    let mut out = String::new();
+    for part in err.split(", line ").skip(1) {
+        let Some(n) = part.split(';').next().and_then(|n| n.trim().parse::<usize>().ok()) else {
+            continue;
+        };
+        out.push_str(&format!("--- PTX line {n} ---\n"));
+        for (i, l) in lines.iter().enumerate().take(n + 1).skip(n.saturating_sub(4)) {
+            out.push_str(&format!("{:5} {l}\n", i + 1));
+        }
+    }
+    out
+}
+
+#[test]
+fn ptxas_accepts_every_kernel() {
+    let Some(ptxas) = find_ptxas() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but no ptxas was found: set QUASAR_PTXAS (scripts/install-ptxas.sh)"
+        );
+        eprintln!("skipping: no ptxas (set QUASAR_PTXAS or put ptxas on the PATH)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("quasar-ptxas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let snippets = common::manual_snippets("ptxas");
+    let mut files = sources();
+    if let Some((_, snips)) = &snippets {
+        files.extend(snips.iter().cloned());
+    }
+    let mut failures = Vec::new();
+    let mut kernels = 0;
+    let mut skipped = 0;
+    let mut ptx_kernel_files = 0;
+    let own = sources().len();
+    for (n, path) in files.into_iter().enumerate() {
+        let Some(out) = ptx_of(&path, n < own) else { continue };
+        let in_ptx_dir = path.components().any(|c| c.as_os_str() == "ptx_kernels");
+        for d in &out.diagnostics {
+            eprintln!("{}:{}: {}", path.display(), d.span.line, d.message);
+        }
+        skipped += out.diagnostics.len();
+        if in_ptx_dir {
+            ptx_kernel_files += 1;
+            // The kernels written for this test must all compile.
+            if !out.diagnostics.is_empty() {
+                failures.push(format!("{}: kernels were skipped", path.display()));
+            }
+        }
+        if out.kernels.is_empty() {
+            continue;
+        }
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
+        let file = dir.join(format!("{stem}.ptx"));
+        std::fs::write(&file, &out.text).expect("write PTX");
+        for arch in ARCHS {
+            let result = Command::new(&ptxas)
+                .arg(format!("-arch={arch}"))
+                .arg(&file)
+                .arg("-o")
+                .arg(dir.join(format!("{stem}.{arch}.cubin")))
+                .output();
+            match result {
+                Ok(o) if o.status.success() => {}
+                Ok(o) => {
+                    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+                    let context = context_of(&err, &out.text);
+                    failures.push(format!("{} ({arch}):\n{err}{context}", path.display()));
+                }
+                Err(e) => panic!("cannot run {}: {e}", ptxas.display()),
+            }
+        }
+        kernels += out.kernels.len();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "ptxas rejected PTX:\n{}", failures.join("\n\n"));
+    assert!(ptx_kernel_files > 0, "no files in tests/ptx_kernels");
+    println!(
+        "ptxas ({}) accepted {kernels} kernels for {}; {skipped} kernels were left to the CPU",
+        ptxas.display(),
+        ARCHS.join(" and ")
+    );
+}
