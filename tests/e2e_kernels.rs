@@ -223,7 +223,7 @@ fn checked_access_outside_is_an_error_naming_the_array() {
 
 #[test]
 fn atomic_increments_build_a_histogram() {
-    let data: Vec<i32> = (0..10_000).map(|i| ((i * 7919) % 13) as i32).collect();
+    let data: Vec<i32> = (0..10_000).map(|i: i64| ((i * 7919) % 13) as i32).collect();
     let x = Array::from_vec(&[data.len()], data.clone()).unwrap();
     let h = k::histogram(&x, 13).unwrap().to_vec().unwrap();
     let mut expect = vec![0i32; 13];
@@ -250,7 +250,8 @@ fn shared_memory_with_syncthreads() {
     assert_eq!(y, expect);
     let x = Array::from_fn(&[64], |i| (i % 5) as f32).unwrap();
     let sums = k::sums_of_blocks(&x).unwrap().to_vec().unwrap();
-    let expect: Vec<f32> = (0..4).map(|b| (b * 16..b * 16 + 16).map(|i| (i % 5) as f32).sum()).collect();
+    let expect: Vec<f32> =
+        (0..4).map(|b| (b * 16..b * 16 + 16).map(|i| (i % 5) as f32).sum()).collect();
     assert_eq!(sums, expect);
 }
 

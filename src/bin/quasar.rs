@@ -38,7 +38,7 @@ enum Command {
         #[arg(required = true, value_name = "FILE.q")]
         files: Vec<PathBuf>,
     },
-    /// Print the Rust code (`--rust`) or PTX (`--ptx`, not implemented yet) generated for a file.
+    /// Print the Rust code (`--rust`) or the PTX (`--ptx`) generated for a file.
     #[command(group(ArgGroup::new("target").required(true).args(["rust", "ptx"])))]
     Emit {
         /// Print the generated Rust code.
@@ -86,7 +86,7 @@ fn main() -> ExitCode {
         Command::Emit { rust: true, file, .. } => {
             check(&mut stderr, &[file], Mode::Types { show: Show::Rust })
         }
-        Command::Emit { .. } => not_implemented(&mut stderr, "emit --ptx"),
+        Command::Emit { file, .. } => check(&mut stderr, &[file], Mode::Types { show: Show::Ptx }),
         Command::Run { .. } => not_implemented(&mut stderr, "run"),
     }
 }
@@ -109,6 +109,8 @@ enum Show {
     Ir,
     /// `emit --rust`: the generated Rust code (formatted with rustfmt when it is installed).
     Rust,
+    /// `emit --ptx`: the PTX of every kernel the PTX backend compiles.
+    Ptx,
 }
 
 /// Error and warning counts of a run.
@@ -219,6 +221,17 @@ fn check_types(
         .collect();
     let checked = check_program_with_imports(program, &programs);
     errors += totals.emit(out, &loader.map, &checked.diagnostics);
+    if show == Show::Ptx {
+        if errors > 0 {
+            return errors;
+        }
+        let ptx = quasar::compiler::backend::ptx::emit_module(&checked.module);
+        errors += totals.emit(out, &loader.map, &ptx.diagnostics);
+        let mut stdout = std::io::stdout().lock();
+        let _ = write!(stdout, "{}", ptx.text);
+        let _ = stdout.flush();
+        return errors;
+    }
     if show == Show::Rust {
         if errors > 0 {
             return errors;

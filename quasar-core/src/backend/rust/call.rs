@@ -45,7 +45,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
-    fn call_function(&mut self, id: FunctionId, args: &[Expr], ty: &Type, span: Span) -> GResult<V> {
+    fn call_function(
+        &mut self,
+        id: FunctionId,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> GResult<V> {
         let f = self.g.m.function(id);
         if f.kind == FunctionKind::Kernel {
             return Err(unsupported(span, "calling a kernel function directly (use parallel_do)"));
@@ -62,7 +68,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if slots.len() != args.len() {
             return Err(unsupported(
                 span,
-                format_args!("this call of `{}` ({} arguments for {} parameters)", f.name, args.len(), slots.len()),
+                format_args!(
+                    "this call of `{}` ({} arguments for {} parameters)",
+                    f.name,
+                    args.len(),
+                    slots.len()
+                ),
             ));
         }
         let mut vals = Vec::new();
@@ -70,7 +81,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let l = f.local(*p);
             let pr = super::expr::repr_in(self.g, &l.ty, callee_ctx, l.span)?;
             if self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
-                return Err(unsupported(a.span, "passing a host array to a device function (call it from a kernel)"));
+                return Err(unsupported(
+                    a.span,
+                    "passing a host array to a device function (call it from a kernel)",
+                ));
             }
             vals.push(self.expr_as(a, &pr)?);
         }
@@ -111,9 +125,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             ("rsqrt", 1) => {
                 let n = rn.ok_or_else(bad)?;
-                self.map1(&args[0], &r, n, |x| quote!((1.0 / #q::rt::sqrt(#x))), quote!(rsqrt_unsupported))?
+                self.map1(
+                    &args[0],
+                    &r,
+                    n,
+                    |x| quote!((1.0 / #q::rt::sqrt(#x))),
+                    quote!(rsqrt_unsupported),
+                )?
             }
-            ("abs" | "real" | "imag" | "conj" | "sign" | "saturate" | "isnan" | "isinf" | "isfinite", 1) => {
+            (
+                "abs" | "real" | "imag" | "conj" | "sign" | "saturate" | "isnan" | "isinf"
+                | "isfinite",
+                1,
+            ) => {
                 let a = self.expr(&args[0])?;
                 let an = a.r.num().ok_or_else(bad)?;
                 let fi = format_ident!("{}", name);
@@ -132,7 +156,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     Repr::Fixed(_, s) => {
                         let len: usize = s.iter().product();
                         let x = a.t;
-                        let e = cast_num(result_num(name, an), out, quote!(#q::rt::#fi(__a[__k])), &rt);
+                        let e =
+                            cast_num(result_num(name, an), out, quote!(#q::rt::#fi(__a[__k])), &rt);
                         quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
                     }
                     _ => return Err(bad()),
@@ -147,7 +172,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     "min" => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),
                 };
-                self.map2(&args[0], &args[1], &r, n, |x, y| quote!(#q::rt::#sf(#x, #y)), quote!(#b::#af))?
+                self.map2(
+                    &args[0],
+                    &args[1],
+                    &r,
+                    n,
+                    |x, y| quote!(#q::rt::#sf(#x, #y)),
+                    quote!(#b::#af),
+                )?
             }
             ("clamp", 3) => {
                 let n = rn.ok_or_else(bad)?;
@@ -169,9 +201,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let fi = format_ident!("{}", name);
                 quote!((#q::rt::#fi(#x, #m) as i32))
             }
-            ("int" | "float" | "cast" | "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "scalar" | "complex" | "scalar_to_half", 1..=2)
-                if !(name == "complex" && nargs == 2) =>
-            {
+            (
+                "int" | "float" | "cast" | "int8" | "int16" | "int32" | "int64" | "uint8"
+                | "uint16" | "uint32" | "uint64" | "scalar" | "complex" | "scalar_to_half",
+                1..=2,
+            ) if !(name == "complex" && nargs == 2) => {
                 let a = self.expr(&args[0])?;
                 self.convert(a, &r, span)?
             }
@@ -196,9 +230,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 match &r {
                     Repr::Array(..) => quote!(#b::#fi::<#nt>(&#dims)?),
-                    Repr::Fixed(_, s) if matches!(name, "zeros" | "ones" | "uninit" | "czeros" | "cones") => {
+                    Repr::Fixed(_, s)
+                        if matches!(name, "zeros" | "ones" | "uninit" | "czeros" | "cones") =>
+                    {
                         let len: usize = s.iter().product();
-                        let v = if matches!(name, "ones" | "cones") { n.literal(1.0, &rt) } else { n.zero(&rt) };
+                        let v = if matches!(name, "ones" | "cones") {
+                            n.literal(1.0, &rt)
+                        } else {
+                            n.zero(&rt)
+                        };
                         let _ = dims;
                         quote!([#v; #len])
                     }
@@ -311,7 +351,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => quote!(((#x != #z) as i32)),
                 }
             }
-            _ => return Err(unsupported(span, format_args!("the built-in `{name}` ({nargs} arguments)"))),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format_args!("the built-in `{name}` ({nargs} arguments)"),
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -402,7 +447,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 _ => return Err(unsupported(a.span, "this dimension argument")),
             }
         }
-        Ok(quote!(#q::builtins::to_dims(#name, &{ let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new(); #(#pushes)* __d })?))
+        Ok(
+            quote!(#q::builtins::to_dims(#name, &{ let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new(); #(#pushes)* __d })?),
+        )
     }
 
     fn size_of(&mut self, a: &Expr, r: &Repr, span: Span) -> GResult<TokenStream> {
@@ -415,7 +462,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let len = self.fixed_len_of(a);
                 match len {
                     Some(k) => quote!(#rt::qstd::rt::to_array(#b::size_n::<#k, _>(&#x)?, &[#k])?),
-                    None => quote!({ let __s = #b::size(&#x)?; let __n = __s.len(); #rt::run::Array::from_vec(&[__n], __s)? }),
+                    None => {
+                        quote!({ let __s = #b::size(&#x)?; let __n = __s.len(); #rt::run::Array::from_vec(&[__n], __s)? })
+                    }
                 }
             }
             (Repr::View(..), Repr::Fixed(_, s)) => {
@@ -438,12 +487,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
         super::ty::rank_of(arr).map(|r| r as usize)
     }
 
-    fn reduction(&mut self, name: &str, args: &[Expr], r: &Repr, span: Span) -> GResult<TokenStream> {
+    fn reduction(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        r: &Repr,
+        span: Span,
+    ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
         let b = quote!(#q::builtins);
         let a = self.expr(&args[0])?;
-        let rn = r.num().ok_or_else(|| unsupported(span, format_args!("`{name}` with this result")))?;
+        let rn =
+            r.num().ok_or_else(|| unsupported(span, format_args!("`{name}` with this result")))?;
         let rnt = rn.tokens(&rt);
         let x = a.t.clone();
         let fi = format_ident!("{}", name);
@@ -471,10 +527,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let len: usize = s.iter().product();
                 let e = cast_num(*n, rn, quote!(__a[__k]), &rt);
                 let body = match name {
-                    "sum" | "mean" => quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc + { let __k = __k; #e }; }),
-                    "prod" => quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc * { let __k = __k; #e }; }),
-                    "min" => quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::min(__acc, { let __k = __k; #e }); }),
-                    _ => quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::max(__acc, { let __k = __k; #e }); }),
+                    "sum" | "mean" => {
+                        quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc + { let __k = __k; #e }; })
+                    }
+                    "prod" => {
+                        quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc * { let __k = __k; #e }; })
+                    }
+                    "min" => {
+                        quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::min(__acc, { let __k = __k; #e }); })
+                    }
+                    _ => {
+                        quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::max(__acc, { let __k = __k; #e }); })
+                    }
                 };
                 let fin = if name == "mean" {
                     let l = rn.literal(len as f64, &rt);

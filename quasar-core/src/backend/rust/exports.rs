@@ -16,15 +16,17 @@ use std::collections::BTreeMap;
 const RUST_KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
-    "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
-    "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// A Rust identifier for a Quasar name (raw when it is a Rust keyword).
 pub(crate) fn rust_ident(name: &str) -> Ident {
     let s = super::sanitize(name);
-    if RUST_KEYWORDS.contains(&s.as_str()) && !matches!(s.as_str(), "self" | "Self" | "crate" | "super") {
+    if RUST_KEYWORDS.contains(&s.as_str())
+        && !matches!(s.as_str(), "self" | "Self" | "crate" | "super")
+    {
         Ident::new_raw(&s, PmSpan::call_site())
     } else {
         Ident::new(&s, PmSpan::call_site())
@@ -35,14 +37,21 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     let m = g.m;
     let mut by_name: BTreeMap<&str, Vec<FunctionId>> = BTreeMap::new();
     for (i, f) in m.functions.iter().enumerate() {
-        if f.top_level && f.kind != FunctionKind::Kernel && f.name != "main" && !f.name.starts_with('<') {
+        if f.top_level
+            && f.kind != FunctionKind::Kernel
+            && f.name != "main"
+            && !f.name.starts_with('<')
+        {
             by_name.entry(f.name.as_str()).or_default().push(FunctionId(i as u32));
         }
     }
     let mut items = Vec::new();
     for (name, ids) in by_name {
-        let concrete: Vec<FunctionId> = ids.iter().copied().filter(|id| !m.function(*id).generic).collect();
-        let Some(&best) = concrete.iter().max_by_key(|id| (m.function(**id).params.len(), std::cmp::Reverse(id.0)))
+        let concrete: Vec<FunctionId> =
+            ids.iter().copied().filter(|id| !m.function(*id).generic).collect();
+        let Some(&best) = concrete
+            .iter()
+            .max_by_key(|id| (m.function(**id).params.len(), std::cmp::Reverse(id.0)))
         else {
             if let Some(d) = untyped_error(g, ids[0]) {
                 g.diagnostics.push(d);
@@ -65,10 +74,16 @@ fn untyped_error(g: &Gen, id: FunctionId) -> Option<Diagnostic> {
     Some(
         Diagnostic::error(
             f.span,
-            format!("the exported function `{}` has a parameter `{}` whose type is not known", f.name, p.name),
+            format!(
+                "the exported function `{}` has a parameter `{}` whose type is not known",
+                f.name, p.name
+            ),
         )
         .with_secondary(p.span, "no call in this module fixes its type")
-        .with_note(format!("add a type annotation, e.g. `{} : scalar` or `{} : mat`", p.name, p.name)),
+        .with_note(format!(
+            "add a type annotation, e.g. `{} : scalar` or `{} : mat`",
+            p.name, p.name
+        )),
     )
 }
 
@@ -112,7 +127,12 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
 }
 
 /// The Rust parameter type of an exported function and the argument passed inside.
-fn param_type(g: &Gen, r: &Repr, ident: &Ident, span: crate::span::Span) -> Result<(TokenStream, TokenStream), Diagnostic> {
+fn param_type(
+    g: &Gen,
+    r: &Repr,
+    ident: &Ident,
+    span: crate::span::Span,
+) -> Result<(TokenStream, TokenStream), Diagnostic> {
     let rt = &g.rt;
     Ok(match r {
         Repr::Num(n) => (n.tokens(rt), quote!(#ident)),
@@ -130,7 +150,12 @@ fn param_type(g: &Gen, r: &Repr, ident: &Ident, span: crate::span::Span) -> Resu
     })
 }
 
-fn results(g: &Gen, outputs: &[LocalId], id: FunctionId, ctx: Ctx) -> Result<TokenStream, Diagnostic> {
+fn results(
+    g: &Gen,
+    outputs: &[LocalId],
+    id: FunctionId,
+    ctx: Ctx,
+) -> Result<TokenStream, Diagnostic> {
     let f = g.m.function(id);
     let mut ts = Vec::new();
     for o in outputs {
@@ -147,10 +172,14 @@ fn results(g: &Gen, outputs: &[LocalId], id: FunctionId, ctx: Ctx) -> Result<Tok
 
 fn signature_text(g: &Gen, id: FunctionId) -> String {
     let f = g.m.function(id);
-    let ps: Vec<String> = f.params.iter().map(|p| {
-        let l = f.local(*p);
-        format!("{} : {}", l.name, l.ty)
-    }).collect();
+    let ps: Vec<String> = f
+        .params
+        .iter()
+        .map(|p| {
+            let l = f.local(*p);
+            format!("{} : {}", l.name, l.ty)
+        })
+        .collect();
     let os: Vec<String> = f.outputs.iter().map(|p| f.local(*p).ty.to_string()).collect();
     format!("({}) -> ({})", ps.join(", "), os.join(", "))
 }

@@ -72,7 +72,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!([#z; #len])
             }
             Repr::Tuple(rs) => {
-                let vs = rs.iter().map(|r| self.default_value(r, span)).collect::<GResult<Vec<_>>>()?;
+                let vs =
+                    rs.iter().map(|r| self.default_value(r, span)).collect::<GResult<Vec<_>>>()?;
                 quote!((#(#vs,)*))
             }
             Repr::View(..) | Repr::FnVal(_) => {
@@ -103,7 +104,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Const(c) => self.constant(c, r?, e.span),
             ExprKind::Local(id) => {
                 if self.outputs.contains_key(id) {
-                    return Err(unsupported(e.span, "reading a kernel output argument inside the kernel"));
+                    return Err(unsupported(
+                        e.span,
+                        "reading a kernel output argument inside the kernel",
+                    ));
                 }
                 let r = self.local_repr_checked(*id)?;
                 let t = self.local(*id);
@@ -202,7 +206,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     }
                     return Err(unsupported(e.span, "this use of a result"));
                 };
-                let r = rs.get(*index).cloned().ok_or_else(|| unsupported(e.span, "this result"))?;
+                let r =
+                    rs.get(*index).cloned().ok_or_else(|| unsupported(e.span, "this result"))?;
                 let t = v.t;
                 let i = syn_index(*index);
                 Ok(V { t: quote!((#t).#i), r })
@@ -255,7 +260,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = cast_num(*a, *b, t, &rt);
                 quote!(#rt::run::Array::from_vec(&[1], ::std::vec![#x])?)
             }
-            (Repr::Fixed(a, s), Repr::Fixed(b, s2)) if s.iter().product::<usize>() == s2.iter().product::<usize>() => {
+            (Repr::Fixed(a, s), Repr::Fixed(b, s2))
+                if s.iter().product::<usize>() == s2.iter().product::<usize>() =>
+            {
                 let len: usize = s2.iter().product();
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
                 quote!({ let __a = #t; ::core::array::from_fn::<_, #len, _>(|__k| #x) })
@@ -354,7 +361,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
     fn binary(&mut self, op: BinaryOp, l: &Expr, rr: &Expr, r: Repr, span: Span) -> GResult<V> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
-        let n = r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
+        let n =
+            r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
         let compare = matches!(
             op,
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
@@ -387,7 +395,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             (Operand::Array(_), _) | (_, Operand::Array(_)) => {
                 if op == BinaryOp::Div && matches!(rtk, Operand::Array(_)) {
-                    return Err(unsupported(span, "`/` with an array divisor (matrix division); use `./`"));
+                    return Err(unsupported(
+                        span,
+                        "`/` with an array divisor (matrix division); use `./`",
+                    ));
                 }
                 let (a, b) = (lt.host_operand(), rtk.host_operand());
                 let f = scalar_op(quote!(__x), quote!(__y));
@@ -395,9 +406,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let ot = operand_num.tokens(&rt);
                 quote!(#q::builtins::zip_map::<#ot, #ot, _, _>(#name, #a, #b, |__x, __y| #f)?)
             }
-            (Operand::Fixed(..), _) | (_, Operand::Fixed(..)) => {
+            (Operand::Fixed(_), _) | (_, Operand::Fixed(_)) => {
                 if op == BinaryOp::Mul && lt.is_fixed() && rtk.is_fixed() {
-                    return Err(unsupported(span, "matrix products of small fixed-size arrays in kernels"));
+                    return Err(unsupported(
+                        span,
+                        "matrix products of small fixed-size arrays in kernels",
+                    ));
                 }
                 let (a, ai) = lt.fixed_parts(quote!(__a));
                 let (b, bi) = rtk.fixed_parts(quote!(__b));
@@ -420,7 +434,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             Repr::Fixed(_, s) => {
                 let s = s.clone();
-                Operand::Fixed(self.convert(v, &Repr::Fixed(n, s.clone()), span)?, s)
+                Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
             }
             Repr::View(a, _) => {
                 let _ = (a, &rt);
@@ -460,17 +474,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let nt = n.tokens(&rt);
                 let all_numbers = items.iter().all(|i| i.ty.is_number());
                 if all_numbers {
-                    let vals = items
-                        .iter()
-                        .map(|i| self.num_as(i, *n))
-                        .collect::<GResult<Vec<_>>>()?;
+                    let vals =
+                        items.iter().map(|i| self.num_as(i, *n)).collect::<GResult<Vec<_>>>()?;
                     let len = vals.len();
                     return Ok(V {
                         t: quote!(#rt::run::Array::<#nt>::from_vec(&[#len], ::std::vec![#(#vals),*])?),
                         r,
                     });
                 }
-                let elem_rank = items.iter().filter_map(|i| i.ty.as_array()).filter_map(|a| super::ty::rank_of(a)).max().unwrap_or(0);
+                let elem_rank = items
+                    .iter()
+                    .filter_map(|i| i.ty.as_array())
+                    .filter_map(super::ty::rank_of)
+                    .max()
+                    .unwrap_or(0);
                 let stacked = rank.map(|r| r > elem_rank).unwrap_or(false)
                     && items.iter().all(|i| i.ty.as_array().is_some());
                 let mut parts = Vec::new();
@@ -544,19 +561,19 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
 pub(crate) enum Operand {
     Num(TokenStream),
     Array(TokenStream),
-    Fixed(TokenStream, Vec<usize>),
+    Fixed(TokenStream),
 }
 
 impl Operand {
     fn is_fixed(&self) -> bool {
-        matches!(self, Operand::Fixed(..))
+        matches!(self, Operand::Fixed(_))
     }
 
     /// For the host's element-wise built-ins: `&array` or a number.
     fn host_operand(&self) -> TokenStream {
         match self {
             Operand::Num(t) => t.clone(),
-            Operand::Array(t) | Operand::Fixed(t, _) => quote!(&#t),
+            Operand::Array(t) | Operand::Fixed(t) => quote!(&#t),
         }
     }
 
@@ -565,7 +582,7 @@ impl Operand {
     fn fixed_parts(&self, name: TokenStream) -> (TokenStream, TokenStream) {
         match self {
             Operand::Num(t) => (t.clone(), name),
-            Operand::Fixed(t, _) | Operand::Array(t) => (t.clone(), quote!(#name[__k])),
+            Operand::Fixed(t) | Operand::Array(t) => (t.clone(), quote!(#name[__k])),
         }
     }
 }

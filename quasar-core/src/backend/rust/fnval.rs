@@ -93,7 +93,8 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
         let Type::Function(ft) = ty else {
             return Err(unsupported(span, "this function value"));
         };
-        let k = self.g.fnvals.index_of(ft).ok_or_else(|| unsupported(span, "this function value"))?;
+        let k =
+            self.g.fnvals.index_of(ft).ok_or_else(|| unsupported(span, "this function value"))?;
         let ctx = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
         let func = self.g.m.function(f);
         if captures.len() != func.captures.len() {
@@ -133,11 +134,14 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         }
         let ret = match ft.results.len() {
             0 => Ok(quote!(())),
-            1 => repr_in(g, &ft.results[0], ctx, crate::span::Span::default()).map(|r| type_tokens(g, &r)),
+            1 => repr_in(g, &ft.results[0], ctx, crate::span::Span::default())
+                .map(|r| type_tokens(g, &r)),
             _ => ft
                 .results
                 .iter()
-                .map(|t| repr_in(g, t, ctx, crate::span::Span::default()).map(|r| type_tokens(g, &r)))
+                .map(|t| {
+                    repr_in(g, t, ctx, crate::span::Span::default()).map(|r| type_tokens(g, &r))
+                })
                 .collect::<GResult<Vec<_>>>()
                 .map(|ts| quote!((#(#ts),*))),
         };
@@ -177,7 +181,11 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         } else {
             quote!()
         };
-        let body = if arms.is_empty() { quote!(match *self {}) } else { quote!(match self { #(#arms,)* }) };
+        let body = if arms.is_empty() {
+            quote!(match *self {})
+        } else {
+            quote!(match self { #(#arms,)* })
+        };
         items.push(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types, dead_code)]

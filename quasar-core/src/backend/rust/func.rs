@@ -161,7 +161,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let r = self.local_repr_checked(*id)?;
             let l = self.f.local(*id);
             if r == Repr::Unit {
-                return Err(unsupported(l.span, format_args!("the parameter `{}` of type {}", l.name, l.ty)));
+                return Err(unsupported(
+                    l.span,
+                    format_args!("the parameter `{}` of type {}", l.name, l.ty),
+                ));
             }
             let name = &self.names[id.0 as usize];
             let ty = self.rust_type(&r);
@@ -197,7 +200,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         .map(|p| p.to_string().replace("'_", "'__v").parse().unwrap_or(p))
         .collect();
     Ok(quote! {
-        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, non_snake_case, clippy::all)]
+        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_parens, unused_braces, non_snake_case, clippy::all)]
         #inline
         fn #name #generic (#(#params),*) -> #rt::run::Result<#ret> {
             #locals

@@ -43,7 +43,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
-    pub fn index_read(&mut self, base: &Expr, indices: &[Index], r: Repr, span: Span) -> GResult<V> {
+    pub fn index_read(
+        &mut self,
+        base: &Expr,
+        indices: &[Index],
+        r: Repr,
+        span: Span,
+    ) -> GResult<V> {
         let b = self.expr(base)?;
         match b.r.clone() {
             Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
@@ -58,7 +64,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Ok(V { t, r })
             }
             Repr::Str => Err(unsupported(span, "indexing strings")),
-            other => Err(unsupported(span, format_args!("indexing {}", super::expr::describe(&other)))),
+            other => {
+                Err(unsupported(span, format_args!("indexing {}", super::expr::describe(&other))))
+            }
         }
     }
 
@@ -86,14 +94,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 let target = self.local(*id);
                 let comps = self.components(indices, span)?;
-                let v = if let Some(bop) = super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign) {
+                let v = if let Some(bop) =
+                    super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign)
+                {
                     let read = Expr::new(
                         ExprKind::Index { base: Box::new(base.clone()), indices: indices.to_vec() },
                         elem_ty.clone(),
                         span,
                     );
                     let e = Expr::new(
-                        ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                        ExprKind::Binary {
+                            op: bop,
+                            lhs: Box::new(read),
+                            rhs: Box::new(value.clone()),
+                        },
                         elem_ty.clone(),
                         span,
                     );
@@ -104,13 +118,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = self.fixed_access(&target, n, &shape, comps, Some(v), span)?;
                 Ok(quote!(#t;))
             }
-            other => Err(unsupported(span, format_args!("writing into {}", super::expr::describe(&other)))),
+            other => Err(unsupported(
+                span,
+                format_args!("writing into {}", super::expr::describe(&other)),
+            )),
         }
     }
 
     /// The index components of kernel/fixed indexing, as `i64` expressions, after the
     /// bindings in the first list (a position vector is evaluated once).
-    fn components(&mut self, indices: &[Index], span: Span) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+    fn components(
+        &mut self,
+        indices: &[Index],
+        span: Span,
+    ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
         let mut pre = Vec::new();
         let mut out = Vec::new();
         for ix in indices {
@@ -139,7 +160,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     }
                 }
                 Index::All | Index::Range { .. } | Index::List(_) => {
-                    return Err(unsupported(span, "slicing (`:`, ranges) inside kernel or device functions"))
+                    return Err(unsupported(
+                        span,
+                        "slicing (`:`, ranges) inside kernel or device functions",
+                    ))
                 }
             }
         }
@@ -149,12 +173,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
     /// Components of a view access. In the interior fast path, positions are computed in
     /// `i64` straight from the loop counters (`__p0`…), so that LLVM sees addresses affine in
     /// the innermost counter and vectorises; the interior bounds exclude any overflow.
-    fn view_components(&mut self, indices: &[Index], span: Span) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+    fn view_components(
+        &mut self,
+        indices: &[Index],
+        span: Span,
+    ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
         if self.interior.as_ref().is_some_and(|f| f.in_bounds(span, 0)) {
             let mut out = Vec::new();
             let mut ok = true;
             for ix in indices {
-                let Index::At(e) = ix else { ok = false; break };
+                let Index::At(e) = ix else {
+                    ok = false;
+                    break;
+                };
                 if e.ty.is_int() {
                     out.push(self.affine_i64(e)?);
                 } else if let Some(cs) = self.affine_vec_i64(e)? {
@@ -179,13 +210,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
         };
         match &e.kind {
             ExprKind::Local(id) if is_pos(id) && e.ty.is_int() => Some(0),
-            ExprKind::Index { base, indices } if indices.len() == 1 => match (&base.kind, &indices[0]) {
-                (ExprKind::Local(id), Index::At(i)) if is_pos(id) => match i.constant() {
-                    Some(Const::Int(d)) if *d >= 0 => Some(*d as usize),
+            ExprKind::Index { base, indices } if indices.len() == 1 => {
+                match (&base.kind, &indices[0]) {
+                    (ExprKind::Local(id), Index::At(i)) if is_pos(id) => match i.constant() {
+                        Some(Const::Int(d)) if *d >= 0 => Some(*d as usize),
+                        _ => None,
+                    },
                     _ => None,
-                },
-                _ => None,
-            },
+                }
+            }
             _ => None,
         }
     }
@@ -198,11 +231,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         match &e.kind {
             ExprKind::Convert(inner) if inner.ty.is_int() => self.affine_i64(inner),
-            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Add, lhs, rhs } if e.ty.is_int() => {
+            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Add, lhs, rhs }
+                if e.ty.is_int() =>
+            {
                 let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
                 Ok(quote!((#a + #b)))
             }
-            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Sub, lhs, rhs } if e.ty.is_int() => {
+            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Sub, lhs, rhs }
+                if e.ty.is_int() =>
+            {
                 let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
                 Ok(quote!((#a - #b)))
             }
@@ -215,12 +252,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// `pos` or `pos ± [a, b, …]` as a whole position vector, component by component.
     fn affine_vec_i64(&mut self, e: &Expr) -> GResult<Option<Vec<TokenStream>>> {
-        let is_pos = |x: &Expr| matches!(&x.kind, ExprKind::Local(id)
-            if self.f.local(*id).role == crate::ir::LocalRole::Special && self.f.local(*id).name == "pos");
-        let len = e.ty.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product::<usize>());
+        let is_pos = |x: &Expr| {
+            matches!(&x.kind, ExprKind::Local(id)
+            if self.f.local(*id).role == crate::ir::LocalRole::Special && self.f.local(*id).name == "pos")
+        };
+        let len =
+            e.ty.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product::<usize>());
         let Some(len) = len else { return Ok(None) };
         if is_pos(e) {
-            return Ok(Some((0..len).map(|d| { let p = quote::format_ident!("__p{}", d); quote!((#p as i64)) }).collect()));
+            return Ok(Some(
+                (0..len)
+                    .map(|d| {
+                        let p = quote::format_ident!("__p{}", d);
+                        quote!((#p as i64))
+                    })
+                    .collect(),
+            ));
         }
         if let ExprKind::Binary { op, lhs, rhs } = &e.kind {
             if let (true, ExprKind::Matrix(items)) = (is_pos(lhs), &rhs.kind) {
@@ -316,14 +363,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 Access::Mirror => {
                     oks.push(quote!((#en > 0)));
-                    offs.push(quote!((#rt::qstd::rt::mirror_ext(#i, #en.max(1)) as usize) * #stride));
+                    offs.push(
+                        quote!((#rt::qstd::rt::mirror_ext(#i, #en.max(1)) as usize) * #stride),
+                    );
                 }
             }
         }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
         let off = quote!(0usize #(+ #offs)*);
         let zero = n.zero(&rt);
-        let idx_list: Vec<TokenStream> = (0..k).map(|d| { let i = quote::format_ident!("__i{}", d); quote!(#i) }).collect();
+        let idx_list: Vec<TokenStream> = (0..k)
+            .map(|d| {
+                let i = quote::format_ident!("__i{}", d);
+                quote!(#i)
+            })
+            .collect();
         let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error(#name, &[#(#idx_list),*], __v.shape().dims())));
         let on_fail_read = match mode {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
@@ -349,13 +403,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     AssignOp::Xor => quote!(xor),
                     AssignOp::Or => quote!(or),
                     AssignOp::And => quote!(and),
-                    _ => return Err(unsupported(span, "this compound assignment on an array element in a kernel")),
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            "this compound assignment on an array element in a kernel",
+                        ))
+                    }
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
             }
         };
-        Ok(quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }))
+        Ok(
+            quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }),
+        )
     }
 
     /// Element access of a fixed-size vector or small matrix in registers.
@@ -398,13 +459,25 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let zero = n.zero(&rt);
         let _ = len;
         Ok(match write {
-            None => quote!({ let __a = #value; #(#pre)* #(#terms)* if #(#oks)&&* { __a[0usize #(+ #offs)*] } else { #zero } }),
-            Some(v) => quote!({ let __x = #v; #(#pre)* #(#terms)* if #(#oks)&&* { #value[0usize #(+ #offs)*] = __x; } }),
+            None => {
+                quote!({ let __a = #value; #(#pre)* #(#terms)* if #(#oks)&&* { __a[0usize #(+ #offs)*] } else { #zero } })
+            }
+            Some(v) => {
+                quote!({ let __x = #v; #(#pre)* #(#terms)* if #(#oks)&&* { #value[0usize #(+ #offs)*] = __x; } })
+            }
         })
     }
 
     /// Host reads: an element (`get_elem`) or a slice (`index_get`).
-    fn host_read(&mut self, base: &Expr, b: V, n: Num, indices: &[Index], r: Repr, span: Span) -> GResult<V> {
+    fn host_read(
+        &mut self,
+        base: &Expr,
+        b: V,
+        n: Num,
+        indices: &[Index],
+        r: Repr,
+        span: Span,
+    ) -> GResult<V> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd::rt);
         let mode = self.mode_tokens(self.access_mode(base));
@@ -457,7 +530,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 )
             }
         };
-        if matches!(op, AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And) {
+        if matches!(
+            op,
+            AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And
+        ) {
             return Err(unsupported(span, "this compound assignment on host array elements"));
         }
         let element = elem_ty.is_number();
@@ -491,17 +567,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let t = v.t;
                     match &v.r {
                         Repr::Num(m) if m.is_int() => pushes.push(quote!(__ix.push(#t as i64);)),
-                        Repr::Num(Num::F32 | Num::F64) => pushes.push(quote!(__ix.push(#t as i64);)),
-                        Repr::Array(m, _) if m.is_int() => {
-                            pushes.push(quote!(__ix.extend(#t.to_vec()?.into_iter().map(|__v| __v as i64));))
+                        Repr::Num(Num::F32 | Num::F64) => {
+                            pushes.push(quote!(__ix.push(#t as i64);))
                         }
+                        Repr::Array(m, _) if m.is_int() => pushes.push(
+                            quote!(__ix.extend(#t.to_vec()?.into_iter().map(|__v| __v as i64));),
+                        ),
                         _ => return Err(unsupported(e.span, "this index")),
                     }
                 }
                 _ => return Err(unsupported(span, "a slice where one element is expected")),
             }
         }
-        Ok(quote!({ let mut __ix: ::std::vec::Vec<i64> = ::std::vec::Vec::with_capacity(4); #(#pushes)* __ix }))
+        Ok(
+            quote!({ let mut __ix: ::std::vec::Vec<i64> = ::std::vec::Vec::with_capacity(4); #(#pushes)* __ix }),
+        )
     }
 
     /// Host subscripts as a `Vec<Sub>` expression.
@@ -515,7 +595,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let v = self.expr(e)?;
                     let t = v.t;
                     match &v.r {
-                        Repr::Num(m) if !m.is_complex() => pushes.push(quote!(__s.push(#q::Sub::At(#t as i64));)),
+                        Repr::Num(m) if !m.is_complex() => {
+                            pushes.push(quote!(__s.push(#q::Sub::At(#t as i64));))
+                        }
                         Repr::Array(m, _) if m.is_int() => pushes.push(
                             quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }),
                         ),
@@ -524,7 +606,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 Index::Spread(e) => {
                     let t = self.expr_as(e, &Repr::Array(Num::I32, Some(1)))?;
-                    pushes.push(quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }));
+                    pushes.push(
+                        quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }),
+                    );
                 }
                 Index::All => pushes.push(quote!(__s.push(#q::Sub::All);)),
                 Index::Range { start, step, end } => {
@@ -534,7 +618,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Some(st) => self.num_as(st, Num::I64)?,
                         None => quote!(1i64),
                     };
-                    pushes.push(quote!(__s.push(#q::Sub::Range { start: #s, step: #st, end: #e });));
+                    pushes
+                        .push(quote!(__s.push(#q::Sub::Range { start: #s, step: #st, end: #e });));
                 }
                 Index::List(e) => {
                     let t = self.expr_as(e, &Repr::Array(Num::I64, Some(1)))?;
@@ -542,7 +627,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
             }
         }
-        Ok(quote!({ let mut __s: ::std::vec::Vec<#q::Sub> = ::std::vec::Vec::new(); #(#pushes)* __s }))
+        Ok(
+            quote!({ let mut __s: ::std::vec::Vec<#q::Sub> = ::std::vec::Vec::new(); #(#pushes)* __s }),
+        )
     }
 }
 

@@ -63,7 +63,11 @@ struct Analysis<'f> {
 }
 
 /// Analyses a kernel body. `views` are the locals held as `KernelView`s with their rank.
-pub(crate) fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) -> Facts {
+pub(crate) fn analyse(
+    f: &Function,
+    pos: Option<LocalId>,
+    views: &HashMap<LocalId, usize>,
+) -> Facts {
     let mut counts: HashMap<LocalId, usize> = HashMap::new();
     count_assignments(&f.body, &mut counts);
     let mut a = Analysis {
@@ -205,7 +209,9 @@ impl Analysis<'_> {
         }
         match &e.kind {
             ExprKind::Convert(inner) if e.ty.is_int() => self.affine(inner),
-            ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } if e.ty.is_int() => {
+            ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs }
+                if e.ty.is_int() =>
+            {
                 if let Some((d, lo, hi)) = self.affine(lhs) {
                     let (a, b) = self.interval(rhs)?;
                     return if *op == BinaryOp::Add {
@@ -248,7 +254,11 @@ impl Analysis<'_> {
                     let ExprKind::Matrix(items) = &rhs.kind else { return None };
                     for (d, it) in items.iter().enumerate() {
                         let (a, b) = self.interval(it)?;
-                        out.push(if *op == BinaryOp::Add { (d, a, b) } else { (d, b.checked_neg()?, a.checked_neg()?) });
+                        out.push(if *op == BinaryOp::Add {
+                            (d, a, b)
+                        } else {
+                            (d, b.checked_neg()?, a.checked_neg()?)
+                        });
                     }
                 }
                 _ => return None,
@@ -289,8 +299,12 @@ impl Analysis<'_> {
                 }
                 StmtKind::ForRange { var, start, step, end, body } => {
                     let bounded = match (start.constant(), step.constant(), end.constant()) {
-                        (Some(Const::Int(a)), Some(Const::Int(1)), Some(Const::Int(b))) => Some((*a, *b)),
-                        (Some(Const::Int(a)), Some(Const::Int(-1)), Some(Const::Int(b))) => Some((*b, *a)),
+                        (Some(Const::Int(a)), Some(Const::Int(1)), Some(Const::Int(b))) => {
+                            Some((*a, *b))
+                        }
+                        (Some(Const::Int(a)), Some(Const::Int(-1)), Some(Const::Int(b))) => {
+                            Some((*b, *a))
+                        }
                         _ => None,
                     };
                     if let (Some((lo, hi)), Some(1)) = (bounded, counts.get(var)) {
@@ -301,9 +315,9 @@ impl Analysis<'_> {
                     self.block(body, counts);
                     self.ranges.remove(var);
                 }
-                StmtKind::ForEach { body, .. } | StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
-                    self.block(body, counts)
-                }
+                StmtKind::ForEach { body, .. }
+                | StmtKind::While { body, .. }
+                | StmtKind::Repeat { body, .. } => self.block(body, counts),
                 StmtKind::Match { arms, default, .. } => {
                     for a in arms {
                         self.block(&a.body, counts);

@@ -91,7 +91,9 @@ fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
     let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
     let PlaceKind::Local(l) = place.kind else { return None };
     match &value.kind {
-        ExprKind::Call { callee: crate::ir::Callee::Builtin(n), args } if n == "shared" || n == "shared_zeros" => {
+        ExprKind::Call { callee: crate::ir::Callee::Builtin(n), args }
+            if n == "shared" || n == "shared_zeros" =>
+        {
             Some((l, args.as_slice()))
         }
         _ => None,
@@ -111,7 +113,8 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let shared: Vec<(LocalId, Vec<Expr>)> =
         f.body.iter().filter_map(shared_decl).map(|(l, a)| (l, a.to_vec())).collect();
     let blk_special = f.locals.iter().any(|l| {
-        l.role == LocalRole::Special && matches!(l.name.as_str(), "blkpos" | "blkidx" | "blkdim" | "blkcnt")
+        l.role == LocalRole::Special
+            && matches!(l.name.as_str(), "blkpos" | "blkidx" | "blkdim" | "blkcnt")
     });
     let block_sensitive = barrier || !shared.is_empty() || blk_special;
 
@@ -162,7 +165,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
             }
-            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => quote!(let #n: #ty = __args.scalar(#i)?;),
+            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
+                quote!(let #n: #ty = __args.scalar(#i)?;)
+            }
             _ => return Err(unsupported(fg.f.local(l).span, "a kernel argument of this type")),
         });
     }
@@ -181,16 +186,10 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         quote!()
     };
 
-    let body = if block_sensitive {
-        barrier_body(&mut fg, d, &shared)?
-    } else {
-        simple_body(&mut fg, d)?
-    };
-    let shared_fn = if shared.is_empty() {
-        quote!()
-    } else {
-        shared_bytes_fn(&mut fg, d, &shared)?
-    };
+    let body =
+        if block_sensitive { barrier_body(&mut fg, d, &shared)? } else { simple_body(&mut fg, d)? };
+    let shared_fn =
+        if shared.is_empty() { quote!() } else { shared_bytes_fn(&mut fg, d, &shared)? };
     let sname = format_ident!("{}__shared", name);
     let mut builder = quote!(#rt::run::Kernel::new(#kname, #name));
     if !shared.is_empty() {
@@ -202,7 +201,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let generic = format_ident!("{}__body", name);
     Ok(quote! {
         #shared_fn
-        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, non_snake_case, clippy::all)]
+        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, non_snake_case, clippy::all)]
         #[inline(always)]
         fn #generic(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
             #check_rank
@@ -290,20 +289,23 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
     let plast = format_ident!("__p{}", last);
     let general = thread(&body);
     // The interior fast path.
-    let views: HashMap<LocalId, usize> = fg
-        .f
-        .locals
-        .iter()
-        .enumerate()
-        .filter_map(|(i, _)| {
-            let id = LocalId(i as u32);
-            match fg.local_repr(id) {
-                Repr::View(_, Some(r)) => Some((id, *r as usize)),
-                _ => None,
-            }
-        })
-        .collect();
-    let pos = fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "pos").map(|i| LocalId(i as u32));
+    let views: HashMap<LocalId, usize> =
+        fg.f.locals
+            .iter()
+            .enumerate()
+            .filter_map(|(i, _)| {
+                let id = LocalId(i as u32);
+                match fg.local_repr(id) {
+                    Repr::View(_, Some(r)) => Some((id, *r as usize)),
+                    _ => None,
+                }
+            })
+            .collect();
+    let pos =
+        fg.f.locals
+            .iter()
+            .position(|l| l.role == LocalRole::Special && l.name == "pos")
+            .map(|i| LocalId(i as u32));
     let facts = super::interior::analyse(fg.f, pos, &views);
     let inner = if facts.useful(last) {
         fg.interior = Some(facts.clone());
@@ -322,7 +324,9 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
                 hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
             } else {
                 let p = format_ident!("__p{}", c.launch_dim);
-                row_ok.push(quote!((#p as i64 + (#clo) >= 0 && #p as i64 + (#chi) < #v.dim(#ad) as i64)));
+                row_ok.push(
+                    quote!((#p as i64 + (#clo) >= 0 && #p as i64 + (#chi) < #v.dim(#ad) as i64)),
+                );
             }
         }
         quote! {
@@ -354,7 +358,10 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
 fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GResult<TokenStream> {
     let rt = fg.g.rt.clone();
     if d == 0 {
-        return Err(unsupported(fg.f.span, "a kernel with `syncthreads` or shared memory but no position parameter"));
+        return Err(unsupported(
+            fg.f.span,
+            "a kernel with `syncthreads` or shared memory but no position parameter",
+        ));
     }
     if contains_nested_barrier(&fg.f.body) {
         return Err(unsupported(fg.f.span, "`syncthreads` inside a loop or branch"));
@@ -412,9 +419,12 @@ fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GR
     }
     regions.push(current);
     let mut code = Vec::new();
-    let blk: Vec<TokenStream> = (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
+    let blk: Vec<TokenStream> =
+        (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
     let (b0, b1, b2) = (&blk[0], &blk[1], &blk[2]);
-    let starts: Vec<TokenStream> = (0..3).map(|k| if k < d { quote!(__ctx.block_start(#k)) } else { quote!(0usize) }).collect();
+    let starts: Vec<TokenStream> = (0..3)
+        .map(|k| if k < d { quote!(__ctx.block_start(#k)) } else { quote!(0usize) })
+        .collect();
     let (s0, s1, s2) = (&starts[0], &starts[1], &starts[2]);
     for region in &regions {
         let body = fg.block(region)?;
@@ -449,7 +459,7 @@ fn contains_nested_barrier(b: &Block) -> bool {
             | StmtKind::While { body, .. }
             | StmtKind::Repeat { body, .. } => inner(body),
             StmtKind::Match { arms, default, .. } => {
-                arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(|d| inner(d))
+                arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(inner)
             }
             _ => false,
         })
@@ -462,7 +472,7 @@ fn contains_nested_barrier(b: &Block) -> bool {
         | StmtKind::While { body, .. }
         | StmtKind::Repeat { body, .. } => inner(body),
         StmtKind::Match { arms, default, .. } => {
-            arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(|d| inner(d))
+            arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(inner)
         }
         _ => false,
     })
@@ -470,10 +480,15 @@ fn contains_nested_barrier(b: &Block) -> bool {
 
 /// `fn(blkdim) -> bytes` for the kernel descriptor: the shared arrays' sizes from the block
 /// dimensions (each aligned to 64 bytes).
-fn shared_bytes_fn(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GResult<TokenStream> {
+fn shared_bytes_fn(
+    fg: &mut FnGen,
+    d: usize,
+    shared: &[(LocalId, Vec<Expr>)],
+) -> GResult<TokenStream> {
     let rt = fg.g.rt.clone();
     let name = format_ident!("{}__shared", fg.g.fn_ident(fg.id));
-    let blkdim = fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "blkdim");
+    let blkdim =
+        fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "blkdim");
     let bind = match blkdim {
         Some(i) => {
             let n = &fg.names[i];
@@ -524,7 +539,10 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
         }
     });
     match bad {
-        Some(span) => Err(unsupported(span, "a shared array whose size depends on something other than `blkdim` and constants")),
+        Some(span) => Err(unsupported(
+            span,
+            "a shared array whose size depends on something other than `blkdim` and constants",
+        )),
         None => Ok(()),
     }
 }
@@ -539,12 +557,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let t = v.t;
             match v.r {
                 Repr::Num(n) if n.is_int() => pushes.push(quote!(__d.push((#t).max(0) as usize);)),
-                Repr::Fixed(n, _) if n.is_int() => pushes.push(quote!(__d.extend((#t).iter().map(|__v| (*__v).max(0) as usize));)),
+                Repr::Fixed(n, _) if n.is_int() => {
+                    pushes.push(quote!(__d.extend((#t).iter().map(|__v| (*__v).max(0) as usize));))
+                }
                 _ => return Err(unsupported(a.span, "this shared-array dimension")),
             }
         }
         let _ = rt;
-        Ok(quote!({ let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new(); #(#pushes)* __d }))
+        Ok(
+            quote!({ let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new(); #(#pushes)* __d }),
+        )
     }
 
     /// `parallel_do(dims, args…, kernel)` in host code.
@@ -559,12 +581,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
     ) -> GResult<V> {
         let rt = self.g.rt.clone();
         if self.ctx != Ctx::Host {
-            return Err(unsupported(span, "`parallel_do` inside kernel or device functions (dynamic parallelism)"));
+            return Err(unsupported(
+                span,
+                "`parallel_do` inside kernel or device functions (dynamic parallelism)",
+            ));
         }
         let slots = arg_slots(self.g, kernel);
         let kf = self.g.m.function(kernel);
         if slots.len() != args.len() {
-            return Err(unsupported(span, format_args!("this launch: the kernel takes {} arguments, {} are given", slots.len(), args.len())));
+            return Err(unsupported(
+                span,
+                format_args!(
+                    "this launch: the kernel takes {} arguments, {} are given",
+                    slots.len(),
+                    args.len()
+                ),
+            ));
         }
         let dims_t = self.launch_dims(dims)?;
         let block = match block_dims {
@@ -581,14 +613,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let v = self.expr(a)?;
             match &l.ty {
                 Type::Array(arr) => {
-                    let n = Num::of(&arr.elem, self.g.opts.double).ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
+                    let n = Num::of(&arr.elem, self.g.opts.double)
+                        .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
                     let x = self.convert(v, &Repr::Array(n, None), a.span)?;
                     let acc = match access.get(slot).copied().unwrap_or((true, true)) {
                         (true, false) => quote!(Read),
                         (false, true) => quote!(ReadWrite),
                         _ => quote!(ReadWrite),
                     };
-                    chain.push(quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);));
+                    chain.push(
+                        quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);),
+                    );
                 }
                 t => {
                     let r = super::expr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
@@ -606,7 +641,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 return Err(unsupported(l.span, "a kernel output that is not a number"));
             };
             let nt = n.tokens(&rt);
-            let red = reduce_tokens(&rt, op).ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
+            let red = reduce_tokens(&rt, op)
+                .ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
             chain.push(quote!(let __l = __l.output::<#nt>(#red);));
             outs.push(quote!(__res.output::<#nt>(#k)?));
             out_tys.push(Repr::Num(n));
@@ -645,8 +681,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let v = self.expr(e)?;
         let t = v.t;
         Ok(match v.r {
-            Repr::Num(n) if n.is_int() => quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?),
-            Repr::Array(n, _) if n.is_int() => quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?),
+            Repr::Num(n) if n.is_int() => {
+                quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?)
+            }
+            Repr::Array(n, _) if n.is_int() => {
+                quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
+            }
             _ => return Err(unsupported(e.span, "these launch dimensions")),
         })
     }
@@ -660,7 +700,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
 fn access_of(f: &crate::ir::Function) -> HashMap<LocalId, (bool, bool)> {
     let mut acc: HashMap<LocalId, (bool, bool)> = HashMap::new();
     fn walk(b: &Block, acc: &mut HashMap<LocalId, (bool, bool)>) {
-        let mut read = |e: &Expr, acc: &mut HashMap<LocalId, (bool, bool)>| {
+        let read = |e: &Expr, acc: &mut HashMap<LocalId, (bool, bool)>| {
             super::fnval::visit_expr(e, &mut |x| {
                 if let ExprKind::Local(l) = x.kind {
                     acc.entry(l).or_default().0 = true;

@@ -32,7 +32,6 @@ use crate::ir::{FunctionId, Module};
 use crate::span::Span;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::HashMap;
 
 /// Code generation options.
 #[derive(Clone, Debug)]
@@ -49,7 +48,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { double: false, krate: quote!(::quasar), file_name: "<quasar>".into(), source: String::new() }
+        Options {
+            double: false,
+            krate: quote!(::quasar),
+            file_name: "<quasar>".into(),
+            source: String::new(),
+        }
     }
 }
 
@@ -114,8 +118,6 @@ pub(crate) struct Gen<'m> {
     pub rt: TokenStream,
     pub diagnostics: Vec<Diagnostic>,
     pub fnvals: fnval::FnVals,
-    /// Kernels launched with explicit block dimensions or otherwise block-sensitive.
-    pub kernel_names: HashMap<FunctionId, Ident>,
 }
 
 impl<'m> Gen<'m> {
@@ -127,7 +129,6 @@ impl<'m> Gen<'m> {
             rt: quote!(#krate::__rt),
             diagnostics: Vec::new(),
             fnvals: fnval::FnVals::default(),
-            kernel_names: HashMap::new(),
         };
         fnval::collect(&mut g);
         g

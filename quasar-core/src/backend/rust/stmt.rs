@@ -115,10 +115,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             StmtKind::Try { body, catch_var, handler } => {
                 if self.ctx != Ctx::Host {
-                    return Err(unsupported(s.span, "`try`/`catch` inside kernel or device functions"));
+                    return Err(unsupported(
+                        s.span,
+                        "`try`/`catch` inside kernel or device functions",
+                    ));
                 }
                 if contains_jump(body) {
-                    return Err(unsupported(s.span, "`return`, `break` or `continue` inside `try`"));
+                    return Err(unsupported(
+                        s.span,
+                        "`return`, `break` or `continue` inside `try`",
+                    ));
                 }
                 let b = self.block(body)?;
                 let h = self.block(handler)?;
@@ -155,7 +161,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             StmtKind::Assert { cond, message } => {
                 let c = self.truthy(cond)?;
                 let text = if message.is_empty() {
-                    let src = self.g.opts.source.get(cond.span.range()).unwrap_or("condition").to_string();
+                    let src = self
+                        .g
+                        .opts
+                        .source
+                        .get(cond.span.range())
+                        .unwrap_or("condition")
+                        .to_string();
                     quote!(::std::string::String::from(#src))
                 } else {
                     let parts = self.show_parts(message)?;
@@ -169,12 +181,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     });
                 })
             }
-            StmtKind::SyncThreads => {
-                return Err(unsupported(
-                    s.span,
-                    "`syncthreads` inside a loop or branch (only at the top level of a kernel body)",
-                ))
-            }
+            StmtKind::SyncThreads => return Err(unsupported(
+                s.span,
+                "`syncthreads` inside a loop or branch (only at the top level of a kernel body)",
+            )),
         })
     }
 
@@ -191,7 +201,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// `place op= value` as a statement.
-    pub fn assign(&mut self, place: &Place, op: AssignOp, value: &Expr, span: Span) -> GResult<TokenStream> {
+    pub fn assign(
+        &mut self,
+        place: &Place,
+        op: AssignOp,
+        value: &Expr,
+        span: Span,
+    ) -> GResult<TokenStream> {
         match &place.kind {
             PlaceKind::Local(id) => {
                 let target = self.local_repr_checked(*id)?;
@@ -204,7 +220,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     Some(bop) => {
                         let read = Expr::new(ExprKind::Local(*id), place.ty.clone(), span);
                         let e = Expr::new(
-                            ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                            ExprKind::Binary {
+                                op: bop,
+                                lhs: Box::new(read),
+                                rhs: Box::new(value.clone()),
+                            },
                             place.ty.clone(),
                             span,
                         );
@@ -234,7 +254,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             AssignOp::Xor | AssignOp::Or | AssignOp::And => {
                 let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { unreachable_expr() };
-                let n = target.num().filter(|n| n.is_int()).ok_or_else(|| unsupported(e.span, "bitwise compound assignment on non-integers"))?;
+                let n = target.num().filter(|n| n.is_int()).ok_or_else(|| {
+                    unsupported(e.span, "bitwise compound assignment on non-integers")
+                })?;
                 let a = self.expr_as(lhs, &Repr::Num(n))?;
                 let b = self.expr_as(rhs, &Repr::Num(n))?;
                 Ok(match op {
@@ -248,7 +270,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// An assignment to a kernel output argument: combined into the block's slot.
-    fn output_assign(&mut self, k: usize, target: &Repr, op: AssignOp, value: &Expr, span: Span) -> GResult<TokenStream> {
+    fn output_assign(
+        &mut self,
+        k: usize,
+        target: &Repr,
+        op: AssignOp,
+        value: &Expr,
+        span: Span,
+    ) -> GResult<TokenStream> {
         let n = target.num().ok_or_else(|| unsupported(span, "this kernel output"))?;
         let rt = self.g.rt.clone();
         let nt = n.tokens(&rt);
@@ -258,12 +287,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
             AssignOp::Mul => quote!(__o.get() * __v),
             AssignOp::Max => quote!(#rt::qstd::rt::max(__o.get(), __v)),
             AssignOp::Min => quote!(#rt::qstd::rt::min(__o.get(), __v)),
-            _ => return Err(unsupported(span, "this assignment to a kernel output (use `+=`, `*=`, `^^=` or `__=`)")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "this assignment to a kernel output (use `+=`, `*=`, `^^=` or `__=`)",
+                ))
+            }
         };
         Ok(quote!({ let __v: #nt = #v; let __o = __ctx.output::<#nt>(#k)?; __o.set(#combine); }))
     }
 
-    fn destructure(&mut self, places: &[Option<Place>], value: &Expr, span: Span) -> GResult<TokenStream> {
+    fn destructure(
+        &mut self,
+        places: &[Option<Place>],
+        value: &Expr,
+        span: Span,
+    ) -> GResult<TokenStream> {
         let v = self.expr(value)?;
         let mut out = Vec::new();
         let vt = v.t;
@@ -273,13 +312,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let (elem_t, elem_r) = match &v.r {
                 Repr::Tuple(rs) => {
                     let ix = syn_index(i);
-                    (quote!(__d.#ix.clone()), rs.get(i).cloned().ok_or_else(|| unsupported(span, "too many targets"))?)
+                    (
+                        quote!(__d.#ix.clone()),
+                        rs.get(i).cloned().ok_or_else(|| unsupported(span, "too many targets"))?,
+                    )
                 }
                 Repr::Fixed(n, _) => (quote!(__d[#i]), Repr::Num(*n)),
                 Repr::Array(n, _) => {
                     let k = i as i64;
                     let rt = self.g.rt.clone();
-                    (quote!(#rt::qstd::rt::get_elem(&__d, "value", &[#k], #rt::qstd::rt::Mode::Checked)?), Repr::Num(*n))
+                    (
+                        quote!(#rt::qstd::rt::get_elem(&__d, "value", &[#k], #rt::qstd::rt::Mode::Checked)?),
+                        Repr::Num(*n),
+                    )
                 }
                 r if i == 0 => (quote!(__d), r.clone()),
                 _ => return Err(unsupported(span, "destructuring this value")),
@@ -386,7 +431,9 @@ pub(crate) fn binary_of(op: AssignOp) -> Option<BinaryOp> {
         AssignOp::ElemDiv => BinaryOp::ElemDiv,
         AssignOp::ElemPow => BinaryOp::ElemPow,
         // Handled separately (no binary operator).
-        AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And => BinaryOp::Add,
+        AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And => {
+            BinaryOp::Add
+        }
     })
 }
 
@@ -398,9 +445,12 @@ fn unreachable_expr() -> ! {
 fn contains_jump(b: &Block) -> bool {
     b.iter().any(|s| match &s.kind {
         StmtKind::Return | StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::If { then_body, else_body, .. } => contains_jump(then_body) || contains_jump(else_body),
+        StmtKind::If { then_body, else_body, .. } => {
+            contains_jump(then_body) || contains_jump(else_body)
+        }
         StmtKind::Match { arms, default, .. } => {
-            arms.iter().any(|a| contains_jump(&a.body)) || default.as_ref().is_some_and(|d| contains_jump(d))
+            arms.iter().any(|a| contains_jump(&a.body))
+                || default.as_ref().is_some_and(contains_jump)
         }
         StmtKind::Try { body, handler, .. } => contains_jump(body) || contains_jump(handler),
         // A jump inside a nested loop stays in that loop, except `return`.

@@ -234,5 +234,5 @@ pub fn rank_of(a: &ArrayType) -> Option<u8> {
 pub fn fixed_shape(a: &ArrayType) -> Option<Vec<usize>> {
     let s = known_shape(a)?;
     let n: usize = s.iter().product();
-    (n >= 1 && n <= MAX_FIXED).then_some(s)
+    (1..=MAX_FIXED).contains(&n).then_some(s)
 }
