@@ -57,8 +57,15 @@ fn box3_rayon(x: &[f32], y: &mut [f32], m: usize, n: usize) {
             out[n - 1] = border(n - 1);
         }
         for j in 1..n.saturating_sub(1) {
-            out[j] = (up[j - 1] + up[j] + up[j + 1] + mid[j - 1] + mid[j] + mid[j + 1]
-                + down[j - 1] + down[j] + down[j + 1])
+            out[j] = (up[j - 1]
+                + up[j]
+                + up[j + 1]
+                + mid[j - 1]
+                + mid[j]
+                + mid[j + 1]
+                + down[j - 1]
+                + down[j]
+                + down[j + 1])
                 * (1.0 / 9.0);
         }
     });
@@ -87,10 +94,12 @@ fn box3(c: &mut Criterion) {
     for (label, m, n) in SIZES {
         let x = image(m, n);
         let y = Array::<f32>::zeros(&[m, n]).unwrap();
-        let generated = mean_time(c, &format!("box3_clamped/{label}/quasar"), || k::box3(&x, &y).unwrap());
+        let generated =
+            mean_time(c, &format!("box3_clamped/{label}/quasar"), || k::box3(&x, &y).unwrap());
         let xs = x.to_vec().unwrap();
         let mut ys = vec![0.0f32; m * n];
-        let baseline = mean_time(c, &format!("box3_clamped/{label}/rayon"), || box3_rayon(&xs, &mut ys, m, n));
+        let baseline =
+            mean_time(c, &format!("box3_clamped/{label}/rayon"), || box3_rayon(&xs, &mut ys, m, n));
         // The two agree.
         let got = y.to_vec().unwrap();
         assert!(got.iter().zip(&ys).all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs())));
@@ -107,7 +116,8 @@ fn gamma(c: &mut Criterion) {
     for (label, m, n) in SIZES {
         let x = image(m, n);
         let y = Array::<f32>::zeros(&[m, n]).unwrap();
-        let generated = mean_time(c, &format!("gamma/{label}/quasar"), || k::gamma(&x, &y).unwrap());
+        let generated =
+            mean_time(c, &format!("gamma/{label}/quasar"), || k::gamma(&x, &y).unwrap());
         let xs = x.to_vec().unwrap();
         let mut ys = vec![0.0f32; m * n];
         let powf = mean_time(c, &format!("gamma/{label}/powf_rayon"), || {
