@@ -72,7 +72,10 @@ impl Parse for Input {
                 input.parse::<Token![=]>()?;
                 if key == "file" {
                     if source.is_some() {
-                        return Err(syn::Error::new(key.span(), "the Quasar source is given twice"));
+                        return Err(syn::Error::new(
+                            key.span(),
+                            "the Quasar source is given twice",
+                        ));
                     }
                     source = Some(Source::File(input.parse()?));
                 } else if key == "double" {
@@ -139,7 +142,10 @@ fn compile(name: &str, source: &str, span: Span, double: bool) -> proc_macro2::T
         let n = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
         let plural = if n == 1 { "" } else { "s" };
         let rendered = map.render(&parsed.diagnostics);
-        return error(span, &format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}"));
+        return error(
+            span,
+            &format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}"),
+        );
     }
     let checked = quasar_core::sema::check::check_program(&parsed.program);
     let n = checked.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -209,7 +215,10 @@ mod tests {
 
     #[test]
     fn the_double_option_makes_scalars_f64() {
-        let out = expand_tokens(quote!("function y = f(x : scalar)\n    y = x\nendfunction\n", double = true));
+        let out = expand_tokens(quote!(
+            "function y = f(x : scalar)\n    y = x\nendfunction\n",
+            double = true
+        ));
         assert!(out.contains("f64"), "{out}");
         assert!(syn::parse2::<Input>(quote!(file = "a.q", double = false)).is_ok());
         assert!(syn::parse2::<Input>(quote!(double = 1)).is_err());

@@ -13,8 +13,8 @@
 //! Nothing here panics on user input: failures are [`quasar_runtime::Error`]s.
 
 pub mod access;
-pub mod cpu;
 pub mod concat;
+pub mod cpu;
 pub mod fixed;
 pub mod index;
 pub mod scalar;
@@ -26,8 +26,8 @@ mod tests;
 pub use access::{
     elem_offset, get_elem, index_error, map_index, mirror_ext, periodize, set_elem, Mode,
 };
-pub use cpu::has_avx2_fma;
 pub use concat::{cat, stack_rows, Part};
+pub use cpu::has_avx2_fma;
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
 pub use index::{index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub};
 pub use scalar::{
