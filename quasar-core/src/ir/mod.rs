@@ -8,6 +8,7 @@
 pub mod dump;
 pub mod dump_body;
 pub mod prune;
+pub mod walk;
 
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;

@@ -3,8 +3,8 @@
 
 use super::kernel::{local, Ctx};
 use super::regs::{small_vec, ArrRef, NumTy, RegClass, Space, Val};
-use super::walk::walk_block;
 use super::{unsupported, PtxParam, PtxParamRole, Res};
+use crate::ir::walk::walk_block;
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module};
 use crate::sema::types::{Access, Rank, Type};
 

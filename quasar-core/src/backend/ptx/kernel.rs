@@ -3,8 +3,8 @@
 
 use super::abi::{bind_arg, launch_rank, specials};
 use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
-use super::walk::walk_block;
 use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParamRole, Res};
+use crate::ir::walk::walk_block;
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module, StmtKind};
 use crate::span::Span;
 use std::collections::HashMap;

@@ -49,7 +49,6 @@ mod math;
 mod regs;
 #[cfg(test)]
 mod tests;
-mod walk;
 
 use crate::ir::{self, Module};
 use crate::span::Span;

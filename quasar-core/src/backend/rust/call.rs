@@ -56,14 +56,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if f.kind == FunctionKind::Kernel {
             return Err(unsupported(span, "calling a kernel function directly (use parallel_do)"));
         }
-        let callee_ctx = if f.kind == FunctionKind::Device && self.ctx != Ctx::Host {
-            Ctx::Device
-        } else if f.kind == FunctionKind::Device {
-            // A device function called from host code runs on the host, over host values.
-            Ctx::Device
-        } else {
-            Ctx::Host
-        };
+        // A device function called from host code also runs over device values
+        // (numbers and fixed vectors), converted at the call.
+        let callee_ctx = if f.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
         let slots: Vec<_> = f.params.iter().chain(&f.captures).copied().collect();
         if slots.len() != args.len() {
             return Err(unsupported(
@@ -121,17 +116,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             (f, 1) if FLOAT_UNARY.contains(&f) => {
                 let n = rn.ok_or_else(bad)?;
                 let fi = format_ident!("{}", f);
-                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), quote!(#b::#fi))?
+                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), Some(quote!(#b::#fi)))?
             }
             ("rsqrt", 1) => {
                 let n = rn.ok_or_else(bad)?;
-                self.map1(
-                    &args[0],
-                    &r,
-                    n,
-                    |x| quote!((1.0 / #q::rt::sqrt(#x))),
-                    quote!(rsqrt_unsupported),
-                )?
+                let one = n.literal(1.0, &rt);
+                // No host-array version: `rsqrt` is a kernel built-in.
+                self.map1(&args[0], &r, n, |x| quote!((#one / #q::rt::sqrt(#x))), None)?
             }
             (
                 "abs" | "real" | "imag" | "conj" | "sign" | "saturate" | "isnan" | "isinf"
@@ -221,7 +212,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             ("zeros" | "ones" | "uninit" | "rand" | "randn" | "czeros" | "cones", _) => {
                 let n = rn.ok_or_else(bad)?;
-                let dims = self.dims_arg(name, args)?;
                 let nt = n.tokens(&rt);
                 let fi = match name {
                     "czeros" => format_ident!("zeros"),
@@ -229,7 +219,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     f => format_ident!("{}", f),
                 };
                 match &r {
-                    Repr::Array(..) => quote!(#b::#fi::<#nt>(&#dims)?),
+                    Repr::Array(..) => {
+                        let dims = self.dims_arg(name, args)?;
+                        quote!(#b::#fi::<#nt>(&#dims)?)
+                    }
                     Repr::Fixed(_, s)
                         if matches!(name, "zeros" | "ones" | "uninit" | "czeros" | "cones") =>
                     {
@@ -239,7 +232,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         } else {
                             n.zero(&rt)
                         };
-                        let _ = dims;
                         quote!([#v; #len])
                     }
                     _ => return Err(bad()),
@@ -368,7 +360,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         r: &Repr,
         n: Num,
         scalar: impl Fn(TokenStream) -> TokenStream,
-        array_fn: TokenStream,
+        array_fn: Option<TokenStream>,
     ) -> GResult<TokenStream> {
         Ok(match r {
             Repr::Num(_) => scalar(self.num_as(a, n)?),
@@ -379,8 +371,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
             }
             Repr::Array(..) => {
+                let f =
+                    array_fn.ok_or_else(|| unsupported(a.span, "this built-in on host arrays"))?;
                 let x = self.expr_as(a, r)?;
-                quote!(#array_fn(&#x)?)
+                quote!(#f(&#x)?)
             }
             _ => return Err(unsupported(a.span, "this argument")),
         })

@@ -7,7 +7,6 @@ use super::ty::Repr;
 use super::{unsupported, Gen};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{FunctionId, LocalId};
-use crate::sema::types::Type;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, Span as PmSpan, TokenStream};
 use quote::quote;
@@ -199,7 +198,6 @@ fn script(g: &mut Gen) -> TokenStream {
         let name = g.fn_ident(mn);
         calls.push(quote!(#name()?;));
     }
-    let _ = Type::Void;
     quote! {
         /// Runs the Quasar file's top-level statements, then its `main` function if it has one.
         pub fn script() -> #rt::run::Result<()> {

@@ -24,35 +24,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         repr_in(self.g, ty, self.ctx, span)
     }
 
-    /// The Rust type of a representation.
+    /// The Rust type of a representation (inside a function body).
     pub fn rust_type(&self, r: &Repr) -> TokenStream {
-        let rt = &self.g.rt;
-        match r {
-            Repr::Num(n) => n.tokens(rt),
-            Repr::Str => quote!(::std::string::String),
-            Repr::Unit => quote!(()),
-            Repr::Array(n, _) => {
-                let t = n.tokens(rt);
-                quote!(#rt::run::Array<#t>)
-            }
-            Repr::Fixed(n, s) => {
-                let t = n.tokens(rt);
-                let len: usize = s.iter().product();
-                quote!([#t; #len])
-            }
-            Repr::View(n, _) => {
-                let t = n.tokens(rt);
-                quote!(#rt::run::KernelView<'_, #t>)
-            }
-            Repr::FnVal(i) => {
-                let name = super::fnval::enum_ident(*i);
-                quote!(#name)
-            }
-            Repr::Tuple(rs) => {
-                let ts: Vec<_> = rs.iter().map(|r| self.rust_type(r)).collect();
-                quote!((#(#ts,)*))
-            }
-        }
+        super::ty::rust_type(r, &self.g.rt, &quote!('_))
     }
 
     /// A default value of a representation (locals are declared with one).
@@ -109,13 +83,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         "reading a kernel output argument inside the kernel",
                     ));
                 }
-                let r = self.local_repr_checked(*id)?;
-                let t = self.local(*id);
-                let t = match r {
-                    Repr::Array(..) | Repr::Str | Repr::FnVal(_) => quote!(#t.clone()),
-                    _ => t,
-                };
-                Ok(V { t, r })
+                // Reports a local whose type has no representation.
+                self.local_repr_checked(*id)?;
+                Ok(self.read_local(*id))
             }
             ExprKind::Convert(inner) => {
                 let r = r?;
@@ -425,7 +395,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// An operand of arithmetic converted to element type `n`.
     fn operand(&mut self, v: V, n: Num, span: Span) -> GResult<Operand> {
-        let rt = self.g.rt.clone();
         Ok(match &v.r {
             Repr::Num(_) => Operand::Num(self.convert(v, &Repr::Num(n), span)?),
             Repr::Array(_, rank) => {
@@ -436,8 +405,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let s = s.clone();
                 Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
             }
-            Repr::View(a, _) => {
-                let _ = (a, &rt);
+            Repr::View(..) => {
                 return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel"));
             }
             r => return Err(unsupported(span, format_args!("arithmetic on {}", describe(r)))),

@@ -7,7 +7,8 @@ use super::expr::repr_in;
 use super::func::Ctx;
 use super::ty::Repr;
 use super::{unsupported, GResult, Gen};
-use crate::ir::{Block, Expr, ExprKind, FunctionId, Index, PlaceKind, StmtKind};
+use crate::ir::walk::walk_block;
+use crate::ir::{Expr, ExprKind, FunctionId};
 use crate::sema::types::{FnType, Type};
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
@@ -51,9 +52,7 @@ impl FnVals {
     }
 }
 
-pub(crate) fn enum_ident(k: usize) -> Ident {
-    format_ident!("__QFn{}", k)
-}
+pub(crate) use super::ty::enum_ident;
 
 fn variant_ident(f: FunctionId) -> Ident {
     format_ident!("F{}", f.0)
@@ -68,7 +67,7 @@ pub(crate) fn collect(g: &mut Gen) {
                 g.fnvals.add_type(ft);
             }
         }
-        visit_block(&f.body, &mut |e| match (&e.kind, &e.ty) {
+        walk_block(&f.body, &mut |_| {}, &mut |e| match (&e.kind, &e.ty) {
             (ExprKind::Closure { function, .. }, Type::Function(ft))
             | (ExprKind::FunctionRef(function), Type::Function(ft)) => {
                 g.fnvals.add_variant(ft, *function)
@@ -205,153 +204,5 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
 }
 
 pub(crate) fn type_tokens(g: &Gen, r: &Repr) -> TokenStream {
-    let rt = &g.rt;
-    match r {
-        Repr::Num(n) => n.tokens(rt),
-        Repr::Str => quote!(::std::string::String),
-        Repr::Unit => quote!(()),
-        Repr::Array(n, _) => {
-            let t = n.tokens(rt);
-            quote!(#rt::run::Array<#t>)
-        }
-        Repr::Fixed(n, s) => {
-            let t = n.tokens(rt);
-            let len: usize = s.iter().product();
-            quote!([#t; #len])
-        }
-        Repr::View(n, _) => {
-            let t = n.tokens(rt);
-            quote!(#rt::run::KernelView<'static, #t>)
-        }
-        Repr::FnVal(i) => {
-            let e = enum_ident(*i);
-            quote!(#e)
-        }
-        Repr::Tuple(rs) => {
-            let ts: Vec<_> = rs.iter().map(|r| type_tokens(g, r)).collect();
-            quote!((#(#ts),*))
-        }
-    }
-}
-
-fn visit_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
-    for s in b {
-        match &s.kind {
-            StmtKind::Assign { place, value, .. } => {
-                if let PlaceKind::Index { base, indices } = &place.kind {
-                    visit_expr(base, f);
-                    visit_indices(indices, f);
-                }
-                visit_expr(value, f);
-            }
-            StmtKind::Destructure { value, .. } | StmtKind::Expr(value) => visit_expr(value, f),
-            StmtKind::If { cond, then_body, else_body } => {
-                visit_expr(cond, f);
-                visit_block(then_body, f);
-                visit_block(else_body, f);
-            }
-            StmtKind::ForRange { start, step, end, body, .. } => {
-                visit_expr(start, f);
-                visit_expr(step, f);
-                visit_expr(end, f);
-                visit_block(body, f);
-            }
-            StmtKind::ForEach { values, body, .. } => {
-                visit_expr(values, f);
-                visit_block(body, f);
-            }
-            StmtKind::While { cond, body } | StmtKind::Repeat { body, until: cond } => {
-                visit_expr(cond, f);
-                visit_block(body, f);
-            }
-            StmtKind::Match { scrutinee, arms, default } => {
-                visit_expr(scrutinee, f);
-                for a in arms {
-                    a.values.iter().for_each(|v| visit_expr(v, f));
-                    visit_block(&a.body, f);
-                }
-                if let Some(d) = default {
-                    visit_block(d, f);
-                }
-            }
-            StmtKind::Try { body, handler, .. } => {
-                visit_block(body, f);
-                visit_block(handler, f);
-            }
-            StmtKind::Print(es) | StmtKind::Error(es) => es.iter().for_each(|e| visit_expr(e, f)),
-            StmtKind::Assert { cond, message } => {
-                visit_expr(cond, f);
-                message.iter().for_each(|e| visit_expr(e, f));
-            }
-            _ => {}
-        }
-    }
-}
-
-fn visit_indices(ix: &[Index], f: &mut dyn FnMut(&Expr)) {
-    for i in ix {
-        match i {
-            Index::At(e) | Index::Spread(e) | Index::List(e) => visit_expr(e, f),
-            Index::Range { start, step, end } => {
-                visit_expr(start, f);
-                if let Some(s) = step {
-                    visit_expr(s, f);
-                }
-                visit_expr(end, f);
-            }
-            Index::All => {}
-        }
-    }
-}
-
-/// Calls `f` on `e` and every expression inside it.
-pub(crate) fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    crate::stack::guard(|| {
-        f(e);
-        match &e.kind {
-            ExprKind::Unary { operand, .. } | ExprKind::Convert(operand) => visit_expr(operand, f),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                visit_expr(lhs, f);
-                visit_expr(rhs, f);
-            }
-            ExprKind::Call { callee, args } => {
-                if let crate::ir::Callee::Value(v) = callee {
-                    visit_expr(v, f);
-                }
-                args.iter().for_each(|a| visit_expr(a, f));
-            }
-            ExprKind::ParallelDo { dims, block_dims, args, .. } => {
-                visit_expr(dims, f);
-                if let Some(b) = block_dims {
-                    visit_expr(b, f);
-                }
-                args.iter().for_each(|a| visit_expr(a, f));
-            }
-            ExprKind::Index { base, indices } => {
-                visit_expr(base, f);
-                visit_indices(indices, f);
-            }
-            ExprKind::Field { base, .. } => visit_expr(base, f),
-            ExprKind::Matrix(es) | ExprKind::Cell(es) | ExprKind::Sequence(es) => {
-                es.iter().for_each(|x| visit_expr(x, f))
-            }
-            ExprKind::Range { start, step, end } => {
-                visit_expr(start, f);
-                if let Some(s) = step {
-                    visit_expr(s, f);
-                }
-                visit_expr(end, f);
-            }
-            ExprKind::Ternary { cond, then, otherwise } => {
-                visit_expr(cond, f);
-                visit_expr(then, f);
-                visit_expr(otherwise, f);
-            }
-            ExprKind::Closure { captures, .. } => captures.iter().for_each(|c| visit_expr(c, f)),
-            ExprKind::Construct { fields, .. } => fields.iter().for_each(|(_, x)| visit_expr(x, f)),
-            ExprKind::Assign { value, .. } => visit_expr(value, f),
-            ExprKind::Spread(x) | ExprKind::TupleField { tuple: x, .. } => visit_expr(x, f),
-            _ => {}
-        }
-    })
+    super::ty::rust_type(r, &g.rt, &quote!('static))
 }

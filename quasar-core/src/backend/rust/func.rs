@@ -154,9 +154,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         Ok(quote!(#(#out)*))
     }
 
-    /// Parameters then captures, as `name: Type`.
-    pub fn signature_params(&mut self) -> GResult<Vec<TokenStream>> {
+    /// Parameters then captures, as `name: Type` (kernel views with the lifetime `'__v`), and
+    /// whether any is a view (the function then declares `'__v`).
+    pub fn signature_params(&mut self) -> GResult<(Vec<TokenStream>, bool)> {
         let mut out = Vec::new();
+        let mut views = false;
         for id in self.f.params.iter().chain(&self.f.captures) {
             let r = self.local_repr_checked(*id)?;
             let l = self.f.local(*id);
@@ -166,11 +168,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     format_args!("the parameter `{}` of type {}", l.name, l.ty),
                 ));
             }
+            views |= matches!(r, Repr::View(..));
             let name = &self.names[id.0 as usize];
-            let ty = self.rust_type(&r);
+            let ty = super::ty::rust_type(&r, &self.g.rt, &quote!('__v));
             out.push(quote!(#[allow(unused_mut)] mut #name: #ty));
         }
-        Ok(out)
+        Ok((out, views))
     }
 }
 
@@ -184,21 +187,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let name = g.fn_ident(id);
     let rt = g.rt.clone();
     let mut fg = FnGen::new(g, id, ctx)?;
-    let params = fg.signature_params()?;
+    let (params, views) = fg.signature_params()?;
     let ret = fg.result_type()?;
     let locals = fg.declare_locals(|r| matches!(r, LocalRole::Param | LocalRole::Capture))?;
     let body = fg.block(&f.body)?;
     let result = fg.result_value();
     let inline = if ctx == Ctx::Device { quote!(#[inline(always)]) } else { quote!() };
-    let generic = if params.iter().any(|p| p.to_string().contains("KernelView")) {
-        quote!(<'__v>)
-    } else {
-        quote!()
-    };
-    let params: Vec<TokenStream> = params
-        .into_iter()
-        .map(|p| p.to_string().replace("'_", "'__v").parse().unwrap_or(p))
-        .collect();
+    let generic = if views { quote!(<'__v>) } else { quote!() };
     Ok(quote! {
         #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_parens, unused_braces, non_snake_case, clippy::all)]
         #inline

@@ -438,6 +438,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         // Row-major offset; a single index is linear.
         let mut terms = Vec::new();
         let mut oks = Vec::new();
+        let mut offs = Vec::new();
         for (d, c) in comps.iter().enumerate() {
             let (ext, stride): (usize, usize) = if k == 1 {
                 (len, 1)
@@ -447,17 +448,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let i = quote::format_ident!("__i{}", d);
             terms.push(quote!(let #i: i64 = #c;));
             oks.push(quote!((#i >= 0 && #i < #ext as i64)));
-            let _ = stride;
+            offs.push(quote!((#i as usize) * #stride));
         }
-        let offs: Vec<TokenStream> = (0..k)
-            .map(|d| {
-                let stride: usize = if k == 1 { 1 } else { shape.iter().skip(d + 1).product() };
-                let i = quote::format_ident!("__i{}", d);
-                quote!((#i as usize) * #stride)
-            })
-            .collect();
         let zero = n.zero(&rt);
-        let _ = len;
         Ok(match write {
             None => {
                 quote!({ let __a = #value; #(#pre)* #(#terms)* if #(#oks)&&* { __a[0usize #(+ #offs)*] } else { #zero } })
@@ -631,10 +624,4 @@ impl<'g, 'm> FnGen<'g, 'm> {
             quote!({ let mut __s: ::std::vec::Vec<#q::Sub> = ::std::vec::Vec::new(); #(#pushes)* __s }),
         )
     }
-}
-
-/// Whether an index expression is the constant `c`.
-#[allow(dead_code)]
-pub(crate) fn is_const_int(e: &Expr, c: i64) -> bool {
-    matches!(e.constant(), Some(Const::Int(v)) if *v == c)
 }

@@ -48,8 +48,7 @@ impl Facts {
     }
 }
 
-struct Analysis<'f> {
-    f: &'f Function,
+struct Analysis {
     pos: Option<LocalId>,
     /// Locals assigned exactly once, from `pos[d]` (or `pos` itself when it is an `int`).
     pos_alias: HashMap<LocalId, usize>,
@@ -71,7 +70,6 @@ pub(crate) fn analyse(
     let mut counts: HashMap<LocalId, usize> = HashMap::new();
     count_assignments(&f.body, &mut counts);
     let mut a = Analysis {
-        f,
         pos,
         pos_alias: HashMap::new(),
         ranges: HashMap::new(),
@@ -155,7 +153,7 @@ fn count_assignments(b: &Block, counts: &mut HashMap<LocalId, usize>) {
     }
 }
 
-impl Analysis<'_> {
+impl Analysis {
     /// `pos[d]`, or `pos` itself for a one-dimensional launch.
     fn pos_component(&self, e: &Expr) -> Option<usize> {
         match &e.kind {
@@ -333,7 +331,7 @@ impl Analysis<'_> {
 
     fn expr(&mut self, e: &Expr) {
         let mut found = Vec::new();
-        super::fnval::visit_expr(e, &mut |x| {
+        crate::ir::walk::walk_expr(e, &mut |x| {
             if let ExprKind::Index { base, indices } = &x.kind {
                 found.push((base.as_ref().clone(), indices.clone(), x.span));
             }
@@ -341,7 +339,6 @@ impl Analysis<'_> {
         for (b, ix, span) in found {
             self.access(&b, &ix, span);
         }
-        let _ = self.f;
     }
 }
 

@@ -19,7 +19,7 @@ use crate::ir::{Block, Expr, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::AssignOp;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::HashMap;
 
@@ -51,22 +51,12 @@ fn output_ops(f: &crate::ir::Function) -> Vec<(LocalId, AssignOp)> {
     let mut ops: HashMap<LocalId, AssignOp> = HashMap::new();
     fn walk(b: &Block, ops: &mut HashMap<LocalId, AssignOp>) {
         for s in b {
-            match &s.kind {
-                StmtKind::Assign { place, op, .. } => {
-                    if let PlaceKind::Local(l) = place.kind {
-                        ops.entry(l).or_insert(*op);
-                    }
+            if let StmtKind::Assign { place, op, .. } = &s.kind {
+                if let PlaceKind::Local(l) = place.kind {
+                    ops.entry(l).or_insert(*op);
                 }
-                StmtKind::If { then_body, else_body, .. } => {
-                    walk(then_body, ops);
-                    walk(else_body, ops);
-                }
-                StmtKind::ForRange { body, .. }
-                | StmtKind::ForEach { body, .. }
-                | StmtKind::While { body, .. }
-                | StmtKind::Repeat { body, .. } => walk(body, ops),
-                _ => {}
             }
+            child_blocks(s).into_iter().for_each(|c| walk(c, ops));
         }
     }
     walk(&f.body, &mut ops);
@@ -449,33 +439,31 @@ fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GR
     })
 }
 
-fn contains_nested_barrier(b: &Block) -> bool {
-    fn inner(b: &Block) -> bool {
-        b.iter().any(|s| match &s.kind {
-            StmtKind::SyncThreads => true,
-            StmtKind::If { then_body, else_body, .. } => inner(then_body) || inner(else_body),
-            StmtKind::ForRange { body, .. }
-            | StmtKind::ForEach { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => inner(body),
-            StmtKind::Match { arms, default, .. } => {
-                arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(inner)
-            }
-            _ => false,
-        })
-    }
-    b.iter().any(|s| match &s.kind {
-        StmtKind::SyncThreads => false,
-        StmtKind::If { then_body, else_body, .. } => inner(then_body) || inner(else_body),
+/// The blocks nested directly in a statement.
+fn child_blocks(s: &crate::ir::Stmt) -> Vec<&Block> {
+    match &s.kind {
+        StmtKind::If { then_body, else_body, .. } => vec![then_body, else_body],
         StmtKind::ForRange { body, .. }
         | StmtKind::ForEach { body, .. }
         | StmtKind::While { body, .. }
-        | StmtKind::Repeat { body, .. } => inner(body),
+        | StmtKind::Repeat { body, .. } => vec![body],
         StmtKind::Match { arms, default, .. } => {
-            arms.iter().any(|a| inner(&a.body)) || default.as_ref().is_some_and(inner)
+            arms.iter().map(|a| &a.body).chain(default.as_ref()).collect()
         }
-        _ => false,
+        StmtKind::Try { body, handler, .. } => vec![body, handler],
+        _ => Vec::new(),
+    }
+}
+
+fn contains_barrier(b: &Block) -> bool {
+    b.iter().any(|s| {
+        matches!(s.kind, StmtKind::SyncThreads) || child_blocks(s).into_iter().any(contains_barrier)
     })
+}
+
+/// A `syncthreads` below the top level of the body (in a loop or branch).
+fn contains_nested_barrier(b: &Block) -> bool {
+    b.iter().any(|s| child_blocks(s).into_iter().any(contains_barrier))
 }
 
 /// `fn(blkdim) -> bytes` for the kernel descriptor: the shared arrays' sizes from the block
@@ -530,7 +518,7 @@ fn shared_bytes_fn(
 
 fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
     let mut bad = None;
-    super::fnval::visit_expr(e, &mut |x| {
+    crate::ir::walk::walk_expr(e, &mut |x| {
         if let ExprKind::Local(l) = x.kind {
             let local = fg.f.local(l);
             if !(local.role == LocalRole::Special && local.name == "blkdim") {
@@ -550,7 +538,6 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
 impl<'g, 'm> FnGen<'g, 'm> {
     /// The dimensions of `shared(args…)` as a `Vec<usize>` expression.
     fn shared_dims(&mut self, args: &[Expr]) -> GResult<TokenStream> {
-        let rt = self.g.rt.clone();
         let mut pushes = Vec::new();
         for a in args {
             let v = self.expr(a)?;
@@ -563,7 +550,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 _ => return Err(unsupported(a.span, "this shared-array dimension")),
             }
         }
-        let _ = rt;
         Ok(
             quote!({ let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new(); #(#pushes)* __d }),
         )
@@ -701,7 +687,7 @@ fn access_of(f: &crate::ir::Function) -> HashMap<LocalId, (bool, bool)> {
     let mut acc: HashMap<LocalId, (bool, bool)> = HashMap::new();
     fn walk(b: &Block, acc: &mut HashMap<LocalId, (bool, bool)>) {
         let read = |e: &Expr, acc: &mut HashMap<LocalId, (bool, bool)>| {
-            super::fnval::visit_expr(e, &mut |x| {
+            crate::ir::walk::walk_expr(e, &mut |x| {
                 if let ExprKind::Local(l) = x.kind {
                     acc.entry(l).or_default().0 = true;
                 }
@@ -757,10 +743,8 @@ fn access_of(f: &crate::ir::Function) -> HashMap<LocalId, (bool, bool)> {
                         walk(d, acc);
                     }
                 }
-                _ => {
-                    // Anything else: treat every local mentioned as read.
-                    let _ = Ident::new("x", proc_macro2::Span::call_site());
-                }
+                // Nothing else in a kernel body reads or writes arrays.
+                _ => {}
             }
         }
     }

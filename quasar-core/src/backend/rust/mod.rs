@@ -94,14 +94,6 @@ pub fn generate(module: &Module, opts: &Options) -> Output {
     Output { tokens: body, diagnostics: g.diagnostics }
 }
 
-/// Generated code as formatted text (for `quasar emit --rust`), when it is valid Rust syntax.
-pub fn to_source(tokens: &TokenStream) -> String {
-    let text = tokens.to_string();
-    // A light reformatting: one item per line is enough for a readable dump when rustfmt is
-    // not at hand; the CLI pipes it through rustfmt when it can.
-    text.replace(" ; ", ";\n").replace("{ ", "{\n").replace(" }", "\n}")
-}
-
 /// A compile error of the backend: `construct` is not supported (yet) by code generation.
 pub(crate) fn unsupported(span: Span, construct: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(span, format!("code generation does not support {construct} yet"))

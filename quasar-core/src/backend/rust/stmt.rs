@@ -219,53 +219,58 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     None => self.expr_as(value, &target)?,
                     Some(bop) => {
                         let read = Expr::new(ExprKind::Local(*id), place.ty.clone(), span);
-                        let e = Expr::new(
-                            ExprKind::Binary {
-                                op: bop,
-                                lhs: Box::new(read),
-                                rhs: Box::new(value.clone()),
-                            },
-                            place.ty.clone(),
-                            span,
-                        );
-                        self.compound_local(op, e, &target)?
+                        self.compound_local(op, bop, read, value, &target, span)?
                     }
                 };
                 Ok(quote!(#t = #rhs;))
             }
             PlaceKind::Index { base, indices } => {
-                let _ = span;
                 self.index_write(base, indices, op, value, &place.ty, place.span)
             }
             PlaceKind::Field { .. } => Err(unsupported(span, "assignment to fields (classes)")),
         }
     }
 
-    fn compound_local(&mut self, op: AssignOp, e: Expr, target: &Repr) -> GResult<TokenStream> {
+    /// The new value of a local updated by `op=` (`read` is the local, `value` the operand).
+    fn compound_local(
+        &mut self,
+        op: AssignOp,
+        bop: BinaryOp,
+        read: Expr,
+        value: &Expr,
+        target: &Repr,
+        span: Span,
+    ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         match op {
             AssignOp::Max | AssignOp::Min => {
-                let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { unreachable_expr() };
                 let n = target.num().unwrap_or(Num::F32);
-                let a = self.expr_as(lhs, &Repr::Num(n))?;
-                let b = self.expr_as(rhs, &Repr::Num(n))?;
+                let a = self.expr_as(&read, &Repr::Num(n))?;
+                let b = self.expr_as(value, &Repr::Num(n))?;
                 let f = if op == AssignOp::Max { quote!(max) } else { quote!(min) };
                 Ok(quote!(#rt::qstd::rt::#f(#a, #b)))
             }
             AssignOp::Xor | AssignOp::Or | AssignOp::And => {
-                let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { unreachable_expr() };
                 let n = target.num().filter(|n| n.is_int()).ok_or_else(|| {
-                    unsupported(e.span, "bitwise compound assignment on non-integers")
+                    unsupported(span, "bitwise compound assignment on non-integers")
                 })?;
-                let a = self.expr_as(lhs, &Repr::Num(n))?;
-                let b = self.expr_as(rhs, &Repr::Num(n))?;
+                let a = self.expr_as(&read, &Repr::Num(n))?;
+                let b = self.expr_as(value, &Repr::Num(n))?;
                 Ok(match op {
                     AssignOp::Xor => quote!((#a ^ #b)),
                     AssignOp::Or => quote!((#a | #b)),
                     _ => quote!((#a & #b)),
                 })
             }
-            _ => self.expr_as(&e, target),
+            _ => {
+                let ty = read.ty.clone();
+                let e = Expr::new(
+                    ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                    ty,
+                    span,
+                );
+                self.expr_as(&e, target)
+            }
         }
     }
 
@@ -435,11 +440,6 @@ pub(crate) fn binary_of(op: AssignOp) -> Option<BinaryOp> {
             BinaryOp::Add
         }
     })
-}
-
-fn unreachable_expr() -> ! {
-    // compound_local is only called with the Binary it builds itself.
-    unreachable!("compound assignment without a binary expression")
 }
 
 fn contains_jump(b: &Block) -> bool {

@@ -6,7 +6,7 @@
 //! `[T; N]` values in registers, and arrays passed in are `KernelView`s.
 
 use crate::sema::types::{ArrayType, Dim, IntKind, Precision, Rank, Type};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 /// The largest array kept in registers inside kernels.
@@ -235,4 +235,40 @@ pub fn fixed_shape(a: &ArrayType) -> Option<Vec<usize>> {
     let s = known_shape(a)?;
     let n: usize = s.iter().product();
     (1..=MAX_FIXED).contains(&n).then_some(s)
+}
+
+/// The Rust type of a representation; `lifetime` is the one kernel views carry (`'_` inside
+/// a function body, a named one in signatures, `'static` in function-value enums).
+pub fn rust_type(r: &Repr, rt: &TokenStream, lifetime: &TokenStream) -> TokenStream {
+    match r {
+        Repr::Num(n) => n.tokens(rt),
+        Repr::Str => quote!(::std::string::String),
+        Repr::Unit => quote!(()),
+        Repr::Array(n, _) => {
+            let t = n.tokens(rt);
+            quote!(#rt::run::Array<#t>)
+        }
+        Repr::Fixed(n, s) => {
+            let t = n.tokens(rt);
+            let len: usize = s.iter().product();
+            quote!([#t; #len])
+        }
+        Repr::View(n, _) => {
+            let t = n.tokens(rt);
+            quote!(#rt::run::KernelView<#lifetime, #t>)
+        }
+        Repr::FnVal(i) => {
+            let e = enum_ident(*i);
+            quote!(#e)
+        }
+        Repr::Tuple(rs) => {
+            let ts: Vec<_> = rs.iter().map(|r| rust_type(r, rt, lifetime)).collect();
+            quote!((#(#ts),*))
+        }
+    }
+}
+
+/// The enum of function values of the module's `k`-th function type.
+pub fn enum_ident(k: usize) -> Ident {
+    quote::format_ident!("__QFn{}", k)
 }

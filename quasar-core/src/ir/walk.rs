@@ -1,10 +1,11 @@
-//! A read-only walk over IR blocks, for the facts a kernel needs before it is emitted (does it
-//! use barriers, which arguments does it write, which `parallel_do` launches it).
+//! A read-only walk over IR blocks: every statement and every expression, nested ones
+//! included. The backends use it for the facts they need before emitting code (barriers,
+//! written arguments, function values, array accesses).
 
 use crate::ir::{self, ExprKind, StmtKind};
 
 /// Visits every statement and expression of a block (places' subexpressions included).
-pub(super) fn walk_block(
+pub fn walk_block(
     b: &[ir::Stmt],
     on_stmt: &mut dyn FnMut(&ir::Stmt),
     on_expr: &mut dyn FnMut(&ir::Expr),
@@ -100,7 +101,7 @@ fn walk_indices(indices: &[ir::Index], on_expr: &mut dyn FnMut(&ir::Expr)) {
     }
 }
 
-pub(super) fn walk_expr(e: &ir::Expr, on_expr: &mut dyn FnMut(&ir::Expr)) {
+pub fn walk_expr(e: &ir::Expr, on_expr: &mut dyn FnMut(&ir::Expr)) {
     crate::stack::guard(|| {
         on_expr(e);
         let w = |x: &ir::Expr, on_expr: &mut dyn FnMut(&ir::Expr)| walk_expr(x, on_expr);
