@@ -27,7 +27,7 @@ pub use access::{
     elem_offset, get_elem, index_error, map_index, mirror_ext, periodize, set_elem, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
-pub use cpu::has_avx2_fma;
+pub use cpu::{has_avx2_fma, has_avx512};
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
 pub use index::{index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub};
 pub use scalar::{

@@ -188,6 +188,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         builder = quote!(#builder.block_sensitive());
     }
     let avx = format_ident!("{}__avx2", name);
+    let avx512 = format_ident!("{}__avx512", name);
     let generic = format_ident!("{}__body", name);
     Ok(quote! {
         #shared_fn
@@ -205,10 +206,21 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         unsafe fn #avx(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
             #generic(__ctx, __args)
         }
+        // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+        #[allow(non_snake_case)]
+        unsafe fn #avx512(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
+            #generic(__ctx, __args)
+        }
         #[allow(non_snake_case)]
         fn #name(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
             #[cfg(target_arch = "x86_64")]
             {
+                if #rt::qstd::rt::has_avx512() {
+                    // SAFETY: the CPU supports these AVX-512 subsets, AVX2 and FMA (checked).
+                    return unsafe { #avx512(__ctx, __args) };
+                }
                 if #rt::qstd::rt::has_avx2_fma() {
                     // SAFETY: the CPU supports AVX2 and FMA (checked just above).
                     return unsafe { #avx(__ctx, __args) };
