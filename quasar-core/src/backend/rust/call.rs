@@ -256,6 +256,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(#b::linspace(#a, #c, #b::to_dims("linspace", &[#k as i32])?[0])?)
             }
             ("size", 1) => self.size_of(&args[0], &r, span)?,
+            ("size", 2) if !matches!(super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?, Repr::Num(_)) => {
+                self.size_dims(&args[0], &args[1], &r, span)?
+            }
             ("size", 2) => {
                 let a = self.expr(&args[0])?;
                 let d = self.num_as(&args[1], Num::I32)?;
@@ -476,6 +479,44 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// The length of `size(a)`'s result type, when fixed.
+    /// `size(x, dims)` with a vector of dimensions (`size(x, 0..1)`): the listed extents, as a
+    /// fixed-size vector when the result type has a known length, else as an array.
+    fn size_dims(&mut self, a: &Expr, dims: &Expr, r: &Repr, span: Span) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let b = quote!(#rt::qstd::builtins);
+        let v = self.expr(a)?;
+        let x = v.t;
+        let d = self.expr(dims)?;
+        let dt = d.t;
+        let list = match d.r {
+            Repr::Fixed(..) => quote!(#dt.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>()),
+            Repr::Array(..) => quote!(#dt.to_vec()?.into_iter().map(|__d| __d as i32).collect::<::std::vec::Vec<i32>>()),
+            _ => return Err(unsupported(span, "`size(x, dims)` with these dimensions")),
+        };
+        // The extent of dimension `__d` of `x` (1 past its last dimension).
+        let extent = match v.r {
+            Repr::Array(..) => quote!(#b::size_dim(&#x, __d)?),
+            Repr::View(..) => quote!(if __d < 0 { 0 } else { #x.dim(__d as usize) as i32 }),
+            _ => return Err(unsupported(span, "`size(x, dims)` of this value")),
+        };
+        let collect = quote!({
+            let mut __e: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
+            for __d in #list { __e.push(#extent); }
+            __e
+        });
+        Ok(match r {
+            Repr::Fixed(_, s) => {
+                let k: usize = s.iter().product();
+                let idx = (0..k).map(|i| quote!(__e.get(#i).copied().unwrap_or(1)));
+                quote!({ let __e = #collect; [#(#idx),*] })
+            }
+            Repr::Array(..) => {
+                quote!({ let __e = #collect; let __n = __e.len(); #rt::run::Array::from_vec(&[__n], __e)? })
+            }
+            _ => return Err(unsupported(span, "`size(x, dims)` with this result type")),
+        })
+    }
+
     fn fixed_len_of(&self, a: &Expr) -> Option<usize> {
         let arr = a.ty.as_array()?;
         super::ty::rank_of(arr).map(|r| r as usize)
