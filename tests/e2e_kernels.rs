@@ -143,6 +143,56 @@ function y : mat = filter_rows(x : mat, w : vec)
     y = uninit(size(x))
     parallel_do(size(x), x, y, w, sep_row)
 endfunction
+
+function [] = __kernel__ tiled_matmul(A : mat, B : mat, C : mat, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
+    sA = shared(blkdim[0], 8)
+    sB = shared(8, blkdim[1])
+    acc = 0.0
+    for m = 0..8..size(A, 1) - 1
+        for n = blkpos[1]..blkdim[1]..7
+            sA[blkpos[0], n] = pos[0] < size(A, 0) && m + n < size(A, 1) ? A[pos[0], m + n] : 0.0
+        endfor
+        for n = blkpos[0]..blkdim[0]..7
+            sB[n, blkpos[1]] = m + n < size(B, 0) && pos[1] < size(B, 1) ? B[m + n, pos[1]] : 0.0
+        endfor
+        syncthreads
+        for n = 0..7
+            acc += sA[blkpos[0], n] * sB[n, blkpos[1]]
+        endfor
+        syncthreads
+    endfor
+    if pos[0] < size(C, 0) && pos[1] < size(C, 1)
+        C[pos] = acc
+    endif
+endfunction
+
+function C : mat = matmul_tiled(A : mat, B : mat)
+    C = zeros(size(A, 0), size(B, 1))
+    parallel_do([[size(A, 0), size(B, 1)], [4, 4]], A, B, C, tiled_matmul)
+endfunction
+
+function [] = __kernel__ tree_sum(x : vec, y : vec, pos : int, blkpos : int, blkdim : int, blkidx : int)
+    bins = shared(blkdim)
+    bins[blkpos] = x[pos]
+    syncthreads
+    bit = 1
+    while bit < blkdim
+        index = 2 * bit * blkpos
+        if index + bit < blkdim
+            bins[index] = bins[index] + bins[index + bit]
+        endif
+        syncthreads
+        bit *= 2
+    endwhile
+    if blkpos == 0
+        y[blkidx] = bins[0]
+    endif
+endfunction
+
+function y : vec = tree_sums(x : vec)
+    y = zeros(numel(x) / 32)
+    parallel_do([[numel(x)], [32]], x, y, tree_sum)
+endfunction
 "# }
 }
 
@@ -304,12 +354,37 @@ fn separable_row_filter_with_mirror() {
     close(&y, &expect, 1e-6);
 }
 
+#[test]
+fn syncthreads_inside_for_and_while_loops() {
+    // The manual's tiled matrix product (a barrier in a `for` loop); sizes not multiples of
+    // the tile.
+    let (m, k, n) = (13usize, 21usize, 10usize);
+    let a = mat(m, k, |i, j| ((i * 7 + j * 3) % 11) as f32 - 5.0);
+    let b = mat(k, n, |i, j| ((i * 5 + j) % 7) as f32 * 0.5);
+    let c = k::matmul_tiled(&a, &b).unwrap().to_vec().unwrap();
+    let (av, bv) = (a.to_vec().unwrap(), b.to_vec().unwrap());
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k).map(|p| av[i * k + p] * bv[p * n + j]).sum();
+            assert!((c[i * n + j] - want).abs() < 1e-4, "C[{i},{j}] = {} vs {want}", c[i * n + j]);
+        }
+    }
+    // A tree reduction in shared memory (a barrier in a `while` loop).
+    let xs: Vec<f32> = (0..32 * 9).map(|i| (i % 13) as f32 - 6.0).collect();
+    let x = Array::from_vec(&[xs.len()], xs.clone()).unwrap();
+    let y = k::tree_sums(&x).unwrap().to_vec().unwrap();
+    for (b, got) in y.iter().enumerate() {
+        assert_eq!(*got, xs[b * 32..(b + 1) * 32].iter().sum::<f32>(), "block {b}");
+    }
+}
+
 /// The CPU dispatcher picks a kernel version per machine (AVX-512, AVX2+FMA or baseline
 /// x86-64): run this file's tests again in child processes with the wider versions turned off,
 /// so that every version this machine can run is checked against the same references.
 #[test]
 fn every_cpu_kernel_version_agrees() {
-    if std::env::var_os("QUASAR_NO_AVX2").is_some() || std::env::var_os("QUASAR_NO_AVX512").is_some()
+    if std::env::var_os("QUASAR_NO_AVX2").is_some()
+        || std::env::var_os("QUASAR_NO_AVX512").is_some()
     {
         return; // already a child
     }

@@ -292,7 +292,8 @@ fn random_numbers_have_the_right_distribution() {
     assert_eq!(u.len(), k as usize);
     assert!(u.iter().all(|&v| (0.0..1.0).contains(&v)));
     let mean = |v: &[f32]| v.iter().map(|&x| x as f64).sum::<f64>() / v.len() as f64;
-    let var = |v: &[f32], m: f64| v.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / v.len() as f64;
+    let var =
+        |v: &[f32], m: f64| v.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / v.len() as f64;
     let (mu, mg) = (mean(&u), mean(&g));
     assert!((mu - 0.5).abs() < 0.01 && (var(&u, mu) - 1.0 / 12.0).abs() < 0.01, "uniform {mu}");
     assert!(mg.abs() < 0.02 && (var(&g, mg) - 1.0).abs() < 0.03, "normal {mg}");

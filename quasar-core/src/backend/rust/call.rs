@@ -256,7 +256,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(#b::linspace(#a, #c, #b::to_dims("linspace", &[#k as i32])?[0])?)
             }
             ("size", 1) => self.size_of(&args[0], &r, span)?,
-            ("size", 2) if !matches!(super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?, Repr::Num(_)) => {
+            ("size", 2)
+                if !matches!(
+                    super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
+                    Repr::Num(_)
+                ) =>
+            {
                 self.size_dims(&args[0], &args[1], &r, span)?
             }
             ("size", 2) => {
@@ -489,8 +494,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let d = self.expr(dims)?;
         let dt = d.t;
         let list = match d.r {
-            Repr::Fixed(..) => quote!(#dt.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>()),
-            Repr::Array(..) => quote!(#dt.to_vec()?.into_iter().map(|__d| __d as i32).collect::<::std::vec::Vec<i32>>()),
+            Repr::Fixed(..) => {
+                quote!(#dt.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>())
+            }
+            Repr::Array(..) => {
+                quote!(#dt.to_vec()?.into_iter().map(|__d| __d as i32).collect::<::std::vec::Vec<i32>>())
+            }
             _ => return Err(unsupported(span, "`size(x, dims)` with these dimensions")),
         };
         // The extent of dimension `__d` of `x` (1 past its last dimension).

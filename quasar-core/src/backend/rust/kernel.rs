@@ -6,9 +6,8 @@
 //! * The innermost loop is split into border / interior / border when some accesses are
 //!   affine in `pos` ([`super::interior`]); the interior copy of the body has no boundary
 //!   handling for them.
-//! * Kernels with `syncthreads` or `shared` memory run each barrier-free region as a loop over
-//!   the block's threads, with locals kept per thread.
-//! * On x86-64 the block function is compiled twice (baseline and AVX2+FMA) and dispatched
+//! * Kernels with `syncthreads` or `shared` memory: [`super::barrier`].
+//! * On x86-64 the block function is compiled three times (baseline, AVX2+FMA, AVX-512) and dispatched
 //!   at run time.
 
 use super::expr::V;
@@ -77,7 +76,7 @@ fn uses_barriers(b: &Block) -> bool {
 }
 
 /// `local = shared(dims)` / `shared_zeros(dims)` at the top level of a kernel body.
-fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
+pub(super) fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
     let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
     let PlaceKind::Local(l) = place.kind else { return None };
     match &value.kind {
@@ -176,8 +175,11 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         quote!()
     };
 
-    let body =
-        if block_sensitive { barrier_body(&mut fg, d, &shared)? } else { simple_body(&mut fg, d)? };
+    let body = if block_sensitive {
+        super::barrier::barrier_body(&mut fg, d, &shared)?
+    } else {
+        simple_body(&mut fg, d)?
+    };
     let shared_fn =
         if shared.is_empty() { quote!() } else { shared_bytes_fn(&mut fg, d, &shared)? };
     let sname = format_ident!("{}__shared", name);
@@ -235,12 +237,12 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
 }
 
 /// The special parameters of one thread at position `__p0.. ` (already bound).
-fn specials(fg: &FnGen, d: usize) -> TokenStream {
+pub(super) fn specials(fg: &FnGen, d: usize) -> TokenStream {
     specials_only(fg, d, &["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"])
 }
 
 /// The special parameters named in `names`.
-fn specials_only(fg: &FnGen, d: usize, names: &[&str]) -> TokenStream {
+pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[&str]) -> TokenStream {
     let mut out = Vec::new();
     for (i, l) in fg.f.locals.iter().enumerate() {
         if l.role != LocalRole::Special || !names.contains(&l.name.as_str()) {
@@ -355,104 +357,8 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
     Ok(code)
 }
 
-/// A block-sensitive kernel: each barrier-free region loops over all the block's threads,
-/// with every local kept per thread.
-fn barrier_body(fg: &mut FnGen, d: usize, shared: &[(LocalId, Vec<Expr>)]) -> GResult<TokenStream> {
-    let rt = fg.g.rt.clone();
-    if d == 0 {
-        return Err(unsupported(
-            fg.f.span,
-            "a kernel with `syncthreads` or shared memory but no position parameter",
-        ));
-    }
-    if contains_nested_barrier(&fg.f.body) {
-        return Err(unsupported(fg.f.span, "`syncthreads` inside a loop or branch"));
-    }
-    let t = format_ident!("__t");
-    // Per-thread storage for every variable.
-    let mut decls = Vec::new();
-    for (i, l) in fg.f.locals.iter().enumerate() {
-        if l.role != LocalRole::Var || shared.iter().any(|(s, _)| s.0 as usize == i) {
-            continue;
-        }
-        let id = LocalId(i as u32);
-        let r = fg.local_repr(id).clone();
-        if matches!(r, Repr::Unit) {
-            continue;
-        }
-        let ty = fg.rust_type(&r);
-        let dv = fg.default_value(&r, l.span)?;
-        let n = &fg.names[i];
-        decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#dv; __threads];));
-    }
-    // Shared arrays, carved from the block's shared memory.
-    let mut shared_decls = vec![quote!(let mut __shoff = 0usize;)];
-    for (l, args) in shared {
-        let r = fg.local_repr(*l).clone();
-        let Repr::View(n, _) = r else { continue };
-        let nt = n.tokens(&rt);
-        let dims = fg.shared_dims(args)?;
-        let name = &fg.names[l.0 as usize];
-        let sp = specials_only(fg, d, &["blkdim"]);
-        shared_decls.push(quote! {
-            let #name = {
-                #sp
-                let __dims: ::std::vec::Vec<usize> = #dims;
-                let __n: usize = __dims.iter().product();
-                let __off = (__shoff + 63) / 64 * 64;
-                __shoff = __off + __n * ::core::mem::size_of::<#nt>();
-                if __shoff > __ctx.shared_len() {
-                    return ::core::result::Result::Err(#rt::run::Error::Unsupported(::std::string::String::from("shared memory larger than computed for the block")));
-                }
-                // SAFETY: [__off, __shoff) lies inside this block's shared memory, aligned to 64.
-                unsafe { #rt::run::KernelView::<#nt>::from_raw(__ctx.shared().add(__off) as *mut #nt, &__dims)? }
-            };
-        });
-    }
-    fg.per_thread = Some(t.clone());
-    let mut regions = Vec::new();
-    let mut current: Block = Vec::new();
-    for s in &fg.f.body {
-        if matches!(s.kind, StmtKind::SyncThreads) {
-            regions.push(std::mem::take(&mut current));
-        } else if shared_decl(s).is_none() {
-            current.push(s.clone());
-        }
-    }
-    regions.push(current);
-    let mut code = Vec::new();
-    let blk: Vec<TokenStream> =
-        (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
-    let (b0, b1, b2) = (&blk[0], &blk[1], &blk[2]);
-    let starts: Vec<TokenStream> = (0..3)
-        .map(|k| if k < d { quote!(__ctx.block_start(#k)) } else { quote!(0usize) })
-        .collect();
-    let (s0, s1, s2) = (&starts[0], &starts[1], &starts[2]);
-    for region in &regions {
-        let body = fg.block(region)?;
-        let sp = specials(fg, d);
-        code.push(quote! {
-            for #t in 0..__threads {
-                let __p0 = #s0 + #t / (#b1 * #b2);
-                let __p1 = #s1 + (#t / #b2) % #b1;
-                let __p2 = #s2 + #t % #b2;
-                let _ = (__p0, __p1, __p2);
-                #sp
-                '__thread: { #body }
-            }
-        });
-    }
-    fg.per_thread = None;
-    Ok(quote! {
-        let __threads: usize = #b0 * #b1 * #b2;
-        #(#shared_decls)*
-        #(#decls)*
-        #(#code)*
-    })
-}
-
 /// The blocks nested directly in a statement.
-fn child_blocks(s: &crate::ir::Stmt) -> Vec<&Block> {
+pub(super) fn child_blocks(s: &crate::ir::Stmt) -> Vec<&Block> {
     match &s.kind {
         StmtKind::If { then_body, else_body, .. } => vec![then_body, else_body],
         StmtKind::ForRange { body, .. }
@@ -467,15 +373,10 @@ fn child_blocks(s: &crate::ir::Stmt) -> Vec<&Block> {
     }
 }
 
-fn contains_barrier(b: &Block) -> bool {
+pub(super) fn contains_barrier(b: &Block) -> bool {
     b.iter().any(|s| {
         matches!(s.kind, StmtKind::SyncThreads) || child_blocks(s).into_iter().any(contains_barrier)
     })
-}
-
-/// A `syncthreads` below the top level of the body (in a loop or branch).
-fn contains_nested_barrier(b: &Block) -> bool {
-    b.iter().any(|s| child_blocks(s).into_iter().any(contains_barrier))
 }
 
 /// `fn(blkdim) -> bytes` for the kernel descriptor: the shared arrays' sizes from the block
@@ -549,7 +450,7 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
 
 impl<'g, 'm> FnGen<'g, 'm> {
     /// The dimensions of `shared(args…)` as a `Vec<usize>` expression.
-    fn shared_dims(&mut self, args: &[Expr]) -> GResult<TokenStream> {
+    pub(super) fn shared_dims(&mut self, args: &[Expr]) -> GResult<TokenStream> {
         let mut pushes = Vec::new();
         for a in args {
             let v = self.expr(a)?;

@@ -14,6 +14,7 @@
 //! Anything the backend cannot translate is a compile error naming the construct and its
 //! Quasar location, never wrong code.
 
+mod barrier;
 mod call;
 mod exports;
 mod expr;

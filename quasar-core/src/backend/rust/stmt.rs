@@ -181,10 +181,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     });
                 })
             }
-            StmtKind::SyncThreads => return Err(unsupported(
-                s.span,
-                "`syncthreads` inside a loop or branch (only at the top level of a kernel body)",
-            )),
+            StmtKind::SyncThreads => {
+                return Err(unsupported(
+                    s.span,
+                    "`syncthreads` outside a kernel body (or inside a branch of one)",
+                ))
+            }
         })
     }
 
@@ -354,6 +356,23 @@ impl<'g, 'm> FnGen<'g, 'm> {
         body: &Block,
         span: Span,
     ) -> GResult<TokenStream> {
+        self.loop_depth += 1;
+        let b = self.block(body);
+        self.loop_depth -= 1;
+        let b = b?;
+        self.for_range_with(var, start, step, end, b, span)
+    }
+
+    /// A `for var = start..step..end` loop around the already generated body `b`.
+    pub fn for_range_with(
+        &mut self,
+        var: crate::ir::LocalId,
+        start: &Expr,
+        step: &Expr,
+        end: &Expr,
+        b: TokenStream,
+        span: Span,
+    ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let var_r = self.local_repr_checked(var)?;
         let Repr::Num(n) = var_r else {
@@ -362,10 +381,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let v = self.local(var);
         let s = self.num_as(start, n)?;
         let e = self.num_as(end, n)?;
-        self.loop_depth += 1;
-        let b = self.block(body);
-        self.loop_depth -= 1;
-        let b = b?;
         let step_const = match step.constant() {
             Some(Const::Int(i)) => Some(*i as f64),
             Some(Const::Scalar(f)) => Some(*f),
