@@ -54,6 +54,31 @@ function [] = __kernel__ kernel_math(x : vec, y : mat, pos : int)
     y[pos, 15] = abs(v)
 endfunction
 
+function [] = __kernel__ kernel_small_arrays(x : vec, y : mat, pos : int)
+    v = x[pos]
+    w = zeros(3)
+    w[0] = v
+    w[1] = 2 * v
+    w[2] = -v
+    o = ones(2)
+    y[pos, 0] = sum(w) + sum(o)
+    y[pos, 1] = min(v, 0.5)
+    y[pos, 2] = max(w[1], w[2])
+    y[pos, 3] = float(int(v))
+    y[pos, 4] = float(isnan(v / v))
+    y[pos, 5] = numel(w) + size(x, 0)
+    y[pos, 6] = exp2(v / 4)
+    y[pos, 7] = log10(abs(v) + 1)
+    y[pos, 8] = asin(v / 10)
+    y[pos, 9] = acos(v / 10)
+    y[pos, 10] = atan(v)
+endfunction
+
+function y : mat = small_arrays_in_kernel(x : vec)
+    y = zeros(numel(x), 11)
+    parallel_do(numel(x), x, y, kernel_small_arrays)
+endfunction
+
 function y : mat = math_in_kernel(x : vec)
     y = zeros(numel(x), 16)
     parallel_do(numel(x), x, y, kernel_math)
@@ -208,6 +233,31 @@ fn math_builtins_inside_kernels() {
         ];
         for (j, w) in want.iter().enumerate() {
             assert_close(&format!("column {j} at x = {v}"), y[i * 16 + j], *w, 2e-6);
+        }
+    }
+}
+
+#[test]
+fn kernel_builtins_on_small_arrays_and_conversions() {
+    let xs: Vec<f32> = (0..81).map(|i| -10.0 + i as f32 * 0.25).collect();
+    let n = xs.len() as f32;
+    let y = m::small_arrays_in_kernel(&vecf(&xs)).unwrap().to_vec().unwrap();
+    for (i, &v) in xs.iter().enumerate() {
+        let want = [
+            v + 2.0 * v - v + 2.0,
+            v.min(0.5),
+            (2.0 * v).max(-v),
+            v.trunc(),
+            if v == 0.0 { 1.0 } else { 0.0 },
+            3.0 + n,
+            (v / 4.0).exp2(),
+            (v.abs() + 1.0).log10(),
+            (v / 10.0).asin(),
+            (v / 10.0).acos(),
+            v.atan(),
+        ];
+        for (j, w) in want.iter().enumerate() {
+            assert_close(&format!("column {j} at x = {v}"), y[i * 11 + j], *w, 2e-6);
         }
     }
 }
