@@ -37,6 +37,15 @@ function t = trace_loop(a : mat)
     endfor
 endfunction
 
+function s = weighted_elements(a : mat)
+    s = 0.0
+    k = 1
+    for x = a
+        s += k * x
+        k += 1
+    endfor
+endfunction
+
 function s = sum_each(v : vec)
     s = 0.0
     for x = v
@@ -157,6 +166,10 @@ fn slicing_reads_and_writes() {
 #[test]
 fn for_over_the_elements_of_a_vector() {
     assert_eq!(a::sum_each(&arr(&[1.5, 2.5, 3.0])).unwrap(), 7.0);
+    // Over a matrix: every element, in linear (row-major) order.
+    let m = mat(2, 3, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let want: f32 = (1..=6).map(|k| k as f32 * k as f32).sum();
+    assert_eq!(a::weighted_elements(&m).unwrap(), want);
 }
 
 #[test]

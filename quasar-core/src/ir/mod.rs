@@ -141,7 +141,7 @@ pub enum StmtKind {
         end: Expr,
         body: Block,
     },
-    /// `for var = values` over the elements of a vector (or the columns of a matrix).
+    /// `for var = values` over the elements of an array, in linear (row-major) order.
     ForEach {
         var: LocalId,
         values: Expr,

@@ -54,7 +54,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let b = b?;
                 let items = v.t;
                 match (&v.r, &var_r) {
-                    (Repr::Array(n, Some(1)), Repr::Num(m)) | (Repr::Fixed(n, _), Repr::Num(m)) => {
+                    // Every element in linear (row-major) order, as the type checker types `var`.
+                    (Repr::Array(n, _), Repr::Num(m)) | (Repr::Fixed(n, _), Repr::Num(m)) => {
                         let x = super::expr::cast_num(*n, *m, quote!(__item), &rt);
                         let iter = if matches!(v.r, Repr::Array(..)) {
                             quote!(#items.to_vec()?)
@@ -63,7 +64,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         };
                         quote!(for __item in #iter { #var_t = #x; #b })
                     }
-                    _ => return Err(unsupported(s.span, "`for` over the columns of a matrix")),
+                    _ => return Err(unsupported(s.span, "`for` over these values")),
                 }
             }
             StmtKind::While { cond, body } => {
