@@ -171,6 +171,17 @@ function C : mat = matmul_tiled(A : mat, B : mat)
     parallel_do([[size(A, 0), size(B, 1)], [4, 4]], A, B, C, tiled_matmul)
 endfunction
 
+function [] = __kernel__ rgb_swap(x : cube, y : cube, pos : ivec2)
+    c = x[pos[0], pos[1], 0..2]
+    y[pos[0], pos[1], 0..2] = [c[2], c[1], 0.5 * c[0]]
+    y[pos[0], pos[1], 3..4] = 7
+endfunction
+
+function y : cube = swap_channels(x : cube)
+    y = zeros(size(x, 0), size(x, 1), 5)
+    parallel_do(size(x, 0..1), x, y, rgb_swap)
+endfunction
+
 function [] = __kernel__ tree_sum(x : vec, y : vec, pos : int, blkpos : int, blkdim : int, blkidx : int)
     bins = shared(blkdim)
     bins[blkpos] = x[pos]
@@ -375,6 +386,18 @@ fn syncthreads_inside_for_and_while_loops() {
     let y = k::tree_sums(&x).unwrap().to_vec().unwrap();
     for (b, got) in y.iter().enumerate() {
         assert_eq!(*got, xs[b * 32..(b + 1) * 32].iter().sum::<f32>(), "block {b}");
+    }
+}
+
+#[test]
+fn slices_of_pixels_inside_kernels() {
+    let (h, w) = (5usize, 7usize);
+    let xs: Vec<f32> = (0..h * w * 3).map(|i| i as f32).collect();
+    let x = Array::from_vec(&[h, w, 3], xs.clone()).unwrap();
+    let y = k::swap_channels(&x).unwrap().to_vec().unwrap();
+    for p in 0..h * w {
+        let (c, o) = (&xs[p * 3..p * 3 + 3], &y[p * 5..p * 5 + 5]);
+        assert_eq!(o, &[c[2], c[1], 0.5 * c[0], 7.0, 7.0], "pixel {p}");
     }
 }
 

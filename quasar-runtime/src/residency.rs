@@ -355,7 +355,7 @@ impl Buffer {
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
         };
-        if st.pins > 0 || st.dev.as_ref().map_or(true, |d| d.dev.id() != dev.id()) {
+        if st.pins > 0 || st.dev.as_ref().is_none_or(|d| d.dev.id() != dev.id()) {
             return None;
         }
         st.prune();

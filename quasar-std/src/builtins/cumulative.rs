@@ -130,7 +130,7 @@ mod tests {
         let inner: usize = shape.iter().skip(d + 1).product();
         let mut out = v.to_vec();
         for i in 0..out.len() {
-            if (i / inner) % len > 0 {
+            if !(i / inner).is_multiple_of(len) {
                 out[i] += out[i - inner];
             }
         }

@@ -20,7 +20,7 @@ where
     U: Send,
     F: Fn(usize, &mut [MaybeUninit<U>]) + Sync,
 {
-    if n.checked_mul(std::mem::size_of::<U>()).map_or(true, |b| b > isize::MAX as usize) {
+    if n.checked_mul(std::mem::size_of::<U>()).is_none_or(|b| b > isize::MAX as usize) {
         return Err(Error::InvalidShape {
             shape: vec![n],
             reason: "the number of bytes overflows".into(),

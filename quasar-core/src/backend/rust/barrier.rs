@@ -19,7 +19,7 @@ enum Segment {
     /// Statements without a barrier, run by every thread in turn.
     Region(Block),
     /// A `for`/`while` loop whose body holds a barrier, run once for the block.
-    Loop(Stmt, Vec<Segment>),
+    Loop(Box<Stmt>, Vec<Segment>),
 }
 
 /// Cuts `b` at its barriers. `in_loop`: `b` is the body of a block-level loop, where a `break`
@@ -34,7 +34,7 @@ fn split(b: &Block, in_loop: bool) -> GResult<Vec<Segment>> {
                 if contains_barrier(body) =>
             {
                 out.push(Segment::Region(std::mem::take(&mut current)));
-                out.push(Segment::Loop(s.clone(), split(body, true)?));
+                out.push(Segment::Loop(Box::new(s.clone()), split(body, true)?));
             }
             _ if child_blocks(s).into_iter().any(contains_barrier) => {
                 return Err(unsupported(

@@ -50,6 +50,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         r: Repr,
         span: Span,
     ) -> GResult<V> {
+        if self.ctx != super::func::Ctx::Host && super::slice::is_slice(indices) {
+            let t = self.kernel_slice_read(base, indices, &r, span)?;
+            return Ok(V { t, r });
+        }
         let b = self.expr(base)?;
         match b.r.clone() {
             Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
@@ -79,6 +83,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         elem_ty: &Type,
         span: Span,
     ) -> GResult<TokenStream> {
+        if self.ctx != super::func::Ctx::Host && super::slice::is_slice(indices) {
+            return self.kernel_slice_write(base, indices, op, value, span);
+        }
         let b = self.expr(base)?;
         match b.r.clone() {
             Repr::Array(n, _) => self.host_write(base, b, n, indices, op, value, elem_ty, span),
@@ -127,7 +134,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// The index components of kernel/fixed indexing, as `i64` expressions, after the
     /// bindings in the first list (a position vector is evaluated once).
-    fn components(
+    pub(super) fn components(
         &mut self,
         indices: &[Index],
         span: Span,
@@ -173,7 +180,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     /// Components of a view access. In the interior fast path, positions are computed in
     /// `i64` straight from the loop counters (`__p0`…), so that LLVM sees addresses affine in
     /// the innermost counter and vectorises; the interior bounds exclude any overflow.
-    fn view_components(
+    pub(super) fn view_components(
         &mut self,
         indices: &[Index],
         span: Span,
@@ -290,7 +297,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// Reads (`write` None) or writes an element of a kernel view with its access mode.
     #[allow(clippy::too_many_arguments)]
-    fn view_access(
+    pub(super) fn view_access(
         &mut self,
         base: &Expr,
         view: &TokenStream,
@@ -420,7 +427,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// Element access of a fixed-size vector or small matrix in registers.
-    fn fixed_access(
+    pub(super) fn fixed_access(
         &mut self,
         value: &TokenStream,
         n: Num,

@@ -23,6 +23,7 @@ mod func;
 mod index;
 mod interior;
 mod kernel;
+mod slice;
 mod stmt;
 #[cfg(test)]
 mod tests;

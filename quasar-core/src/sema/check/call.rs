@@ -97,7 +97,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 (ir::ExprKind::Spread(_), Type::Tuple(ts)) => out.extend(ts.iter().cloned()),
                 (ir::ExprKind::Spread(_), Type::Array(arr)) => match arr.shape.as_deref() {
                     Some([Dim::Known(n)]) => {
-                        out.extend(std::iter::repeat(arr.elem.clone()).take(*n as usize))
+                        out.extend(std::iter::repeat_n(arr.elem.clone(), *n as usize))
                     }
                     _ => out.push(Type::Unknown),
                 },
@@ -280,7 +280,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let def = self.cx.decls.function(id).def;
             match self.match_params(def, args, names) {
                 Ok((score, ordered)) => {
-                    if best.as_ref().map_or(true, |(s, _, _)| score > *s) {
+                    if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
                         best = Some((score, id, ordered));
                     }
                 }

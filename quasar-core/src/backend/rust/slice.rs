@@ -1,0 +1,164 @@
+//! Slices inside kernel and device functions: `x[i, j, 0..2]` with one range (or `:` over a
+//! dimension of known extent) reads and writes a fixed-size vector (`vec3` here), element by
+//! element, as the type checker types it. The length comes from that type, so no allocation
+//! or run-time shape is involved.
+
+use super::expr::cast_num;
+use super::func::FnGen;
+use super::ty::Repr;
+use super::{unsupported, GResult};
+use crate::ir::{Const, Expr, ExprKind, Index};
+use crate::sema::types::Type;
+use crate::span::Span;
+use crate::syntax::ast::AssignOp;
+use crate::syntax::ast::BinaryOp;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The number of elements of a fixed-size vector representation.
+pub(super) fn fixed_len(r: &Repr) -> Option<usize> {
+    match r {
+        Repr::Fixed(_, s) => Some(s.iter().product()),
+        _ => None,
+    }
+}
+
+/// Whether `indices` hold a slice (a range, `:` or a list).
+pub(super) fn is_slice(indices: &[Index]) -> bool {
+    indices.iter().any(|i| matches!(i, Index::All | Index::Range { .. } | Index::List(_)))
+}
+
+/// The index lists of the `len` elements of a one-range slice, or an error naming what is
+/// not supported.
+fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec<Index>>> {
+    let slices = indices.iter().filter(|i| !matches!(i, Index::At(_) | Index::Spread(_))).count();
+    if slices != 1 {
+        return Err(unsupported(span, "a kernel slice over more than one dimension"));
+    }
+    let int = |v: i64| Expr::new(ExprKind::Const(Const::Int(v)), Type::INT, span);
+    let mut out = Vec::with_capacity(len);
+    for k in 0..len as i64 {
+        let mut list = Vec::with_capacity(indices.len());
+        for ix in indices {
+            list.push(match ix {
+                Index::All => Index::At(int(k)),
+                Index::Range { start, step, .. } => {
+                    let step = match step.as_deref().map(Expr::constant) {
+                        None => 1,
+                        Some(Some(Const::Int(s))) => *s,
+                        Some(_) => {
+                            return Err(unsupported(span, "a kernel slice with a variable step"))
+                        }
+                    };
+                    let at = match start.constant() {
+                        Some(Const::Int(s)) => int(s + k * step),
+                        _ => Expr::new(
+                            ExprKind::Binary {
+                                op: BinaryOp::Add,
+                                lhs: start.clone(),
+                                rhs: Box::new(int(k * step)),
+                            },
+                            Type::INT,
+                            span,
+                        ),
+                    };
+                    Index::At(at)
+                }
+                Index::List(_) => {
+                    return Err(unsupported(span, "a list of indices inside a kernel"));
+                }
+                other => other.clone(),
+            });
+        }
+        out.push(list);
+    }
+    Ok(out)
+}
+
+impl FnGen<'_, '_> {
+    /// `base[indices]` read as the fixed-size vector `r`.
+    pub(super) fn kernel_slice_read(
+        &mut self,
+        base: &Expr,
+        indices: &[Index],
+        r: &Repr,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let (Some(len), Repr::Fixed(n, _)) = (fixed_len(r), r) else {
+            return Err(unsupported(span, "a kernel slice whose length is not known"));
+        };
+        let elem = Repr::Num(*n);
+        let mut items = Vec::with_capacity(len);
+        for list in element_indices(indices, len, span)? {
+            items.push(self.index_read(base, &list, elem.clone(), span)?.t);
+        }
+        Ok(quote!([#(#items),*]))
+    }
+
+    /// `base[indices] op= value` with a fixed-size vector (or a number, for every element).
+    pub(super) fn kernel_slice_write(
+        &mut self,
+        base: &Expr,
+        indices: &[Index],
+        op: AssignOp,
+        value: &Expr,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let v = self.expr(value)?;
+        let (len, vn, whole) = match &v.r {
+            Repr::Fixed(vn, _) => (fixed_len(&v.r).unwrap_or(0), *vn, false),
+            Repr::Num(vn) => match slice_len(indices) {
+                Some(l) => (l, *vn, true),
+                None => return Err(unsupported(span, "a kernel slice whose length is not known")),
+            },
+            _ => return Err(unsupported(span, "assigning this value to a kernel slice")),
+        };
+        let b = self.expr(base)?;
+        let vt = v.t;
+        let mut writes = Vec::with_capacity(len);
+        for (k, list) in element_indices(indices, len, span)?.into_iter().enumerate() {
+            let item = if whole { quote!(__sv) } else { quote!(__sv[#k]) };
+            writes.push(match b.r.clone() {
+                Repr::View(n, rank) => {
+                    let x = cast_num(vn, n, item, &rt);
+                    let comps = self.view_components(&list, span)?;
+                    let t = self.view_access(base, &b.t, n, rank, comps, Some((op, x)), span)?;
+                    quote!(#t;)
+                }
+                Repr::Fixed(n, shape) if op == AssignOp::Assign => {
+                    let ExprKind::Local(id) = &base.kind else {
+                        return Err(unsupported(span, "writing into a temporary vector"));
+                    };
+                    let target = self.local(*id);
+                    let x = cast_num(vn, n, item, &rt);
+                    let comps = self.components(&list, span)?;
+                    let t = self.fixed_access(&target, n, &shape, comps, Some(x), span)?;
+                    quote!(#t;)
+                }
+                _ => return Err(unsupported(span, "this assignment to a slice inside a kernel")),
+            });
+        }
+        Ok(quote!({ let __sv = #vt; #(#writes)* }))
+    }
+}
+
+/// The length of a range slice with constant bounds (for a number assigned to it).
+fn slice_len(indices: &[Index]) -> Option<usize> {
+    indices.iter().find_map(|i| match i {
+        Index::Range { start, step, end } => {
+            let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant())
+            else {
+                return None;
+            };
+            let s = match step.as_deref().map(Expr::constant) {
+                None => 1,
+                Some(Some(Const::Int(s))) if *s != 0 => *s,
+                _ => return None,
+            };
+            let n = (b - a) / s + 1;
+            (n > 0).then_some(n as usize)
+        }
+        _ => None,
+    })
+}
