@@ -182,6 +182,21 @@ function y : cube = swap_channels(x : cube)
     parallel_do(size(x, 0..1), x, y, rgb_swap)
 endfunction
 
+function [] = __kernel__ box_radius(x : mat'mirror, y : mat, w : vec, r : int, pos : ivec2)
+    acc = 0.0
+    for i = 0..numel(w) - 1
+        for j = -r..r
+            acc += x[pos + [j, i - r]] * w[i]
+        endfor
+    endfor
+    y[pos] = acc
+endfunction
+
+function y : mat = filter_radius(x : mat, w : vec, r : int)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, w, r, box_radius)
+endfunction
+
 function [] = __kernel__ tree_sum(x : vec, y : vec, pos : int, blkpos : int, blkdim : int, blkidx : int)
     bins = shared(blkdim)
     bins[blkpos] = x[pos]
@@ -398,6 +413,45 @@ fn slices_of_pixels_inside_kernels() {
     for p in 0..h * w {
         let (c, o) = (&xs[p * 3..p * 3 + 3], &y[p * 5..p * 5 + 5]);
         assert_eq!(o, &[c[2], c[1], 0.5 * c[0], 7.0, 7.0], "pixel {p}");
+    }
+}
+
+/// `'mirror` with the edge element repeated (as `quasar_std::rt` maps indices).
+fn mirror(i: i64, n: i64) -> usize {
+    let p = 2 * n;
+    let m = i.rem_euclid(p);
+    (if m < n { m } else { p - 1 - m }) as usize
+}
+
+#[test]
+fn filters_with_a_radius_parameter_match_reference() {
+    // Offsets bounded by a parameter (`i - r`, `numel(w)`): the interior fast path with
+    // bounds evaluated at run time, the border with mirrored indices.
+    for (m, n) in [(1usize, 1usize), (3, 17), (9, 40), (20, 7)] {
+        for r in [0i64, 1, 3, 7] {
+            let x = mat(m, n, |i, j| ((i * 31 + j * 17) % 23) as f32 - 11.0);
+            let xs = x.to_vec().unwrap();
+            let ws: Vec<f32> = (0..2 * r + 1).map(|i| 1.0 + i as f32 * 0.25).collect();
+            let w = Array::from_vec(&[ws.len()], ws.clone()).unwrap();
+            let y = k::filter_radius(&x, &w, r as i32).unwrap().to_vec().unwrap();
+            for i in 0..m {
+                for j in 0..n {
+                    let mut want = 0.0f32;
+                    for (t, wt) in ws.iter().enumerate() {
+                        for dj in -r..=r {
+                            let a = mirror(i as i64 + dj, m as i64);
+                            let b = mirror(j as i64 + t as i64 - r, n as i64);
+                            want += xs[a * n + b] * wt;
+                        }
+                    }
+                    let got = y[i * n + j];
+                    assert!(
+                        (got - want).abs() <= 1e-3 * want.abs().max(1.0),
+                        "{m}x{n} r={r} ({i},{j}): {got} vs {want}"
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Boundary-check elimination for CPU kernels: finds the array accesses whose every index is
-//! `pos[e] + c` with `c` in a known interval (constants, loops with constant bounds), so that
+//! `pos[e] + c` with `c` in a known interval (constants, loop-invariant values such as
+//! integer parameters and `numel(v)`, loops with such bounds: [`super::bound`]), so that
 //! the innermost loop can be split into a border (full access-mode handling) and an interior
 //! where those accesses are plain loads and stores (which LLVM vectorises).
 //!
@@ -7,7 +8,10 @@
 //! `pos[e] + hi < dim` for the outer dimensions, and narrows the innermost range so that the
 //! same holds for the last dimension.
 
-use crate::ir::{Block, Const, Expr, ExprKind, Function, Index, LocalId, PlaceKind, StmtKind};
+use super::bound::{Bound, Term};
+use crate::ir::{
+    Block, Callee, Const, Expr, ExprKind, Function, Index, LocalId, LocalRole, PlaceKind, StmtKind,
+};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use std::collections::{HashMap, HashSet};
@@ -20,8 +24,8 @@ pub(crate) struct Comp {
     pub array_dim: usize,
     /// The launch dimension (`pos[launch_dim]`).
     pub launch_dim: usize,
-    pub lo: i64,
-    pub hi: i64,
+    pub lo: Bound,
+    pub hi: Bound,
 }
 
 /// The accesses that need no boundary handling in the interior.
@@ -52,8 +56,10 @@ struct Analysis {
     pos: Option<LocalId>,
     /// Locals assigned exactly once, from `pos[d]` (or `pos` itself when it is an `int`).
     pos_alias: HashMap<LocalId, usize>,
-    /// Loop variables with constant bounds.
-    ranges: HashMap<LocalId, (i64, i64)>,
+    /// Loop variables with loop-invariant bounds.
+    ranges: HashMap<LocalId, (Bound, Bound)>,
+    /// Integer parameters and captures the kernel never assigns.
+    invariant: HashSet<LocalId>,
     /// Views (array parameters and captures) whose accesses may be eligible.
     views: HashSet<LocalId>,
     /// The number of array dimensions of each view, when known.
@@ -73,6 +79,17 @@ pub(crate) fn analyse(
         pos,
         pos_alias: HashMap::new(),
         ranges: HashMap::new(),
+        invariant: f
+            .locals
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| {
+                matches!(l.role, LocalRole::Param | LocalRole::Capture)
+                    && l.ty.is_int()
+                    && !counts.contains_key(&LocalId(*i as u32))
+            })
+            .map(|(i, _)| LocalId(i as u32))
+            .collect(),
         views: views.keys().copied().collect(),
         ranks: views.clone(),
         facts: Facts::default(),
@@ -178,21 +195,39 @@ impl Analysis {
     }
 
     /// A bounded integer expression without `pos`.
-    fn interval(&self, e: &Expr) -> Option<(i64, i64)> {
+    fn interval(&self, e: &Expr) -> Option<(Bound, Bound)> {
+        let same = |b: Bound| Some((b.clone(), b));
         match &e.kind {
-            ExprKind::Const(Const::Int(c)) => Some((*c, *c)),
-            ExprKind::Local(l) => self.ranges.get(l).copied(),
+            ExprKind::Const(Const::Int(c)) => same(Bound::constant(*c)),
+            ExprKind::Local(l) if self.invariant.contains(l) => same(Bound::term(Term::Local(*l))),
+            ExprKind::Local(l) => self.ranges.get(l).cloned(),
             ExprKind::Convert(inner) if e.ty.is_int() => self.interval(inner),
+            ExprKind::Call { callee: Callee::Builtin(name), args } => {
+                let view = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Local(v)) if self.views.contains(v) => *v,
+                    _ => return None,
+                };
+                match (name.as_str(), args.len()) {
+                    ("numel", 1) => same(Bound::term(Term::Numel(view))),
+                    ("size", 2) => match args[1].constant() {
+                        Some(Const::Int(d)) if *d >= 0 && (*d as usize) < 16 => {
+                            same(Bound::term(Term::Size(view, *d as usize)))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
             ExprKind::Unary { op: UnaryOp::Neg, operand } => {
                 let (a, b) = self.interval(operand)?;
-                Some((b.checked_neg()?, a.checked_neg()?))
+                Some((b.neg()?, a.neg()?))
             }
             ExprKind::Binary { op, lhs, rhs } if e.ty.is_int() => {
                 let (a, b) = self.interval(lhs)?;
                 let (c, d) = self.interval(rhs)?;
                 match op {
-                    BinaryOp::Add => Some((a.checked_add(c)?, b.checked_add(d)?)),
-                    BinaryOp::Sub => Some((a.checked_sub(d)?, b.checked_sub(c)?)),
+                    BinaryOp::Add => Some((a.add_scaled(&c, 1)?, b.add_scaled(&d, 1)?)),
+                    BinaryOp::Sub => Some((a.add_scaled(&d, -1)?, b.add_scaled(&c, -1)?)),
                     _ => None,
                 }
             }
@@ -201,9 +236,9 @@ impl Analysis {
     }
 
     /// `pos[d] + [lo, hi]`
-    fn affine(&self, e: &Expr) -> Option<(usize, i64, i64)> {
+    fn affine(&self, e: &Expr) -> Option<(usize, Bound, Bound)> {
         if let Some(d) = self.pos_component(e) {
-            return Some((d, 0, 0));
+            return Some((d, Bound::constant(0), Bound::constant(0)));
         }
         match &e.kind {
             ExprKind::Convert(inner) if e.ty.is_int() => self.affine(inner),
@@ -213,15 +248,15 @@ impl Analysis {
                 if let Some((d, lo, hi)) = self.affine(lhs) {
                     let (a, b) = self.interval(rhs)?;
                     return if *op == BinaryOp::Add {
-                        Some((d, lo.checked_add(a)?, hi.checked_add(b)?))
+                        Some((d, lo.add_scaled(&a, 1)?, hi.add_scaled(&b, 1)?))
                     } else {
-                        Some((d, lo.checked_sub(b)?, hi.checked_sub(a)?))
+                        Some((d, lo.add_scaled(&b, -1)?, hi.add_scaled(&a, -1)?))
                     };
                 }
                 if *op == BinaryOp::Add {
                     let (d, lo, hi) = self.affine(rhs)?;
                     let (a, b) = self.interval(lhs)?;
-                    return Some((d, lo.checked_add(a)?, hi.checked_add(b)?));
+                    return Some((d, lo.add_scaled(&a, 1)?, hi.add_scaled(&b, 1)?));
                 }
                 None
             }
@@ -230,7 +265,7 @@ impl Analysis {
     }
 
     /// The components of an index list, when every one is affine in `pos`.
-    fn components(&self, indices: &[Index]) -> Option<Vec<(usize, i64, i64)>> {
+    fn components(&self, indices: &[Index]) -> Option<Vec<(usize, Bound, Bound)>> {
         let mut out = Vec::new();
         for ix in indices {
             let Index::At(e) = ix else { return None };
@@ -242,7 +277,7 @@ impl Analysis {
             match &e.kind {
                 ExprKind::Local(l) if Some(*l) == self.pos => {
                     let n = vec_len(&e.ty)?;
-                    out.extend((0..n).map(|d| (d, 0, 0)));
+                    out.extend((0..n).map(|d| (d, Bound::constant(0), Bound::constant(0))));
                 }
                 ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } => {
                     let ExprKind::Local(l) = lhs.kind else { return None };
@@ -255,7 +290,7 @@ impl Analysis {
                         out.push(if *op == BinaryOp::Add {
                             (d, a, b)
                         } else {
-                            (d, b.checked_neg()?, a.checked_neg()?)
+                            (d, b.neg()?, a.neg()?)
                         });
                     }
                 }
@@ -296,19 +331,19 @@ impl Analysis {
                     self.block(else_body, counts);
                 }
                 StmtKind::ForRange { var, start, step, end, body } => {
-                    let bounded = match (start.constant(), step.constant(), end.constant()) {
-                        (Some(Const::Int(a)), Some(Const::Int(1)), Some(Const::Int(b))) => {
-                            Some((*a, *b))
+                    // `a..b` covers [a, b] and `a..-1..b` covers [b, a]; an empty loop makes
+                    // no access, so the interval needs no `a <= b`.
+                    let bounded = (|| match step.constant() {
+                        Some(Const::Int(1)) => {
+                            Some((self.interval(start)?.0, self.interval(end)?.1))
                         }
-                        (Some(Const::Int(a)), Some(Const::Int(-1)), Some(Const::Int(b))) => {
-                            Some((*b, *a))
+                        Some(Const::Int(-1)) => {
+                            Some((self.interval(end)?.0, self.interval(start)?.1))
                         }
                         _ => None,
-                    };
+                    })();
                     if let (Some((lo, hi)), Some(1)) = (bounded, counts.get(var)) {
-                        if lo <= hi {
-                            self.ranges.insert(*var, (lo, hi));
-                        }
+                        self.ranges.insert(*var, (lo, hi));
                     }
                     self.block(body, counts);
                     self.ranges.remove(var);

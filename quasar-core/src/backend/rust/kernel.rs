@@ -322,7 +322,7 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
         for c in &facts.comps {
             let v = &fg.names[c.base.0 as usize];
             let ad = c.array_dim;
-            let (clo, chi) = (c.lo, c.hi);
+            let (clo, chi) = (c.lo.tokens(&fg.names), c.hi.tokens(&fg.names));
             if c.launch_dim == last {
                 lo.push(quote!((-(#clo))));
                 hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));

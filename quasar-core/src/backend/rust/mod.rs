@@ -15,6 +15,7 @@
 //! Quasar location, never wrong code.
 
 mod barrier;
+mod bound;
 mod call;
 mod exports;
 mod expr;
