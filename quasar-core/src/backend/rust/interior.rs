@@ -305,7 +305,12 @@ impl Analysis {
         if !self.views.contains(&b) {
             return;
         }
-        let Some(comps) = self.components(indices) else { return };
+        let Some(comps) = self.components(indices) else {
+            if self.within_extents(b, indices) {
+                self.facts.accesses.insert(key(span));
+            }
+            return;
+        };
         if self.ranks.get(&b) != Some(&comps.len()) {
             return;
         }
@@ -313,6 +318,28 @@ impl Analysis {
         for (array_dim, (launch_dim, lo, hi)) in comps.into_iter().enumerate() {
             self.facts.comps.push(Comp { base: b, array_dim, launch_dim, lo, hi });
         }
+    }
+
+    /// Every index of the access lies in `[0, extent - 1]` for any launch, e.g. `w[i]` for
+    /// `i = 0..numel(w) - 1`: no check is needed anywhere.
+    fn within_extents(&self, v: LocalId, indices: &[Index]) -> bool {
+        let rank = self.ranks.get(&v).copied();
+        if rank != Some(indices.len()) {
+            return false;
+        }
+        indices.iter().enumerate().all(|(d, ix)| {
+            let Index::At(e) = ix else { return false };
+            let Some((lo, hi)) = self.interval(e) else { return false };
+            let nonneg = lo.terms.is_empty() && lo.c >= 0;
+            let below = |t: Term| {
+                // hi - (t - 1) must be a constant <= 0.
+                Bound::term(t)
+                    .add_scaled(&Bound::constant(-1), 1)
+                    .and_then(|m| hi.add_scaled(&m, -1))
+                    .is_some_and(|r| r.terms.is_empty() && r.c <= 0)
+            };
+            nonneg && (below(Term::Size(v, d)) || (rank == Some(1) && below(Term::Numel(v))))
+        })
     }
 
     fn block(&mut self, b: &Block, counts: &HashMap<LocalId, usize>) {
@@ -380,4 +407,88 @@ impl Analysis {
 fn vec_len(t: &crate::sema::types::Type) -> Option<usize> {
     let a = t.as_array()?;
     super::ty::known_shape(a).map(|s| s.iter().product())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::check::check_program;
+    use crate::sema::types::Rank;
+    use crate::{syntax, FileId};
+
+    /// The facts of the first kernel of `src`, with every fixed-rank array a view.
+    fn facts(src: &str) -> (Facts, Function) {
+        let parsed = syntax::parse(src, FileId(0));
+        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+        let checked = check_program(&parsed.program);
+        assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{:?}", checked.diagnostics);
+        let f = checked
+            .module
+            .functions
+            .iter()
+            .find(|f| f.kind == crate::syntax::ast::FunctionKind::Kernel)
+            .expect("a kernel")
+            .clone();
+        let mut views = HashMap::new();
+        let mut pos = None;
+        for (i, l) in f.locals.iter().enumerate() {
+            match (&l.ty, l.role) {
+                (_, LocalRole::Special) if l.name == "pos" => pos = Some(LocalId(i as u32)),
+                (crate::sema::types::Type::Array(a), LocalRole::Param) => {
+                    if let Rank::Fixed(r) = a.rank {
+                        views.insert(LocalId(i as u32), r as usize);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (analyse(&f, pos, &views), f)
+    }
+
+    fn local(f: &Function, name: &str) -> LocalId {
+        LocalId(f.locals.iter().position(|l| l.name == name).expect("local") as u32)
+    }
+
+    #[test]
+    fn constant_offsets_give_constant_bounds() {
+        let (facts, _) = facts(
+            "function [] = __kernel__ k(x : mat, y : mat, pos : ivec2)
+                 y[pos] = x[pos[0] - 1, pos[1] + 2]
+             endfunction",
+        );
+        let c: Vec<_> = facts.comps.iter().map(|c| (c.launch_dim, c.lo.c, c.hi.c)).collect();
+        assert!(c.contains(&(0, -1, -1)) && c.contains(&(1, 2, 2)), "{c:?}");
+        assert!(facts.useful(1));
+    }
+
+    #[test]
+    fn a_radius_parameter_gives_symbolic_bounds() {
+        let (facts, f) = facts(
+            "function [] = __kernel__ k(x : vec, y : vec, w : vec, r : int, pos : int)
+                 acc = 0.0
+                 for i = 0..numel(w) - 1
+                     acc += x[pos + i - r] * w[i]
+                 endfor
+                 y[pos] = acc
+             endfunction",
+        );
+        let (x, r, w) = (local(&f, "x"), local(&f, "r"), local(&f, "w"));
+        let c = facts.comps.iter().find(|c| c.base == x).expect("x is eligible");
+        assert_eq!(c.lo, Bound { c: 0, terms: vec![(-1, Term::Local(r))] });
+        assert_eq!(c.hi, Bound { c: -1, terms: vec![(-1, Term::Local(r)), (1, Term::Numel(w))] });
+        // `w[i]` is always inside `w`: it needs no check in the interior either.
+        assert_eq!(facts.accesses.len(), 3, "x[..], w[i] and y[pos]");
+    }
+
+    #[test]
+    fn assigned_parameters_and_unbounded_loops_are_not_used() {
+        let (facts, f) = facts(
+            "function [] = __kernel__ k(x : vec, y : vec, r : int, pos : int)
+                 r = r + 1
+                 y[pos] = x[pos + r]
+             endfunction",
+        );
+        let x = local(&f, "x");
+        assert!(facts.comps.iter().all(|c| c.base != x), "r changes: x[pos + r] has no bound");
+    }
 }
