@@ -43,9 +43,13 @@ mod builtins;
 mod call;
 mod emit_expr;
 mod emit_stmt;
+mod fp;
 mod index;
 mod kernel;
 mod math;
+mod math_f64;
+#[cfg(test)]
+mod math_f64_tests;
 mod regs;
 #[cfg(test)]
 mod tests;

@@ -317,3 +317,39 @@ parallel_do(4, zeros(4), 0.5, k)
     assert_eq!(&ops[at - 1..at + 3], ["abs.f32", "lg2.approx.f32", "mul.f32", "ex2.approx.f32"]);
     assert!(ops.contains(&"neg.f32".to_string()), "{b}");
 }
+
+const MATH: &str = "
+function [] = __kernel__ k(x : vec, pos : int)
+    x[pos] = FN
+endfunction
+parallel_do(4, zeros(4), k)
+";
+
+fn math_body(expr: &str, double: bool) -> String {
+    let out = compile(&MATH.replace("FN", expr), &PtxOptions { double, ..PtxOptions::default() });
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    body(&out, "k").to_string()
+}
+
+#[test]
+fn f64_math_is_our_own_routines() {
+    for f in ["exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "atan", "asin", "acos"] {
+        let b = math_body(&format!("{f}(x[pos])"), true);
+        assert!(b.contains("fma.rn.f64"), "{f}: a polynomial in fma.rn.f64: {b}");
+        assert!(!b.contains(".approx"), "{f}: no approximate instructions: {b}");
+    }
+    let b = math_body("pow(x[pos], 2.5) + atan2(x[pos], 2.0) + x[pos] ^ 1.5", true);
+    assert!(b.contains("cvt.rni.f64.f64"), "reductions round to integers: {b}");
+    // sqrt is IEEE in both precisions.
+    assert!(math_body("sqrt(x[pos])", true).contains("sqrt.rn.f64"));
+}
+
+#[test]
+fn f32_inverse_trigonometry_goes_through_f64() {
+    let b = math_body("atan(x[pos]) + tanh(x[pos])", false);
+    let ops = opcodes(&b);
+    assert!(ops.iter().any(|o| o == "cvt.f64.f32"), "{b}");
+    assert!(ops.iter().any(|o| o == "cvt.rn.f32.f64"), "{b}");
+    // exp/sin stay on the hardware approximations in single precision.
+    assert!(math_body("exp(x[pos]) + sin(x[pos])", false).contains("ex2.approx.f32"));
+}
