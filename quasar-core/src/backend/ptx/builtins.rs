@@ -70,6 +70,9 @@ impl Ctx<'_> {
             }
             _ => {}
         }
+        if let Some(v) = self.cplx_builtin(name, &vals, ty, span)? {
+            return Ok(v);
+        }
         if vals.iter().any(|v| !matches!(v, Val::Num(..) | Val::Vec(..) | Val::Void)) {
             return unsupported(span, format!("`{name}` on arrays"));
         }
@@ -213,6 +216,7 @@ impl Ctx<'_> {
             ptr,
             dims: regs,
             elem,
+            complex: false,
             access,
             space: Space::Shared,
             name: name.into(),

@@ -17,6 +17,10 @@
 //!      `shape.dims()`, which matches whenever the array has exactly that rank; an array of
 //!      lower rank (a `vec` passed as a `mat`) must be padded with trailing extents of 1;
 //!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode);
+//!    * a complex number (`cscalar`): by value, `.align <part> .b8 name[2·<part>]`, the real
+//!      part then the imaginary part, i.e. the bytes of `num_complex::Complex<T>`
+//!      (`repr(C)`; `<part>` is 4, or 8 for `cscalar'double` and in double mode). Arrays of
+//!      complex numbers are arrays as above whose elements are such pairs;
 //!    * a fixed-size vector (`ivec2`, `vec3`, … up to 64 elements) that the kernel never
 //!      writes: by value, `.align <elem> .b8 name[<bytes>]`, elements in order (a `[T; N]`);
 //!      one the kernel writes is an array as above;
@@ -41,6 +45,7 @@ mod abi;
 mod assign;
 mod builtins;
 mod call;
+mod complex;
 mod emit_expr;
 mod emit_stmt;
 mod fp;

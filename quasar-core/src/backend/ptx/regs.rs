@@ -146,6 +146,14 @@ impl NumTy {
     }
 }
 
+/// `Some(part)` for a complex number type: the type of its real and imaginary parts.
+pub(super) fn cplx_of(t: &Type, opts: &PtxOptions) -> Option<NumTy> {
+    match t {
+        Type::Complex(p) => NumTy::of(&Type::Scalar(*p), opts),
+        _ => None,
+    }
+}
+
 /// The kind of a virtual register (one `.reg` declaration each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum RegClass {
@@ -221,7 +229,10 @@ pub(super) struct ArrRef {
     pub ptr: Reg,
     /// One `u32` extent per dimension of the static rank.
     pub dims: Vec<Reg>,
+    /// The element type, or the type of the parts of complex elements.
     pub elem: NumTy,
+    /// Complex elements: two `elem` words each, real part first.
+    pub complex: bool,
     pub access: Access,
     pub space: Space,
     /// The Quasar name, for bounds-error reports.
@@ -239,6 +250,8 @@ pub(super) struct Closure {
 #[derive(Clone, Debug)]
 pub(super) enum Val {
     Num(Reg, NumTy),
+    /// A complex number: real and imaginary part, of the given type.
+    Cplx(Reg, Reg, NumTy),
     /// A fixed-size vector in registers (`vec3`, `ivec2`, …).
     Vec(Vec<Reg>, NumTy),
     Array(ArrRef),

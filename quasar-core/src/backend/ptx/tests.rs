@@ -353,3 +353,52 @@ fn f32_inverse_trigonometry_goes_through_f64() {
     // exp/sin stay on the hardware approximations in single precision.
     assert!(math_body("exp(x[pos]) + sin(x[pos])", false).contains("ex2.approx.f32"));
 }
+
+const COMPLEX: &str = "
+function [] = __kernel__ cdiv(x : cvec, w : cscalar, pos : int)
+    x[pos] = x[pos] / w
+endfunction
+parallel_do(4, complex(zeros(4)), 1i, cdiv)
+";
+
+#[test]
+fn complex_elements_are_two_words_and_division_is_num_complex() {
+    let out = ptx(COMPLEX);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let k = kernel(&out, "cdiv");
+    let w = k.params.iter().find(|p| p.role == PtxParamRole::Value { arg: 1, by_bytes: true });
+    let w = w.expect("the complex parameter by value");
+    assert_eq!(
+        (w.declaration().replace(&w.name, "w"), w.bytes),
+        (".param .align 4 .b8 w[8]".into(), 8)
+    );
+    let b = body(&out, "cdiv");
+    assert!(b.contains("mul.wide.s32") && b.contains(", 8;"), "8-byte elements: {b}");
+    assert!(b.contains("+4]"), "the imaginary part 4 bytes on: {b}");
+    // num-complex: (xu + yv)/(u² + v²), (yu − xv)/(u² + v²): two divisions by the norm.
+    let ops = opcodes(b);
+    assert_eq!(ops.iter().filter(|o| *o == "div.rn.f32").count(), 2, "{b}");
+    let d = compile(COMPLEX, &PtxOptions { double: true, ..PtxOptions::default() });
+    let b = body(&d, "cdiv");
+    assert!(b.contains("+8]") && b.contains("div.rn.f64"), "complex<f64> in double mode: {b}");
+}
+
+#[test]
+fn complex_builtins() {
+    let src = "
+function [] = __kernel__ parts(x : cvec'const, y : vec, pos : int)
+    z = conj(x[pos]) * 2i
+    y[pos] = abs(z) + real(z) - imag(z) + angle(z)
+endfunction
+parallel_do(4, complex(zeros(4)), zeros(4), parts)
+";
+    let out = ptx(src);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = body(&out, "parts");
+    assert!(b.contains("sqrt.rn.f32"), "abs is a hypot: {b}");
+    assert!(b.contains("testp.infinite.f32"), "abs of an infinite part is ∞: {b}");
+    // An unsupported built-in on complex numbers is a warning, not a panic.
+    let out = ptx(&src.replace("angle(z)", "real(exp(z))"));
+    assert_eq!(out.diagnostics.len(), 1);
+    assert!(out.diagnostics[0].message.contains("on complex numbers"), "{:?}", out.diagnostics);
+}
