@@ -86,7 +86,13 @@ pub(super) fn bind_arg(
                 return unsupported(l.span, what);
             };
             let r = cx.reg(nt.class());
-            cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
+            if nt == NumTy::F16 {
+                let h = cx.reg(RegClass::B16);
+                cx.ins(format!("ld.param.b16 {h}, [{name}]"));
+                cx.ins(format!("cvt.f32.f16 {r}, {h}"));
+            } else {
+                cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
+            }
             params.push(PtxParam {
                 name,
                 ty: format!(".{}", nt.mem()),

@@ -197,6 +197,9 @@ impl Ctx<'_> {
 
     /// Combines a value into a kernel output argument (atomically: every thread contributes).
     fn output_update(&mut self, ptr: Reg, t: NumTy, op: AssignOp, v: Val, span: Span) -> Res<Val> {
+        if t == NumTy::F16 {
+            return unsupported(span, "half-precision output arguments");
+        }
         let x = self.num_val(v, t, span)?;
         match op {
             AssignOp::Assign | AssignOp::Define => {

@@ -240,6 +240,14 @@ impl Ctx<'_> {
         if from == to {
             return r;
         }
+        // `half` values are exact `f32` values in their registers.
+        if from == NumTy::F16 {
+            return self.convert_reg(r, NumTy::F32, to);
+        }
+        if to == NumTy::F16 {
+            let x = self.convert_reg(r, from, NumTy::F32);
+            return self.round_f16(x);
+        }
         let d = self.reg(to.class());
         match (from.is_float(), to.is_float()) {
             (true, true) => {
@@ -262,6 +270,15 @@ impl Ctx<'_> {
                 }
             }
         }
+        d
+    }
+
+    /// `x` (an `f32`) rounded to half precision, in an `f32` register.
+    pub fn round_f16(&mut self, x: Reg) -> Reg {
+        let h = self.reg(RegClass::B16);
+        let d = self.reg(RegClass::F32);
+        self.ins(format!("cvt.rn.f16.f32 {h}, {x}"));
+        self.ins(format!("cvt.f32.f16 {d}, {h}"));
         d
     }
 
@@ -393,6 +410,10 @@ impl Ctx<'_> {
 
     /// One arithmetic instruction (or routine) on numbers of type `t`.
     pub fn arith(&mut self, op: BinaryOp, x: Reg, y: Reg, t: NumTy, span: Span) -> Res<Reg> {
+        if t == NumTy::F16 {
+            let d = self.arith(op, x, y, NumTy::F32, span)?;
+            return Ok(self.round_f16(d));
+        }
         let a = t.arith();
         let d = self.reg(t.class());
         match op {

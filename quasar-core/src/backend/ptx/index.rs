@@ -38,6 +38,15 @@ impl Ctx<'_> {
                 let el = self.element(&arr, indices, span)?;
                 let d = self.reg(arr.elem.class());
                 let sp = arr.space.name();
+                if arr.elem == NumTy::F16 {
+                    // 16 bits in memory, widened exactly to f32.
+                    let h = self.reg(RegClass::B16);
+                    let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+                    self.ins(format!("mov.b16 {h}, 0"));
+                    self.ins(format!("{pred}ld.{sp}.b16 {h}, [{}]", el.addr));
+                    self.ins(format!("cvt.f32.f16 {d}, {h}"));
+                    return Ok(Val::Num(d, arr.elem));
+                }
                 match el.ok {
                     Some(ok) => {
                         self.ins(format!("mov.{} {d}, {}", arr.elem.arith(), arr.elem.imm(0.0)));
@@ -94,6 +103,12 @@ impl Ctx<'_> {
         let el = self.element(arr, indices, span)?;
         let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
         let sp = arr.space.name();
+        if arr.elem == NumTy::F16 {
+            let h = self.reg(RegClass::B16);
+            self.ins(format!("cvt.rn.f16.f32 {h}, {x}"));
+            self.ins(format!("{pred}st.{sp}.b16 [{}], {h}", el.addr));
+            return Ok(());
+        }
         self.ins(format!("{pred}st.{sp}.{} [{}], {x}", arr.elem.mem(), el.addr));
         Ok(())
     }
@@ -199,6 +214,9 @@ impl Ctx<'_> {
         x: Reg,
         span: Span,
     ) -> Res<Reg> {
+        if t == NumTy::F16 {
+            return unsupported(span, "atomic updates of half-precision numbers");
+        }
         if t.is_narrow() {
             return unsupported(span, "atomic updates of 8- and 16-bit integers");
         }

@@ -26,7 +26,7 @@ pub(super) struct Ctx<'m> {
     pub opts: &'m PtxOptions,
     pub entry: String,
     pub code: String,
-    counts: [u32; 5],
+    counts: [u32; 6],
     labels: u32,
     pub frames: Vec<Frame<'m>>,
     /// `(continue label, break label)` of the enclosing loops.
@@ -123,7 +123,7 @@ pub(super) fn emit_kernel(
         opts,
         entry: entry.to_string(),
         code: String::new(),
-        counts: [0; 5],
+        counts: [0; 6],
         labels: 0,
         frames: Vec::new(),
         loops: Vec::new(),

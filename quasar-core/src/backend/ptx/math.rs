@@ -37,6 +37,11 @@ const LN2: f64 = std::f64::consts::LN_2;
 impl Ctx<'_> {
     /// `name(args…)` on numbers with the result type `rt`.
     pub fn math(&mut self, name: &str, args: &[(Reg, NumTy)], rt: NumTy, span: Span) -> Res<Reg> {
+        if rt == NumTy::F16 {
+            // Computed in single precision, rounded once to half.
+            let d = self.math(name, args, NumTy::F32, span)?;
+            return Ok(self.round_f16(d));
+        }
         let conv = |cx: &mut Self, k: usize| -> Res<Reg> {
             match args.get(k) {
                 Some(&(r, t)) => Ok(cx.convert_reg(r, t, rt)),

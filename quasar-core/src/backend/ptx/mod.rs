@@ -16,7 +16,8 @@
 //!      parameter's **static rank** (`vec` 1, `mat` 2, `cube` 3). The runtime passes
 //!      `shape.dims()`, which matches whenever the array has exactly that rank; an array of
 //!      lower rank (a `vec` passed as a `mat`) must be padded with trailing extents of 1;
-//!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode);
+//!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode, `.b16` holding
+//!      the IEEE binary16 bits for `scalar'half`; arrays of half are 2-byte elements);
 //!    * a complex number (`cscalar`): by value, `.align <part> .b8 name[2·<part>]`, the real
 //!      part then the imaginary part, i.e. the bytes of `num_complex::Complex<T>`
 //!      (`repr(C)`; `<part>` is 4, or 8 for `cscalar'double` and in double mode). Arrays of

@@ -402,3 +402,39 @@ parallel_do(4, complex(zeros(4)), zeros(4), parts)
     assert_eq!(out.diagnostics.len(), 1);
     assert!(out.diagnostics[0].message.contains("on complex numbers"), "{:?}", out.diagnostics);
 }
+
+#[test]
+fn half_is_16_bits_in_memory_and_rounded_after_each_operation() {
+    let src = "
+function [] = __kernel__ haxpy(x : vec[scalar'half], a : scalar'half, pos : int)
+    x[pos] = a * x[pos] + 0.1
+endfunction
+parallel_do(4, zeros(4), 2.0, haxpy)
+";
+    let out = ptx(src);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let k = kernel(&out, "haxpy");
+    assert!(k.params.iter().any(|p| p.ty == ".b16" && p.bytes == 2), "{:?}", k.params);
+    let b = body(&out, "haxpy");
+    let ops = opcodes(b);
+    let seq = ["ld.global.b16", "cvt.f32.f16", "mul.f32", "cvt.rn.f16.f32", "cvt.f32.f16"];
+    let at = ops.iter().position(|o| o == "ld.global.b16").expect("a 16-bit load");
+    assert_eq!(&ops[at..at + seq.len()], &seq, "{b}");
+    // half + scalar is a scalar: the sum is single precision, rounded once by the store.
+    let seq = ["add.f32", "cvt.rn.f16.f32", "cvt.f32.f16"];
+    let at = ops.iter().position(|o| o == "add.f32").expect("the addition");
+    assert_eq!(&ops[at..at + seq.len()], &seq, "{b}");
+    assert!(b.contains("st.global.b16"), "{b}");
+}
+
+#[test]
+fn rounding_to_half() {
+    use super::regs::round_f16;
+    assert_eq!(round_f16(0.1), 1638.0 / 16384.0);
+    assert_eq!(round_f16(65504.0), 65504.0);
+    assert_eq!(round_f16(65520.0), f32::INFINITY);
+    assert_eq!(round_f16(-1.0 / 3.0), -1365.0 / 4096.0);
+    assert_eq!(round_f16(1e-8), 0.0);
+    assert_eq!(round_f16(2.0f64.powi(-24)), 2.0f32.powi(-24));
+    assert_eq!(round_f16(1.0 + 2.0f64.powi(-11)), 1.0, "ties to even");
+}
