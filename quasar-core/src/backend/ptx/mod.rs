@@ -34,6 +34,17 @@
 //! on CUDA axis x (`LaunchConfig::cuda_grid_block`). Threads past the launch dimensions return
 //! at once, unless the kernel uses `syncthreads` (every thread must reach the barrier).
 //!
+//! # Shared memory
+//!
+//! The arrays of `local = shared(dims…)` / `shared_zeros(dims…)` statements at the top level
+//! of a kernel body live in the dynamic shared memory, `.extern .shared .align 64 .b8
+//! quasar_shared[]`, laid out as the CPU backend's `shared_bytes(blkdim)` counts them: in
+//! statement order, each at the running byte count rounded up to 64, taking
+//! `product(dims) · sizeof(elem)` bytes. Their dimensions may depend on `blkdim` (computed at
+//! run time); the runtime launches with `Kernel::shared_bytes(blkdim)` bytes of dynamic
+//! shared memory, which is exactly the total. Other `shared(…)` calls (in a branch, a loop, a
+//! device function) need constant dimensions and get a static `.shared` array.
+//!
 //! # Bounds errors of `'checked` accesses
 //!
 //! The module declares `.visible .global .align 4 .u32 quasar_error[4]` (zero when loaded).
@@ -160,6 +171,9 @@ pub(super) struct Unsupported {
     pub span: Span,
 }
 
+/// The dynamic shared memory of the module's kernels (`.extern .shared`).
+pub(super) const DYNAMIC_SHARED: &str = "quasar_shared";
+
 pub(super) type Res<T> = Result<T, Unsupported>;
 
 pub(super) fn unsupported<T>(span: Span, what: impl Into<String>) -> Res<T> {
@@ -210,6 +224,14 @@ pub fn emit_module_with(module: &Module, opts: &PtxOptions) -> PtxOutput {
             }
         }
     }
+    if text.contains(DYNAMIC_SHARED) {
+        let decl = format!(
+            "\n// Dynamic shared memory: the shared arrays of each block (see the crate docs).\n\
+             .extern .shared .align 64 .b8 {DYNAMIC_SHARED}[];\n"
+        );
+        let at = text.find(".visible .global").unwrap_or(text.len());
+        text.insert_str(at, &decl);
+    }
     out.text = text;
     out
 }
@@ -222,7 +244,7 @@ fn unique_entry(name: &str, used: &mut HashSet<String>) -> String {
         s.insert(0, '_');
     }
     // Avoid the names the module itself declares.
-    if s == "quasar_error" {
+    if s == "quasar_error" || s == DYNAMIC_SHARED {
         s.push('_');
     }
     let base = s.clone();

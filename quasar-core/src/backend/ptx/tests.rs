@@ -216,8 +216,36 @@ parallel_do(64, ones(64), zeros(64), k)
     let b = body(&out, "k");
     assert!(b.contains("bar.sync 0"), "{b}");
     assert!(!b.contains("bra $L__1;"), "no early exit: {b}");
-    assert!(b.contains(".shared .align 16 .b8 k_0_sh0[256]"), "{b}");
+    assert!(b.contains("mov.u64 %rd") && b.contains(", quasar_shared;"), "dynamic: {b}");
+    assert!(out.text.contains(".extern .shared .align 64 .b8 quasar_shared[];"), "{}", out.text);
     assert!(b.contains("st.shared.f32") && b.contains("ld.shared.f32"), "{b}");
+}
+
+#[test]
+fn shared_arrays_follow_the_cpu_layout_in_dynamic_shared_memory() {
+    let out = ptx("
+function [] = __kernel__ k(x : mat, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
+    a = shared(blkdim)
+    b = shared(blkdim[0] + 1, 3)
+    a[blkpos] = x[pos]
+    b[blkpos[0], 0] = 1.0
+    syncthreads
+    x[pos] = a[blkdim - blkpos - 1] + b[blkpos[0], 0]
+    if pos[0] == 0
+        c = shared(8)
+        c[0] = 1.0
+    endif
+endfunction
+parallel_do([16, 16], ones(16, 16), k)
+");
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = body(&out, "k");
+    // Two arrays at offsets rounded up to 64, the sizes from blkdim at run time.
+    assert_eq!(b.matches("and.b64").count(), 2, "{b}");
+    assert_eq!(b.matches(", quasar_shared;").count(), 2, "{b}");
+    // The one in a branch has a constant size: a static array.
+    assert!(b.contains(".shared .align 16 .b8 k_0_sh0[32]"), "{b}");
+    assert!(kernel(&out, "k").block_sensitive);
 }
 
 #[test]
