@@ -65,6 +65,7 @@ mod index;
 mod kernel;
 mod math;
 mod math_f64;
+mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
 mod regs;
