@@ -9,7 +9,7 @@
 
 mod common;
 
-use quasar_core::backend::ptx::{emit_module, PtxOutput};
+use quasar_core::backend::ptx::{emit_module_with, PtxOptions, PtxOutput};
 use quasar_core::sema::check::check_program;
 use quasar_core::{syntax, FileId};
 use std::path::{Path, PathBuf};
@@ -44,12 +44,14 @@ fn sources() -> Vec<PathBuf> {
 
 /// The PTX of a file (`None` when it does not type-check: many manual snippets are fragments;
 /// the project's own files must type-check).
-fn ptx_of(path: &Path, own: bool) -> Option<PtxOutput> {
+fn ptx_of(path: &Path, own: bool, opts: &PtxOptions) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
     let parsed = syntax::parse(&src, FileId(0));
     let checked = (!parsed.has_errors()).then(|| check_program(&parsed.program));
     match checked {
-        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => Some(emit_module(&c.module)),
+        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => {
+            Some(emit_module_with(&c.module, opts))
+        }
         _ => {
             assert!(!own, "{} does not type-check", path.display());
             None
@@ -95,50 +97,65 @@ fn ptxas_accepts_every_kernel() {
     let mut skipped = 0;
     let mut ptx_kernel_files = 0;
     let own = sources().len();
+    let mut double_kernels = 0;
     for (n, path) in files.into_iter().enumerate() {
-        let Some(out) = ptx_of(&path, n < own) else { continue };
         let in_ptx_dir = path.components().any(|c| c.as_os_str() == "ptx_kernels");
-        for d in &out.diagnostics {
-            eprintln!("{}:{}: {}", path.display(), d.span.line, d.message);
-        }
-        skipped += out.diagnostics.len();
-        if in_ptx_dir {
-            ptx_kernel_files += 1;
-            // The kernels written for this test must all compile.
-            if !out.diagnostics.is_empty() {
-                failures.push(format!("{}: kernels were skipped", path.display()));
+        // The kernels written for this test are assembled in double precision too.
+        let modes: &[bool] = if in_ptx_dir { &[false, true] } else { &[false] };
+        for &double in modes {
+            let opts = PtxOptions { double, ..PtxOptions::default() };
+            let Some(out) = ptx_of(&path, n < own, &opts) else { continue };
+            let mode = if double { " (double)" } else { "" };
+            for d in &out.diagnostics {
+                eprintln!("{}:{}{mode}: {}", path.display(), d.span.line, d.message);
             }
-        }
-        if out.kernels.is_empty() {
-            continue;
-        }
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
-        let file = dir.join(format!("{stem}.ptx"));
-        std::fs::write(&file, &out.text).expect("write PTX");
-        for arch in ARCHS {
-            let result = Command::new(&ptxas)
-                .arg(format!("-arch={arch}"))
-                .arg(&file)
-                .arg("-o")
-                .arg(dir.join(format!("{stem}.{arch}.cubin")))
-                .output();
-            match result {
-                Ok(o) if o.status.success() => {}
-                Ok(o) => {
-                    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-                    let context = context_of(&err, &out.text);
-                    failures.push(format!("{} ({arch}):\n{err}{context}", path.display()));
+            if in_ptx_dir {
+                ptx_kernel_files += usize::from(!double);
+                // The kernels written for this test must all compile.
+                if !out.diagnostics.is_empty() {
+                    failures.push(format!("{}{mode}: kernels were skipped", path.display()));
                 }
-                Err(e) => panic!("cannot run {}: {e}", ptxas.display()),
+            } else {
+                skipped += out.diagnostics.len();
+            }
+            if out.kernels.is_empty() {
+                continue;
+            }
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("kernel");
+            let stem = if double { format!("{stem}.f64") } else { stem.to_string() };
+            let file = dir.join(format!("{stem}.ptx"));
+            std::fs::write(&file, &out.text).expect("write PTX");
+            for arch in ARCHS {
+                let result = Command::new(&ptxas)
+                    .arg(format!("-arch={arch}"))
+                    .arg(&file)
+                    .arg("-o")
+                    .arg(dir.join(format!("{stem}.{arch}.cubin")))
+                    .output();
+                match result {
+                    Ok(o) if o.status.success() => {}
+                    Ok(o) => {
+                        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+                        let context = context_of(&err, &out.text);
+                        failures
+                            .push(format!("{}{mode} ({arch}):\n{err}{context}", path.display()));
+                    }
+                    Err(e) => panic!("cannot run {}: {e}", ptxas.display()),
+                }
+            }
+            if double {
+                double_kernels += out.kernels.len();
+            } else {
+                kernels += out.kernels.len();
             }
         }
-        kernels += out.kernels.len();
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "ptxas rejected PTX:\n{}", failures.join("\n\n"));
     assert!(ptx_kernel_files > 0, "no files in tests/ptx_kernels");
     println!(
-        "ptxas ({}) accepted {kernels} kernels for {}; {skipped} kernels were left to the CPU",
+        "ptxas ({}) accepted {kernels} kernels (and {double_kernels} of tests/ptx_kernels in \
+         double precision) for {}; {skipped} kernels were left to the CPU",
         ptxas.display(),
         ARCHS.join(" and ")
     );

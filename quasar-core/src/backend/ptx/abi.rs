@@ -2,7 +2,7 @@
 //! arguments, output slots; the launch rank; the special parameters from `%tid`/`%ctaid`/….
 
 use super::kernel::{local, Ctx};
-use super::regs::{small_vec, ArrRef, NumTy, RegClass, Space, Val};
+use super::regs::{cplx_of, small_vec, ArrRef, NumTy, RegClass, Space, Val};
 use super::{unsupported, PtxParam, PtxParamRole, Res};
 use crate::ir::walk::walk_block;
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module};
@@ -26,7 +26,8 @@ pub(super) fn bind_arg(
             let Rank::Fixed(rank) = a.rank else {
                 return unsupported(l.span, format!("the array `{}` of unknown rank", l.name));
             };
-            let Some(elem) = NumTy::of(&a.elem, cx.opts) else {
+            let complex = cplx_of(&a.elem, cx.opts);
+            let Some(elem) = NumTy::of(&a.elem, cx.opts).or(complex) else {
                 return unsupported(l.span, format!("arrays of {} (`{}`)", a.elem, l.name));
             };
             let ptr = cx.reg(RegClass::B64);
@@ -56,12 +57,27 @@ pub(super) fn bind_arg(
                 ptr,
                 dims,
                 elem,
+                complex: complex.is_some(),
                 access,
                 space: Space::Global,
                 name: l.name.clone(),
             }))
         }
         t => {
+            if let Some(pt) = cplx_of(t, cx.opts) {
+                // Two words, real part first (`Complex<T>`), as a byte array.
+                let (re, im) = (cx.reg(pt.class()), cx.reg(pt.class()));
+                let b = pt.bytes();
+                cx.ins(format!("ld.param.{} {re}, [{name}]", pt.mem()));
+                cx.ins(format!("ld.param.{} {im}, [{name}+{b}]", pt.mem()));
+                params.push(PtxParam {
+                    name,
+                    ty: format!(".align {b} .b8"),
+                    bytes: 2 * b as usize,
+                    role: PtxParamRole::Value { arg, by_bytes: true },
+                });
+                return Ok(Val::Cplx(re, im, pt));
+            }
             let Some(nt) = NumTy::of(t, cx.opts) else {
                 let what = match t {
                     Type::Function(_) => format!("the function-valued parameter `{}`", l.name),
@@ -70,7 +86,13 @@ pub(super) fn bind_arg(
                 return unsupported(l.span, what);
             };
             let r = cx.reg(nt.class());
-            cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
+            if nt == NumTy::F16 {
+                let h = cx.reg(RegClass::B16);
+                cx.ins(format!("ld.param.b16 {h}, [{name}]"));
+                cx.ins(format!("cvt.f32.f16 {r}, {h}"));
+            } else {
+                cx.ins(format!("ld.param.{} {r}, [{name}]", nt.mem()));
+            }
             params.push(PtxParam {
                 name,
                 ty: format!(".{}", nt.mem()),

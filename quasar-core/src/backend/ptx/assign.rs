@@ -3,7 +3,7 @@
 //! to kernel output arguments (combined atomically across threads).
 
 use super::kernel::{local, Ctx};
-use super::regs::{NumTy, Reg, RegClass, Space, Val};
+use super::regs::{cplx_of, NumTy, Reg, RegClass, Space, Val};
 use super::{unsupported, Res};
 use crate::ir::{self, Expr, ExprKind, LocalId, Place, PlaceKind};
 use crate::sema::types::Type;
@@ -77,6 +77,12 @@ impl Ctx<'_> {
             PlaceKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 match b {
+                    Val::Array(arr) if arr.complex => {
+                        let t = arr.elem;
+                        let (re, im) = self.cplx_val(v, t, place.span)?;
+                        self.store_cplx_elem(&arr, indices, (re, im), place.span)?;
+                        Ok(Val::Cplx(re, im, t))
+                    }
                     Val::Array(arr) => {
                         let t = arr.elem;
                         let x = self.num_val(v, t, place.span)?;
@@ -107,6 +113,24 @@ impl Ctx<'_> {
             (cur, _) => cur,
         };
         let new = match (cur, v) {
+            (Some(Val::Cplx(re, im, t)), v) => {
+                let (x, y) = self.cplx_val(v, t, span)?;
+                self.ins(format!("mov.{} {re}, {x}", t.arith()));
+                self.ins(format!("mov.{} {im}, {y}", t.arith()));
+                Val::Cplx(re, im, t)
+            }
+            (None, v) if cplx_of(&l.ty, self.opts).is_some() || matches!(v, Val::Cplx(..)) => {
+                let t = match (cplx_of(&l.ty, self.opts), &v) {
+                    (Some(t), _) => t,
+                    (None, Val::Cplx(_, _, t)) => *t,
+                    _ => return unsupported(span, "this complex assignment"),
+                };
+                let (x, y) = self.cplx_val(v, t, span)?;
+                let (re, im) = (self.reg(t.class()), self.reg(t.class()));
+                self.ins(format!("mov.{} {re}, {x}", t.arith()));
+                self.ins(format!("mov.{} {im}, {y}", t.arith()));
+                Val::Cplx(re, im, t)
+            }
             (Some(Val::Num(r, t)), v) => {
                 let x = self.num_val(v, t, span)?;
                 self.ins(format!("mov.{} {r}, {x}", t.arith()));
@@ -173,6 +197,9 @@ impl Ctx<'_> {
 
     /// Combines a value into a kernel output argument (atomically: every thread contributes).
     fn output_update(&mut self, ptr: Reg, t: NumTy, op: AssignOp, v: Val, span: Span) -> Res<Val> {
+        if t == NumTy::F16 {
+            return unsupported(span, "half-precision output arguments");
+        }
         let x = self.num_val(v, t, span)?;
         match op {
             AssignOp::Assign | AssignOp::Define => {

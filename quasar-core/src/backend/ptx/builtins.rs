@@ -4,7 +4,10 @@
 
 use super::kernel::Ctx;
 use super::regs::{small_vec, ArrRef, NumTy, Reg, RegClass, Space, Val};
-use super::{unsupported, Res};
+use super::{unsupported, Res, DYNAMIC_SHARED};
+
+const NOT_CONSTANT: &str = "shared memory whose size is not a constant (outside the top level \
+                            of the kernel body)";
 use crate::ir::{Const, Expr};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
@@ -69,6 +72,9 @@ impl Ctx<'_> {
                 return self.reduce_vec(name, rs.clone(), *t, ty, span);
             }
             _ => {}
+        }
+        if let Some(v) = self.cplx_builtin(name, &vals, ty, span)? {
+            return Ok(v);
         }
         if vals.iter().any(|v| !matches!(v, Val::Num(..) | Val::Vec(..) | Val::Void)) {
             return unsupported(span, format!("`{name}` on arrays"));
@@ -159,8 +165,12 @@ impl Ctx<'_> {
         Ok(Val::Num(acc, rt))
     }
 
-    /// `shared(dims…)` / `shared_zeros(dims…)` with constant dimensions: a static `.shared`
-    /// array (zero-filled by the block's threads for `shared_zeros`).
+    /// `shared(dims…)` / `shared_zeros(dims…)` (zero-filled by the block's threads).
+    ///
+    /// The arrays of `local = shared(…)` statements at the top level of the kernel body are
+    /// carved from the dynamic shared memory `quasar_shared` (see `mod.rs`), whatever their
+    /// dimensions; elsewhere only constant dimensions are supported, as a static `.shared`
+    /// array.
     fn shared(&mut self, name: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
         let Some(arr) = ty.as_array() else {
             return unsupported(span, format!("`{name}` giving {ty}"));
@@ -168,6 +178,84 @@ impl Ctx<'_> {
         let Some(elem) = NumTy::of(&arr.elem, self.opts) else {
             return unsupported(span, format!("shared arrays of {}", arr.elem));
         };
+        let access = arr.mods.access.unwrap_or(Access::Safe);
+        let top = self.frames.len() == 1 && self.top_shared.contains(&(span.start, span.end));
+        let (ptr, dims) = if top {
+            self.dynamic_shared(args, elem, name == "shared_zeros")?
+        } else {
+            self.static_shared(args, elem, name == "shared_zeros", span)?
+        };
+        self.block_sensitive = true;
+        Ok(Val::Array(ArrRef {
+            ptr,
+            dims,
+            elem,
+            complex: false,
+            access,
+            space: Space::Shared,
+            name: name.into(),
+        }))
+    }
+
+    /// A shared array in the dynamic shared memory: at the running offset rounded up to 64
+    /// bytes (the CPU backend's layout), dimensions computed at run time.
+    fn dynamic_shared(&mut self, args: &[Expr], elem: NumTy, zero: bool) -> Res<(Reg, Vec<Reg>)> {
+        let mut dims = Vec::new();
+        for a in args {
+            match self.expr(a)? {
+                Val::Num(r, t) if !t.is_float() => dims.push(self.convert_reg(r, t, NumTy::U32)),
+                Val::Vec(rs, t) if !t.is_float() => {
+                    for r in rs {
+                        dims.push(self.convert_reg(r, t, NumTy::U32));
+                    }
+                }
+                _ => return unsupported(a.span, "a shared array dimension that is not an integer"),
+            }
+        }
+        if dims.is_empty() {
+            return unsupported(Span::default(), "a shared array without dimensions");
+        }
+        let count = self.reg(RegClass::B64);
+        self.ins(format!("mov.u64 {count}, {}", elem.bytes()));
+        for d in &dims {
+            let w = self.reg(RegClass::B64);
+            self.ins(format!("cvt.u64.u32 {w}, {d}"));
+            self.ins(format!("mul.lo.u64 {count}, {count}, {w}"));
+        }
+        let off = match self.shared_off {
+            Some(r) => r,
+            None => {
+                // Emitted where the first shared array is: the top level of the body.
+                let r = self.reg(RegClass::B64);
+                self.ins(format!("mov.u64 {r}, 0"));
+                self.shared_off = Some(r);
+                r
+            }
+        };
+        self.ins(format!("add.u64 {off}, {off}, 63"));
+        self.ins(format!("and.b64 {off}, {off}, -64"));
+        let ptr = self.reg(RegClass::B64);
+        self.ins(format!("mov.u64 {ptr}, {DYNAMIC_SHARED}"));
+        self.ins(format!("add.u64 {ptr}, {ptr}, {off}"));
+        self.ins(format!("add.u64 {off}, {off}, {count}"));
+        if zero {
+            let words = self.reg(RegClass::B32);
+            self.ins(format!("add.u64 {count}, {count}, 3"));
+            self.ins(format!("shr.u64 {count}, {count}, 2"));
+            self.ins(format!("cvt.u32.u64 {words}, {count}"));
+            self.zero_shared(ptr, &words.to_string());
+        }
+        Ok((ptr, dims))
+    }
+
+    /// A static `.shared` array of constant dimensions.
+    fn static_shared(
+        &mut self,
+        args: &[Expr],
+        elem: NumTy,
+        zero: bool,
+        span: Span,
+    ) -> Res<(Reg, Vec<Reg>)> {
         let mut dims = Vec::new();
         for a in args {
             match a.constant() {
@@ -177,16 +265,11 @@ impl Ctx<'_> {
                         for it in items {
                             match it.constant() {
                                 Some(Const::Int(n)) if *n >= 0 => dims.push(*n as u64),
-                                _ => {
-                                    return unsupported(
-                                        a.span,
-                                        "shared memory whose size is not a constant",
-                                    )
-                                }
+                                _ => return unsupported(a.span, NOT_CONSTANT),
                             }
                         }
                     }
-                    _ => return unsupported(a.span, "shared memory whose size is not a constant"),
+                    _ => return unsupported(a.span, NOT_CONSTANT),
                 },
             }
         }
@@ -204,25 +287,15 @@ impl Ctx<'_> {
         for d in &dims {
             regs.push(self.imm_int(NumTy::U32, *d as i64));
         }
-        if name == "shared_zeros" {
-            self.zero_shared(ptr, bytes);
+        if zero {
+            self.zero_shared(ptr, &bytes.div_ceil(4).to_string());
         }
-        self.block_sensitive = true;
-        let access = arr.mods.access.unwrap_or(Access::Safe);
-        Ok(Val::Array(ArrRef {
-            ptr,
-            dims: regs,
-            elem,
-            access,
-            space: Space::Shared,
-            name: name.into(),
-        }))
+        Ok((ptr, regs))
     }
 
-    /// The block's threads clear `bytes` bytes at `ptr` (4 bytes at a time; sizes are
-    /// multiples of 4 after the 16-byte alignment of the declaration).
-    fn zero_shared(&mut self, ptr: Reg, bytes: u64) {
-        let words = bytes.div_ceil(4);
+    /// The block's threads clear `words` 4-byte words at `ptr` (an immediate or a register;
+    /// arrays start 16- or 64-byte aligned, so the rounding up stays inside the padding).
+    fn zero_shared(&mut self, ptr: Reg, words: &str) {
         let (tx, ty, tz, nx, ny, nz) = (
             self.reg(RegClass::B32),
             self.reg(RegClass::B32),

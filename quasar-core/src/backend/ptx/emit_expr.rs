@@ -4,7 +4,7 @@
 //! registers, and calls (device functions are inlined).
 
 use super::kernel::{local, Ctx};
-use super::regs::{small_vec, Closure, NumTy, Reg, RegClass, Val};
+use super::regs::{cplx_of, small_vec, Closure, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
 use crate::ir::{Const, Expr, ExprKind};
 use crate::sema::types::Type;
@@ -143,7 +143,14 @@ impl Ctx<'_> {
                 let t = t.unwrap_or(if self.opts.double { NumTy::F64 } else { NumTy::F32 });
                 Ok(Val::Num(self.imm(t, *x), t))
             }
-            Const::Complex(..) => unsupported(span, "complex numbers"),
+            Const::Complex(re, im) => {
+                let t = cplx_of(ty, self.opts).unwrap_or(if self.opts.double {
+                    NumTy::F64
+                } else {
+                    NumTy::F32
+                });
+                Ok(Val::Cplx(self.imm(t, *re), self.imm(t, *im), t))
+            }
             Const::Str(_) => unsupported(span, "strings"),
             Const::Null => unsupported(span, "`nullptr`"),
         }
@@ -233,6 +240,14 @@ impl Ctx<'_> {
         if from == to {
             return r;
         }
+        // `half` values are exact `f32` values in their registers.
+        if from == NumTy::F16 {
+            return self.convert_reg(r, NumTy::F32, to);
+        }
+        if to == NumTy::F16 {
+            let x = self.convert_reg(r, from, NumTy::F32);
+            return self.round_f16(x);
+        }
         let d = self.reg(to.class());
         match (from.is_float(), to.is_float()) {
             (true, true) => {
@@ -255,6 +270,15 @@ impl Ctx<'_> {
                 }
             }
         }
+        d
+    }
+
+    /// `x` (an `f32`) rounded to half precision, in an `f32` register.
+    pub fn round_f16(&mut self, x: Reg) -> Reg {
+        let h = self.reg(RegClass::B16);
+        let d = self.reg(RegClass::F32);
+        self.ins(format!("cvt.rn.f16.f32 {h}, {x}"));
+        self.ins(format!("cvt.f32.f16 {d}, {h}"));
         d
     }
 
@@ -294,6 +318,10 @@ impl Ctx<'_> {
 
     /// Converts a value to the type `ty` (a number or a fixed-size vector).
     pub fn convert_to(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
+        if let Some(t) = cplx_of(ty, self.opts) {
+            let (re, im) = self.cplx_val(v, t, span)?;
+            return Ok(Val::Cplx(re, im, t));
+        }
         if let Some(t) = NumTy::of(ty, self.opts) {
             return Ok(Val::Num(self.num_val(v, t, span)?, t));
         }
@@ -310,6 +338,7 @@ impl Ctx<'_> {
     pub fn fresh_like(&mut self, v: &Val, span: Span) -> Res<Val> {
         match v {
             Val::Num(_, t) => Ok(Val::Num(self.reg(t.class()), *t)),
+            Val::Cplx(_, _, t) => Ok(Val::Cplx(self.reg(t.class()), self.reg(t.class()), *t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.iter().map(|_| self.reg(t.class())).collect(), *t)),
             _ => unsupported(span, "a conditional expression that is not a number or vector"),
         }
@@ -320,6 +349,11 @@ impl Ctx<'_> {
             Val::Num(d, t) => {
                 let x = self.num_val(v, *t, span)?;
                 self.ins(format!("mov.{} {d}, {x}", t.arith()));
+            }
+            Val::Cplx(dr, di, t) => {
+                let (re, im) = self.cplx_val(v, *t, span)?;
+                self.ins(format!("mov.{} {dr}, {re}", t.arith()));
+                self.ins(format!("mov.{} {di}, {im}", t.arith()));
             }
             Val::Vec(ds, t) => {
                 let xs = self.vec_val(v, *t, ds.len(), span)?;
@@ -346,6 +380,7 @@ impl Ctx<'_> {
         };
         match v {
             Val::Num(r, t) => Ok(Val::Num(neg(self, r, t), t)),
+            Val::Cplx(re, im, t) => Ok(self.cplx_neg(re, im, t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.into_iter().map(|r| neg(self, r, t)).collect(), t)),
             _ => unsupported(span, format!("negating {ty}")),
         }
@@ -353,6 +388,9 @@ impl Ctx<'_> {
 
     /// `a op b` with the result type `ty` (element-wise on vectors, numbers broadcast).
     pub fn binary_vals(&mut self, op: BinaryOp, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
+        if let Some(t) = cplx_of(ty, self.opts) {
+            return self.cplx_binary(op, a, b, t, span);
+        }
         if let Some(t) = NumTy::of(ty, self.opts) {
             let x = self.num_val(a, t, span)?;
             let y = self.num_val(b, t, span)?;
@@ -372,6 +410,10 @@ impl Ctx<'_> {
 
     /// One arithmetic instruction (or routine) on numbers of type `t`.
     pub fn arith(&mut self, op: BinaryOp, x: Reg, y: Reg, t: NumTy, span: Span) -> Res<Reg> {
+        if t == NumTy::F16 {
+            let d = self.arith(op, x, y, NumTy::F32, span)?;
+            return Ok(self.round_f16(d));
+        }
         let a = t.arith();
         let d = self.reg(t.class());
         match op {
@@ -435,6 +477,7 @@ impl Ctx<'_> {
         let one = |cx: &mut Self, t: NumTy| Val::Num(cx.imm(t, 1.0), t);
         let t = match (NumTy::of(ty, self.opts), small_vec(ty, self.opts)) {
             (Some(t), _) | (None, Some((t, _))) => t,
+            _ if cplx_of(ty, self.opts).is_some() => NumTy::I32,
             _ => return unsupported(span, format!("`^` giving {ty}")),
         };
         let base = self.convert_to(a, ty, span)?;

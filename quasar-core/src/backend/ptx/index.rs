@@ -20,6 +20,17 @@ impl Ctx<'_> {
     /// `base[indices]` as a value.
     pub fn index_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
         match base {
+            Val::Array(arr) if arr.complex => {
+                let el = self.element(&arr, indices, span)?;
+                let t = arr.elem;
+                let (re, im) = (self.imm(t, 0.0), self.imm(t, 0.0));
+                let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+                let sp = arr.space.name();
+                let (m, b) = (t.mem(), t.bytes());
+                self.ins(format!("{pred}ld.{sp}.{m} {re}, [{}]", el.addr));
+                self.ins(format!("{pred}ld.{sp}.{m} {im}, [{}+{b}]", el.addr));
+                Ok(Val::Cplx(re, im, t))
+            }
             Val::Array(arr) => {
                 if NumTy::of(ty, self.opts).is_none() {
                     return unsupported(span, format!("indexing that gives {ty} (slices)"));
@@ -27,6 +38,15 @@ impl Ctx<'_> {
                 let el = self.element(&arr, indices, span)?;
                 let d = self.reg(arr.elem.class());
                 let sp = arr.space.name();
+                if arr.elem == NumTy::F16 {
+                    // 16 bits in memory, widened exactly to f32.
+                    let h = self.reg(RegClass::B16);
+                    let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+                    self.ins(format!("mov.b16 {h}, 0"));
+                    self.ins(format!("{pred}ld.{sp}.b16 {h}, [{}]", el.addr));
+                    self.ins(format!("cvt.f32.f16 {d}, {h}"));
+                    return Ok(Val::Num(d, arr.elem));
+                }
                 match el.ok {
                     Some(ok) => {
                         self.ins(format!("mov.{} {d}, {}", arr.elem.arith(), arr.elem.imm(0.0)));
@@ -61,11 +81,34 @@ impl Ctx<'_> {
         }
     }
 
+    /// `arr[indices] = re + im·i` for an array of complex numbers.
+    pub fn store_cplx_elem(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        (re, im): (Reg, Reg),
+        span: Span,
+    ) -> Res<()> {
+        let el = self.element(arr, indices, span)?;
+        let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+        let sp = arr.space.name();
+        let (m, b) = (arr.elem.mem(), arr.elem.bytes());
+        self.ins(format!("{pred}st.{sp}.{m} [{}], {re}", el.addr));
+        self.ins(format!("{pred}st.{sp}.{m} [{}+{b}], {im}", el.addr));
+        Ok(())
+    }
+
     /// `arr[indices] = x`.
     pub fn store_elem(&mut self, arr: &ArrRef, indices: &[Index], x: Reg, span: Span) -> Res<()> {
         let el = self.element(arr, indices, span)?;
         let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
         let sp = arr.space.name();
+        if arr.elem == NumTy::F16 {
+            let h = self.reg(RegClass::B16);
+            self.ins(format!("cvt.rn.f16.f32 {h}, {x}"));
+            self.ins(format!("{pred}st.{sp}.b16 [{}], {h}", el.addr));
+            return Ok(());
+        }
         self.ins(format!("{pred}st.{sp}.{} [{}], {x}", arr.elem.mem(), el.addr));
         Ok(())
     }
@@ -80,6 +123,9 @@ impl Ctx<'_> {
         span: Span,
     ) -> Res<Val> {
         let t = arr.elem;
+        if arr.complex {
+            return self.atomic_cplx(arr, indices, op, v, span);
+        }
         let x = self.num_val(v, t, span)?;
         let el = self.element(arr, indices, span)?;
         let new = self.imm(t, 0.0);
@@ -92,6 +138,38 @@ impl Ctx<'_> {
         self.ins(format!("mov.{} {new}, {n}", t.arith()));
         self.place(&skip);
         Ok(Val::Num(new, t))
+    }
+
+    /// `arr[indices] += z` (or `-=`) on complex elements: one atomic addition per part (each
+    /// part is updated atomically, the pair is not).
+    fn atomic_cplx(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        op: AssignOp,
+        v: Val,
+        span: Span,
+    ) -> Res<Val> {
+        if !matches!(op, AssignOp::Add | AssignOp::Sub) {
+            return unsupported(span, "this compound assignment to complex array elements");
+        }
+        let t = arr.elem;
+        let (re, im) = self.cplx_val(v, t, span)?;
+        let el = self.element(arr, indices, span)?;
+        let (nr, ni) = (self.imm(t, 0.0), self.imm(t, 0.0));
+        let skip = self.label();
+        if let Some(ok) = el.ok {
+            self.ins(format!("@!{ok} bra {skip}"));
+        }
+        let im_addr = self.reg(RegClass::B64);
+        self.ins(format!("add.s64 {im_addr}, {}, {}", el.addr, t.bytes()));
+        for (addr, x, new) in [(el.addr, re, nr), (im_addr, im, ni)] {
+            let old = self.atomic_at(addr, arr.space, t, op, x, span)?;
+            let n = self.apply(op, old, x, t, span)?;
+            self.ins(format!("mov.{} {new}, {n}", t.arith()));
+        }
+        self.place(&skip);
+        Ok(Val::Cplx(nr, ni, t))
     }
 
     /// `old op x` for the value an atomic update leaves.
@@ -136,6 +214,9 @@ impl Ctx<'_> {
         x: Reg,
         span: Span,
     ) -> Res<Reg> {
+        if t == NumTy::F16 {
+            return unsupported(span, "atomic updates of half-precision numbers");
+        }
         if t.is_narrow() {
             return unsupported(span, "atomic updates of 8- and 16-bit integers");
         }
@@ -332,10 +413,11 @@ impl Ctx<'_> {
 
     /// `ptr + offset * size`, the offset row-major over `exts` (64-bit arithmetic).
     fn address(&mut self, arr: &ArrRef, idx: &[Reg], exts: &[Reg]) -> Reg {
-        let shift = arr.elem.bytes().trailing_zeros();
+        let size = arr.elem.bytes() * if arr.complex { 2 } else { 1 };
+        let shift = size.trailing_zeros();
         let off = self.reg(RegClass::B64);
         if let [i] = idx {
-            self.ins(format!("mul.wide.s32 {off}, {i}, {}", arr.elem.bytes()));
+            self.ins(format!("mul.wide.s32 {off}, {i}, {size}"));
         } else {
             let lin = self.reg(RegClass::B64);
             self.ins(format!("cvt.u64.u32 {lin}, {}", idx[0]));

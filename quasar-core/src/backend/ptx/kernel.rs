@@ -7,6 +7,7 @@ use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParam
 use crate::ir::walk::walk_block;
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module, StmtKind};
 use crate::span::Span;
+use crate::syntax::ast::AssignOp;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -26,12 +27,17 @@ pub(super) struct Ctx<'m> {
     pub opts: &'m PtxOptions,
     pub entry: String,
     pub code: String,
-    counts: [u32; 5],
+    counts: [u32; 6],
     labels: u32,
     pub frames: Vec<Frame<'m>>,
     /// `(continue label, break label)` of the enclosing loops.
     pub loops: Vec<(String, String)>,
     pub shared_decls: Vec<String>,
+    /// The spans of the `local = shared(…)` statements' calls at the top level of the kernel
+    /// body: these arrays are carved from the dynamic shared memory, as on the CPU.
+    pub top_shared: Vec<(u32, u32)>,
+    /// The bytes of dynamic shared memory used so far (a `u64` register).
+    pub shared_off: Option<Reg>,
     /// `'checked` sites of this kernel, numbered from `site_base`.
     pub sites: Vec<PtxCheckSite>,
     pub site_base: usize,
@@ -106,6 +112,29 @@ impl<'m> Ctx<'m> {
 }
 
 /// Emits kernel `id` as the entry `entry`; its `'checked` sites are numbered from `site_base`.
+/// The calls of `local = shared(…)`/`shared_zeros(…)` statements at the top level of a body
+/// (the arrays the CPU backend's `shared_bytes(blkdim)` counts, in this order), by position
+/// (`Span`'s `==` does not compare positions).
+fn top_shared(f: &ir::Function) -> Vec<(u32, u32)> {
+    f.body
+        .iter()
+        .filter_map(|s| {
+            let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else {
+                return None;
+            };
+            let ir::PlaceKind::Local(_) = place.kind else { return None };
+            match &value.kind {
+                ExprKind::Call { callee: ir::Callee::Builtin(n), .. }
+                    if n == "shared" || n == "shared_zeros" =>
+                {
+                    Some((value.span.start, value.span.end))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 pub(super) fn emit_kernel(
     module: &Module,
     id: FunctionId,
@@ -123,11 +152,13 @@ pub(super) fn emit_kernel(
         opts,
         entry: entry.to_string(),
         code: String::new(),
-        counts: [0; 5],
+        counts: [0; 6],
         labels: 0,
         frames: Vec::new(),
         loops: Vec::new(),
         shared_decls: Vec::new(),
+        top_shared: top_shared(f),
+        shared_off: None,
         sites: Vec::new(),
         site_base,
         uses_sync: false,

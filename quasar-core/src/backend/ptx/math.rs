@@ -15,13 +15,21 @@
 //!
 //! `sqrt` is IEEE (`sqrt.rn`); `floor/ceil/round/frac/sign/min/max/abs/mod/saturate` are exact
 //! and follow `quasar-std` (`round` halves away from zero, `mod` has the divisor's sign and
-//! `mod(x, 0) = x`, `min`/`max` ignore NaN). `f64` transcendental functions need routines of
-//! their own and are not compiled yet.
+//! `mod(x, 0) = x`, `min`/`max` ignore NaN).
+//!
+//! `atan`, `atan2`, `asin`, `acos`, `sinh`, `cosh` and `tanh` in single precision convert to
+//! `f64`, call the double-precision routine and round once (within 0.5 ulp of f32 plus a
+//! negligible 2-4 ulp of f64). Every `f64` function is our own routine (`math_f64.rs`, with
+//! its table of error bounds).
 
 use super::kernel::Ctx;
+use super::math_f64;
 use super::regs::{NumTy, Reg, RegClass};
 use super::{unsupported, Res};
 use crate::span::Span;
+
+/// Single-precision functions computed by the `f64` routines, then rounded to `f32`.
+const VIA_F64: [&str; 7] = ["atan", "atan2", "asin", "acos", "sinh", "cosh", "tanh"];
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 const LN2: f64 = std::f64::consts::LN_2;
@@ -29,6 +37,11 @@ const LN2: f64 = std::f64::consts::LN_2;
 impl Ctx<'_> {
     /// `name(args…)` on numbers with the result type `rt`.
     pub fn math(&mut self, name: &str, args: &[(Reg, NumTy)], rt: NumTy, span: Span) -> Res<Reg> {
+        if rt == NumTy::F16 {
+            // Computed in single precision, rounded once to half.
+            let d = self.math(name, args, NumTy::F32, span)?;
+            return Ok(self.round_f16(d));
+        }
         let conv = |cx: &mut Self, k: usize| -> Res<Reg> {
             match args.get(k) {
                 Some(&(r, t)) => Ok(cx.convert_reg(r, t, rt)),
@@ -169,8 +182,18 @@ impl Ctx<'_> {
                 self.ins(format!("rcp.rn.{a} {d}, {d}"));
                 Ok(d)
             }
-            _ if rt == NumTy::F64 => {
-                unsupported(span, format!("`{name}` in double precision (f64)"))
+            _ if rt == NumTy::F64 || VIA_F64.contains(&name) => {
+                // Our double-precision routines (`math_f64.rs`); single precision rounds
+                // their result once.
+                let mut xs = Vec::new();
+                for k in 0..args.len() {
+                    let x = conv(self, k)?;
+                    xs.push(self.convert_reg(x, rt, NumTy::F64));
+                }
+                match math_f64::call(self, name, &xs) {
+                    Some(d) => Ok(self.convert_reg(d, NumTy::F64, rt)),
+                    None => unsupported(span, format!("the built-in `{name}`")),
+                }
             }
             "exp" => {
                 let x = conv(self, 0)?;
@@ -301,6 +324,9 @@ impl Ctx<'_> {
 
     /// `x ^ y` (see the module documentation).
     pub fn pow(&mut self, x: Reg, y: Reg, t: NumTy, span: Span) -> Res<Reg> {
+        if t == NumTy::F64 {
+            return Ok(math_f64::pow(self, x, y));
+        }
         if t != NumTy::F32 {
             return unsupported(span, format!("`^` on {}", t.mem()));
         }

@@ -16,7 +16,12 @@
 //!      parameter's **static rank** (`vec` 1, `mat` 2, `cube` 3). The runtime passes
 //!      `shape.dims()`, which matches whenever the array has exactly that rank; an array of
 //!      lower rank (a `vec` passed as a `mat`) must be padded with trailing extents of 1;
-//!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode);
+//!    * a number: its value (`.s32`, `.f32`, `.u8`, …, `.f64` in double mode, `.b16` holding
+//!      the IEEE binary16 bits for `scalar'half`; arrays of half are 2-byte elements);
+//!    * a complex number (`cscalar`): by value, `.align <part> .b8 name[2·<part>]`, the real
+//!      part then the imaginary part, i.e. the bytes of `num_complex::Complex<T>`
+//!      (`repr(C)`; `<part>` is 4, or 8 for `cscalar'double` and in double mode). Arrays of
+//!      complex numbers are arrays as above whose elements are such pairs;
 //!    * a fixed-size vector (`ivec2`, `vec3`, … up to 64 elements) that the kernel never
 //!      writes: by value, `.align <elem> .b8 name[<bytes>]`, elements in order (a `[T; N]`);
 //!      one the kernel writes is an array as above;
@@ -28,6 +33,17 @@
 //! passed: they come from `%tid`/`%ctaid`/`%ntid`/`%nctaid`, with launch dimension `n-1`
 //! on CUDA axis x (`LaunchConfig::cuda_grid_block`). Threads past the launch dimensions return
 //! at once, unless the kernel uses `syncthreads` (every thread must reach the barrier).
+//!
+//! # Shared memory
+//!
+//! The arrays of `local = shared(dims…)` / `shared_zeros(dims…)` statements at the top level
+//! of a kernel body live in the dynamic shared memory, `.extern .shared .align 64 .b8
+//! quasar_shared[]`, laid out as the CPU backend's `shared_bytes(blkdim)` counts them: in
+//! statement order, each at the running byte count rounded up to 64, taking
+//! `product(dims) · sizeof(elem)` bytes. Their dimensions may depend on `blkdim` (computed at
+//! run time); the runtime launches with `Kernel::shared_bytes(blkdim)` bytes of dynamic
+//! shared memory, which is exactly the total. Other `shared(…)` calls (in a branch, a loop, a
+//! device function) need constant dimensions and get a static `.shared` array.
 //!
 //! # Bounds errors of `'checked` accesses
 //!
@@ -41,11 +57,17 @@ mod abi;
 mod assign;
 mod builtins;
 mod call;
+mod complex;
 mod emit_expr;
 mod emit_stmt;
+mod fp;
 mod index;
 mod kernel;
 mod math;
+mod math_f64;
+mod math_f64_tables;
+#[cfg(test)]
+mod math_f64_tests;
 mod regs;
 #[cfg(test)]
 mod tests;
@@ -150,6 +172,9 @@ pub(super) struct Unsupported {
     pub span: Span,
 }
 
+/// The dynamic shared memory of the module's kernels (`.extern .shared`).
+pub(super) const DYNAMIC_SHARED: &str = "quasar_shared";
+
 pub(super) type Res<T> = Result<T, Unsupported>;
 
 pub(super) fn unsupported<T>(span: Span, what: impl Into<String>) -> Res<T> {
@@ -200,6 +225,14 @@ pub fn emit_module_with(module: &Module, opts: &PtxOptions) -> PtxOutput {
             }
         }
     }
+    if text.contains(DYNAMIC_SHARED) {
+        let decl = format!(
+            "\n// Dynamic shared memory: the shared arrays of each block (see the crate docs).\n\
+             .extern .shared .align 64 .b8 {DYNAMIC_SHARED}[];\n"
+        );
+        let at = text.find(".visible .global").unwrap_or(text.len());
+        text.insert_str(at, &decl);
+    }
     out.text = text;
     out
 }
@@ -212,7 +245,7 @@ fn unique_entry(name: &str, used: &mut HashSet<String>) -> String {
         s.insert(0, '_');
     }
     // Avoid the names the module itself declares.
-    if s == "quasar_error" {
+    if s == "quasar_error" || s == DYNAMIC_SHARED {
         s.push('_');
     }
     let base = s.clone();

@@ -18,12 +18,15 @@ pub(super) enum NumTy {
     U16,
     U32,
     U64,
+    /// `half`: 16 bits in memory, held exactly in an `f32` register; arithmetic in `f32`
+    /// rounded back to half precision (`cvt.rn.f16.f32`) after each operation.
+    F16,
     F32,
     F64,
 }
 
 impl NumTy {
-    /// The GPU type of a Quasar number type; `None` for types not supported yet (half, complex).
+    /// The GPU type of a Quasar number type; `None` for other types (complex: see [`cplx_of`]).
     pub fn of(t: &Type, opts: &PtxOptions) -> Option<NumTy> {
         Some(match t {
             Type::Int(k, _) => match k {
@@ -38,13 +41,14 @@ impl NumTy {
             },
             Type::Scalar(Precision::Default) if opts.double => NumTy::F64,
             Type::Scalar(Precision::Default | Precision::Single) => NumTy::F32,
+            Type::Scalar(Precision::Half) => NumTy::F16,
             Type::Scalar(Precision::Double) => NumTy::F64,
             _ => return None,
         })
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, NumTy::F32 | NumTy::F64)
+        matches!(self, NumTy::F16 | NumTy::F32 | NumTy::F64)
     }
 
     pub fn is_signed(self) -> bool {
@@ -54,7 +58,7 @@ impl NumTy {
     pub fn bytes(self) -> u32 {
         match self {
             NumTy::I8 | NumTy::U8 => 1,
-            NumTy::I16 | NumTy::U16 => 2,
+            NumTy::I16 | NumTy::U16 | NumTy::F16 => 2,
             NumTy::I32 | NumTy::U32 | NumTy::F32 => 4,
             NumTy::I64 | NumTy::U64 | NumTy::F64 => 8,
         }
@@ -68,7 +72,7 @@ impl NumTy {
     pub fn class(self) -> RegClass {
         match self {
             NumTy::I64 | NumTy::U64 => RegClass::B64,
-            NumTy::F32 => RegClass::F32,
+            NumTy::F16 | NumTy::F32 => RegClass::F32,
             NumTy::F64 => RegClass::F64,
             _ => RegClass::B32,
         }
@@ -81,7 +85,7 @@ impl NumTy {
             NumTy::U8 | NumTy::U16 | NumTy::U32 => "u32",
             NumTy::I64 => "s64",
             NumTy::U64 => "u64",
-            NumTy::F32 => "f32",
+            NumTy::F16 | NumTy::F32 => "f32",
             NumTy::F64 => "f64",
         }
     }
@@ -97,6 +101,7 @@ impl NumTy {
             NumTy::U16 => "u16",
             NumTy::U32 => "u32",
             NumTy::U64 => "u64",
+            NumTy::F16 => "b16",
             NumTy::F32 => "f32",
             NumTy::F64 => "f64",
         }
@@ -116,6 +121,7 @@ impl NumTy {
             _ if a == b => a,
             (NumTy::F64, _) | (_, NumTy::F64) => NumTy::F64,
             (NumTy::F32, _) | (_, NumTy::F32) => NumTy::F32,
+            (NumTy::F16, _) | (_, NumTy::F16) => NumTy::F16,
             _ => NumTy::I32,
         }
     }
@@ -124,6 +130,7 @@ impl NumTy {
     pub fn imm(self, v: f64) -> String {
         match self {
             NumTy::F32 => format!("0f{:08X}", (v as f32).to_bits()),
+            NumTy::F16 => format!("0f{:08X}", round_f16(v).to_bits()),
             NumTy::F64 => format!("0d{:016X}", v.to_bits()),
             t if t.is_signed() => format!("{}", v as i64),
             _ => format!("{}", v as u64),
@@ -133,7 +140,7 @@ impl NumTy {
     /// An immediate for an integer constant `v` (exact, wrapped to the type's width).
     pub fn imm_int(self, v: i64) -> String {
         match self {
-            NumTy::F32 | NumTy::F64 => self.imm(v as f64),
+            NumTy::F16 | NumTy::F32 | NumTy::F64 => self.imm(v as f64),
             NumTy::I8 => format!("{}", v as i8),
             NumTy::I16 => format!("{}", v as i16),
             NumTy::I32 => format!("{}", v as i32),
@@ -146,10 +153,34 @@ impl NumTy {
     }
 }
 
+/// `Some(part)` for a complex number type: the type of its real and imaginary parts.
+pub(super) fn cplx_of(t: &Type, opts: &PtxOptions) -> Option<NumTy> {
+    match t {
+        Type::Complex(p) => NumTy::of(&Type::Scalar(*p), opts),
+        _ => None,
+    }
+}
+
+/// `v` rounded to the nearest `f16` (ties to even), as an `f32` (exact).
+pub(super) fn round_f16(v: f64) -> f32 {
+    let a = v.abs();
+    if !a.is_finite() || a == 0.0 {
+        return v as f32;
+    }
+    // The spacing of f16 values around `a`: 2^(e−10), subnormal spacing 2^-24.
+    let e = (((a.to_bits() >> 52) & 0x7FF) as i32 - 1023).max(-14);
+    let ulp = 2f64.powi(e - 10);
+    let r = (a / ulp).round_ties_even() * ulp;
+    let r = if r > 65504.0 { f64::INFINITY } else { r };
+    (r as f32).copysign(v as f32)
+}
+
 /// The kind of a virtual register (one `.reg` declaration each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum RegClass {
     Pred,
+    /// 16-bit registers, only for the memory form of `half` values.
+    B16,
     B32,
     B64,
     F32,
@@ -157,12 +188,13 @@ pub(super) enum RegClass {
 }
 
 impl RegClass {
-    pub const ALL: [RegClass; 5] =
-        [RegClass::Pred, RegClass::B32, RegClass::B64, RegClass::F32, RegClass::F64];
+    pub const ALL: [RegClass; 6] =
+        [RegClass::Pred, RegClass::B16, RegClass::B32, RegClass::B64, RegClass::F32, RegClass::F64];
 
     pub fn prefix(self) -> &'static str {
         match self {
             RegClass::Pred => "%p",
+            RegClass::B16 => "%h",
             RegClass::B32 => "%r",
             RegClass::B64 => "%rd",
             RegClass::F32 => "%f",
@@ -173,6 +205,7 @@ impl RegClass {
     pub fn decl_type(self) -> &'static str {
         match self {
             RegClass::Pred => ".pred",
+            RegClass::B16 => ".b16",
             RegClass::B32 => ".b32",
             RegClass::B64 => ".b64",
             RegClass::F32 => ".f32",
@@ -221,7 +254,10 @@ pub(super) struct ArrRef {
     pub ptr: Reg,
     /// One `u32` extent per dimension of the static rank.
     pub dims: Vec<Reg>,
+    /// The element type, or the type of the parts of complex elements.
     pub elem: NumTy,
+    /// Complex elements: two `elem` words each, real part first.
+    pub complex: bool,
     pub access: Access,
     pub space: Space,
     /// The Quasar name, for bounds-error reports.
@@ -239,6 +275,8 @@ pub(super) struct Closure {
 #[derive(Clone, Debug)]
 pub(super) enum Val {
     Num(Reg, NumTy),
+    /// A complex number: real and imaginary part, of the given type.
+    Cplx(Reg, Reg, NumTy),
     /// A fixed-size vector in registers (`vec3`, `ivec2`, …).
     Vec(Vec<Reg>, NumTy),
     Array(ArrRef),

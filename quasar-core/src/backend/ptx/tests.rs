@@ -216,8 +216,36 @@ parallel_do(64, ones(64), zeros(64), k)
     let b = body(&out, "k");
     assert!(b.contains("bar.sync 0"), "{b}");
     assert!(!b.contains("bra $L__1;"), "no early exit: {b}");
-    assert!(b.contains(".shared .align 16 .b8 k_0_sh0[256]"), "{b}");
+    assert!(b.contains("mov.u64 %rd") && b.contains(", quasar_shared;"), "dynamic: {b}");
+    assert!(out.text.contains(".extern .shared .align 64 .b8 quasar_shared[];"), "{}", out.text);
     assert!(b.contains("st.shared.f32") && b.contains("ld.shared.f32"), "{b}");
+}
+
+#[test]
+fn shared_arrays_follow_the_cpu_layout_in_dynamic_shared_memory() {
+    let out = ptx("
+function [] = __kernel__ k(x : mat, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
+    a = shared(blkdim)
+    b = shared(blkdim[0] + 1, 3)
+    a[blkpos] = x[pos]
+    b[blkpos[0], 0] = 1.0
+    syncthreads
+    x[pos] = a[blkdim - blkpos - 1] + b[blkpos[0], 0]
+    if pos[0] == 0
+        c = shared(8)
+        c[0] = 1.0
+    endif
+endfunction
+parallel_do([16, 16], ones(16, 16), k)
+");
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = body(&out, "k");
+    // Two arrays at offsets rounded up to 64, the sizes from blkdim at run time.
+    assert_eq!(b.matches("and.b64").count(), 2, "{b}");
+    assert_eq!(b.matches(", quasar_shared;").count(), 2, "{b}");
+    // The one in a branch has a constant size: a static array.
+    assert!(b.contains(".shared .align 16 .b8 k_0_sh0[32]"), "{b}");
+    assert!(kernel(&out, "k").block_sensitive);
 }
 
 #[test]
@@ -316,4 +344,125 @@ parallel_do(4, zeros(4), 0.5, k)
     let at = ops.iter().position(|o| o == "lg2.approx.f32").expect("log");
     assert_eq!(&ops[at - 1..at + 3], ["abs.f32", "lg2.approx.f32", "mul.f32", "ex2.approx.f32"]);
     assert!(ops.contains(&"neg.f32".to_string()), "{b}");
+}
+
+const MATH: &str = "
+function [] = __kernel__ k(x : vec, pos : int)
+    x[pos] = FN
+endfunction
+parallel_do(4, zeros(4), k)
+";
+
+fn math_body(expr: &str, double: bool) -> String {
+    let out = compile(&MATH.replace("FN", expr), &PtxOptions { double, ..PtxOptions::default() });
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    body(&out, "k").to_string()
+}
+
+#[test]
+fn f64_math_is_our_own_routines() {
+    for f in ["exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "atan", "asin", "acos"] {
+        let b = math_body(&format!("{f}(x[pos])"), true);
+        assert!(b.contains("fma.rn.f64"), "{f}: a polynomial in fma.rn.f64: {b}");
+        assert!(!b.contains(".approx"), "{f}: no approximate instructions: {b}");
+    }
+    let b = math_body("pow(x[pos], 2.5) + atan2(x[pos], 2.0) + x[pos] ^ 1.5", true);
+    assert!(b.contains("cvt.rni.f64.f64"), "reductions round to integers: {b}");
+    // sqrt is IEEE in both precisions.
+    assert!(math_body("sqrt(x[pos])", true).contains("sqrt.rn.f64"));
+}
+
+#[test]
+fn f32_inverse_trigonometry_goes_through_f64() {
+    let b = math_body("atan(x[pos]) + tanh(x[pos])", false);
+    let ops = opcodes(&b);
+    assert!(ops.iter().any(|o| o == "cvt.f64.f32"), "{b}");
+    assert!(ops.iter().any(|o| o == "cvt.rn.f32.f64"), "{b}");
+    // exp/sin stay on the hardware approximations in single precision.
+    assert!(math_body("exp(x[pos]) + sin(x[pos])", false).contains("ex2.approx.f32"));
+}
+
+const COMPLEX: &str = "
+function [] = __kernel__ cdiv(x : cvec, w : cscalar, pos : int)
+    x[pos] = x[pos] / w
+endfunction
+parallel_do(4, complex(zeros(4)), 1i, cdiv)
+";
+
+#[test]
+fn complex_elements_are_two_words_and_division_is_num_complex() {
+    let out = ptx(COMPLEX);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let k = kernel(&out, "cdiv");
+    let w = k.params.iter().find(|p| p.role == PtxParamRole::Value { arg: 1, by_bytes: true });
+    let w = w.expect("the complex parameter by value");
+    assert_eq!(
+        (w.declaration().replace(&w.name, "w"), w.bytes),
+        (".param .align 4 .b8 w[8]".into(), 8)
+    );
+    let b = body(&out, "cdiv");
+    assert!(b.contains("mul.wide.s32") && b.contains(", 8;"), "8-byte elements: {b}");
+    assert!(b.contains("+4]"), "the imaginary part 4 bytes on: {b}");
+    // num-complex: (xu + yv)/(u² + v²), (yu − xv)/(u² + v²): two divisions by the norm.
+    let ops = opcodes(b);
+    assert_eq!(ops.iter().filter(|o| *o == "div.rn.f32").count(), 2, "{b}");
+    let d = compile(COMPLEX, &PtxOptions { double: true, ..PtxOptions::default() });
+    let b = body(&d, "cdiv");
+    assert!(b.contains("+8]") && b.contains("div.rn.f64"), "complex<f64> in double mode: {b}");
+}
+
+#[test]
+fn complex_builtins() {
+    let src = "
+function [] = __kernel__ parts(x : cvec'const, y : vec, pos : int)
+    z = conj(x[pos]) * 2i
+    y[pos] = abs(z) + real(z) - imag(z) + angle(z)
+endfunction
+parallel_do(4, complex(zeros(4)), zeros(4), parts)
+";
+    let out = ptx(src);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = body(&out, "parts");
+    assert!(b.contains("sqrt.rn.f32"), "abs is a hypot: {b}");
+    assert!(b.contains("testp.infinite.f32"), "abs of an infinite part is ∞: {b}");
+    // An unsupported built-in on complex numbers is a warning, not a panic.
+    let out = ptx(&src.replace("angle(z)", "real(exp(z))"));
+    assert_eq!(out.diagnostics.len(), 1);
+    assert!(out.diagnostics[0].message.contains("on complex numbers"), "{:?}", out.diagnostics);
+}
+
+#[test]
+fn half_is_16_bits_in_memory_and_rounded_after_each_operation() {
+    let src = "
+function [] = __kernel__ haxpy(x : vec[scalar'half], a : scalar'half, pos : int)
+    x[pos] = a * x[pos] + 0.1
+endfunction
+parallel_do(4, zeros(4), 2.0, haxpy)
+";
+    let out = ptx(src);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let k = kernel(&out, "haxpy");
+    assert!(k.params.iter().any(|p| p.ty == ".b16" && p.bytes == 2), "{:?}", k.params);
+    let b = body(&out, "haxpy");
+    let ops = opcodes(b);
+    let seq = ["ld.global.b16", "cvt.f32.f16", "mul.f32", "cvt.rn.f16.f32", "cvt.f32.f16"];
+    let at = ops.iter().position(|o| o == "ld.global.b16").expect("a 16-bit load");
+    assert_eq!(&ops[at..at + seq.len()], &seq, "{b}");
+    // half + scalar is a scalar: the sum is single precision, rounded once by the store.
+    let seq = ["add.f32", "cvt.rn.f16.f32", "cvt.f32.f16"];
+    let at = ops.iter().position(|o| o == "add.f32").expect("the addition");
+    assert_eq!(&ops[at..at + seq.len()], &seq, "{b}");
+    assert!(b.contains("st.global.b16"), "{b}");
+}
+
+#[test]
+fn rounding_to_half() {
+    use super::regs::round_f16;
+    assert_eq!(round_f16(0.1), 1638.0 / 16384.0);
+    assert_eq!(round_f16(65504.0), 65504.0);
+    assert_eq!(round_f16(65520.0), f32::INFINITY);
+    assert_eq!(round_f16(-1.0 / 3.0), -1365.0 / 4096.0);
+    assert_eq!(round_f16(1e-8), 0.0);
+    assert_eq!(round_f16(2.0f64.powi(-24)), 2.0f32.powi(-24));
+    assert_eq!(round_f16(1.0 + 2.0f64.powi(-11)), 1.0, "ties to even");
 }
