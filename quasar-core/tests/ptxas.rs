@@ -25,21 +25,55 @@ fn find_ptxas() -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join("ptxas")).find(|p| p.is_file())
 }
 
-/// The `.q` files to check: the type-checker's good programs, the examples, the PTX kernels.
+/// The `.q` files to check: the type-checker's good programs, the examples, the PTX kernels,
+/// the workspace's test programs, and the inline `quasar!` blocks of the workspace's tests and
+/// examples (written out as `.q` files).
 fn sources() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["tests/types_ok", "../examples", "tests/ptx_kernels"] {
+    let mut rust = Vec::new();
+    for dir in ["tests/types_ok", "../examples", "tests/ptx_kernels", "../tests", "../tests/common"]
+    {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
         for e in entries.flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "q") {
                 files.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") && dir.starts_with("..") {
+                rust.push(p);
             }
+        }
+    }
+    rust.sort();
+    let out = std::env::temp_dir().join(format!("quasar-ptxas-blocks-{}", std::process::id()));
+    for p in rust {
+        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("block").to_string();
+        for (k, block) in inline_blocks(&text).into_iter().enumerate() {
+            std::fs::create_dir_all(&out).expect("temporary directory");
+            let file = out.join(format!("{stem}.block{k}.q"));
+            std::fs::write(&file, block).expect("write block");
+            files.push(file);
         }
     }
     files.sort();
     files
+}
+
+/// The Quasar source of each `quasar! { r#"…"# }` block of a Rust file (UI tests, whose
+/// programs are wrong on purpose, are not in the directories searched).
+fn inline_blocks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("quasar! {") {
+        rest = &rest[at..];
+        let Some(open) = rest.find("r#\"") else { break };
+        let body = &rest[open + 3..];
+        let Some(close) = body.find("\"#") else { break };
+        out.push(body[..close].to_string());
+        rest = &body[close..];
+    }
+    out
 }
 
 /// The PTX of a file (`None` when it does not type-check: many manual snippets are fragments;
