@@ -230,7 +230,11 @@ pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) ->
         site.array,
         kernel.name
     );
-    ErrorWord::Failed(Error::IndexOutOfRange { array: site.array.into(), index: vec![index], shape })
+    ErrorWord::Failed(Error::IndexOutOfRange {
+        array: site.array.into(),
+        index: vec![index],
+        shape,
+    })
 }
 
 #[cfg(test)]

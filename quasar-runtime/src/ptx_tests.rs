@@ -28,7 +28,11 @@ static COMPILED: Kernel = Kernel::new("shift", nothing).with_ptx_entry(&ENTRY);
 static LEGACY: Kernel = Kernel::new("saxpy", nothing).with_ptx(".version 7.8");
 
 fn array(ptr: u64, dims: &[usize]) -> DeviceArg {
-    DeviceArg::Array { ptr: DevPtr(ptr), shape: Shape::new(dims).unwrap(), elem: ElemInfo::of::<f32>() }
+    DeviceArg::Array {
+        ptr: DevPtr(ptr),
+        shape: Shape::new(dims).unwrap(),
+        elem: ElemInfo::of::<f32>(),
+    }
 }
 fn value<T: crate::Element>(v: T) -> DeviceArg {
     let mut bytes = vec![0u8; std::mem::size_of::<T>()];

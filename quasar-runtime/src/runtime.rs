@@ -321,10 +321,10 @@ impl Runtime {
             // The kernel ran (its writes are recorded above, as a CPU kernel's would be); a
             // failure to read its error word must not make the caller run it again on the CPU.
             be.check_launch(&dl, &fence).map_err(|e| match e {
-                Error::Cuda { operation, message } => Error::KernelFailed {
+                e @ (Error::Cuda { .. } | Error::Device { .. }) => Error::KernelFailed {
                     kernel: k.name.into(),
                     device: dev.name().into(),
-                    message: format!("{operation}: {message}"),
+                    message: e.to_string(),
                 },
                 e => e,
             })?;

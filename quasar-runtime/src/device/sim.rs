@@ -428,6 +428,11 @@ impl GpuBackend for SimBackend {
         Ok(self.submit(format!("memset of {bytes} bytes"), after, touches, work))
     }
 
+    fn check_launch(&self, _: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        // The CPU kernel's own error (a 'checked access) fails the fence.
+        fence.wait()
+    }
+
     unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
         let what = format!("kernel `{}`", l.kernel.name);
         if self.cfg.needs_ptx {

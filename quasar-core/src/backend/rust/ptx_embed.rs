@@ -152,7 +152,9 @@ fn variant(
         };
         quote!(#rt::run::ptx::CheckSite { kernel: #kernel, array: #array, arg: #arg, file: #file, line: #line, col: #col })
     });
-    items.push(quote!(#[doc(hidden)] static __Q_PTX_SITES: &[#rt::run::ptx::CheckSite] = &[#(#sites),*];));
+    items.push(
+        quote!(#[doc(hidden)] static __Q_PTX_SITES: &[#rt::run::ptx::CheckSite] = &[#(#sites),*];),
+    );
     for k in &o.kernels {
         let mut args: Vec<(usize, TokenStream)> = Vec::new();
         let mut ranks: HashMap<usize, u8> = HashMap::new();
