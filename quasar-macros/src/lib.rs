@@ -260,6 +260,21 @@ mod tests {
     }
 
     #[test]
+    fn unchecked_accesses_get_a_debug_and_a_release_ptx() {
+        // Debug builds check 'unchecked accesses on the CPU; the GPU must do the same.
+        let src = "function [] = __kernel__ k(x : vec'unchecked, pos : int)\n    x[pos + 1] = 1.0\nendfunction\n";
+        let out = expand_tokens(quote!(#src));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("static __Q_PTX :").count(), 2, "{out}");
+        assert!(
+            out.contains("# [cfg (debug_assertions)] # [doc (hidden)] static __Q_PTX :"),
+            "{out}"
+        );
+        assert!(out.contains("# [cfg (not (debug_assertions))]"), "{out}");
+        assert!(out.contains("checked : true"), "{out}");
+    }
+
+    #[test]
     fn file_input_is_read_and_tracked_and_a_missing_file_is_an_error() {
         let out = expand_tokens(quote!(file = "does/not/exist.q"));
         assert!(out.contains("cannot read `does/not/exist.q`"), "{out}");

@@ -73,7 +73,9 @@ pub struct PtxEntry {
     pub outputs: u8,
     /// The module's `'checked` sites (all kernels', indexed by `quasar_error[1]`).
     pub sites: &'static [CheckSite],
-    /// Whether this entry has `'checked` accesses: the launcher then reads `quasar_error`.
+    /// Whether this entry has `'checked` accesses: the launcher then waits for the kernel and
+    /// reads `quasar_error`, so that the launch returns the error as a CPU launch does (such
+    /// launches are synchronous; `'safe`, the default in kernels, costs nothing of the kind).
     pub checked: bool,
 }
 
