@@ -177,11 +177,14 @@ fn math_routine(
     let Some((c, g)) = both(name, gap, run) else { return Vec::new() };
     let (rc, rg) = (math::evaluate(name, x, z, &c), math::evaluate(name, x, z, &g));
     println!(
-        "{name:>6}: {} points; max |err| CPU {:.3e} ({:.2} of bound), GPU {:.3e} ({:.2} of bound)",
+        "{name:>6}: {} points; max abs/rel error CPU {:.2e}/{:.2e} ({:.2} of bound), \
+         GPU {:.2e}/{:.2e} ({:.2} of bound)",
         x.len(),
         rc.max_err,
+        rc.max_rel,
         rc.max_ratio,
         rg.max_err,
+        rg.max_rel,
         rg.max_ratio
     );
     let cpu = rc.fails.into_iter().map(|m| format!("CPU: {m}"));

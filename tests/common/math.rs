@@ -171,6 +171,8 @@ pub fn check(name: &str, x: f32, z: f32, got: f32) -> Result<(f64, f64), String>
 pub struct Report {
     /// The largest `|got - ref|`.
     pub max_err: f64,
+    /// The largest `|got - ref| / |ref|` (for `|ref| > 1e-30`).
+    pub max_rel: f64,
     /// The largest `|got - ref| / bound`.
     pub max_ratio: f64,
     /// The failures (at most 5 listed, then the count).
@@ -179,11 +181,16 @@ pub struct Report {
 
 /// Checks `out` (one device's results for inputs `x`, `z`).
 pub fn evaluate(name: &str, x: &[f32], z: &[f32], out: &[f32]) -> Report {
-    let mut rep = Report { max_err: 0.0, max_ratio: 0.0, fails: Vec::new() };
+    let mut rep = Report { max_err: 0.0, max_rel: 0.0, max_ratio: 0.0, fails: Vec::new() };
     let fails = &mut rep.fails;
     for (i, &g) in out.iter().enumerate() {
-        match check(name, x[i], z.get(i).copied().unwrap_or(0.0), g) {
+        let zi = z.get(i).copied().unwrap_or(0.0);
+        match check(name, x[i], zi, g) {
             Ok((e, r)) => {
+                let a = reference(name, x[i], zi).abs();
+                if a > 1e-30 && a.is_finite() {
+                    rep.max_rel = rep.max_rel.max(e / a);
+                }
                 rep.max_err = rep.max_err.max(e);
                 rep.max_ratio = rep.max_ratio.max(r);
             }
