@@ -326,13 +326,13 @@ impl Drop for CudaBackend {
 }
 
 /// Parameter storage: 8-byte aligned words.
-fn push_param(store: &mut Vec<Vec<u64>>, bytes: &[u8]) {
+fn words(bytes: &[u8]) -> Vec<u64> {
     let mut w = vec![0u64; bytes.len().div_ceil(8).max(1)];
     // SAFETY: `w` has at least bytes.len() bytes.
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, bytes.len())
     };
-    store.push(w);
+    w
 }
 
 impl GpuBackend for CudaBackend {
@@ -434,10 +434,7 @@ impl GpuBackend for CudaBackend {
             .result()
             .map_err(cuda(format!("{what}: {shared} bytes of shared memory")))?;
         }
-        let mut store: Vec<Vec<u64>> = Vec::with_capacity(packed.len());
-        for p in &packed {
-            push_param(&mut store, p);
-        }
+        let mut store: Vec<Vec<u64>> = packed.iter().map(|p| words(p)).collect();
         let mut params: Vec<*mut c_void> =
             store.iter_mut().map(|w| w.as_mut_ptr() as *mut c_void).collect();
         let (grid, block) = l.cfg.cuda_grid_block();
@@ -473,10 +470,9 @@ impl GpuBackend for CudaBackend {
         fence.wait()?;
         self.bind(&what)?;
         let m = self.module(ptx, k.name)?;
-        let name = CString::from(c"quasar_error");
         // SAFETY: a loaded module of ours.
-        let (ptr, bytes) =
-            unsafe { result::module::get_global(m, name) }.map_err(cuda(what.clone()))?;
+        let (ptr, bytes) = unsafe { result::module::get_global(m, c"quasar_error".into()) }
+            .map_err(cuda(what.clone()))?;
         if bytes < 16 {
             return Err(Error::Cuda { operation: what, message: format!("{bytes} bytes") });
         }
