@@ -36,7 +36,16 @@ const INLINE_NAME: &str = "<quasar! block>";
 /// Every top-level Quasar function becomes a `pub fn` with Rust types returning
 /// `quasar::Result`; the file's top-level statements become `pub fn script()`. Syntax, type
 /// and code-generation errors are compile errors with the Quasar file, line and column.
-/// `double = true` makes `scalar` `f64`.
+///
+/// Options after the source, comma-separated:
+///
+/// * `double = true`: `scalar` is `f64`.
+/// * `ptx = false`: do not embed PTX; every kernel then runs on the CPU. By default the PTX
+///   of all kernels is embedded once per invocation (a `static &str`), so that kernels can run
+///   on an NVIDIA GPU with the `cuda` feature. Kernels the PTX back end cannot compile yet
+///   run on the CPU; the macro does not warn about them (the program is correct), and
+///   `quasar emit --ptx FILE.q` lists them with the reason. A launch forced onto the GPU
+///   (`SchedMode::Gpu`) of such a kernel is an error that gives the reason.
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
@@ -44,10 +53,11 @@ pub fn quasar(input: TokenStream) -> TokenStream {
 }
 
 /// What the macro accepts: a string literal with Quasar source, or `file = "path.q"`, and
-/// options (`double = true`: `scalar` is `f64`).
+/// options (`double = true`: `scalar` is `f64`; `ptx = false`: no PTX).
 struct Input {
     source: Source,
     double: bool,
+    ptx: bool,
 }
 
 enum Source {
@@ -58,9 +68,11 @@ enum Source {
 impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Input> {
         const EXPECTED: &str = "expected Quasar source as a string literal (`r#\"…\"#`) or \
-                                `file = \"path.q\"`, optionally followed by `, double = true`";
+                                `file = \"path.q\"`, optionally followed by `, double = true` \
+                                and/or `, ptx = false`";
         let mut source = None;
         let mut double = false;
+        let mut ptx = true;
         while !input.is_empty() {
             if input.peek(LitStr) {
                 if source.is_some() {
@@ -80,6 +92,8 @@ impl Parse for Input {
                     source = Some(Source::File(input.parse()?));
                 } else if key == "double" {
                     double = input.parse::<syn::LitBool>()?.value;
+                } else if key == "ptx" {
+                    ptx = input.parse::<syn::LitBool>()?.value;
                 } else {
                     return Err(syn::Error::new(key.span(), EXPECTED));
                 }
@@ -91,7 +105,7 @@ impl Parse for Input {
             }
         }
         match source {
-            Some(source) => Ok(Input { source, double }),
+            Some(source) => Ok(Input { source, double, ptx }),
             None => Err(input.error(EXPECTED)),
         }
     }
@@ -125,7 +139,7 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             }
         }
     };
-    let mut out = compile(&name, &source, span, input.double);
+    let mut out = compile(&name, &source, span, input.double, input.ptx);
     if let Some(path) = tracked.and_then(|p| p.to_str().map(str::to_owned)) {
         // Makes Cargo rebuild when the `.q` file changes.
         out.extend(quote! { const _: &[u8] = ::core::include_bytes!(#path); });
@@ -134,7 +148,13 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
 }
 
 /// Parses, type-checks and generates code; any error becomes one `compile_error!`.
-fn compile(name: &str, source: &str, span: Span, double: bool) -> proc_macro2::TokenStream {
+fn compile(
+    name: &str,
+    source: &str,
+    span: Span,
+    double: bool,
+    ptx: bool,
+) -> proc_macro2::TokenStream {
     let mut map = SourceMap::new();
     let file = map.add(name, source.to_string());
     let parsed = syntax::parse(map.source(file), file);
@@ -159,6 +179,7 @@ fn compile(name: &str, source: &str, span: Span, double: bool) -> proc_macro2::T
         krate: quote!(::quasar),
         file_name: name.to_string(),
         source: source.to_string(),
+        ptx,
     };
     let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
     if generated.has_errors() {
@@ -222,6 +243,35 @@ mod tests {
         assert!(out.contains("f64"), "{out}");
         assert!(syn::parse2::<Input>(quote!(file = "a.q", double = false)).is_ok());
         assert!(syn::parse2::<Input>(quote!(double = 1)).is_err());
+    }
+
+    #[test]
+    fn ptx_is_embedded_once_unless_turned_off() {
+        let src = "function [] = __kernel__ k(x : vec, pos : int)\n    x[pos] = 1.0\nendfunction\n\
+                   function [] = __kernel__ k2(x : vec, pos : int)\n    x[pos] = 2.0\nendfunction\n";
+        let out = expand_tokens(quote!(#src));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("static __Q_PTX :").count(), 1, "{out}");
+        assert_eq!(out.matches("with_ptx_entry").count(), 2, "{out}");
+        assert!(out.contains(".entry k"), "{out}");
+        let out = expand_tokens(quote!(#src, ptx = false));
+        assert!(!out.contains("__Q_PTX"), "{out}");
+        assert!(syn::parse2::<Input>(quote!("a", ptx = 1)).is_err());
+    }
+
+    #[test]
+    fn unchecked_accesses_get_a_debug_and_a_release_ptx() {
+        // Debug builds check 'unchecked accesses on the CPU; the GPU must do the same.
+        let src = "function [] = __kernel__ k(x : vec'unchecked, pos : int)\n    x[pos + 1] = 1.0\nendfunction\n";
+        let out = expand_tokens(quote!(#src));
+        assert!(!out.contains("compile_error"), "{out}");
+        assert_eq!(out.matches("static __Q_PTX :").count(), 2, "{out}");
+        assert!(
+            out.contains("# [cfg (debug_assertions)] # [doc (hidden)] static __Q_PTX :"),
+            "{out}"
+        );
+        assert!(out.contains("# [cfg (not (debug_assertions))]"), "{out}");
+        assert!(out.contains("checked : true"), "{out}");
     }
 
     #[test]

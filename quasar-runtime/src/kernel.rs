@@ -5,6 +5,7 @@
 use crate::element::{ElemInfo, Element};
 use crate::error::{Error, Result};
 use crate::launch::LaunchConfig;
+use crate::ptx::PtxEntry;
 use crate::shape::Shape;
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -55,8 +56,14 @@ pub struct Kernel {
     pub name: &'static str,
     /// The CPU implementation (also what the simulated device runs).
     pub cpu: CpuKernel,
-    /// The PTX module holding the entry point `name`, if the kernel can run on a GPU.
+    /// The PTX module holding the kernel's entry point, if the kernel can run on a GPU.
     pub ptx: Option<&'static str>,
+    /// The entry point and its calling convention, for PTX from the compiler (hand-written
+    /// PTX attached with [`with_ptx`](Self::with_ptx) has none: its entry is `name`).
+    pub ptx_entry: Option<&'static PtxEntry>,
+    /// Why the kernel has no PTX (the PTX back end skipped it), for the error of a launch
+    /// that must run on the GPU.
+    pub no_ptx_reason: Option<&'static str>,
     /// Whether the kernel depends on the block decomposition (it reads `blkpos`, `blkidx`,
     /// `blkdim`, `blkcnt`, uses shared memory or `syncthreads`). The CPU then uses the same
     /// block dimensions as a GPU so that results agree; otherwise it picks large blocks.
@@ -75,16 +82,39 @@ impl Kernel {
             name,
             cpu,
             ptx: None,
+            ptx_entry: None,
+            no_ptx_reason: None,
             block_sensitive: false,
             shared_bytes: no_bytes,
             thread_scratch_bytes: 0,
         }
     }
 
-    /// With a PTX module whose entry point is the kernel's name.
+    /// With a PTX module whose entry point is the kernel's name (hand-written PTX: arrays get
+    /// their run-time extents, arguments go in the order given).
     pub const fn with_ptx(mut self, ptx: &'static str) -> Kernel {
         self.ptx = Some(ptx);
         self
+    }
+
+    /// With the PTX entry the compiler made for the kernel (see [`crate::ptx`]).
+    pub const fn with_ptx_entry(mut self, entry: &'static PtxEntry) -> Kernel {
+        self.ptx = Some(entry.module);
+        self.ptx_entry = Some(entry);
+        self
+    }
+
+    /// Without PTX, saying why (the kernel runs on the CPU only).
+    pub const fn without_ptx(mut self, reason: &'static str) -> Kernel {
+        self.ptx = None;
+        self.ptx_entry = None;
+        self.no_ptx_reason = Some(reason);
+        self
+    }
+
+    /// The name of the kernel's entry point in its PTX module.
+    pub fn entry_name(&self) -> &'static str {
+        self.ptx_entry.map_or(self.name, |e| e.entry)
     }
 
     /// Marks the kernel block-sensitive (see [`Kernel::block_sensitive`]).
@@ -451,50 +481,5 @@ impl<'a, T: Element> KernelView<'a, T> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn k(_: &BlockCtx, _: &KernelArgs) -> Result<()> {
-        Ok(())
-    }
-
-    #[test]
-    fn kernel_builders() {
-        let kern = Kernel::new("k", k).with_ptx(".version 7.8").with_thread_scratch(8);
-        assert!(kern.block_sensitive);
-        assert_eq!(kern.ptx, Some(".version 7.8"));
-        assert_eq!((Kernel::new("k", k).shared_bytes)(&[16, 16]), 0);
-    }
-
-    #[test]
-    fn typed_argument_access_checks_types() {
-        let mut data = [1.0f32, 2.0, 3.0];
-        let args = vec![
-            RawArg::View {
-                ptr: data.as_mut_ptr() as *mut u8,
-                shape: Shape::new(&[3]).unwrap(),
-                elem: ElemInfo::of::<f32>(),
-            },
-            RawArg::Scalar { bytes: 7i32.to_ne_bytes().to_vec(), elem: ElemInfo::of::<i32>() },
-        ];
-        let a = KernelArgs { kernel: "t", args: &args };
-        let v = a.view::<f32>(0).unwrap();
-        // SAFETY: in range, single-threaded.
-        unsafe {
-            assert_eq!(v.get_unchecked(2), 3.0);
-            assert_eq!(v.get_safe(3), 0.0);
-            assert_eq!(v.get_safe(-1), 0.0);
-            v.set_safe(5, 9.0);
-            v.set_safe(0, 9.0);
-            assert!(v.get_checked(3).is_err());
-            assert_eq!(v.slice(1..3), &[2.0, 3.0]);
-        }
-        assert_eq!(data[0], 9.0);
-        assert_eq!(a.scalar::<i32>(1).unwrap(), 7);
-        let e = a.view::<f64>(0).unwrap_err().to_string();
-        assert!(e.contains("kernel `t`, argument 0: is an array of f32"), "{e}");
-        assert!(a.scalar::<f32>(1).is_err());
-        assert!(a.scalar::<i32>(0).is_err());
-        assert!(a.view::<f32>(2).unwrap_err().to_string().contains("missing"));
-    }
-}
+#[path = "kernel_tests.rs"]
+mod tests;

@@ -238,10 +238,13 @@ pub(crate) enum LaunchArg {
 /// * The grid is rounded up to whole blocks; a kernel must test `pos[d] < dims[d]` (the
 ///   runtime does not pad arrays).
 /// * Kernel parameters, in order: the launch dimensions as `.u32` (one per dimension); then per
-///   argument: an array is `.u64` data pointer followed by one `.u32` extent per array
-///   dimension; a value is passed by value in its own layout (`.f32`, `.b16` for half,
-///   `.align 8 .b8[16]` for `Complex<f64>`, …); an output argument is a `.u64` pointer to a
-///   zeroed slot that the kernel combines into atomically.
+///   argument: an array is `.u64` data pointer followed by one `.u32` extent per dimension of
+///   the kernel parameter's static rank (compiled kernels, [`crate::ptx::PtxEntry`]; padded
+///   with 1s or folded into the last extent when the array's rank differs) or of the array
+///   (hand-written PTX); a value is passed by value in its own layout (`.f32`, `.b16` for
+///   half, `.align 8 .b8[16]` for `Complex<f64>`, …); an output argument is a `.u64` pointer
+///   to a zeroed slot that the kernel combines into atomically (compiled kernels take the
+///   outputs after all other arguments). [`crate::ptx::pack_params`] implements this.
 /// * Dynamic shared memory: `Kernel::shared_bytes(blkdim)` bytes.
 #[must_use = "a launch does nothing until `run` is called"]
 pub struct Launch<'r> {

@@ -8,6 +8,8 @@
 //!   `pos/blkpos/blkidx/blkdim/blkcnt` semantics as on a GPU) or the GPU.
 //! * The CUDA device (feature `cuda`) loads the driver dynamically, so that a missing driver
 //!   means "no GPU", not a crash; [`device::sim`] is a simulated GPU for tests.
+//! * Kernels compiled by `quasar!` carry their PTX entry and its calling convention
+//!   ([`ptx::PtxEntry`]); [`ptx`] packs the parameters and decodes `'checked` errors.
 //! * The profiler ([`profile`]) counts launches, time and bytes moved per kernel and device.
 //!
 //! **Status:** everything above is implemented and tested on the CPU and on the simulated GPU.
@@ -29,6 +31,7 @@ mod launch;
 mod output;
 mod pool;
 pub mod profiler;
+pub mod ptx;
 mod residency;
 mod runtime;
 pub mod scheduler;

@@ -61,8 +61,12 @@ impl Runtime {
     /// A runtime with the CPU and, with the `cuda` feature, the first CUDA GPU if a driver and a
     /// device are present. Without one it logs one line (`log::warn!`) and uses the CPU. The
     /// environment variable `QUASAR_DEVICE=cpu|gpu|auto` sets the initial mode.
+    ///
+    /// `QUASAR_SIM_GPU=1` uses the simulated GPU instead, set up like CUDA (kernels need PTX,
+    /// parameters are packed by the PTX ABI): GPU code paths can be tested without a GPU.
     pub fn detect() -> Runtime {
-        let rt = match open_cuda() {
+        let sim = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
+        let rt = match if sim { Ok(sim_like_cuda()) } else { open_cuda() } {
             Ok(b) => Runtime::with_gpu(b),
             Err(reason) => Runtime::build(None, reason),
         };
@@ -179,10 +183,7 @@ impl Runtime {
         };
         let kind = choose(mode, &input, &self.scheduler_config()).map_err(|e| match e {
             Error::NoGpu { .. } => Error::NoGpu { reason: self.no_gpu_reason() },
-            Error::Unsupported(_) => Error::Unsupported(format!(
-                "kernel `{}` must run on the GPU but has no PTX",
-                l.kernel.name
-            )),
+            Error::Unsupported(_) => no_ptx(l.kernel),
             e => e,
         })?;
         match (kind, gpu) {
@@ -276,7 +277,7 @@ impl Runtime {
             return Err(invalid(format!("grid {grid:?} exceeds the device's limits {max:?}")));
         }
         if be.needs_ptx() && k.ptx.is_none() {
-            return Err(Error::Unsupported(format!("kernel `{}` has no PTX", k.name)));
+            return Err(no_ptx(k));
         }
         let mut pins = Pins { list: Vec::new(), fence: None };
         let mut ptrs: HashMap<u64, DevPtr> = HashMap::new();
@@ -307,15 +308,27 @@ impl Runtime {
                 }
             });
         }
+        let dl = DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs };
         // SAFETY: every pointer is a pinned block of this device sized for its shape.
-        let fence =
-            unsafe { be.launch(&DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs }, &deps)? };
+        let fence = unsafe { be.launch(&dl, &deps)? };
         pins.fence = Some(fence.clone());
         drop(pins);
         for s in slots.list.iter_mut() {
             s.3 = Some(fence.clone());
         }
         self.profiler.launch_async(k.name, dev.name(), fence.clone());
+        if k.ptx_entry.is_some_and(|e| e.checked) {
+            // The kernel ran (its writes are recorded above, as a CPU kernel's would be); a
+            // failure to read its error word must not make the caller run it again on the CPU.
+            be.check_launch(&dl, &fence).map_err(|e| match e {
+                e @ (Error::Cuda { .. } | Error::Device { .. }) => Error::KernelFailed {
+                    kernel: k.name.into(),
+                    device: dev.name().into(),
+                    message: e.to_string(),
+                },
+                e => e,
+            })?;
+        }
 
         // Output arguments are needed now: download them (an implicit synchronisation, as in
         // the manual).
@@ -333,6 +346,27 @@ impl Runtime {
         }
         Ok(LaunchResult { device: DeviceKind::Gpu, outputs })
     }
+}
+
+/// The error of a launch that must run on the GPU of a kernel without PTX.
+fn no_ptx(k: &Kernel) -> Error {
+    Error::Unsupported(match k.no_ptx_reason {
+        Some(why) => format!(
+            "kernel `{}` must run on the GPU but has no PTX: {why}; it can run on the CPU",
+            k.name
+        ),
+        None => format!("kernel `{}` must run on the GPU but has no PTX", k.name),
+    })
+}
+
+/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`).
+fn sim_like_cuda() -> Arc<dyn GpuBackend> {
+    let cfg = crate::device::sim::SimConfig {
+        name: "simulated GPU (QUASAR_SIM_GPU)".into(),
+        needs_ptx: true,
+        ..Default::default()
+    };
+    Arc::new(crate::device::sim::SimBackend::new(cfg))
 }
 
 /// A CUDA error about one kernel's module (it does not mean the device is unusable).

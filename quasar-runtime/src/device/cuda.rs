@@ -7,10 +7,14 @@
 //! * PTX modules are loaded once (`cuModuleLoadData`) and cached by their text's address;
 //!   functions are cached per module and entry name.
 //! * Kernel launches are timed with events (read by the profiler later).
+//! * Parameters follow the PTX back end's ABI ([`crate::ptx::pack_params`]); after a kernel
+//!   with `'checked` accesses the module's `quasar_error` word is read and reset
+//!   ([`GpuBackend::check_launch`]).
 //! * Driver errors become [`Error::Cuda`] naming the operation and the kernel.
 
-use super::{DevPtr, DeviceArg, DeviceLaunch, Fence, FenceImpl, GpuBackend};
+use super::{DevPtr, DeviceLaunch, Fence, FenceImpl, GpuBackend};
 use crate::error::{Error, Result};
+use crate::ptx::{decode_error_word, pack_params, ErrorWord};
 use cudarc::driver::result::DriverError;
 use cudarc::driver::{result, sys, CudaContext};
 use std::any::Any;
@@ -53,6 +57,9 @@ const REQUIRED_SYMBOLS: &[&str] = &[
     "cuStreamWaitEvent",
     "cuModuleLoadData",
     "cuModuleGetFunction",
+    "cuModuleGetGlobal_v2",
+    "cuMemcpyDtoH_v2",
+    "cuMemsetD8_v2",
     "cuModuleUnload",
     "cuFuncSetAttribute",
     "cuLaunchKernel",
@@ -261,15 +268,12 @@ impl CudaBackend {
         Ok(Fence(Arc::new(CudaFence { ctx: self.ctx.clone(), start, end, what })))
     }
 
-    /// The function `name` in `ptx`, loading the module on first use.
-    fn function(&self, ptx: &'static str, name: &'static str) -> Result<Func> {
-        let key = (ptx.as_ptr() as usize, ptx.len(), name);
-        if let Some(f) = self.functions.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(*f);
-        }
+    /// The module of `ptx`, loaded on first use (cached by the text's address).
+    fn module(&self, ptx: &'static str, name: &str) -> Result<sys::CUmodule> {
         let what = format!("loading the PTX module of kernel `{name}`");
+        let key = (ptx.as_ptr() as usize, ptx.len());
         let mut modules = self.modules.lock().unwrap_or_else(|e| e.into_inner());
-        let m = match modules.entry((key.0, key.1)) {
+        let m = match modules.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => e.get().0,
             std::collections::hash_map::Entry::Vacant(v) => {
                 let text = CString::new(ptx).map_err(|_| Error::Cuda {
@@ -282,6 +286,17 @@ impl CudaBackend {
                 v.insert(Module(m)).0
             }
         };
+        Ok(m)
+    }
+
+    /// The function `name` in `ptx`, loading the module on first use.
+    fn function(&self, ptx: &'static str, name: &'static str) -> Result<Func> {
+        let key = (ptx.as_ptr() as usize, ptx.len(), name);
+        if let Some(f) = self.functions.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(*f);
+        }
+        let m = self.module(ptx, name)?;
+        let what = format!("loading the PTX module of kernel `{name}`");
         let cname = CString::new(name).map_err(|_| Error::Cuda {
             operation: what.clone(),
             message: "the kernel name contains a NUL byte".into(),
@@ -311,13 +326,13 @@ impl Drop for CudaBackend {
 }
 
 /// Parameter storage: 8-byte aligned words.
-fn push_param(store: &mut Vec<Vec<u64>>, bytes: &[u8]) {
+fn words(bytes: &[u8]) -> Vec<u64> {
     let mut w = vec![0u64; bytes.len().div_ceil(8).max(1)];
     // SAFETY: `w` has at least bytes.len() bytes.
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, bytes.len())
     };
-    store.push(w);
+    w
 }
 
 impl GpuBackend for CudaBackend {
@@ -405,8 +420,10 @@ impl GpuBackend for CudaBackend {
         let what = format!("launch of kernel `{}`", k.name);
         let ptx =
             k.ptx.ok_or_else(|| Error::Unsupported(format!("kernel `{}` has no PTX", k.name)))?;
+        // Before any driver call: a launch that does not fit the entry is refused cleanly.
+        let packed = pack_params(k, l.cfg.dims(), l.args)?;
         self.bind(&what)?;
-        let f = self.function(ptx, k.name)?;
+        let f = self.function(ptx, k.entry_name())?;
         let shared = (k.shared_bytes)(&l.cfg.blkdim()[..l.cfg.ndim()]);
         if shared > 48 * 1024 {
             sys::cuFuncSetAttribute(
@@ -417,27 +434,7 @@ impl GpuBackend for CudaBackend {
             .result()
             .map_err(cuda(format!("{what}: {shared} bytes of shared memory")))?;
         }
-        // Parameters, in the order documented in `launch.rs`.
-        let mut store: Vec<Vec<u64>> = Vec::new();
-        for &d in l.cfg.dims() {
-            push_param(&mut store, &(d as u32).to_ne_bytes());
-        }
-        for a in l.args {
-            match a {
-                DeviceArg::Array { ptr, shape, .. } => {
-                    push_param(&mut store, &ptr.0.to_ne_bytes());
-                    for &e in shape.dims() {
-                        let e = u32::try_from(e).map_err(|_| Error::InvalidLaunch {
-                            kernel: k.name.into(),
-                            reason: format!("array extent {e} does not fit the 32-bit ABI"),
-                        })?;
-                        push_param(&mut store, &e.to_ne_bytes());
-                    }
-                }
-                DeviceArg::Scalar { bytes, .. } => push_param(&mut store, bytes),
-                DeviceArg::Output { ptr, .. } => push_param(&mut store, &ptr.0.to_ne_bytes()),
-            }
-        }
+        let mut store: Vec<Vec<u64>> = packed.iter().map(|p| words(p)).collect();
         let mut params: Vec<*mut c_void> =
             store.iter_mut().map(|w| w.as_mut_ptr() as *mut c_void).collect();
         let (grid, block) = l.cfg.cuda_grid_block();
@@ -464,6 +461,34 @@ impl GpuBackend for CudaBackend {
             return Err(cuda(what)(e));
         }
         self.fence(s, Some(start), what)
+    }
+
+    fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        let k = l.kernel;
+        let Some(ptx) = k.ptx else { return Ok(()) };
+        let what = format!("reading the bounds-error word of kernel `{}`", k.name);
+        fence.wait()?;
+        self.bind(&what)?;
+        let m = self.module(ptx, k.name)?;
+        // SAFETY: a loaded module of ours.
+        let (ptr, bytes) = unsafe { result::module::get_global(m, c"quasar_error".into()) }
+            .map_err(cuda(what.clone()))?;
+        if bytes < 16 {
+            return Err(Error::Cuda { operation: what, message: format!("{bytes} bytes") });
+        }
+        let mut word = [0u32; 4];
+        // SAFETY: 16 bytes of device memory at `ptr`; the kernel has finished (fence). A
+        // kernel of the same module still running on another stream can only set the word
+        // for its own site, which `decode_error_word` leaves alone.
+        unsafe { result::memcpy_dtoh_sync(&mut word[..], ptr) }.map_err(cuda(what.clone()))?;
+        match decode_error_word(k, word, l.args) {
+            ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
+            ErrorWord::Failed(e) => {
+                // SAFETY: as above; resets the word for the next launch.
+                unsafe { result::memset_d8_sync(ptr, 0, 16) }.map_err(cuda(what))?;
+                Err(e)
+            }
+        }
     }
 
     fn synchronize(&self) -> Result<()> {

@@ -175,6 +175,14 @@ pub trait GpuBackend: Send + Sync {
     /// Every pointer argument lies in a live allocation of this back end large enough for the
     /// array's shape.
     unsafe fn launch(&self, launch: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence>;
+    /// After a launch of a kernel with `'checked` accesses ([`crate::ptx::PtxEntry::checked`]):
+    /// waits for `fence` and returns the out-of-range access the kernel reported, if any
+    /// (CUDA: the module's `quasar_error` word, reset afterwards). The default has nothing
+    /// to report (the simulated device runs the CPU kernel, which returns its errors itself).
+    fn check_launch(&self, launch: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        let _ = (launch, fence);
+        Ok(())
+    }
     /// Waits for all outstanding work.
     fn synchronize(&self) -> Result<()>;
 }

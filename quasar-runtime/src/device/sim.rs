@@ -33,6 +33,9 @@ pub struct SimConfig {
     pub jitter_seed: Option<u64>,
     /// The longest random delay, in microseconds.
     pub max_jitter_us: u64,
+    /// Behave like CUDA: kernels without PTX cannot run here, and launches of compiled
+    /// kernels pack their parameters ([`crate::ptx::pack_params`]) so ABI mismatches show.
+    pub needs_ptx: bool,
 }
 
 impl Default for SimConfig {
@@ -43,6 +46,7 @@ impl Default for SimConfig {
             streams: 2,
             jitter_seed: None,
             max_jitter_us: 200,
+            needs_ptx: false,
         }
     }
 }
@@ -317,7 +321,7 @@ impl GpuBackend for SimBackend {
         self.cfg.name.clone()
     }
     fn needs_ptx(&self) -> bool {
-        false
+        self.cfg.needs_ptx
     }
     fn total_memory(&self) -> usize {
         self.cfg.memory_bytes
@@ -424,8 +428,16 @@ impl GpuBackend for SimBackend {
         Ok(self.submit(format!("memset of {bytes} bytes"), after, touches, work))
     }
 
+    fn check_launch(&self, _: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        // The CPU kernel's own error (a 'checked access) fails the fence.
+        fence.wait()
+    }
+
     unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
         let what = format!("kernel `{}`", l.kernel.name);
+        if self.cfg.needs_ptx {
+            crate::ptx::pack_params(l.kernel, l.cfg.dims(), l.args)?;
+        }
         let mut ranges = Vec::new();
         let mut raw = Vec::new();
         let mut outs: Vec<(OutputSpec, u64)> = Vec::new();

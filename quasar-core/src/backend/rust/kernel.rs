@@ -189,6 +189,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     } else if block_sensitive {
         builder = quote!(#builder.block_sensitive());
     }
+    let builder = fg.g.ptx.attach(&fg.f.instance_name, builder, block_sensitive);
     let avx = format_ident!("{}__avx2", name);
     let avx512 = format_ident!("{}__avx512", name);
     let generic = format_ident!("{}__body", name);

@@ -24,6 +24,7 @@ mod func;
 mod index;
 mod interior;
 mod kernel;
+mod ptx_embed;
 mod slice;
 mod stmt;
 #[cfg(test)]
@@ -47,6 +48,9 @@ pub struct Options {
     pub file_name: String,
     /// The Quasar source text (quoted in failed-assertion messages).
     pub source: String,
+    /// Embed the module's PTX so that kernels can run on NVIDIA GPUs (the `quasar!` macro's
+    /// default; off for `ptx = false` and for `quasar emit --rust`).
+    pub ptx: bool,
 }
 
 impl Default for Options {
@@ -56,6 +60,7 @@ impl Default for Options {
             krate: quote!(::quasar),
             file_name: "<quasar>".into(),
             source: String::new(),
+            ptx: false,
         }
     }
 }
@@ -76,7 +81,10 @@ impl Output {
 /// Generates the Rust items for a checked module.
 pub fn generate(module: &Module, opts: &Options) -> Output {
     let mut g = Gen::new(module, opts);
-    let mut items = Vec::new();
+    if opts.ptx {
+        g.ptx = ptx_embed::embed(module, opts, &g.rt);
+    }
+    let mut items = vec![std::mem::take(&mut g.ptx.items)];
     for (i, f) in module.functions.iter().enumerate() {
         if f.generic {
             continue;
@@ -113,6 +121,8 @@ pub(crate) struct Gen<'m> {
     pub rt: TokenStream,
     pub diagnostics: Vec<Diagnostic>,
     pub fnvals: fnval::FnVals,
+    /// The embedded PTX (empty unless [`Options::ptx`]).
+    pub ptx: ptx_embed::Embedded,
 }
 
 impl<'m> Gen<'m> {
@@ -124,6 +134,7 @@ impl<'m> Gen<'m> {
             rt: quote!(#krate::__rt),
             diagnostics: Vec::new(),
             fnvals: fnval::FnVals::default(),
+            ptx: ptx_embed::Embedded::default(),
         };
         fnval::collect(&mut g);
         g

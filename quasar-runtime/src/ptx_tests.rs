@@ -1,0 +1,131 @@
+//! Parameter packing and error-word decoding, without a driver.
+
+use super::*;
+use crate::device::DevPtr;
+use crate::element::ElemInfo;
+use crate::kernel::{BlockCtx, KernelArgs};
+use crate::output::{OutputSpec, Reduce};
+use crate::shape::Shape;
+
+fn nothing(_: &BlockCtx, _: &KernelArgs) -> Result<()> {
+    Ok(())
+}
+
+static SITES: [CheckSite; 2] = [
+    CheckSite { kernel: "other", array: "a", arg: None, file: "f.q", line: 1, col: 1 },
+    CheckSite { kernel: "shift_1", array: "x", arg: Some(0), file: "f.q", line: 7, col: 12 },
+];
+static ENTRY: PtxEntry = PtxEntry {
+    module: ".version 7.8",
+    entry: "shift_1",
+    launch_rank: 1,
+    args: &[PtxArg::Array { rank: 2 }, PtxArg::Value { bytes: 4 }, PtxArg::Array { rank: 1 }],
+    outputs: 1,
+    sites: &SITES,
+    checked: true,
+};
+static COMPILED: Kernel = Kernel::new("shift", nothing).with_ptx_entry(&ENTRY);
+static LEGACY: Kernel = Kernel::new("saxpy", nothing).with_ptx(".version 7.8");
+
+fn array(ptr: u64, dims: &[usize]) -> DeviceArg {
+    DeviceArg::Array {
+        ptr: DevPtr(ptr),
+        shape: Shape::new(dims).unwrap(),
+        elem: ElemInfo::of::<f32>(),
+    }
+}
+fn value<T: crate::Element>(v: T) -> DeviceArg {
+    let mut bytes = vec![0u8; std::mem::size_of::<T>()];
+    // SAFETY: room for one T.
+    unsafe { (bytes.as_mut_ptr() as *mut T).write_unaligned(v) };
+    DeviceArg::Scalar { bytes, elem: ElemInfo::of::<T>() }
+}
+fn output(ptr: u64) -> DeviceArg {
+    DeviceArg::Output { ptr: DevPtr(ptr), spec: OutputSpec::new::<f32>(Reduce::Sum).unwrap() }
+}
+fn u32s(v: u32) -> Vec<u8> {
+    v.to_ne_bytes().to_vec()
+}
+fn u64s(v: u64) -> Vec<u8> {
+    v.to_ne_bytes().to_vec()
+}
+
+#[test]
+fn static_extents_pad_and_fold() {
+    assert_eq!(static_extents(&[5], 2), vec![5, 1]);
+    assert_eq!(static_extents(&[2, 3, 4], 2), vec![2, 12]);
+    assert_eq!(static_extents(&[2, 3, 4], 1), vec![24]);
+    assert_eq!(static_extents(&[2, 3], 2), vec![2, 3]);
+    assert_eq!(static_extents(&[], 3), vec![1, 1, 1]);
+    assert_eq!(static_extents(&[7], 0), vec![7], "rank 0 is passed as rank 1");
+}
+
+#[test]
+fn compiled_kernels_get_static_rank_extents_and_outputs_last() {
+    // A vec passed as a `mat` parameter, a cube passed as a `vec`, an output in the middle.
+    let args = [array(0x1000, &[5]), output(0x3000), value(2.5f32), array(0x2000, &[2, 3, 4])];
+    let p = pack_params(&COMPILED, &[5], &args).unwrap();
+    let want = vec![
+        u32s(5),
+        u64s(0x1000),
+        u32s(5),
+        u32s(1),
+        2.5f32.to_ne_bytes().to_vec(),
+        u64s(0x2000),
+        u32s(24),
+        u64s(0x3000),
+    ];
+    assert_eq!(p, want);
+}
+
+#[test]
+fn legacy_kernels_get_runtime_extents_in_argument_order() {
+    let args = [array(0x10, &[3, 4]), value(7i32), output(0x20)];
+    let p = pack_params(&LEGACY, &[12], &args).unwrap();
+    assert_eq!(p, vec![u32s(12), u64s(0x10), u32s(3), u32s(4), u32s(7), u64s(0x20)]);
+}
+
+#[test]
+fn mismatches_with_the_entry_are_invalid_launches() {
+    let ok = [array(1, &[5]), value(1f32), array(2, &[5]), output(3)];
+    let err = |dims: &[usize], args: &[DeviceArg]| {
+        let e = pack_params(&COMPILED, dims, args).unwrap_err();
+        assert!(matches!(e, Error::InvalidLaunch { .. }), "{e}");
+        e.to_string()
+    };
+    assert!(err(&[5, 5], &ok).contains("expects 1 launch dimensions"));
+    let e = err(&[5], &[array(1, &[5]), value(1f64), array(2, &[5]), output(3)]);
+    assert!(e.contains("argument 1 is a value of type f64 (8 bytes)"), "{e}");
+    let e = err(&[5], &[array(1, &[5]), array(9, &[1]), array(2, &[5]), output(3)]);
+    assert!(e.contains("argument 1 does not match"), "{e}");
+    let e = err(&[5], &[array(1, &[5]), value(1f32), output(3)]);
+    assert!(e.contains("2 arguments and 1 outputs given"), "{e}");
+    let e = err(&[5], &[array(1, &[5]), value(1f32), array(2, &[5])]);
+    assert!(e.contains("0 outputs"), "{e}");
+    let e = err(&[5], &[array(1, &[5]), value(1f32), array(2, &[5]), value(0i32), output(3)]);
+    assert!(e.contains("one too many"), "{e}");
+    let e = err(&[1 << 33], &ok);
+    assert!(e.contains("does not fit the 32-bit ABI"), "{e}");
+}
+
+#[test]
+fn the_error_word_becomes_the_cpu_paths_index_error() {
+    let args = [array(1, &[8]), value(3i32), array(2, &[8]), output(3)];
+    assert!(matches!(decode_error_word(&COMPILED, [0; 4], &args), ErrorWord::Clear));
+    assert!(matches!(decode_error_word(&COMPILED, [1, 0, 0, 3], &args), ErrorWord::OtherKernel));
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, 10], &args) else {
+        panic!("a failure");
+    };
+    assert_eq!(e.to_string(), "index [10] is out of range for `x` with shape [8]");
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, (-2i32) as u32], &args)
+    else {
+        panic!("a failure");
+    };
+    assert!(matches!(&e, Error::IndexOutOfRange { index, .. } if index == &[-2]), "{e}");
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 9, 0, 0], &args) else {
+        panic!("a failure");
+    };
+    assert!(matches!(e, Error::KernelFailed { .. }), "{e}");
+    // Hand-written PTX has no sites: nothing to decode.
+    assert!(matches!(decode_error_word(&LEGACY, [1, 1, 0, 0], &args), ErrorWord::Clear));
+}
