@@ -155,6 +155,11 @@ endfunction
 "# }
 }
 
+/// A file that imports another (`import "lib.q"`, resolved next to it).
+mod imp {
+    quasar::quasar!(file = "tests/common/imports/main.q");
+}
+
 fn vecf(v: &[f32]) -> Array<f32> {
     Array::from_vec(&[v.len()], v.to_vec()).unwrap()
 }
@@ -382,4 +387,13 @@ fn double_precision_mode() {
         want_sum += w;
     }
     assert!((s - (want_sum + 1e-12)).abs() <= 1e-9, "{s} vs {want_sum}");
+}
+
+#[test]
+fn imported_files_are_compiled_and_named_in_errors() {
+    let y = imp::saturate(&vecf(&[-1.0, 0.25, 2.0])).unwrap().to_vec().unwrap();
+    assert_eq!(y, vec![0.0, 0.25, 1.0]);
+    assert_eq!(imp::root_of(16.0).unwrap(), 4.0);
+    let e = imp::root_of(-1.0).unwrap_err().to_string();
+    assert!(e.contains("lib.q:12:5"), "the imported file's name and line: {e}");
 }

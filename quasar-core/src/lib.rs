@@ -6,6 +6,7 @@
 pub mod backend;
 pub mod diagnostics;
 pub mod ir;
+pub mod load;
 pub mod sema;
 pub mod span;
 pub mod stack;

@@ -9,10 +9,11 @@
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
+use quasar_core::load::Loader;
 use quasar_core::syntax;
-use quasar_core::SourceMap;
+use quasar_core::{Diagnostic, SourceMap};
 use quote::{quote, quote_spanned};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token};
 
@@ -112,20 +113,22 @@ impl Parse for Input {
 }
 
 fn expand(input: Input) -> proc_macro2::TokenStream {
-    let (name, source, span, tracked) = match input.source {
-        Source::Inline(lit) => (INLINE_NAME.to_string(), lit.value(), lit.span(), None),
+    let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
+        return error(
+            Span::call_site(),
+            "quasar!: CARGO_MANIFEST_DIR is not set, so files cannot be resolved (build with Cargo)",
+        );
+    };
+    let (name, source, span, path) = match input.source {
+        // Imports of an inline block are relative to the crate's directory.
+        Source::Inline(lit) => {
+            (INLINE_NAME.to_string(), lit.value(), lit.span(), dir.join(INLINE_NAME))
+        }
         Source::File(lit) => {
             let relative = lit.value();
-            let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
-                return error(
-                    lit.span(),
-                    "quasar!: CARGO_MANIFEST_DIR is not set, so `file = …` cannot be resolved \
-                     (build with Cargo)",
-                );
-            };
-            let path = PathBuf::from(dir).join(&relative);
+            let path = dir.join(&relative);
             match std::fs::read_to_string(&path) {
-                Ok(source) => (relative, source, lit.span(), Some(path)),
+                Ok(source) => (relative, source, lit.span(), path),
                 Err(e) => {
                     return error(
                         lit.span(),
@@ -139,60 +142,78 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             }
         }
     };
-    let mut out = compile(&name, &source, span, input.double, input.ptx);
-    if let Some(path) = tracked.and_then(|p| p.to_str().map(str::to_owned)) {
-        // Makes Cargo rebuild when the `.q` file changes.
+    let (mut out, mut tracked) = compile(&name, &source, &path, span, input.double, input.ptx);
+    if path.is_file() {
+        tracked.insert(0, path);
+    }
+    for path in tracked.iter().filter_map(|p| p.to_str()) {
+        // Makes Cargo rebuild when a `.q` file (the macro's or an imported one) changes.
         out.extend(quote! { const _: &[u8] = ::core::include_bytes!(#path); });
     }
     out
 }
 
-/// Parses, type-checks and generates code; any error becomes one `compile_error!`.
+/// Parses, loads the imports, type-checks and generates code; any error becomes one
+/// `compile_error!`. Also returns the imported files read (to be tracked).
 fn compile(
     name: &str,
     source: &str,
+    path: &Path,
     span: Span,
     double: bool,
     ptx: bool,
-) -> proc_macro2::TokenStream {
-    let mut map = SourceMap::new();
-    let file = map.add(name, source.to_string());
-    let parsed = syntax::parse(map.source(file), file);
+) -> (proc_macro2::TokenStream, Vec<PathBuf>) {
+    let mut loader = Loader::default();
+    let file = loader.map.add(name, source.to_string());
+    let parsed = syntax::parse(loader.map.source(file), file);
     if parsed.has_errors() {
-        let n = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
-        let plural = if n == 1 { "" } else { "s" };
-        let rendered = map.render(&parsed.diagnostics);
-        return error(
-            span,
-            &format!("quasar!: {n} syntax error{plural} in `{name}`\n\n{rendered}"),
-        );
+        return (failure(&loader.map, &parsed.diagnostics, "syntax", name, span), Vec::new());
     }
-    let checked = quasar_core::sema::check::check_program(&parsed.program);
-    let n = checked.diagnostics.iter().filter(|d| d.is_error()).count();
-    if n > 0 {
-        let plural = if n == 1 { "" } else { "s" };
-        let rendered = map.render(&checked.diagnostics);
-        return error(span, &format!("quasar!: {n} type error{plural} in `{name}`\n\n{rendered}"));
+    let (checked, load_diagnostics) = loader.check(path, &parsed.program);
+    let tracked: Vec<PathBuf> = loader.files.iter().map(|f| f.path.clone()).collect();
+    if load_diagnostics.iter().any(|d| d.is_error()) || checked.is_none() {
+        return (failure(&loader.map, &load_diagnostics, "import", name, span), tracked);
     }
+    let Some(checked) = checked else { return (proc_macro2::TokenStream::new(), tracked) };
+    if checked.diagnostics.iter().any(|d| d.is_error()) {
+        return (failure(&loader.map, &checked.diagnostics, "type", name, span), tracked);
+    }
+    let imported = loader
+        .files
+        .iter()
+        .map(|f| {
+            (f.file, loader.map.name(f.file).to_string(), loader.map.source(f.file).to_string())
+        })
+        .collect();
     let opts = quasar_core::backend::rust::Options {
         double,
         krate: quote!(::quasar),
         file_name: name.to_string(),
         source: source.to_string(),
         ptx,
+        imported,
     };
     let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
     if generated.has_errors() {
         let errors: Vec<_> = generated.diagnostics.into_iter().filter(|d| d.is_error()).collect();
-        let n = errors.len();
-        let plural = if n == 1 { "" } else { "s" };
-        let rendered = map.render(&errors);
-        return error(
-            span,
-            &format!("quasar!: {n} code generation error{plural} in `{name}`\n\n{rendered}"),
-        );
+        return (failure(&loader.map, &errors, "code generation", name, span), tracked);
     }
-    generated.tokens
+    (generated.tokens, tracked)
+}
+
+/// `quasar!: N <kind> errors in `name`` with the rendered diagnostics.
+fn failure(
+    map: &SourceMap,
+    diagnostics: &[Diagnostic],
+    kind: &str,
+    name: &str,
+    span: Span,
+) -> proc_macro2::TokenStream {
+    let errors: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    let n = errors.len();
+    let plural = if n == 1 { "" } else { "s" };
+    let rendered = map.render(&errors);
+    error(span, &format!("quasar!: {n} {kind} error{plural} in `{name}`\n\n{rendered}"))
 }
 
 fn error(span: Span, message: &str) -> proc_macro2::TokenStream {
@@ -216,6 +237,15 @@ mod tests {
         assert!(syn::parse2::<Input>(quote!("a", double = true)).is_ok());
         assert!(syn::parse2::<Input>(quote!("a" "b")).is_err());
         assert!(syn::parse2::<Input>(quote!()).is_err());
+    }
+
+    #[test]
+    fn a_missing_import_is_an_error_naming_it() {
+        let out = expand_tokens(quote!("import \"nope.q\"\nx = 1\n"));
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("import error"), "{out}");
+        assert!(out.contains("cannot find the imported file `nope.q`"), "{out}");
+        assert!(out.contains("<quasar! block>:1:1"), "{out}");
     }
 
     #[test]

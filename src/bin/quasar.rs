@@ -2,10 +2,9 @@
 
 use clap::{ArgGroup, Parser, Subcommand};
 use quasar_core::ir::dump;
-use quasar_core::sema::check::check_program_with_imports;
-use quasar_core::syntax::ast::{Program, Stmt, StmtKind};
-use quasar_core::{syntax, Diagnostic, SourceMap, Span};
-use std::collections::HashMap;
+use quasar_core::load::Loader;
+use quasar_core::syntax::ast::Program;
+use quasar_core::{syntax, Diagnostic, SourceMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -204,22 +203,9 @@ fn check_types(
     show: Show,
     header: bool,
 ) -> usize {
-    let (imports, diagnostics) = loader.load_imports(path, program);
+    let (checked, diagnostics) = loader.check(path, program);
     let mut errors = totals.emit(out, &loader.map, &diagnostics);
-    if imports.iter().any(|i| i.file.is_some_and(|index| loader.files[index].has_errors)) {
-        return errors;
-    }
-    // What stands for an import that provides nothing (so the checker does not report it
-    // again as not loaded).
-    let empty = Program { body: Vec::new(), style: Default::default(), span: program.span };
-    let programs: Vec<(&str, &Program)> = imports
-        .iter()
-        .map(|i| {
-            let program = i.file.map_or(&empty, |index| &loader.files[index].program);
-            (i.written.as_str(), program)
-        })
-        .collect();
-    let checked = check_program_with_imports(program, &programs);
+    let Some(checked) = checked else { return errors };
     errors += totals.emit(out, &loader.map, &checked.diagnostics);
     if show == Show::Ptx {
         if errors > 0 {
@@ -264,178 +250,6 @@ fn check_types(
         let _ = stdout.flush();
     }
     errors
-}
-
-/// Standard modules of the manual that are not files next to the program; this version does
-/// not ship them yet.
-const STANDARD_MODULES: &[&str] =
-    &["system.q", "inttypes.q", "floattypes.q", "imfilter.q", "immedfilt.q"];
-
-/// An imported file, parsed once per run.
-struct Loaded {
-    program: Program,
-    has_errors: bool,
-}
-
-/// What one `import` path (as written) provides to the type checker of one program.
-struct Import {
-    written: String,
-    /// The file, an index in [`Loader::files`]; `None` when it provides nothing: a missing
-    /// file, an unavailable standard module, or a file already provided under another name.
-    file: Option<usize>,
-}
-
-/// Reads and parses imported files, each once per run, into one [`SourceMap`].
-#[derive(Default)]
-struct Loader {
-    map: SourceMap,
-    files: Vec<Loaded>,
-    /// Canonical path → index in `files`.
-    by_path: HashMap<PathBuf, usize>,
-}
-
-impl Loader {
-    /// Loads the files `program` imports and, transitively, the files they import (each once,
-    /// also through import cycles). Returns what to pass to the checker, one entry per
-    /// distinct path as written, and the diagnostics of loading: syntax errors of imported
-    /// files (the first time a file is loaded), missing files, unavailable standard modules.
-    fn load_imports(&mut self, path: &Path, program: &Program) -> (Vec<Import>, Vec<Diagnostic>) {
-        let mut diagnostics = Vec::new();
-        let mut imports: Vec<Import> = Vec::new();
-        let mut written_seen: Vec<String> = Vec::new();
-        let mut included: Vec<usize> = Vec::new();
-        let main = canonical(path);
-        // Breadth first, so that the main file's own imports are recorded under the names it
-        // writes.
-        let mut queue: std::collections::VecDeque<(PathBuf, Vec<(String, Span)>)> =
-            std::collections::VecDeque::new();
-        queue.push_back((directory(path), import_statements(&program.body)));
-        while let Some((dir, statements)) = queue.pop_front() {
-            for (written, span) in statements {
-                let target = dir.join(&written);
-                let key = canonical(&target);
-                let first_mention = !written_seen.contains(&written);
-                if first_mention {
-                    written_seen.push(written.clone());
-                }
-                if key == main {
-                    continue; // an import cycle back to the checked file
-                }
-                let index = match self.by_path.get(&key) {
-                    Some(&index) => Some(index),
-                    None => match std::fs::read_to_string(&target) {
-                        Ok(source) => {
-                            let file = self.map.add(target.display().to_string(), source);
-                            let parsed = syntax::parse(self.map.source(file), file);
-                            diagnostics.extend(parsed.diagnostics.iter().cloned());
-                            let index = self.files.len();
-                            self.files.push(Loaded {
-                                has_errors: parsed.has_errors(),
-                                program: parsed.program,
-                            });
-                            self.by_path.insert(key, index);
-                            Some(index)
-                        }
-                        Err(e) => {
-                            diagnostics.push(missing_import(&written, &target, span, &e));
-                            None
-                        }
-                    },
-                };
-                match index {
-                    Some(index) if !included.contains(&index) => {
-                        included.push(index);
-                        imports.push(Import { written, file: Some(index) });
-                        queue.push_back((
-                            directory(&target),
-                            import_statements(&self.files[index].program.body),
-                        ));
-                    }
-                    // A file already included under another name, or one that cannot be read:
-                    // the checker only needs to know that the import was dealt with.
-                    _ if first_mention => imports.push(Import { written, file: None }),
-                    _ => {}
-                }
-            }
-        }
-        (imports, diagnostics)
-    }
-}
-
-/// The diagnostic for an `import` whose file cannot be read: a warning for the manual's
-/// standard modules and native libraries (not available in this version), an error otherwise.
-fn missing_import(written: &str, target: &Path, span: Span, e: &std::io::Error) -> Diagnostic {
-    let bare = Path::new(written).components().count() == 1;
-    if bare && STANDARD_MODULES.contains(&written) {
-        return Diagnostic::warning(
-            span,
-            format!("the standard module `{written}` is not available yet: its definitions are unknown here"),
-        )
-        .with_label(format!("`{}` does not exist either", target.display()));
-    }
-    if Path::new(written).extension().is_some_and(|x| x != "q") {
-        return Diagnostic::warning(
-            span,
-            format!("importing the native library `{written}` is not supported: its definitions are unknown here"),
-        );
-    }
-    let what = if e.kind() == std::io::ErrorKind::NotFound {
-        format!("cannot find the imported file `{written}`")
-    } else {
-        format!("cannot read the imported file `{written}`: {e}")
-    };
-    Diagnostic::error(span, what)
-        .with_label(format!("looked for `{}`", target.display()))
-        .with_note(
-            "imports are resolved relative to the directory of the file that contains the `import`",
-        )
-}
-
-/// The directory of `path` (empty for a bare file name, i.e. the current directory).
-fn directory(path: &Path) -> PathBuf {
-    path.parent().map(Path::to_path_buf).unwrap_or_default()
-}
-
-/// `path` made absolute with symbolic links resolved, or as given when it does not exist.
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// The `import` statements anywhere in `body` (also inside blocks and function bodies), with
-/// their spans, in source order.
-fn import_statements(body: &[Stmt]) -> Vec<(String, Span)> {
-    fn walk(body: &[Stmt], out: &mut Vec<(String, Span)>) {
-        for stmt in body {
-            match &stmt.kind {
-                StmtKind::Import { path } => out.push((path.clone(), stmt.span)),
-                StmtKind::Function(def) => walk(&def.body, out),
-                StmtKind::If { branches, else_body } => {
-                    for (_, b) in branches {
-                        walk(b, out);
-                    }
-                    if let Some(b) = else_body {
-                        walk(b, out);
-                    }
-                }
-                StmtKind::For { body, .. }
-                | StmtKind::While { body, .. }
-                | StmtKind::Repeat { body, .. } => walk(body, out),
-                StmtKind::Match { arms, .. } => {
-                    for arm in arms {
-                        walk(&arm.body, out);
-                    }
-                }
-                StmtKind::Try { body, catch_body, .. } => {
-                    walk(body, out);
-                    walk(catch_body, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(body, &mut out);
-    out
 }
 
 /// `code` formatted by `rustfmt` when it is installed and accepts it, as generated otherwise.

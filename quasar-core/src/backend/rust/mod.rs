@@ -51,6 +51,27 @@ pub struct Options {
     /// Embed the module's PTX so that kernels can run on NVIDIA GPUs (the `quasar!` macro's
     /// default; off for `ptx = false` and for `quasar emit --rust`).
     pub ptx: bool,
+    /// Imported files (their `FileId` in spans, name and text), for locations and quoted
+    /// conditions in code that comes from them; other spans are in `file_name`.
+    pub imported: Vec<(crate::FileId, String, String)>,
+}
+
+impl Options {
+    /// The name of the file `span` is in.
+    pub fn file_name_of(&self, span: Span) -> &str {
+        self.imported
+            .iter()
+            .find(|(f, _, _)| *f == span.file)
+            .map_or(self.file_name.as_str(), |(_, n, _)| n.as_str())
+    }
+
+    /// The source text of the file `span` is in.
+    pub fn source_of(&self, span: Span) -> &str {
+        self.imported
+            .iter()
+            .find(|(f, _, _)| *f == span.file)
+            .map_or(self.source.as_str(), |(_, _, s)| s.as_str())
+    }
 }
 
 impl Default for Options {
@@ -61,6 +82,7 @@ impl Default for Options {
             file_name: "<quasar>".into(),
             source: String::new(),
             ptx: false,
+            imported: Vec::new(),
         }
     }
 }
@@ -153,7 +175,7 @@ impl<'m> Gen<'m> {
     /// The run-time error location of a span.
     pub fn location(&self, span: Span) -> TokenStream {
         let rt = &self.rt;
-        let file = &self.opts.file_name;
+        let file = self.opts.file_name_of(span);
         let (line, col) = (span.line, span.col);
         quote!(#rt::run::SourceLocation { file: ::std::string::String::from(#file), line: #line, col: #col })
     }

@@ -139,9 +139,9 @@ fn variant(
             arg_names.insert(k.entry.as_str(), names);
         }
     }
-    let file = &opts.file_name;
     let sites = o.check_sites.iter().map(|s| {
         let (kernel, array, line, col) = (&s.kernel, &s.array, s.span.line, s.span.col);
+        let file = opts.file_name_of(s.span);
         let arg = match arg_names.get(kernel.as_str()).and_then(|n| n.iter().position(|x| x == array))
         {
             Some(i) => {

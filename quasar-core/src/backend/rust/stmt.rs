@@ -165,7 +165,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let src = self
                         .g
                         .opts
-                        .source
+                        .source_of(cond.span)
                         .get(cond.span.range())
                         .unwrap_or("condition")
                         .to_string();
