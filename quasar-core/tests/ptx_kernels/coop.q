@@ -36,16 +36,19 @@ function y : scalar = __kernel__ reduce_sum32(coalesced_threads : thread_block, 
     endif
 endfunction
 
-% The code the manual's shared memory designators generate (§9.2).
+% The code the manual's shared memory designators generate (§9.2), with the index
+% arithmetic of `ind2pos` written out.
 function [] = __kernel__ block_copy(A : mat, a : scalar, b : scalar, pos : ivec2, this_thread_block : thread_block)
     B = shared(10, 10)
     for i = this_thread_block.thread_idx..this_thread_block.size..99
-        [k01, k11] = ind2pos([10, 10], i)
+        k01 = int(floor(i / 10))
+        k11 = mod(i, 10)
         B[k01, k11] = a * A[k11, k01] + b
     endfor
     this_thread_block.sync()
     for i = this_thread_block.thread_idx..this_thread_block.size..99
-        [k00, k10] = ind2pos([10, 10], i)
+        k00 = int(floor(i / 10))
+        k10 = mod(i, 10)
         A[k00, k10] = B[k10, k00]
     endfor
 endfunction

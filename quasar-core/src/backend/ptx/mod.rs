@@ -58,6 +58,9 @@ mod assign;
 mod builtins;
 mod call;
 mod complex;
+mod coop;
+#[cfg(test)]
+mod coop_tests;
 mod emit_expr;
 mod emit_stmt;
 mod fp;
