@@ -92,7 +92,9 @@ pub enum LocalRole {
     Param,
     Output,
     Capture,
-    /// A kernel's special parameter: `pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`.
+    /// A kernel's special parameter: `pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`,
+    /// and the cooperative groups `coalesced_threads`, `this_thread_block`, `this_grid`,
+    /// `this_multi_grid` (of type `thread_block`, [`crate::sema::types::ThreadGroup`]).
     Special,
     Var,
 }

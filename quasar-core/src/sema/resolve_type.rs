@@ -5,7 +5,7 @@
 use super::decls::Decls;
 use super::types::{
     Access, ArrayMods, ArrayType, ClassId, ClassRef, Dim, EnumId, FnType, IntKind, Overflow,
-    Precision, Rank, Type,
+    Precision, Rank, ThreadGroup, Type,
 };
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{self, BinaryOp, DimSpec, Expr, ExprKind, SizeSpec, TypeExpr, TypeKind};
@@ -107,9 +107,8 @@ impl TypeEnv<'_, '_> {
             "cscalar" => Some(Type::CSCALAR),
             "string" => Some(Type::String),
             "object" => Some(Type::Unknown),
-            // Cooperative groups (manual §9.8): its methods are typed by the built-in table;
-            // the value itself has no further structure for the checker.
-            "thread_block" => Some(Type::Unknown),
+            // Cooperative groups (manual §9.8): the kernel parameter's name picks the group.
+            "thread_block" => Some(Type::ThreadBlock(ThreadGroup::Any)),
             "function" | "lambda_expr" | "kernel_function" => {
                 Some(Type::Function(Box::new(FnType {
                     kind: if name == "kernel_function" {

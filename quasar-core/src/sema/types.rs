@@ -191,6 +191,26 @@ pub struct FnType {
     pub results: Vec<Type>,
 }
 
+/// Which threads a cooperative-groups `thread_block` value (manual §9.8) stands for. The
+/// kernel parameter's name decides it (`coalesced_threads`, `this_thread_block`, …), and the
+/// type carries it so that the backends know the group of any `thread_block` expression,
+/// also after `g = coalesced_threads`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadGroup {
+    /// A declared `thread_block` not (yet) tied to a kernel parameter.
+    Any,
+    /// `coalesced_threads`: the active threads of the warp.
+    Coalesced,
+    /// `this_thread_block`: the threads of the block.
+    Block,
+    /// `this_grid`: every thread of the launch.
+    Grid,
+    /// `this_multi_grid`: every thread of a multi-GPU launch.
+    MultiGrid,
+    /// `g.partition(n)`: tiles of `n` consecutive threads (0 when `n` is not a constant).
+    Tile(u32),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     /// `??`: determined at run time.
@@ -218,6 +238,8 @@ pub enum Type {
     Param(String),
     /// No value: the result of a call to a function without outputs.
     Void,
+    /// The cooperative-groups class `thread_block` (manual §9.8).
+    ThreadBlock(ThreadGroup),
 }
 
 impl Type {
@@ -323,6 +345,7 @@ pub fn is_subtype(sub: &Type, sup: &Type) -> bool {
         (_, Type::Union(members)) => members.iter().any(|m| is_subtype(sub, m)),
         (Type::Union(members), _) => members.iter().all(|m| is_subtype(m, sup)),
         (Type::Int(a, _), Type::Int(b, _)) => a == b,
+        (Type::ThreadBlock(_), Type::ThreadBlock(ThreadGroup::Any)) => true,
         (Type::Scalar(a), Type::Scalar(b)) | (Type::Complex(a), Type::Complex(b)) => {
             a == b || *a == Precision::Default || *b == Precision::Default
         }
@@ -536,6 +559,7 @@ impl fmt::Display for Type {
             }
             Type::Param(name) => write!(f, "{name}"),
             Type::Void => write!(f, "()"),
+            Type::ThreadBlock(_) => write!(f, "thread_block"),
         }
     }
 }

@@ -120,7 +120,10 @@ pub(super) fn launch_rank(module: &Module, id: FunctionId, f: &ir::Function) -> 
         }
     };
     for l in &f.locals {
-        if l.role == LocalRole::Special && l.name != "warpsize" {
+        if l.role == LocalRole::Special
+            && l.name != "warpsize"
+            && !matches!(l.ty, Type::ThreadBlock(_))
+        {
             return match of_type(&l.ty) {
                 Some(n) => Ok(n),
                 None => {
@@ -176,6 +179,11 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
     }
     for (i, l) in f.locals.iter().enumerate() {
         if l.role != LocalRole::Special {
+            continue;
+        }
+        // A cooperative group has no registers (see `coop.rs`).
+        if matches!(l.ty, Type::ThreadBlock(_)) {
+            cx.frame_mut()?.locals.insert(LocalId(i as u32), Val::Void);
             continue;
         }
         let Some(which) = SPECIALS.iter().position(|s| *s == l.name) else {

@@ -189,6 +189,8 @@ impl Ctx<'_> {
                 Val::Array(a)
             }
             (None, v @ Val::Closure(_)) => v,
+            // `g = coalesced_threads`: a thread group has no registers (see `coop.rs`).
+            (_, Val::Void) if matches!(l.ty, Type::ThreadBlock(_)) => Val::Void,
             _ => return unsupported(span, format!("assigning to `{}` of type {}", l.name, l.ty)),
         };
         self.frame_mut()?.locals.insert(id, new.clone());

@@ -9,11 +9,15 @@ use super::{unsupported, Res, DYNAMIC_SHARED};
 const NOT_CONSTANT: &str = "shared memory whose size is not a constant (outside the top level \
                             of the kernel body)";
 use crate::ir::{Const, Expr};
+use crate::sema::check::METHOD_PREFIX;
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
 
 impl Ctx<'_> {
     pub fn builtin(&mut self, name: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+        if let Some(method) = name.strip_prefix(METHOD_PREFIX) {
+            return self.thread_block_method(method, args, span);
+        }
         match name {
             "syncthreads" | "syncthread" => {
                 let scope = match args.first().and_then(|a| a.constant()) {
@@ -23,7 +27,12 @@ impl Ctx<'_> {
                 };
                 match scope {
                     "block" => self.ins("bar.sync 0"),
-                    "warp" => self.ins("bar.warp.sync -1"),
+                    // The active threads: the warp may have diverged (manual §9.8.1).
+                    "warp" => {
+                        let m = self.reg(RegClass::B32);
+                        self.ins(format!("activemask.b32 {m}"));
+                        self.ins(format!("bar.warp.sync {m}"));
+                    }
                     s => return unsupported(span, format!("`syncthreads({s})`")),
                 }
                 return Ok(Val::Void);

@@ -123,6 +123,9 @@ impl Ctx<'_> {
             ExprKind::TypeValue => Ok(Val::Void),
             ExprKind::BuiltinRef(name) => unsupported(e.span, format!("`{name}` as a value")),
             ExprKind::ParallelDo { .. } => unsupported(e.span, "`parallel_do` inside a kernel"),
+            ExprKind::Field { base, field } if matches!(base.ty, Type::ThreadBlock(_)) => {
+                self.thread_block_field(base, field, e.span)
+            }
             ExprKind::Field { .. } | ExprKind::Construct { .. } => {
                 unsupported(e.span, "class values")
             }

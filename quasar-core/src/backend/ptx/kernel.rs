@@ -6,6 +6,7 @@ use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
 use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParamRole, Res};
 use crate::ir::walk::walk_block;
 use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module, StmtKind};
+use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::AssignOp;
 use std::collections::HashMap;
@@ -297,6 +298,9 @@ impl Scan {
             &f.body,
             &mut |s| barrier |= matches!(s.kind, StmtKind::SyncThreads),
             &mut |e| match &e.kind {
+                // Thread groups: every thread of the launch keeps running, so that warps
+                // and blocks are complete (see `coop.rs`).
+                _ if matches!(e.ty, Type::ThreadBlock(_)) => sync = true,
                 ExprKind::Call { callee: ir::Callee::Function(id), .. }
                 | ExprKind::Closure { function: id, .. } => callees.push(*id),
                 ExprKind::Call { callee: ir::Callee::Builtin(b), .. } => {

@@ -32,7 +32,9 @@
 //! Special parameters (`pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`) are not
 //! passed: they come from `%tid`/`%ctaid`/`%ntid`/`%nctaid`, with launch dimension `n-1`
 //! on CUDA axis x (`LaunchConfig::cuda_grid_block`). Threads past the launch dimensions return
-//! at once, unless the kernel uses `syncthreads` (every thread must reach the barrier).
+//! at once, unless the kernel uses `syncthreads` (every thread must reach the barrier) or
+//! cooperative groups (`coalesced_threads`, `this_thread_block`, …; warps must be complete:
+//! see `coop.rs`, which also says what each group's `thread_idx`/`size`/shuffles mean).
 //!
 //! # Shared memory
 //!
@@ -58,6 +60,9 @@ mod assign;
 mod builtins;
 mod call;
 mod complex;
+mod coop;
+#[cfg(test)]
+mod coop_tests;
 mod emit_expr;
 mod emit_stmt;
 mod fp;

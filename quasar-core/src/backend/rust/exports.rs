@@ -40,6 +40,8 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             && f.kind != FunctionKind::Kernel
             && f.name != "main"
             && !f.name.starts_with('<')
+            // Device functions over thread groups exist on the GPU only.
+            && super::gpu_only::warp_level_use(m, FunctionId(i as u32)).is_none()
         {
             by_name.entry(f.name.as_str()).or_default().push(FunctionId(i as u32));
         }

@@ -21,6 +21,7 @@ mod exports;
 mod expr;
 mod fnval;
 mod func;
+mod gpu_only;
 mod index;
 mod interior;
 mod kernel;
@@ -112,9 +113,15 @@ pub fn generate(module: &Module, opts: &Options) -> Output {
             continue;
         }
         let id = FunctionId(i as u32);
-        let result = match f.kind {
-            crate::syntax::ast::FunctionKind::Kernel => kernel::generate(&mut g, id),
-            _ => func::generate(&mut g, id),
+        let gpu_only = gpu_only::warp_level_use(module, id);
+        let result = match (f.kind, gpu_only) {
+            (crate::syntax::ast::FunctionKind::Kernel, Some(what)) => {
+                gpu_only::stub_kernel(&mut g, id, what)
+            }
+            (crate::syntax::ast::FunctionKind::Kernel, None) => kernel::generate(&mut g, id),
+            // Only GPU-only kernels can call it (see `gpu_only.rs`).
+            (_, Some(_)) => continue,
+            (_, None) => func::generate(&mut g, id),
         };
         match result {
             Ok(ts) => items.push(ts),

@@ -4,7 +4,7 @@
 //! host, device and kernel functions (manual §2.4.1, §4.3).
 
 use super::expr::unknown;
-use super::scope::{FnLowerer, NameRef, SPECIAL_PARAMS};
+use super::scope::{thread_group_param, FnLowerer, NameRef, SPECIAL_PARAMS};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Callee, FunctionId};
 use crate::sema::builtins::{self, ArgInfo, BuiltinCall};
@@ -71,7 +71,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    fn lower_args(&mut self, args: &'a [ast::Arg]) -> Vec<ir::Expr> {
+    pub(super) fn lower_args(&mut self, args: &'a [ast::Arg]) -> Vec<ir::Expr> {
         args.iter()
             .map(|a| match &a.value.kind {
                 ExprKind::Spread(inner) => {
@@ -557,6 +557,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         span: Span,
     ) -> ir::Expr {
         let b = self.lower_expr(base);
+        if matches!(b.ty, Type::ThreadBlock(_)) {
+            return self.call_thread_block_method(b, name, args, span);
+        }
         let class = match &b.ty {
             Type::Class(c) => Some(c.clone()),
             Type::Pointer(p) => match p.as_ref() {
@@ -823,7 +826,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .iter()
                 .map(|p| match p.name.name.as_str() {
                     "warpsize" | "warpSize" => Type::INT,
-                    n if SPECIAL_PARAMS.contains(&n) => pos_type.clone(),
+                    n if SPECIAL_PARAMS.contains(&n) => {
+                        thread_group_param(n).unwrap_or_else(|| pos_type.clone())
+                    }
                     _ => it.next().cloned().unwrap_or(Type::Unknown),
                 })
                 .collect())

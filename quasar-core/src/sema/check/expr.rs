@@ -402,6 +402,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 _ => return Type::Unknown,
             },
             Type::Unknown | Type::Void | Type::Param(_) => return Type::Unknown,
+            Type::ThreadBlock(_) => return self.thread_block_field(name, span),
             t => {
                 let d = Diagnostic::error(span, format!("{t} has no field `{name}`"))
                     .with_label("fields exist on class values only");

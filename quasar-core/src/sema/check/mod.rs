@@ -10,6 +10,8 @@
 
 mod call;
 mod classes;
+mod coop;
+pub use coop::METHOD_PREFIX;
 mod expr;
 mod index;
 mod meta;

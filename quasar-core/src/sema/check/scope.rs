@@ -8,15 +8,39 @@ use crate::ir::{self, LocalId, LocalRole};
 use crate::sema::builtins;
 use crate::sema::decls::{FnDeclId, ScopeId};
 use crate::sema::resolve_type::TypeEnv;
-use crate::sema::types::{is_subtype, join, Dim, Rank, Type};
+use crate::sema::types::{is_subtype, join, Dim, Rank, ThreadGroup, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, AssignOp, Expr, ExprKind, FunctionKind, Stmt, StmtKind};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-/// Kernel parameters that `parallel_do` supplies (manual §2.4.1).
-pub const SPECIAL_PARAMS: &[&str] =
-    &["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize", "warpSize"];
+/// Kernel parameters that `parallel_do` supplies (manual §2.4.1, and the cooperative groups
+/// of §9.8).
+pub const SPECIAL_PARAMS: &[&str] = &[
+    "pos",
+    "blkpos",
+    "blkidx",
+    "blkdim",
+    "blkcnt",
+    "warpsize",
+    "warpSize",
+    "coalesced_threads",
+    "this_thread_block",
+    "this_grid",
+    "this_multi_grid",
+];
+
+/// The type of a cooperative-groups special parameter (manual §9.8), by its name.
+pub fn thread_group_param(name: &str) -> Option<Type> {
+    let g = match name {
+        "coalesced_threads" => ThreadGroup::Coalesced,
+        "this_thread_block" => ThreadGroup::Block,
+        "this_grid" => ThreadGroup::Grid,
+        "this_multi_grid" => ThreadGroup::MultiGrid,
+        _ => return None,
+    };
+    Some(Type::ThreadBlock(g))
+}
 
 /// How many times a body is re-lowered before still-changing variables become `??`.
 const MAX_PASSES: u32 = 8;
@@ -373,6 +397,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             } else {
                 LocalRole::Param
             };
+            let ty = match thread_group_param(&p.name.name) {
+                Some(g) if role == LocalRole::Special => g,
+                _ => ty,
+            };
             if self.kind == FunctionKind::Kernel {
                 self.check_kernel_param(p, &ty);
             }
@@ -460,6 +488,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 LocalRole::Special
             } else {
                 LocalRole::Param
+            };
+            let ty = match thread_group_param(&p.name.name) {
+                Some(g) if role == LocalRole::Special => g,
+                _ => ty,
             };
             params.push(self.add_local(&p.name.name, ty, role, p.span));
         }
@@ -804,6 +836,8 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
         // A fully declared function type says more than the value's (often `??`) one.
         (Type::Function(_), Type::Function(_)) if declared.is_concrete() => declared.clone(),
         (Type::Function(_), a @ Type::Function(_)) => a.clone(),
+        // The parameter's name (`coalesced_threads`, …) picks the group.
+        (Type::ThreadBlock(_), a @ Type::ThreadBlock(_)) => a.clone(),
         (d, _) => d.clone(),
     }
 }

@@ -4,6 +4,7 @@
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId};
+use crate::sema::builtins;
 use crate::sema::ops::binary_type;
 use crate::sema::types::{is_subtype, Type};
 use crate::span::Span;
@@ -308,6 +309,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "syncthreads" | "syncthread" if args.is_empty() => {
                 self.require_device(name, span);
                 Some(ir::StmtKind::SyncThreads)
+            }
+            // `syncthreads(warp)` (manual §9.8.1): the scope is a keyword, passed on as a
+            // string constant; `syncthreads(block)` is plain `syncthreads`.
+            "syncthreads" | "syncthread" if args.len() == 1 => {
+                let ExprKind::Ident(scope) = &args[0].value.kind else { return None };
+                if self.names.contains_key(scope)
+                    || !builtins::SYNC_SCOPES.contains(&scope.as_str())
+                {
+                    return None;
+                }
+                self.require_device(name, span);
+                if scope == "block" {
+                    return Some(ir::StmtKind::SyncThreads);
+                }
+                let arg = ir::Expr::new(
+                    ir::ExprKind::Const(ir::Const::Str(scope.clone())),
+                    Type::String,
+                    args[0].value.span,
+                );
+                let callee = ir::Callee::Builtin("syncthreads".into());
+                let call = ir::ExprKind::Call { callee, args: vec![arg] };
+                Some(ir::StmtKind::Expr(ir::Expr::new(call, Type::Void, span)))
             }
             _ => None,
         }
