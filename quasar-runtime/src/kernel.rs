@@ -73,6 +73,9 @@ pub struct Kernel {
     pub shared_bytes: BlockBytes,
     /// CPU only: bytes per thread for values that live across a barrier.
     pub thread_scratch_bytes: usize,
+    /// The CPU implementation is a stub that reports an error (warp-level operations, manual
+    /// §9.8): the scheduler sends the kernel to the GPU whenever one can run it.
+    pub gpu_only: bool,
 }
 
 impl Kernel {
@@ -87,6 +90,7 @@ impl Kernel {
             block_sensitive: false,
             shared_bytes: no_bytes,
             thread_scratch_bytes: 0,
+            gpu_only: false,
         }
     }
 
@@ -115,6 +119,12 @@ impl Kernel {
     /// The name of the kernel's entry point in its PTX module.
     pub fn entry_name(&self) -> &'static str {
         self.ptx_entry.map_or(self.name, |e| e.entry)
+    }
+
+    /// Marks the kernel GPU-only (see [`Kernel::gpu_only`]).
+    pub const fn gpu_only(mut self) -> Kernel {
+        self.gpu_only = true;
+        self
     }
 
     /// Marks the kernel block-sensitive (see [`Kernel::block_sensitive`]).

@@ -180,6 +180,7 @@ impl Runtime {
             gpu_available: gpu.is_some(),
             kernel_runs_on_gpu: gpu.is_some_and(|g| !g.backend().needs_ptx())
                 || l.kernel.ptx.is_some(),
+            gpu_only: l.kernel.gpu_only,
         };
         let kind = choose(mode, &input, &self.scheduler_config()).map_err(|e| match e {
             Error::NoGpu { .. } => Error::NoGpu { reason: self.no_gpu_reason() },

@@ -82,6 +82,8 @@ pub struct SchedInput {
     pub gpu_available: bool,
     /// Whether the kernel can run on it (has PTX, or the device does not need any).
     pub kernel_runs_on_gpu: bool,
+    /// The kernel's CPU version only reports an error ([`crate::Kernel::gpu_only`]).
+    pub gpu_only: bool,
 }
 
 /// Chooses the device for a launch. Errors only when `mode` forces a GPU that is not there or
@@ -100,6 +102,9 @@ pub fn choose(mode: SchedMode, input: &SchedInput, cfg: &SchedulerConfig) -> Res
         SchedMode::Auto => {
             if !input.gpu_available || !input.kernel_runs_on_gpu {
                 return Ok(DeviceKind::Cpu);
+            }
+            if input.gpu_only {
+                return Ok(DeviceKind::Gpu);
             }
             let (cpu, gpu) = estimate(input, cfg);
             Ok(if gpu < cpu { DeviceKind::Gpu } else { DeviceKind::Cpu })
@@ -134,7 +139,18 @@ mod tests {
             bytes_to_download: down,
             gpu_available: true,
             kernel_runs_on_gpu: true,
+            gpu_only: false,
         }
+    }
+
+    #[test]
+    fn gpu_only_kernels_go_to_the_gpu_when_it_can_run_them() {
+        let tiny = SchedInput { gpu_only: true, ..input(1, 0, 0) };
+        assert_eq!(choose(SchedMode::Auto, &tiny, &cfg()).unwrap(), DeviceKind::Gpu);
+        assert_eq!(choose(SchedMode::Auto, &input(1, 0, 0), &cfg()).unwrap(), DeviceKind::Cpu);
+        let no_gpu = SchedInput { gpu_available: false, ..tiny };
+        assert_eq!(choose(SchedMode::Auto, &no_gpu, &cfg()).unwrap(), DeviceKind::Cpu);
+        assert_eq!(choose(SchedMode::Cpu, &tiny, &cfg()).unwrap(), DeviceKind::Cpu);
     }
 
     #[test]

@@ -68,6 +68,11 @@ pub(crate) fn stub_kernel(g: &mut Gen, id: FunctionId, what: &str) -> GResult<To
     let name = g.fn_ident(id);
     let stat = g.kernel_static(id);
     let kname = super::sanitize(&f.instance_name);
+    let builder = g.ptx.attach(
+        &f.instance_name,
+        quote!(#rt::run::Kernel::new(#kname, #name).block_sensitive().gpu_only()),
+        true,
+    );
     let msg = format!(
         "kernel `{}` uses warp-level operations ({what}) that run only on an NVIDIA GPU \
          (manual §9.8: they need the CUDA target); write a separate kernel for the CPU",
@@ -80,6 +85,6 @@ pub(crate) fn stub_kernel(g: &mut Gen, id: FunctionId, what: &str) -> GResult<To
         }
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]
-        static #stat: #rt::run::Kernel = #rt::run::Kernel::new(#kname, #name).block_sensitive();
+        static #stat: #rt::run::Kernel = #builder;
     })
 }
