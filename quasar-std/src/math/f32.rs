@@ -8,7 +8,7 @@
 // which can be more digits than the shortest round-trip form.
 #![allow(clippy::excessive_precision)]
 
-use super::util::{horner32 as horner, horner64, sel32 as sel, sel64};
+use super::util::{horner32 as horner, horner64, mad64, sel32 as sel, sel64};
 
 const MAGIC: f32 = 12_582_912.0; // 1.5 * 2^23: x + MAGIC - MAGIC rounds |x| < 2^22 to an integer
 const MAGIC64: f64 = 6_755_399_441_055_744.0; // 1.5 * 2^52
@@ -230,6 +230,19 @@ fn is_int(a: f32) -> bool {
 /// that of `x` for odd `y` and positive for even `y`.
 #[inline(always)]
 pub fn pow(x: f32, y: f32) -> f32 {
+    pow_with::<false>(x, y)
+}
+
+/// [`pow`] with fused multiply-adds (for code compiled with FMA; the same special cases and a
+/// slightly smaller error).
+#[inline(always)]
+pub fn pow_fma(x: f32, y: f32) -> f32 {
+    pow_with::<true>(x, y)
+}
+
+#[inline(always)]
+fn pow_with<const FUSED: bool>(x: f32, y: f32) -> f32 {
+    let mad = mad64::<FUSED>;
     let ax = x.abs();
     let (e, m) = log_reduce(ax);
     let f = m as f64 - 1.0;
@@ -239,12 +252,12 @@ pub fn pow(x: f32, y: f32) -> f32 {
     let z = s * s;
     let z2 = z * z;
     let c = &POW_LOG2_Q64;
-    let q = (c[0] + c[1] * z) + z2 * ((c[2] + c[3] * z) + z2 * c[4]); // log2(1+f) = s q
+    let q = mad(z2, mad(z2, c[4], mad(c[3], z, c[2])), mad(c[1], z, c[0])); // log2(1+f) = s q
     let ye = y as f64 * e as f64;
     let ys = y as f64 * s;
-    let t = ye + ys * q; // y log2 |x|
-                         // x = 0, inf or NaN, or y = ±inf: only the sign of log2 |x| matters, and y * (|x| - 1)
-                         // has it (with log2 0 = -inf). One f64 select: each costs three instructions on SSE2.
+    let t = mad(ys, q, ye); // y log2 |x|
+                            // x = 0, inf or NaN, or y = ±inf: only the sign of log2 |x| matters, and y * (|x| - 1)
+                            // has it (with log2 0 = -inf). One f64 select: each costs three instructions on SSE2.
     let special = !((ax > 0.0) & (ax < f32::INFINITY)) | (y.abs() == f32::INFINITY);
     let t = sel64(special, y as f64 * sel(ax == 0.0, f32::NEG_INFINITY, ax - 1.0) as f64, t);
     let t = sel64(t > 200.0, 200.0, t);
@@ -253,8 +266,8 @@ pub fn pow(x: f32, y: f32) -> f32 {
     let r = t - (tk - MAGIC64);
     let (r2, c) = (r * r, &POW_EXP2_P64);
     let p =
-        1.0 + (r * (c[0] + c[1] * r) + r2 * (r * (c[2] + c[3] * r) + r2 * (r * (c[4] + c[5] * r))));
-    // 2^k from the integer bits of tk (k + 1023 lands in the exponent field)
+        mad(r, mad(c[1], r, c[0]), r2 * mad(r, mad(c[3], r, c[2]), r2 * (r * mad(c[5], r, c[4]))))
+            + 1.0;
     let two_k = f64::from_bits((tk + 1023.0).to_bits() << 52);
     let v = (p * two_k) as f32;
     // Signs and NaNs by bit operations (cheaper than selects on SSE2; the y-only parts are

@@ -148,6 +148,9 @@ pub trait Math: Copy {
     fn log10(x: Self) -> Self;
     /// `x^y` (NaN for a negative finite `x` and a non-integer `y`).
     fn pow(x: Self, y: Self) -> Self;
+    /// [`Math::pow`] with fused multiply-adds, for code compiled with FMA (the same results
+    /// within the documented error).
+    fn pow_fma(x: Self, y: Self) -> Self;
     /// Sine.
     fn sin(x: Self) -> Self;
     /// Cosine.
@@ -171,7 +174,7 @@ pub trait Math: Copy {
 }
 
 macro_rules! impl_math {
-    ($t:ty, $m:ident) => {
+    ($t:ty, $m:ident, $pow_fma:path) => {
         impl Math for $t {
             #[inline(always)]
             fn exp(x: $t) -> $t {
@@ -196,6 +199,10 @@ macro_rules! impl_math {
             #[inline(always)]
             fn pow(x: $t, y: $t) -> $t {
                 $m::pow(x, y)
+            }
+            #[inline(always)]
+            fn pow_fma(x: $t, y: $t) -> $t {
+                $pow_fma(x, y)
             }
             #[inline(always)]
             fn sin(x: $t) -> $t {
@@ -241,5 +248,5 @@ macro_rules! impl_math {
     };
 }
 
-impl_math!(F32, f32);
-impl_math!(F64, f64);
+impl_math!(F32, f32, f32::pow_fma);
+impl_math!(F64, f64, f64::pow);

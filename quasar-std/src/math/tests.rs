@@ -256,6 +256,23 @@ fn cases32b() -> Vec<Case32b> {
             |r| (-r.uniform(0.0, 8.0), small_int(r)),
             0.55,
         ),
+        (
+            "pow_fma",
+            m32::pow_fma,
+            f64::powf,
+            "x in [0, 4], y in [-8, 8]",
+            |r| (r.uniform(0.0, 4.0), r.uniform(-8.0, 8.0)),
+            0.55,
+        ),
+        (
+            "pow_fma",
+            m32::pow_fma,
+            f64::powf,
+            "x < 0, integer y",
+            |r| (-r.uniform(0.0, 8.0), small_int(r)),
+            0.55,
+        ),
+        ("pow_fma", m32::pow_fma, f64::powf, "any bits", |r| (any32(r), any32(r)), 0.55),
         ("pow", m32::pow, f64::powf, "any bits", |r| (any32(r), any32(r)), 0.55),
         (
             "atan2",

@@ -44,3 +44,15 @@ pub(crate) fn horner64<const N: usize>(x: f64, c: &[f64; N]) -> f64 {
     }
     acc
 }
+
+/// `a * b + c`: fused (one rounding, `mul_add`) when `FUSED`, else a multiply and an add.
+/// Kernels compiled for CPUs with FMA call the fused versions of the routines; elsewhere a
+/// `mul_add` would be a libm call.
+#[inline(always)]
+pub(crate) fn mad64<const FUSED: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if FUSED {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}

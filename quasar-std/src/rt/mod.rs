@@ -32,8 +32,8 @@ pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
 pub use index::{index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub};
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
-    frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, real, round,
-    saturate, sign, sin, sinh, sqrt, tan, tanh, Arith, Cast, Float, Magnitude, Real, RtFloat,
-    RtMath, RtRound,
+    frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, real,
+    round, saturate, sign, sin, sinh, sqrt, tan, tanh, Arith, Cast, Float, Magnitude, Real,
+    RtFloat, RtMath, RtRound,
 };
 pub use show::{format_parts, print_line, show_fixed, Show};

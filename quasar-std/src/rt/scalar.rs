@@ -53,6 +53,10 @@ pub trait RtMath: Copy {
     fn sqrt(x: Self) -> Self;
     /// `x^y`.
     fn pow(x: Self, y: Self) -> Self;
+    /// `x^y` with fused multiply-adds (kernels compiled for CPUs with FMA call this one).
+    fn pow_fma(x: Self, y: Self) -> Self {
+        Self::pow(x, y)
+    }
 }
 
 /// `floor ceil round frac` for every real number (integers are unchanged, `frac` is 0).
@@ -133,6 +137,10 @@ macro_rules! rt_float {
             #[inline(always)]
             fn pow(x: $t, y: $t) -> $t {
                 FastMath::pow(x, y)
+            }
+            #[inline(always)]
+            fn pow_fma(x: $t, y: $t) -> $t {
+                FastMath::pow_fma(x, y)
             }
         }
         impl RtRound for $t {
@@ -237,6 +245,13 @@ unary!(RtRound: floor, ceil, round, frac);
 #[inline(always)]
 pub fn pow<T: RtMath>(x: T, y: T) -> T {
     <T as RtMath>::pow(x, y)
+}
+
+/// [`pow`] with fused multiply-adds: only for code compiled with the `fma` target feature
+/// (elsewhere each fused operation is a libm call).
+#[inline(always)]
+pub fn pow_fma<T: RtMath>(x: T, y: T) -> T {
+    <T as RtMath>::pow_fma(x, y)
 }
 
 /// `atan2(y, x)`: the angle of `(x, y)` in `[-pi, pi]`.

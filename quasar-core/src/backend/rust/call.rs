@@ -159,6 +159,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let (sf, af) = match name {
                     "mod" => (quote!(modulo), quote!(modulo)),
                     "atan2" => (quote!(atan2), quote!(atan2)),
+                    "pow" if self.g.fused => (quote!(pow_fma), quote!(pow)),
                     "pow" => (quote!(pow), quote!(pow)),
                     "min" => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),

@@ -352,8 +352,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let rv = self.expr(rr)?;
         let lt = self.operand(lv, operand_num, span)?;
         let rtk = self.operand(rv, operand_num, span)?;
+        let fused = self.g.fused;
         let scalar_op = |a: TokenStream, b: TokenStream| -> TokenStream {
-            num_binary(op, operand_num, n, a, b, rr, &rt)
+            num_binary(op, operand_num, n, a, b, rr, &rt, fused)
         };
         let t = match (&lt, &rtk) {
             (Operand::Num(a), Operand::Num(b)) => match &r {
@@ -564,6 +565,7 @@ pub(crate) fn num_binary(
     b: TokenStream,
     rhs: &Expr,
     rt: &TokenStream,
+    fused: bool,
 ) -> TokenStream {
     let q = quote!(#rt::qstd);
     let int = operand.is_int();
@@ -588,6 +590,7 @@ pub(crate) fn num_binary(
             _ if operand.is_complex() || operand == Num::F16 => {
                 quote!(#q::builtins::Math::pow(#a, #b))
             }
+            _ if fused => quote!(#q::rt::pow_fma(#a, #b)),
             _ => quote!(#q::rt::pow(#a, #b)),
         },
         BinaryOp::Lt => quote!(((#a < #b) as i32)),

@@ -175,11 +175,20 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         quote!()
     };
 
-    let body = if block_sensitive {
-        super::barrier::barrier_body(&mut fg, d, &shared)?
-    } else {
-        simple_body(&mut fg, d)?
+    let make_body = |fg: &mut FnGen, fused: bool| {
+        fg.g.fused = fused;
+        let body = if block_sensitive {
+            super::barrier::barrier_body(fg, d, &shared)
+        } else {
+            simple_body(fg, d)
+        };
+        fg.g.fused = false;
+        body
     };
+    let body = make_body(&mut fg, false)?;
+    // The copy for CPUs with FMA, when it differs (it calls math routines that fuse).
+    let fused_body = make_body(&mut fg, true)?;
+    let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
     let shared_fn =
         if shared.is_empty() { quote!() } else { shared_bytes_fn(&mut fg, d, &shared)? };
     let sname = format_ident!("{}__shared", name);
@@ -193,28 +202,43 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let avx = format_ident!("{}__avx2", name);
     let avx512 = format_ident!("{}__avx512", name);
     let generic = format_ident!("{}__body", name);
+    let block_fn = |f: &proc_macro2::Ident, body: &TokenStream| {
+        quote! {
+            #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, non_snake_case, clippy::all)]
+            #[inline(always)]
+            fn #f(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
+                #check_rank
+                #(#prologue)*
+                #body
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
+    let generic_fn = block_fn(&generic, &body);
+    let (fused, fused_fn) = match &fused_body {
+        Some(b) => {
+            let f = format_ident!("{}__body_fma", name);
+            let code = block_fn(&f, b);
+            (f, quote!(#[cfg(target_arch = "x86_64")] #code))
+        }
+        None => (generic.clone(), quote!()),
+    };
     Ok(quote! {
         #shared_fn
-        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, non_snake_case, clippy::all)]
-        #[inline(always)]
-        fn #generic(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #check_rank
-            #(#prologue)*
-            #body
-            ::core::result::Result::Ok(())
-        }
+        #generic_fn
+        #fused_fn
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         #[allow(non_snake_case)]
         unsafe fn #avx(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #generic(__ctx, __args)
+            #fused(__ctx, __args)
         }
         // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
         #[allow(non_snake_case)]
         unsafe fn #avx512(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #generic(__ctx, __args)
+            #fused(__ctx, __args)
         }
         #[allow(non_snake_case)]
         fn #name(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {

@@ -152,6 +152,9 @@ pub(crate) struct Gen<'m> {
     pub fnvals: fnval::FnVals,
     /// The embedded PTX (empty unless [`Options::ptx`]).
     pub ptx: ptx_embed::Embedded,
+    /// Generating the copy of a kernel body for CPUs with FMA: math routines with fused
+    /// multiply-adds (`pow_fma`) are called.
+    pub fused: bool,
 }
 
 impl<'m> Gen<'m> {
@@ -164,6 +167,7 @@ impl<'m> Gen<'m> {
             diagnostics: Vec::new(),
             fnvals: fnval::FnVals::default(),
             ptx: ptx_embed::Embedded::default(),
+            fused: false,
         };
         fnval::collect(&mut g);
         g

@@ -1,1 +1,46 @@
+//! Shapes of generated code that the end-to-end tests cannot see: which copies of a kernel's
+//! block function exist and what they call.
 
+use super::{generate, Options};
+use crate::sema::check::check_program;
+use crate::{syntax, FileId};
+
+fn rust_of(src: &str) -> String {
+    let parsed = syntax::parse(src, FileId(0));
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let checked = check_program(&parsed.program);
+    assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{:?}", checked.diagnostics);
+    let out = generate(&checked.module, &Options::default());
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    out.tokens.to_string()
+}
+
+#[test]
+fn kernels_with_pow_get_a_fused_copy_for_fma_cpus() {
+    let code = rust_of(
+        "function [] = __kernel__ g(x : vec, y : vec, pos : int)
+             y[pos] = x[pos] ^ 0.45
+         endfunction
+         function [] = run(x : vec, y : vec)
+             parallel_do(numel(x), x, y, g)
+         endfunction",
+    );
+    assert!(code.contains("__body_fma"), "{code}");
+    assert!(code.contains("pow_fma"), "{code}");
+    // The baseline copy calls the unfused routine.
+    assert!(code.contains("rt :: pow ("), "{code}");
+}
+
+#[test]
+fn kernels_without_fusable_math_have_one_block_function() {
+    let code = rust_of(
+        "function [] = __kernel__ s(x : vec, y : vec, pos : int)
+             y[pos] = 2 * x[pos] + 1
+         endfunction
+         function [] = run(x : vec, y : vec)
+             parallel_do(numel(x), x, y, s)
+         endfunction",
+    );
+    assert!(!code.contains("__body_fma"), "{code}");
+    assert!(code.contains("avx512"), "the AVX-512 copy: {code}");
+}
