@@ -557,6 +557,7 @@ impl Operand {
 }
 
 /// `a op b` on numbers: operands of type `operand`, result of type `result`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn num_binary(
     op: BinaryOp,
     operand: Num,
