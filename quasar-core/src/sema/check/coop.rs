@@ -103,24 +103,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::sema::check::check_program;
-    use crate::span::FileId;
-    use crate::syntax::parse;
-
-    fn messages(src: &str, warnings: bool) -> Vec<String> {
-        let parsed = parse(src, FileId(0));
-        assert!(!parsed.has_errors(), "syntax errors: {:?}", parsed.diagnostics);
-        check_program(&parsed.program)
-            .diagnostics
-            .iter()
-            .filter(|d| warnings || d.is_error())
-            .map(|d| format!("{}:{}: {}", d.span.line, d.span.col, d.message))
-            .collect()
-    }
-
-    fn errors(src: &str) -> Vec<String> {
-        messages(src, false)
-    }
+    use crate::sema::check::tests::{errors, messages};
 
     fn kernel(body: &str) -> String {
         format!(

@@ -43,7 +43,7 @@ fn signatures(src: &str) -> String {
 }
 
 /// The messages of the errors (and, with `warnings`, the warnings) of `src`.
-fn messages(src: &str, warnings: bool) -> Vec<String> {
+pub(super) fn messages(src: &str, warnings: bool) -> Vec<String> {
     checked(src)
         .diagnostics
         .iter()
@@ -52,7 +52,7 @@ fn messages(src: &str, warnings: bool) -> Vec<String> {
         .collect()
 }
 
-fn errors(src: &str) -> Vec<String> {
+pub(super) fn errors(src: &str) -> Vec<String> {
     messages(src, false)
 }
 
