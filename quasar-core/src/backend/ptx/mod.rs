@@ -74,6 +74,9 @@ mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
 mod regs;
+mod slice;
+#[cfg(test)]
+mod slice_tests;
 #[cfg(test)]
 mod tests;
 
