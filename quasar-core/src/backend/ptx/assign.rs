@@ -196,7 +196,7 @@ impl Ctx<'_> {
                 a.name.clone_from(&l.name);
                 Val::Array(a)
             }
-            (None, v @ Val::Closure(_)) => v,
+            (None, v @ (Val::Closure(_) | Val::FnValue(_))) => v,
             // `g = coalesced_threads`: a thread group has no registers (see `coop.rs`).
             (_, Val::Void) if matches!(l.ty, Type::ThreadBlock(_)) => Val::Void,
             _ => return unsupported(span, format!("assigning to `{}` of type {}", l.name, l.ty)),
