@@ -164,12 +164,21 @@ fn device_functions_and_lambdas() {
     let x = mat(93, 111, |i, j| (i as f32 - 40.0) / 80.0 + j as f32 / 200.0);
     let (c, g) = both("smoothstep", false, || vec_of(k::scale_and_smooth(&x, 1.5))).unwrap();
     close("smoothstep", &c, &g, 1e-6);
-    // A device-function value passed into the kernel (function-valued parameters are not
-    // compiled for the GPU yet).
+    // A device-function value passed into the kernel: the bytes of its enum (tag and
+    // captured values) as the PTX reads them.
     let cube = Array::from_fn(&[4, 5, 3], |i| i as f32).unwrap();
-    if let Some((c, g)) = both("affine", true, || vec_of(k::affine(&cube, 2.0, -1.0))) {
-        assert_eq!(c, g);
+    let (c, g) = both("affine", false, || vec_of(k::affine(&cube, 2.0, -1.0))).unwrap();
+    assert_eq!(c, g);
+}
+
+#[test]
+fn kernel_slices() {
+    if !gpu_or_skip("kernel_slices") {
+        return;
     }
+    let x = Array::from_fn(&[7, 9, 3], |i| i as f32 * 0.25).unwrap();
+    let (c, g) = both("rgb_swap", false, || vec_of(k::swap_channels(&x))).unwrap();
+    assert_eq!(c, g);
 }
 
 #[test]

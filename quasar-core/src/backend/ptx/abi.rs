@@ -78,12 +78,11 @@ pub(super) fn bind_arg(
                 });
                 return Ok(Val::Cplx(re, im, pt));
             }
+            if let Type::Function(ft) = t {
+                return cx.bind_fn_value(ft, name, arg, params, l.span);
+            }
             let Some(nt) = NumTy::of(t, cx.opts) else {
-                let what = match t {
-                    Type::Function(_) => format!("the function-valued parameter `{}`", l.name),
-                    t => format!("the parameter `{}` of type {t}", l.name),
-                };
-                return unsupported(l.span, what);
+                return unsupported(l.span, format!("the parameter `{}` of type {t}", l.name));
             };
             let r = cx.reg(nt.class());
             if nt == NumTy::F16 {

@@ -14,6 +14,11 @@ impl Ctx<'_> {
     /// `place op= value`; the value of the assignment (the new value).
     pub fn assign(&mut self, place: &Place, op: AssignOp, value: &Expr) -> Res<Val> {
         let v = self.expr(value)?;
+        if let PlaceKind::Index { base, indices } = &place.kind {
+            if super::slice::is_slice(indices) {
+                return self.slice_assign(place, base, indices, op, v);
+            }
+        }
         if matches!(op, AssignOp::Assign | AssignOp::Define) {
             return self.store_place(place, v);
         }
@@ -74,6 +79,9 @@ impl Ctx<'_> {
     pub fn store_place(&mut self, place: &Place, v: Val) -> Res<Val> {
         match &place.kind {
             PlaceKind::Local(id) => self.set_local(*id, v, place.span),
+            PlaceKind::Index { base, indices } if super::slice::is_slice(indices) => {
+                self.slice_assign(place, base, indices, AssignOp::Assign, v)
+            }
             PlaceKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 match b {
@@ -188,7 +196,7 @@ impl Ctx<'_> {
                 a.name.clone_from(&l.name);
                 Val::Array(a)
             }
-            (None, v @ Val::Closure(_)) => v,
+            (None, v @ (Val::Closure(_) | Val::FnValue(_))) => v,
             // `g = coalesced_threads`: a thread group has no registers (see `coop.rs`).
             (_, Val::Void) if matches!(l.ty, Type::ThreadBlock(_)) => Val::Void,
             _ => return unsupported(span, format!("assigning to `{}` of type {}", l.name, l.ty)),

@@ -38,6 +38,14 @@ impl Ctx<'_> {
                 return Ok(Val::Void);
             }
             "shared" | "shared_zeros" => return self.shared(name, args, ty, span),
+            // `zeros(3)` in a kernel is a `vec3` in registers (the type checker gives the
+            // constant length); one register per element, as element writes need.
+            // `uninit` is zero too, so every register is defined.
+            "zeros" | "ones" | "uninit" if small_vec(ty, self.opts).is_some() => {
+                let Some((t, n)) = small_vec(ty, self.opts) else { return Ok(Val::Void) };
+                let v = if name == "ones" { 1.0 } else { 0.0 };
+                return Ok(Val::Vec((0..n).map(|_| self.imm(t, v)).collect(), t));
+            }
             _ => {}
         }
         let mut vals = Vec::new();

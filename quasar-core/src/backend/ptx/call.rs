@@ -24,8 +24,15 @@ impl Ctx<'_> {
                 self.inline_call(*id, vals, Vec::new(), span)
             }
             Callee::Value(f) => {
-                let Val::Closure(c) = self.expr(f)? else {
-                    return unsupported(span, "calling a function value not known when compiling");
+                let c = match self.expr(f)? {
+                    Val::Closure(c) => c,
+                    Val::FnValue(fv) => return self.call_fn_value(fv, args, ty, span),
+                    _ => {
+                        return unsupported(
+                            span,
+                            "calling a function value not known when compiling",
+                        )
+                    }
                 };
                 let mut vals = Vec::new();
                 for a in args {

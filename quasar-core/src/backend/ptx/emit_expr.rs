@@ -332,7 +332,9 @@ impl Ctx<'_> {
             return Ok(Val::Vec(self.vec_val(v, t, n, span)?, t));
         }
         match v {
-            v @ (Val::Array(_) | Val::Closure(_) | Val::Void | Val::Tuple(_)) => Ok(v),
+            v @ (Val::Array(_) | Val::Closure(_) | Val::FnValue(_) | Val::Void | Val::Tuple(_)) => {
+                Ok(v)
+            }
             _ => unsupported(span, format!("values of type {ty}")),
         }
     }

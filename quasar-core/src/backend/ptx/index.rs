@@ -11,14 +11,17 @@ use crate::span::Span;
 use crate::syntax::ast::{AssignOp, BinaryOp};
 
 /// An element address and the predicate under which the access happens (`None`: always).
-struct Elem {
-    addr: Reg,
-    ok: Option<Reg>,
+pub(super) struct Elem {
+    pub addr: Reg,
+    pub ok: Option<Reg>,
 }
 
 impl Ctx<'_> {
     /// `base[indices]` as a value.
     pub fn index_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
+        if super::slice::is_slice(indices) {
+            return self.slice_value(base, indices, ty, span);
+        }
         match base {
             Val::Array(arr) if arr.complex => {
                 let el = self.element(&arr, indices, span)?;
@@ -36,25 +39,7 @@ impl Ctx<'_> {
                     return unsupported(span, format!("indexing that gives {ty} (slices)"));
                 }
                 let el = self.element(&arr, indices, span)?;
-                let d = self.reg(arr.elem.class());
-                let sp = arr.space.name();
-                if arr.elem == NumTy::F16 {
-                    // 16 bits in memory, widened exactly to f32.
-                    let h = self.reg(RegClass::B16);
-                    let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
-                    self.ins(format!("mov.b16 {h}, 0"));
-                    self.ins(format!("{pred}ld.{sp}.b16 {h}, [{}]", el.addr));
-                    self.ins(format!("cvt.f32.f16 {d}, {h}"));
-                    return Ok(Val::Num(d, arr.elem));
-                }
-                match el.ok {
-                    Some(ok) => {
-                        self.ins(format!("mov.{} {d}, {}", arr.elem.arith(), arr.elem.imm(0.0)));
-                        self.ins(format!("@{ok} ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr));
-                    }
-                    None => self.ins(format!("ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr)),
-                }
-                Ok(Val::Num(d, arr.elem))
+                Ok(Val::Num(self.load_at(&arr, &el), arr.elem))
             }
             Val::Vec(regs, t) => {
                 let [Index::At(ix)] = indices else {
@@ -101,16 +86,44 @@ impl Ctx<'_> {
     /// `arr[indices] = x`.
     pub fn store_elem(&mut self, arr: &ArrRef, indices: &[Index], x: Reg, span: Span) -> Res<()> {
         let el = self.element(arr, indices, span)?;
+        self.store_at(arr, &el, x);
+        Ok(())
+    }
+
+    /// Loads the (real) element at `el`; 0 where the access mode skips it.
+    pub fn load_at(&mut self, arr: &ArrRef, el: &Elem) -> Reg {
+        let d = self.reg(arr.elem.class());
+        let sp = arr.space.name();
+        if arr.elem == NumTy::F16 {
+            // 16 bits in memory, widened exactly to f32.
+            let h = self.reg(RegClass::B16);
+            let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
+            self.ins(format!("mov.b16 {h}, 0"));
+            self.ins(format!("{pred}ld.{sp}.b16 {h}, [{}]", el.addr));
+            self.ins(format!("cvt.f32.f16 {d}, {h}"));
+            return d;
+        }
+        match el.ok {
+            Some(ok) => {
+                self.ins(format!("mov.{} {d}, {}", arr.elem.arith(), arr.elem.imm(0.0)));
+                self.ins(format!("@{ok} ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr));
+            }
+            None => self.ins(format!("ld.{sp}.{} {d}, [{}]", arr.elem.mem(), el.addr)),
+        }
+        d
+    }
+
+    /// Stores the (real) element at `el`, unless the access mode skips it.
+    pub fn store_at(&mut self, arr: &ArrRef, el: &Elem, x: Reg) {
         let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
         let sp = arr.space.name();
         if arr.elem == NumTy::F16 {
             let h = self.reg(RegClass::B16);
             self.ins(format!("cvt.rn.f16.f32 {h}, {x}"));
             self.ins(format!("{pred}st.{sp}.b16 [{}], {h}", el.addr));
-            return Ok(());
+            return;
         }
         self.ins(format!("{pred}st.{sp}.{} [{}], {x}", arr.elem.mem(), el.addr));
-        Ok(())
     }
 
     /// `arr[indices] op= v`, atomically; the new value.
@@ -128,6 +141,20 @@ impl Ctx<'_> {
         }
         let x = self.num_val(v, t, span)?;
         let el = self.element(arr, indices, span)?;
+        self.atomic_elem(arr, &el, op, x, span)
+    }
+
+    /// An atomic `op=` of `x` at `el` (a real element), unless the access mode skips it; the
+    /// new value (0 when skipped).
+    pub fn atomic_elem(
+        &mut self,
+        arr: &ArrRef,
+        el: &Elem,
+        op: AssignOp,
+        x: Reg,
+        span: Span,
+    ) -> Res<Val> {
+        let t = arr.elem;
         let new = self.imm(t, 0.0);
         let skip = self.label();
         if let Some(ok) = el.ok {
@@ -265,21 +292,29 @@ impl Ctx<'_> {
     fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span) -> Res<Elem> {
         let mut idx = Vec::new();
         for ix in indices {
-            let Index::At(e) = ix else {
+            let (Index::At(e) | Index::Spread(e)) = ix else {
                 return unsupported(span, "slices (`:`, ranges, index lists) of arrays");
             };
-            match self.expr(e)? {
-                Val::Num(r, t) if !t.is_float() => idx.push(self.convert_reg(r, t, NumTy::I32)),
-                Val::Vec(rs, t) if !t.is_float() => {
-                    for r in rs {
-                        idx.push(self.convert_reg(r, t, NumTy::I32));
-                    }
-                }
-                _ => {
-                    return unsupported(e.span, "an index that is not an integer or integer vector")
-                }
-            }
+            idx.extend(self.subscript(e)?);
         }
+        self.element_at(arr, idx, span)
+    }
+
+    /// The `int` subscripts of one index expression (an integer vector addresses several
+    /// dimensions).
+    pub fn subscript(&mut self, e: &crate::ir::Expr) -> Res<Vec<Reg>> {
+        match self.expr(e)? {
+            Val::Num(r, t) if !t.is_float() => Ok(vec![self.convert_reg(r, t, NumTy::I32)]),
+            Val::Vec(rs, t) if !t.is_float() => {
+                Ok(rs.into_iter().map(|r| self.convert_reg(r, t, NumTy::I32)).collect())
+            }
+            _ => unsupported(e.span, "an index that is not an integer or integer vector"),
+        }
+    }
+
+    /// The address of the element at the `int` subscripts `idx` after the access mode, and
+    /// the access predicate.
+    pub fn element_at(&mut self, arr: &ArrRef, mut idx: Vec<Reg>, span: Span) -> Res<Elem> {
         if idx.is_empty() || arr.dims.is_empty() {
             return unsupported(span, "indexing without subscripts");
         }

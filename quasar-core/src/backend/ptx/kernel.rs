@@ -312,6 +312,21 @@ impl Scan {
         );
         self.sync |= sync || barrier;
         self.shared |= shared;
+        // A call through a function value may reach any function of its type.
+        let mut fn_types = f.locals.iter().filter_map(|l| match &l.ty {
+            Type::Function(ft) => Some(ft),
+            _ => None,
+        });
+        if fn_types.next().is_some() {
+            let vals = crate::backend::rust::fnval::function_values(module);
+            for l in &f.locals {
+                if let Type::Function(ft) = &l.ty {
+                    if let Some(k) = vals.index_of(ft) {
+                        callees.extend_from_slice(vals.variants(k));
+                    }
+                }
+            }
+        }
         for c in callees {
             if seen.contains(&c) || seen.len() > 64 {
                 continue;

@@ -25,6 +25,16 @@
 //!    * a fixed-size vector (`ivec2`, `vec3`, … up to 64 elements) that the kernel never
 //!      writes: by value, `.align <elem> .b8 name[<bytes>]`, elements in order (a `[T; N]`);
 //!      one the kernel writes is an array as above;
+//!    * a function value (`fn : [__device__ scalar -> scalar]`): by value,
+//!      `.align <a> .b8 name[<bytes>]`, the bytes of the host's `#[repr(C, u32)]` enum of its
+//!      function type (`backend/rust/fnval.rs`): a `u32` tag at offset 0, the index of the
+//!      function among the type's functions in module order (`FnVals::variants`), then a
+//!      `repr(C)` union of one `repr(C)` struct per function holding its captured values
+//!      (numbers, complex numbers, fixed-size vectors, laid out as above), at offset
+//!      `round_up(4, a_u)` where `a_u` is the largest alignment among all the captures;
+//!      `<a> = max(4, a_u)` and `<bytes>` is the size rounded up to `<a>` (RFC 2195). A call
+//!      branches on the tag to each function, inlined (`fnvalue.rs`). Functions capturing
+//!      anything else (arrays, other function values) are not passed to kernels;
 //! 3. per output argument (`function [s : scalar] = __kernel__ …`), in order: a `.u64`
 //!    pointer to a zeroed slot that threads combine into atomically (`+=` → `atom.add`,
 //!    `^^=`/`__=` → max/min, `|=` → or; a plain `=` stores non-zero values).
@@ -65,6 +75,9 @@ mod coop;
 mod coop_tests;
 mod emit_expr;
 mod emit_stmt;
+mod fnvalue;
+#[cfg(test)]
+mod fnvalue_tests;
 mod fp;
 mod index;
 mod kernel;
@@ -74,6 +87,9 @@ mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
 mod regs;
+mod slice;
+#[cfg(test)]
+mod slice_tests;
 #[cfg(test)]
 mod tests;
 

@@ -281,6 +281,8 @@ pub(super) enum Val {
     Vec(Vec<Reg>, NumTy),
     Array(ArrRef),
     Closure(Closure),
+    /// A function value chosen at run time (a function-valued kernel argument).
+    FnValue(super::fnvalue::FnValue),
     /// A kernel output argument: a pointer to the slot that threads combine into.
     Output(Reg, NumTy),
     /// The several results of a call.

@@ -2,13 +2,18 @@
 //! type of the module becomes an enum with one variant per function that flows into it,
 //! holding its captured values; calling it is a `match` (which LLVM hoists out of kernel
 //! loops), never a boxed closure or a reference count.
+//!
+//! An enum with variants is `#[repr(C, u32)]`: its bytes are what a kernel launch passes (an
+//! enum whose captures are all numbers is an `Element`), and the PTX back end reads them with
+//! this defined layout (a `u32` tag, the variant's index in [`FnVals::variants`], then a
+//! `repr(C)` union of the variants' fields; see the ABI section of `backend/ptx/mod.rs`).
 
 use super::expr::repr_in;
 use super::func::Ctx;
 use super::ty::Repr;
 use super::{unsupported, GResult, Gen};
 use crate::ir::walk::walk_block;
-use crate::ir::{Expr, ExprKind, FunctionId};
+use crate::ir::{Expr, ExprKind, FunctionId, Module};
 use crate::sema::types::{FnType, Type};
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
@@ -30,6 +35,12 @@ impl FnVals {
 
     pub fn signature(&self, k: usize) -> &FnType {
         &self.types[k].1
+    }
+
+    /// The functions of the `k`-th function type, in the order of the enum's variants (the
+    /// variant's tag is its index here).
+    pub fn variants(&self, k: usize) -> &[FunctionId] {
+        &self.variants[k]
     }
 
     fn add_type(&mut self, ft: &FnType) -> usize {
@@ -60,24 +71,31 @@ fn variant_ident(f: FunctionId) -> Ident {
 
 /// Finds every function type and every function used as a value.
 pub(crate) fn collect(g: &mut Gen) {
-    let m = g.m;
+    g.fnvals = function_values(g.m);
+}
+
+/// Every function type of `m` and every function used as a value, in module order (the PTX
+/// back end uses the same order for the tags).
+pub(crate) fn function_values(m: &Module) -> FnVals {
+    let mut vals = FnVals::default();
     for f in m.functions.iter().filter(|f| !f.generic) {
         for l in &f.locals {
             if let Type::Function(ft) = &l.ty {
-                g.fnvals.add_type(ft);
+                vals.add_type(ft);
             }
         }
         walk_block(&f.body, &mut |_| {}, &mut |e| match (&e.kind, &e.ty) {
             (ExprKind::Closure { function, .. }, Type::Function(ft))
             | (ExprKind::FunctionRef(function), Type::Function(ft)) => {
-                g.fnvals.add_variant(ft, *function)
+                vals.add_variant(ft, *function)
             }
             (_, Type::Function(ft)) => {
-                g.fnvals.add_type(ft);
+                vals.add_type(ft);
             }
             _ => {}
         });
     }
+    vals
 }
 
 impl<'g, 'm> super::func::FnGen<'g, 'm> {
@@ -185,10 +203,13 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         } else {
             quote!(match self { #(#arms,)* })
         };
+        // The defined layout the PTX back end reads (a zero-variant enum cannot have one).
+        let repr = if variants.is_empty() { quote!() } else { quote!(#[repr(C, u32)]) };
         items.push(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types, dead_code)]
             #[derive(Clone)]
+            #repr
             pub enum #name { #(#variants,)* }
             #element
             #[allow(clippy::all, unreachable_code, unused_variables)]

@@ -19,7 +19,7 @@ mod bound;
 mod call;
 mod exports;
 mod expr;
-mod fnval;
+pub(crate) mod fnval;
 mod func;
 mod gpu_only;
 mod index;
