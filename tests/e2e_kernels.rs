@@ -242,6 +242,34 @@ fn filters_with_a_radius_parameter_match_reference() {
     }
 }
 
+#[test]
+fn pointwise_kernels_over_cubes() {
+    for dims in [[1usize, 1, 1], [5, 7, 3], [64, 33, 3], [3, 1, 4]] {
+        let n: usize = dims.iter().product();
+        let xs: Vec<f32> = (0..n).map(|i| ((i * 37) % 256) as f32).collect();
+        let x = Array::from_vec(&dims, xs.clone()).unwrap();
+        let y = k::pointwise_gamma(&x, 0.8).unwrap().to_vec().unwrap();
+        for (i, (a, b)) in xs.iter().zip(&y).enumerate() {
+            let want = 255.0 * (a / 255.0).powf(0.8);
+            assert!(
+                (b - want).abs() <= 1e-4 * want.max(1.0),
+                "{dims:?} element {i}: {b} vs {want}"
+            );
+        }
+    }
+    let dims = [6usize, 9, 3];
+    let xs: Vec<f32> = (0..6 * 9 * 3).map(|i| i as f32).collect();
+    let x = Array::from_vec(&dims, xs.clone()).unwrap();
+    let y = k::pointwise_crop(&x, 4, 5).unwrap().to_vec().unwrap();
+    for i in 0..4 {
+        for j in 0..5 {
+            for c in 0..3 {
+                assert_eq!(y[(i * 5 + j) * 3 + c], xs[(i * 9 + j) * 3 + c] + 1.0, "({i},{j},{c})");
+            }
+        }
+    }
+}
+
 /// The CPU dispatcher picks a kernel version per machine (AVX-512, AVX2+FMA or baseline
 /// x86-64): run this file's tests again in child processes with the wider versions turned off,
 /// so that every version this machine can run is checked against the same references.

@@ -215,3 +215,15 @@ function y : vec = tree_sums(x : vec)
     y = zeros(numel(x) / 32)
     parallel_do([[numel(x)], [32]], x, y, tree_sum)
 endfunction
+
+% Pointwise over a cube: the trailing dimensions (colour channels) are looped over flat.
+function y : cube = pointwise_gamma(x : cube, g : scalar)
+    y = uninit(size(x))
+    parallel_do(size(x), __kernel__ (pos : ivec3) -> y[pos] = 255 * (x[pos] / 255) ^ g)
+endfunction
+
+% The launch is smaller than `x`: its rows are not contiguous runs, the flat loop must not run.
+function y : cube = pointwise_crop(x : cube, m : int, n : int)
+    y = zeros(m, n, size(x, 2))
+    parallel_do(size(y), __kernel__ (pos : ivec3) -> y[pos] = x[pos] + 1)
+endfunction

@@ -336,11 +336,13 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
             .position(|l| l.role == LocalRole::Special && l.name == "pos")
             .map(|i| LocalId(i as u32));
     let facts = super::interior::analyse(fg.f, pos, &views);
+    let mut flat_fast = None;
     let inner = if facts.useful(last) {
         fg.interior = Some(facts.clone());
         let fast_body = fg.block(&fg.f.body);
         fg.interior = None;
         let fast = thread(&fast_body?);
+        flat_fast = Some(fast.clone());
         let mut lo = vec![quote!(__r.start as i64)];
         let mut hi = vec![quote!(__r.end as i64)];
         let mut row_ok = vec![quote!(true)];
@@ -379,7 +381,57 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
         let p = format_ident!("__p{}", k);
         code = quote!(for #p in __ctx.range(#k) { #code });
     }
-    Ok(code)
+    match (pos, &flat_fast) {
+        (Some(p), Some(fast)) if d >= 2 && super::collapse::pointwise(fg.f, p, &views, d) => {
+            Ok(collapsed(fg, d, &facts, fast, code))
+        }
+        _ => Ok(code),
+    }
+}
+
+/// The flat loop of a pointwise kernel ([`super::collapse`]), run when every view's trailing
+/// extents equal the launch's and the block spans them, else `code`. With `__p1 = 0` and
+/// `__p{last}` running over the whole trailing run, the interior path's offsets
+/// `p0·s0 + p1·s1 + … + p_last` are exactly the flat ones.
+fn collapsed(
+    fg: &FnGen,
+    d: usize,
+    facts: &super::interior::Facts,
+    fast: &TokenStream,
+    code: TokenStream,
+) -> TokenStream {
+    let last = d - 1;
+    let plast = format_ident!("__p{}", last);
+    let mut bases: Vec<LocalId> = facts.comps.iter().map(|c| c.base).collect();
+    bases.sort_by_key(|b| b.0);
+    bases.dedup();
+    let mut ok = Vec::new();
+    for b in &bases {
+        let v = &fg.names[b.0 as usize];
+        ok.push(quote!(#v.dim(0) >= __ctx.range(0).end));
+        for k in 1..d {
+            ok.push(quote!(#v.dim(#k) == __ctx.dims()[#k]));
+        }
+    }
+    for k in 1..d {
+        ok.push(quote!(__ctx.range(#k) == (0..__ctx.dims()[#k])));
+    }
+    let zeros = (1..last).map(|k| {
+        let p = format_ident!("__p{}", k);
+        quote!(let #p = 0usize;)
+    });
+    let run = (1..d).map(|k| quote!(__ctx.dims()[#k]));
+    quote! {
+        if #(#ok)&&* {
+            let __run: usize = 1usize #(* #run)*;
+            for __p0 in __ctx.range(0) {
+                #(#zeros)*
+                for #plast in 0..__run { #fast }
+            }
+        } else {
+            #code
+        }
+    }
 }
 
 /// The blocks nested directly in a statement.

@@ -17,6 +17,7 @@
 mod barrier;
 mod bound;
 mod call;
+mod collapse;
 mod exports;
 mod expr;
 pub(crate) mod fnval;

@@ -44,3 +44,26 @@ fn kernels_without_fusable_math_have_one_block_function() {
     assert!(!code.contains("__body_fma"), "{code}");
     assert!(code.contains("avx512"), "the AVX-512 copy: {code}");
 }
+
+#[test]
+fn pointwise_kernels_over_cubes_get_a_flat_loop() {
+    let flat = rust_of(
+        "function [] = __kernel__ p(x : cube, y : cube, pos : ivec3)
+             y[pos] = 2 * x[pos]
+         endfunction
+         function [] = run(x : cube, y : cube)
+             parallel_do(size(x), x, y, p)
+         endfunction",
+    );
+    assert!(flat.contains("__run"), "{flat}");
+    // `pos[2]` used on its own: the channel matters, no flat loop.
+    let not_flat = rust_of(
+        "function [] = __kernel__ q(x : cube, y : cube, pos : ivec3)
+             y[pos] = x[pos] * pos[2]
+         endfunction
+         function [] = run(x : cube, y : cube)
+             parallel_do(size(x), x, y, q)
+         endfunction",
+    );
+    assert!(!not_flat.contains("__run"), "{not_flat}");
+}
