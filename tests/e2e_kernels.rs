@@ -270,6 +270,36 @@ fn pointwise_kernels_over_cubes() {
     }
 }
 
+#[test]
+fn stencils_over_cubes_with_mirrored_borders() {
+    for dims in [[1usize, 1, 1], [3, 5, 3], [8, 17, 3], [20, 9, 2], [5, 40, 4]] {
+        let [m, n, c] = dims;
+        let xs: Vec<f32> = (0..m * n * c).map(|i| ((i * 13) % 29) as f32 - 14.0).collect();
+        let x = Array::from_vec(&dims, xs.clone()).unwrap();
+        for r in [0i64, 1, 3] {
+            let y = k::stencil3(&x, r as i32).unwrap().to_vec().unwrap();
+            let at = |i: usize, j: usize, k: usize| xs[(i * n + j) * c + k];
+            for i in 0..m {
+                for j in 0..n {
+                    for ch in 0..c {
+                        let mut want = 0.0f32;
+                        for o in -r..=r {
+                            let jj = mirror(j as i64 + o, n as i64);
+                            let ii = mirror(i as i64 + o, m as i64);
+                            want += at(i, jj, ch) * (o + r + 1) as f32 + at(ii, j, ch);
+                        }
+                        let got = y[(i * n + j) * c + ch];
+                        assert!(
+                            (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                            "{dims:?} r={r} ({i},{j},{ch}): {got} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The CPU dispatcher picks a kernel version per machine (AVX-512, AVX2+FMA or baseline
 /// x86-64): run this file's tests again in child processes with the wider versions turned off,
 /// so that every version this machine can run is checked against the same references.

@@ -154,6 +154,16 @@ fn filters_with_a_radius_parameter() {
             both("box_radius", false, || vec_of(k::filter_radius(&x, &w, r as i32))).unwrap();
         close("box_radius", &c, &g, 1e-5);
     }
+    let cube = Array::from_fn(&[19, 23, 3], |i| ((i * 13) % 29) as f32 - 14.0).unwrap();
+    for r in [0, 2] {
+        let (c, g) = both("cube_stencil", false, || vec_of(k::stencil3(&cube, r))).unwrap();
+        close("cube_stencil", &c, &g, 1e-5);
+    }
+    let (c, g) = both("pointwise_gamma", false, || {
+        vec_of(k::pointwise_gamma(&Array::from_fn(&[19, 23, 3], |i| ((i * 37) % 256) as f32)?, 0.8))
+    })
+    .unwrap();
+    close("pointwise_gamma", &c, &g, 1e-4);
 }
 
 #[test]

@@ -227,3 +227,18 @@ function y : cube = pointwise_crop(x : cube, m : int, n : int)
     y = zeros(m, n, size(x, 2))
     parallel_do(size(y), __kernel__ (pos : ivec3) -> y[pos] = x[pos] + 1)
 endfunction
+
+% A stencil over a cube along its first two dimensions ('mirror): the flat loop's interior in
+% each row and its mirrored borders.
+function [] = __kernel__ cube_stencil(x : cube'mirror, y : cube, r : int, pos : ivec3)
+    acc = 0.0
+    for i = -r..r
+        acc += x[pos + [0, i, 0]] * (i + r + 1) + x[pos + [i, 0, 0]]
+    endfor
+    y[pos] = acc
+endfunction
+
+function y : cube = stencil3(x : cube, r : int)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, r, cube_stencil)
+endfunction

@@ -1,59 +1,154 @@
-//! Pointwise kernels over several dimensions (`y[pos] = f(x[pos])` on an M x N x 3 image):
-//! when `pos` is only ever the whole index of views of the launch's rank, and at run time
-//! those views' trailing extents equal the launch's, the trailing dimensions of a block row
-//! are one contiguous run. The block function then loops over that run flat, so that the
-//! innermost loop is long (and vectorises) even when the last dimension is 3 colour channels.
+//! Flat loops for kernels over three or more dimensions (`y[pos] = f(x[pos])` on an
+//! M x N x 3 image, or a filter along the rows of one): the trailing dimensions of a block row
+//! are one contiguous run when the views' extents equal the launch's, so the block function
+//! loops over that run flat and the innermost loop is long (and vectorises) even when the last
+//! dimension is 3 colour channels.
+//!
+//! The interior copy of the body runs with `__p1 = … = 0` and `__p{last}` = the flat index
+//! `j`: its offsets `p0·s0 + (p1 + o)·s1 + … + p_last` are then exactly the flat ones, with no
+//! division. That needs every use of `pos` to be inside an access the interior analysis
+//! covers, indexing dimension k with launch dimension k, offset only along dimension 1 (by
+//! whole runs of the trailing dimensions) and dimension 0 (per row). The border of a row, where
+//! offsets leave the array, runs the general body with `pos` recovered from `j`.
 
-use crate::ir::walk::walk_block;
+use super::func::FnGen;
+use super::interior::Facts;
+use crate::ir::walk::{walk_block, walk_expr};
 use crate::ir::{ExprKind, Function, Index, LocalId, LocalRole, PlaceKind, StmtKind};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 use std::cell::Cell;
-use std::collections::HashMap;
 
-/// Whether every use of `pos` in `f` is the whole index of a view of rank `d` (`x[pos]`), and
-/// no other special parameter is used.
-pub(crate) fn pointwise(
-    f: &Function,
-    pos: LocalId,
-    views: &HashMap<LocalId, usize>,
-    d: usize,
-) -> bool {
-    let whole_index = |base: &crate::ir::Expr, indices: &[Index]| {
-        matches!(&base.kind, ExprKind::Local(v) if views.get(v) == Some(&d))
-            && matches!(indices, [Index::At(i)] if matches!(i.kind, ExprKind::Local(p) if p == pos))
+/// Whether the flat loop applies to kernel `f` with position `pos` of rank `d`.
+pub(crate) fn applies(f: &Function, pos: LocalId, facts: &Facts, d: usize) -> bool {
+    if d < 3 {
+        return false; // the ordinary loop is already flat
+    }
+    let zero = super::bound::Bound::constant(0);
+    let shapes_ok = facts.comps.iter().all(|c| {
+        c.array_dim == c.launch_dim && (c.launch_dim < 2 || (c.lo == zero && c.hi == zero))
+    });
+    shapes_ok && pos_only_in_covered_accesses(f, pos, facts)
+}
+
+fn pos_only_in_covered_accesses(f: &Function, pos: LocalId, facts: &Facts) -> bool {
+    let count_pos = |indices: &[Index]| {
+        let n = Cell::new(0usize);
+        for ix in indices {
+            if let Index::At(e) | Index::Spread(e) | Index::List(e) = ix {
+                walk_expr(e, &mut |x| {
+                    if matches!(x.kind, ExprKind::Local(l) if l == pos) {
+                        n.set(n.get() + 1);
+                    }
+                });
+            }
+        }
+        n.get()
     };
     // Both visitors count (the walker takes them at once).
-    let (uses, allowed, ok) = (Cell::new(0usize), Cell::new(0usize), Cell::new(true));
+    let (uses, covered, ok) = (Cell::new(0usize), Cell::new(0usize), Cell::new(true));
+    let place = |p: &crate::ir::Place| match &p.kind {
+        PlaceKind::Local(l) if *l == pos => ok.set(false),
+        PlaceKind::Index { indices, .. } if facts.in_bounds(p.span, 0) => {
+            covered.set(covered.get() + count_pos(indices))
+        }
+        _ => {}
+    };
     walk_block(
         &f.body,
         &mut |s| match &s.kind {
-            StmtKind::Assign { place, .. } => match &place.kind {
-                PlaceKind::Local(l) if *l == pos => ok.set(false),
-                PlaceKind::Index { base, indices } if whole_index(base, indices) => {
-                    allowed.set(allowed.get() + 1)
-                }
-                _ => {}
-            },
-            StmtKind::Destructure { places, .. } => {
-                for p in places.iter().flatten() {
-                    match &p.kind {
-                        PlaceKind::Local(l) if *l == pos => ok.set(false),
-                        PlaceKind::Index { base, indices } if whole_index(base, indices) => {
-                            allowed.set(allowed.get() + 1)
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            StmtKind::Assign { place: p, .. } => place(p),
+            StmtKind::Destructure { places, .. } => places.iter().flatten().for_each(place),
             _ => {}
         },
         &mut |e| match &e.kind {
             ExprKind::Local(l) if *l == pos => uses.set(uses.get() + 1),
             ExprKind::Local(l) if f.local(*l).role == LocalRole::Special => ok.set(false),
-            ExprKind::Index { base, indices } if whole_index(base, indices) => {
-                allowed.set(allowed.get() + 1)
+            ExprKind::Index { indices, .. } if facts.in_bounds(e.span, 0) => {
+                covered.set(covered.get() + count_pos(indices))
             }
             _ => {}
         },
     );
-    ok.get() && uses.get() > 0 && uses.get() == allowed.get()
+    ok.get() && uses.get() > 0 && uses.get() == covered.get()
+}
+
+/// The flat loop ([`applies`] holds): used when every view's trailing extents equal the
+/// launch's and the block spans them, else `code` (the ordinary loops). `fast` and `general`
+/// are the interior and general bodies of one thread.
+pub(crate) fn flat_loop(
+    fg: &FnGen,
+    d: usize,
+    facts: &Facts,
+    fast: &TokenStream,
+    general: &TokenStream,
+    code: TokenStream,
+) -> TokenStream {
+    let last = d - 1;
+    let plast = format_ident!("__p{}", last);
+    let mut bases: Vec<LocalId> = facts.comps.iter().map(|c| c.base).collect();
+    bases.sort_by_key(|b| b.0);
+    bases.dedup();
+    let mut same = Vec::new();
+    for b in &bases {
+        let v = &fg.names[b.0 as usize];
+        for k in 1..d {
+            same.push(quote!(#v.dim(#k) == __ctx.dims()[#k]));
+        }
+    }
+    for k in 1..d {
+        same.push(quote!(__ctx.range(#k) == (0..__ctx.dims()[#k])));
+    }
+    // The interior of a row in `j`, from the offsets along dimension 1, and the row test.
+    let s1 = (2..d).map(|k| quote!(__ctx.dims()[#k]));
+    let mut jlo = vec![quote!(0i64)];
+    let mut jhi = vec![quote!(__run as i64)];
+    let mut row_ok = vec![quote!(true)];
+    for c in &facts.comps {
+        let v = &fg.names[c.base.0 as usize];
+        let (lo, hi) = (c.lo.tokens(&fg.names), c.hi.tokens(&fg.names));
+        match c.launch_dim {
+            0 => row_ok
+                .push(quote!((__p0 as i64 + #lo >= 0 && __p0 as i64 + #hi < #v.dim(0) as i64))),
+            1 => {
+                jlo.push(quote!((-(#lo)) * __s1));
+                jhi.push(quote!((#v.dim(1) as i64 - (#hi)) * __s1));
+            }
+            _ => {}
+        }
+    }
+    // `pos` from the flat index, for the general body.
+    let mut split = vec![quote!(let mut __rest = __j;)];
+    for k in (1..d).rev() {
+        let p = format_ident!("__p{}", k);
+        split.push(quote!(let #p = __rest % __ctx.dims()[#k]; __rest /= __ctx.dims()[#k];));
+    }
+    let border = quote!({ #(#split)* let _ = __rest; #general });
+    let zeros = (1..last).map(|k| {
+        let p = format_ident!("__p{}", k);
+        quote!(let #p = 0usize;)
+    });
+    quote! {
+        if #(#same)&&* {
+            let __s1: i64 = 1i64 #(* (#s1 as i64))*;
+            let __run: usize = __ctx.dims()[1] * (__s1 as usize);
+            let __jlo: i64 = [#(#jlo),*].into_iter().max().unwrap_or(0);
+            let __jhi: i64 = [#(#jhi),*].into_iter().min().unwrap_or(0);
+            for __p0 in __ctx.range(0) {
+                if #(#row_ok)&&* && __jlo < __jhi {
+                    let (__jlo, __jhi) = (__jlo as usize, __jhi as usize);
+                    for __j in 0..__jlo #border
+                    {
+                        #(#zeros)*
+                        for #plast in __jlo..__jhi { #fast }
+                    }
+                    for __j in __jhi..__run #border
+                } else {
+                    for __j in 0..__run #border
+                }
+            }
+        } else {
+            #code
+        }
+    }
 }

@@ -348,7 +348,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let en = quote::format_ident!("__n{}", d);
             lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
             if fast[d] {
-                offs.push(quote!((#i as usize) * #stride));
+                // Wrapping: the flat loops of `collapse` run the interior with components that
+                // are negative on their own (`p1 + o` with `p1 = 0`); the sum is in bounds.
+                offs.push(quote!((#i as usize).wrapping_mul(#stride)));
                 continue;
             }
             match mode {
@@ -377,7 +379,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
-        let off = quote!(0usize #(+ #offs)*);
+        let off = quote!(0usize #(.wrapping_add(#offs))*);
         let zero = n.zero(&rt);
         let idx_list: Vec<TokenStream> = (0..k)
             .map(|d| {

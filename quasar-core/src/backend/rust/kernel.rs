@@ -382,55 +382,10 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
         code = quote!(for #p in __ctx.range(#k) { #code });
     }
     match (pos, &flat_fast) {
-        (Some(p), Some(fast)) if d >= 2 && super::collapse::pointwise(fg.f, p, &views, d) => {
-            Ok(collapsed(fg, d, &facts, fast, code))
+        (Some(p), Some(fast)) if super::collapse::applies(fg.f, p, &facts, d) => {
+            Ok(super::collapse::flat_loop(fg, d, &facts, fast, &general, code))
         }
         _ => Ok(code),
-    }
-}
-
-/// The flat loop of a pointwise kernel ([`super::collapse`]), run when every view's trailing
-/// extents equal the launch's and the block spans them, else `code`. With `__p1 = 0` and
-/// `__p{last}` running over the whole trailing run, the interior path's offsets
-/// `p0·s0 + p1·s1 + … + p_last` are exactly the flat ones.
-fn collapsed(
-    fg: &FnGen,
-    d: usize,
-    facts: &super::interior::Facts,
-    fast: &TokenStream,
-    code: TokenStream,
-) -> TokenStream {
-    let last = d - 1;
-    let plast = format_ident!("__p{}", last);
-    let mut bases: Vec<LocalId> = facts.comps.iter().map(|c| c.base).collect();
-    bases.sort_by_key(|b| b.0);
-    bases.dedup();
-    let mut ok = Vec::new();
-    for b in &bases {
-        let v = &fg.names[b.0 as usize];
-        ok.push(quote!(#v.dim(0) >= __ctx.range(0).end));
-        for k in 1..d {
-            ok.push(quote!(#v.dim(#k) == __ctx.dims()[#k]));
-        }
-    }
-    for k in 1..d {
-        ok.push(quote!(__ctx.range(#k) == (0..__ctx.dims()[#k])));
-    }
-    let zeros = (1..last).map(|k| {
-        let p = format_ident!("__p{}", k);
-        quote!(let #p = 0usize;)
-    });
-    let run = (1..d).map(|k| quote!(__ctx.dims()[#k]));
-    quote! {
-        if #(#ok)&&* {
-            let __run: usize = 1usize #(* #run)*;
-            for __p0 in __ctx.range(0) {
-                #(#zeros)*
-                for #plast in 0..__run { #fast }
-            }
-        } else {
-            #code
-        }
     }
 }
 
