@@ -8,6 +8,7 @@
 pub mod dump;
 pub mod dump_body;
 pub mod prune;
+pub mod slice;
 pub mod walk;
 
 use crate::sema::types::{ClassId, EnumId, Type};

@@ -15,7 +15,7 @@ impl Ctx<'_> {
     pub fn assign(&mut self, place: &Place, op: AssignOp, value: &Expr) -> Res<Val> {
         let v = self.expr(value)?;
         if let PlaceKind::Index { base, indices } = &place.kind {
-            if super::slice::is_slice(indices) {
+            if crate::ir::slice::is_slice(indices) {
                 return self.slice_assign(place, base, indices, op, v);
             }
         }
@@ -79,7 +79,7 @@ impl Ctx<'_> {
     pub fn store_place(&mut self, place: &Place, v: Val) -> Res<Val> {
         match &place.kind {
             PlaceKind::Local(id) => self.set_local(*id, v, place.span),
-            PlaceKind::Index { base, indices } if super::slice::is_slice(indices) => {
+            PlaceKind::Index { base, indices } if crate::ir::slice::is_slice(indices) => {
                 self.slice_assign(place, base, indices, AssignOp::Assign, v)
             }
             PlaceKind::Index { base, indices } => {

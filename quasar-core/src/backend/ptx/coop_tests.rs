@@ -1,28 +1,13 @@
 //! Emitted instruction sequences of cooperative groups and warp shuffles (manual §9.8).
 //! (`tests/ptxas.rs` assembles `tests/ptx_kernels/coop.q`.)
 
-use super::{emit_module, PtxOutput};
-use crate::sema::check::check_program;
-use crate::{syntax, FileId};
-
-fn ptx(src: &str) -> PtxOutput {
-    let parsed = syntax::parse(src, FileId(0));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let checked = check_program(&parsed.program);
-    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    emit_module(&checked.module)
-}
+use super::tests::{instruction_lines, ptx};
 
 /// The instructions of the only kernel of `src` (opcodes with their suffixes), which must
 /// compile without diagnostics.
 fn opcodes(src: &str) -> Vec<String> {
-    let out = ptx(src);
-    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
-    out.text
-        .lines()
-        .filter_map(|l| l.trim().strip_suffix(';'))
-        .filter(|l| !l.starts_with('.') && !l.starts_with("//"))
+    instruction_lines(src)
+        .iter()
         .map(|l| {
             let l = if l.starts_with('@') { l.split_once(' ').map_or("", |x| x.1) } else { l };
             l.split_whitespace().next().unwrap_or("").to_string()

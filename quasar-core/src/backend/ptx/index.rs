@@ -19,7 +19,7 @@ pub(super) struct Elem {
 impl Ctx<'_> {
     /// `base[indices]` as a value.
     pub fn index_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
-        if super::slice::is_slice(indices) {
+        if crate::ir::slice::is_slice(indices) {
             return self.slice_value(base, indices, ty, span);
         }
         match base {

@@ -19,11 +19,6 @@ use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::AssignOp;
 
-/// Whether `indices` hold a slice (a range, `:` or a list).
-pub(super) fn is_slice(indices: &[Index]) -> bool {
-    indices.iter().any(|i| matches!(i, Index::All | Index::Range { .. } | Index::List(_)))
-}
-
 /// The sliced dimension's subscripts, evaluated once.
 struct Slice {
     /// The subscripts before the sliced dimension.
@@ -40,27 +35,6 @@ struct Slice {
 enum Start {
     Const(i64),
     Reg(Reg),
-}
-
-/// The number of elements of `y[…, a..s..b, …]` for constant `a`, `s`, `b` (for a number
-/// assigned to every element).
-fn range_len(indices: &[Index]) -> Option<usize> {
-    indices.iter().find_map(|i| match i {
-        Index::Range { start, step, end } => {
-            let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant())
-            else {
-                return None;
-            };
-            let s = match step.as_deref().map(Expr::constant) {
-                None => 1,
-                Some(Some(Const::Int(s))) if *s != 0 => *s,
-                _ => return None,
-            };
-            let n = (b - a) / s + 1;
-            (n > 0).then_some(n as usize)
-        }
-        _ => None,
-    })
 }
 
 impl Ctx<'_> {
@@ -192,7 +166,9 @@ impl Ctx<'_> {
         let n = match &v {
             Val::Vec(rs, _) => rs.len(),
             Val::Num(..) => {
-                match range_len(indices).or(small_vec(&place.ty, self.opts).map(|x| x.1)) {
+                match crate::ir::slice::constant_range_len(indices)
+                    .or(small_vec(&place.ty, self.opts).map(|x| x.1))
+                {
                     Some(n) => n,
                     None => return unsupported(span, "a kernel slice whose length is not known"),
                 }

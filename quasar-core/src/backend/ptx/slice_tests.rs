@@ -1,30 +1,12 @@
 //! Emitted instruction sequences of slices and small vectors inside kernels (`slice.rs`,
 //! `zeros(n)` in `builtins.rs`). (`tests/ptxas.rs` assembles `tests/ptx_kernels/slices.q`.)
 
-use super::{emit_module, PtxOutput};
-use crate::sema::check::check_program;
-use crate::{syntax, FileId};
-
-fn ptx(src: &str) -> PtxOutput {
-    let parsed = syntax::parse(src, FileId(0));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let checked = check_program(&parsed.program);
-    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    emit_module(&checked.module)
-}
+use super::tests::{instruction_lines, ptx};
 
 /// The instruction lines of the only kernel of `src`, which must compile without
 /// diagnostics.
 fn lines(src: &str) -> Vec<String> {
-    let out = ptx(src);
-    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
-    out.text
-        .lines()
-        .filter_map(|l| l.trim().strip_suffix(';'))
-        .filter(|l| !l.starts_with('.') && !l.starts_with("//"))
-        .map(str::to_string)
-        .collect()
+    instruction_lines(src)
 }
 
 /// The opcode of an instruction line (without a guard predicate).

@@ -4,7 +4,7 @@ use super::{emit_module, emit_module_with, PtxKernel, PtxOptions, PtxOutput, Ptx
 use crate::sema::check::check_program;
 use crate::{syntax, FileId};
 
-fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
+pub(super) fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
     let parsed = syntax::parse(src, FileId(0));
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
     let checked = check_program(&parsed.program);
@@ -13,8 +13,21 @@ fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
     emit_module_with(&checked.module, opts)
 }
 
-fn ptx(src: &str) -> PtxOutput {
+pub(super) fn ptx(src: &str) -> PtxOutput {
     compile(src, &PtxOptions::default())
+}
+
+/// The instruction lines of `src`'s kernels (no directives or comments), which must compile
+/// without diagnostics.
+pub(super) fn instruction_lines(src: &str) -> Vec<String> {
+    let out = ptx(src);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    out.text
+        .lines()
+        .filter_map(|l| l.trim().strip_suffix(';'))
+        .filter(|l| !l.starts_with('.') && !l.starts_with("//"))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The text of the entry whose name starts with `name`.

@@ -50,7 +50,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         r: Repr,
         span: Span,
     ) -> GResult<V> {
-        if self.ctx != super::func::Ctx::Host && super::slice::is_slice(indices) {
+        if self.ctx != super::func::Ctx::Host && crate::ir::slice::is_slice(indices) {
             let t = self.kernel_slice_read(base, indices, &r, span)?;
             return Ok(V { t, r });
         }
@@ -83,7 +83,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         elem_ty: &Type,
         span: Span,
     ) -> GResult<TokenStream> {
-        if self.ctx != super::func::Ctx::Host && super::slice::is_slice(indices) {
+        if self.ctx != super::func::Ctx::Host && crate::ir::slice::is_slice(indices) {
             return self.kernel_slice_write(base, indices, op, value, span);
         }
         let b = self.expr(base)?;

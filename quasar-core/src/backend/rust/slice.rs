@@ -23,11 +23,6 @@ pub(super) fn fixed_len(r: &Repr) -> Option<usize> {
     }
 }
 
-/// Whether `indices` hold a slice (a range, `:` or a list).
-pub(super) fn is_slice(indices: &[Index]) -> bool {
-    indices.iter().any(|i| matches!(i, Index::All | Index::Range { .. } | Index::List(_)))
-}
-
 /// The index lists of the `len` elements of a one-range slice, or an error naming what is
 /// not supported.
 fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec<Index>>> {
@@ -108,7 +103,7 @@ impl FnGen<'_, '_> {
         let v = self.expr(value)?;
         let (len, vn, whole) = match &v.r {
             Repr::Fixed(vn, _) => (fixed_len(&v.r).unwrap_or(0), *vn, false),
-            Repr::Num(vn) => match slice_len(indices) {
+            Repr::Num(vn) => match crate::ir::slice::constant_range_len(indices) {
                 Some(l) => (l, *vn, true),
                 None => return Err(unsupported(span, "a kernel slice whose length is not known")),
             },
@@ -141,24 +136,4 @@ impl FnGen<'_, '_> {
         }
         Ok(quote!({ let __sv = #vt; #(#writes)* }))
     }
-}
-
-/// The length of a range slice with constant bounds (for a number assigned to it).
-fn slice_len(indices: &[Index]) -> Option<usize> {
-    indices.iter().find_map(|i| match i {
-        Index::Range { start, step, end } => {
-            let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant())
-            else {
-                return None;
-            };
-            let s = match step.as_deref().map(Expr::constant) {
-                None => 1,
-                Some(Some(Const::Int(s))) if *s != 0 => *s,
-                _ => return None,
-            };
-            let n = (b - a) / s + 1;
-            (n > 0).then_some(n as usize)
-        }
-        _ => None,
-    })
 }
