@@ -171,10 +171,10 @@ fn compile(
     }
     let (checked, load_diagnostics) = loader.check(path, &parsed.program);
     let tracked: Vec<PathBuf> = loader.files.iter().map(|f| f.path.clone()).collect();
-    if load_diagnostics.iter().any(|d| d.is_error()) || checked.is_none() {
-        return (failure(&loader.map, &load_diagnostics, "import", name, span), tracked);
-    }
-    let Some(checked) = checked else { return (proc_macro2::TokenStream::new(), tracked) };
+    let checked = match checked {
+        Some(c) if !load_diagnostics.iter().any(|d| d.is_error()) => c,
+        _ => return (failure(&loader.map, &load_diagnostics, "import", name, span), tracked),
+    };
     if checked.diagnostics.iter().any(|d| d.is_error()) {
         return (failure(&loader.map, &checked.diagnostics, "type", name, span), tracked);
     }

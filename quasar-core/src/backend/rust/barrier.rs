@@ -55,10 +55,14 @@ fn split(b: &Block, in_loop: bool) -> GResult<Vec<Segment>> {
     Ok(out)
 }
 
+/// The block's extents along CUDA's three axes (1 past the launch rank `d`).
+fn block_dims(d: usize) -> [TokenStream; 3] {
+    std::array::from_fn(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) })
+}
+
 /// The positions of thread `#t` of the block.
 fn positions(d: usize, t: &Ident) -> TokenStream {
-    let blk: Vec<TokenStream> =
-        (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
+    let blk = block_dims(d);
     let (b1, b2) = (&blk[1], &blk[2]);
     let starts: Vec<TokenStream> = (0..3)
         .map(|k| if k < d { quote!(__ctx.block_start(#k)) } else { quote!(0usize) })
@@ -184,8 +188,7 @@ pub(super) fn barrier_body(
     let code = segs.and_then(|segs| segments(fg, d, &t, &segs));
     fg.per_thread = None;
     let code = code?;
-    let blk: Vec<TokenStream> =
-        (0..3).map(|k| if k < d { quote!(__ctx.blkdim(#k)) } else { quote!(1usize) }).collect();
+    let blk = block_dims(d);
     let (b0, b1, b2) = (&blk[0], &blk[1], &blk[2]);
     Ok(quote! {
         let __threads: usize = #b0 * #b1 * #b2;

@@ -15,14 +15,6 @@ use crate::syntax::ast::BinaryOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The number of elements of a fixed-size vector representation.
-pub(super) fn fixed_len(r: &Repr) -> Option<usize> {
-    match r {
-        Repr::Fixed(_, s) => Some(s.iter().product()),
-        _ => None,
-    }
-}
-
 /// The index lists of the `len` elements of a one-range slice, or an error naming what is
 /// not supported.
 fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec<Index>>> {
@@ -79,7 +71,7 @@ impl FnGen<'_, '_> {
         r: &Repr,
         span: Span,
     ) -> GResult<TokenStream> {
-        let (Some(len), Repr::Fixed(n, _)) = (fixed_len(r), r) else {
+        let (Some(len), Repr::Fixed(n, _)) = (r.fixed_len(), r) else {
             return Err(unsupported(span, "a kernel slice whose length is not known"));
         };
         let elem = Repr::Num(*n);
@@ -102,7 +94,7 @@ impl FnGen<'_, '_> {
         let rt = self.g.rt.clone();
         let v = self.expr(value)?;
         let (len, vn, whole) = match &v.r {
-            Repr::Fixed(vn, _) => (fixed_len(&v.r).unwrap_or(0), *vn, false),
+            Repr::Fixed(vn, _) => (v.r.fixed_len().unwrap_or(0), *vn, false),
             Repr::Num(vn) => match crate::ir::slice::constant_range_len(indices) {
                 Some(l) => (l, *vn, true),
                 None => return Err(unsupported(span, "a kernel slice whose length is not known")),
