@@ -11,7 +11,6 @@
 mod call;
 mod classes;
 mod coop;
-pub use coop::METHOD_PREFIX;
 mod expr;
 mod index;
 mod meta;
@@ -63,6 +62,7 @@ pub fn check_program_with_imports(
     cx.check_uncalled_functions(&script_env);
     let roots = cx.live_roots();
     crate::ir::prune::prune(&mut cx.module, &roots);
+    crate::ir::number::number_module(&mut cx.module);
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
