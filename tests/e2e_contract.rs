@@ -9,9 +9,8 @@ mod c {
 
 #[test]
 fn warp_size_under_both_spellings() {
-    let n = 100;
-    let lanes = c::lanes(n as i32).unwrap().to_vec().unwrap();
-    let expect: Vec<f32> = (0..n).map(|i| (i % 32) as f32).collect();
+    let lanes = c::lanes(100).unwrap().to_vec().unwrap();
+    let expect: Vec<f32> = (0..100).map(|i| (i % 32) as f32).collect();
     assert_eq!(lanes, expect);
     let sizes = c::warp_sizes(5).unwrap().to_vec().unwrap();
     assert_eq!(sizes, vec![32.0; 5]);

@@ -211,7 +211,7 @@ impl<'a> Checker<'a> {
     /// The instances to keep: the script, `main`, and each check of an uncalled function
     /// unless the program also has a real (called) instance of that definition.
     fn live_roots(&mut self) -> Vec<FunctionId> {
-        let callees = crate::ir::prune::callee_lists(&mut self.module);
+        let callees = crate::ir::prune::callee_lists(&self.module);
         let mut base: Vec<FunctionId> =
             self.module.script.into_iter().chain(self.module.main).collect();
         let decl_of: HashMap<FunctionId, FnDeclId> = self
