@@ -218,8 +218,7 @@ impl Ctx<'_> {
         match op {
             AssignOp::Assign | AssignOp::Define => {
                 // `Reduce::Assign`: a thread assigning a non-zero value wins.
-                let p = self.reg(RegClass::Pred);
-                self.ins(format!("setp.ne.{} {p}, {x}, {}", t.arith(), t.imm(0.0)));
+                let p = self.nonzero(x, t);
                 self.ins(format!("@{p} st.global.{} [{ptr}], {x}", t.mem()));
             }
             _ => {
