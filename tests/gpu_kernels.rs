@@ -21,6 +21,9 @@ mod k {
 mod g {
     quasar::quasar!(file = "tests/common/gpu_kernels.q");
 }
+mod rc {
+    quasar::quasar!(file = "tests/common/real_code.q");
+}
 mod contract {
     quasar::quasar!(file = "tests/common/contract.q");
 }
@@ -286,4 +289,30 @@ fn warp_size_under_both_spellings() {
     let (c, g) = both("warp_count_kernel", false, || vec_of(contract::warp_sizes(7))).unwrap();
     assert_eq!(c, g);
     assert_eq!(c, vec![32.0; 7]);
+}
+
+#[test]
+fn literal_filters_are_rows_on_both_devices() {
+    if !gpu_or_skip("literal_filters_are_rows_on_both_devices") {
+        return;
+    }
+    // `[-1, 1, 0]` as a `mat` kernel parameter is 1 x 3 on the GPU as on the CPU (the PTX
+    // parameter packing gives a vector the extents of a row).
+    let x = mat(9, 11, |i, j| ((i * 5 + j * 3) % 7) as f32);
+    let (c, g) = both("filter_rows", false, || vec_of(rc::derivative(&x))).unwrap();
+    assert_eq!(c, g);
+    let want: Vec<f32> = (0..9 * 11)
+        .map(|i| {
+            let (r, j) = (i / 11, i % 11);
+            let at = |jj: i64| {
+                if (0..11).contains(&jj) {
+                    ((r * 5 + jj as usize * 3) % 7) as f32
+                } else {
+                    0.0
+                }
+            };
+            -at(j as i64 - 1) + at(j as i64)
+        })
+        .collect();
+    assert_eq!(c, want);
 }

@@ -162,10 +162,13 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
                 .collect::<GResult<Vec<_>>>()
                 .map(|ts| quote!((#(#ts),*))),
         };
-        let Ok(ret) = ret else { continue };
-        if !ok {
-            continue;
-        }
+        // A type with `??` parameters or results (a generic lambda that is never called)
+        // still gets its enum, so that the values stored in variables compile, but no `call`:
+        // nothing calls a value of that type.
+        let callable = match ret {
+            Ok(ret) if ok => Some(ret),
+            _ => None,
+        };
         for f in g.fnvals.variants[k].clone() {
             let func = g.m.function(f);
             let mut caps = Vec::new();
@@ -205,6 +208,18 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         };
         // The defined layout the PTX back end reads (a zero-variant enum cannot have one).
         let repr = if variants.is_empty() { quote!() } else { quote!(#[repr(C, u32)]) };
+        let call = match callable {
+            Some(ret) => quote! {
+                #[allow(clippy::all, unreachable_code, unused_variables)]
+                impl #name {
+                    #[inline(always)]
+                    pub fn call(&self, #(#params: #param_tys),*) -> #rt::run::Result<#ret> {
+                        #body
+                    }
+                }
+            },
+            None => quote!(),
+        };
         items.push(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types, dead_code)]
@@ -212,13 +227,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             #repr
             pub enum #name { #(#variants,)* }
             #element
-            #[allow(clippy::all, unreachable_code, unused_variables)]
-            impl #name {
-                #[inline(always)]
-                pub fn call(&self, #(#params: #param_tys),*) -> #rt::run::Result<#ret> {
-                    #body
-                }
-            }
+            #call
         });
     }
     quote!(#(#items)*)

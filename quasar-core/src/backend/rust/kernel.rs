@@ -143,7 +143,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
                         let ds = (0..r).map(|d| quote!(#n.dim(#d) as i64));
                         let st = (0..r).map(|d| quote!(#n.stride(#d)));
                         quote!(
-                            let #n = __args.view::<#et>(#i)?;
+                            let #n = __args.view_as::<#et>(#i, #r)?;
                             let #nn: [i64; #r] = [#(#ds),*];
                             let #ss: [usize; #r] = [#(#st),*];
                         )
@@ -542,7 +542,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Type::Array(arr) => {
                     let n = Num::of(&arr.elem, self.g.opts.double)
                         .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
-                    let x = self.convert(v, &Repr::Array(n, None), a.span)?;
+                    let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
+                    let rank = super::ty::rank_of(arr).map(|r| r as u8);
+                    let x = self.fit_arg(v, &Repr::Array(n, rank), &param, &l.ty, a.span)?;
                     let acc = match access.get(slot).copied().unwrap_or((true, true)) {
                         (true, false) => quote!(Read),
                         (false, true) => quote!(ReadWrite),
