@@ -28,6 +28,7 @@ mod error;
 mod hostmem;
 mod kernel;
 mod launch;
+mod ndarray_conv;
 mod output;
 mod pool;
 pub mod profiler;
@@ -55,6 +56,9 @@ pub use shape::{Shape, MAX_DIMS};
 pub use half::f16;
 /// `num_complex::Complex`, the element type of `cscalar` (`Complex<f32>`).
 pub use num_complex::Complex;
+/// The `ndarray` crate this crate converts [`Array`] from and to (`TryFrom` both ways), so
+/// that a user's `ndarray` is always the same version.
+pub use ndarray;
 
 /// Starts a launch of `kernel` on the process-wide runtime ([`Runtime::global`]).
 pub fn launch(kernel: &'static Kernel) -> Launch<'static> {
