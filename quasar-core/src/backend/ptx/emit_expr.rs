@@ -83,7 +83,7 @@ impl Ctx<'_> {
                 let v = self.expr(x)?;
                 self.convert_to(v, &e.ty, e.span)
             }
-            ExprKind::Call { callee, args } => self.call(callee, args, &e.ty, e.span),
+            ExprKind::Call { callee, args } => self.call(callee, args, e),
             ExprKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 self.index_value(b, indices, &e.ty, e.span)
