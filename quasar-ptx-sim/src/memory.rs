@@ -25,7 +25,11 @@ pub(crate) struct Global {
 }
 
 fn misaligned(space: Space, address: u64, bytes: u32) -> Option<FaultKind> {
-    (!address.is_multiple_of(u64::from(bytes))).then_some(FaultKind::Misaligned { space, address, bytes })
+    (!address.is_multiple_of(u64::from(bytes))).then_some(FaultKind::Misaligned {
+        space,
+        address,
+        bytes,
+    })
 }
 
 impl Global {
