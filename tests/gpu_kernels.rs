@@ -21,6 +21,9 @@ mod k {
 mod g {
     quasar::quasar!(file = "tests/common/gpu_kernels.q");
 }
+mod contract {
+    quasar::quasar!(file = "tests/common/contract.q");
+}
 
 fn mat(m: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> Array<f32> {
     Array::from_fn(&[m, n], |i| f(i / n, i % n)).unwrap()
@@ -269,4 +272,18 @@ fn math_references_hold_on_the_cpu() {
         fails.extend(math::evaluate(name, &x, &z, &c).fails);
     }
     assert!(fails.is_empty(), "CPU outside the bounds:\n{}", fails.join("\n"));
+}
+
+#[test]
+fn warp_size_under_both_spellings() {
+    if !gpu_or_skip("warp_size_under_both_spellings") {
+        return;
+    }
+    // `warpSize` once had no PTX (the kernel ran on the CPU only) and no Rust binding.
+    let (c, g) = both("lane_kernel", false, || vec_of(contract::lanes(1000))).unwrap();
+    assert_eq!(c, g);
+    assert_eq!(c, (0..1000).map(|i| (i % 32) as f32).collect::<Vec<_>>());
+    let (c, g) = both("warp_count_kernel", false, || vec_of(contract::warp_sizes(7))).unwrap();
+    assert_eq!(c, g);
+    assert_eq!(c, vec![32.0; 7]);
 }

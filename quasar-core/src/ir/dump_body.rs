@@ -191,7 +191,8 @@ impl Dumper<'_> {
     fn callee(&self, c: &Callee) -> String {
         match c {
             Callee::Function(id) => self.m.function(*id).instance_name.clone(),
-            Callee::Builtin(name) => name.clone(),
+            Callee::Builtin(b) => b.to_string(),
+            Callee::Unresolved(name) => name.clone(),
             Callee::Value(e) => format!("({})", self.expr(e)),
         }
     }

@@ -5,11 +5,18 @@
 //! conversions are explicit [`ExprKind::Convert`] nodes; calls name the instance or built-in
 //! they resolve to; constants are folded. A readable dump is in [`dump`].
 
+pub mod builtin;
 pub mod dump;
 pub mod dump_body;
+pub mod number;
 pub mod prune;
 pub mod slice;
+pub mod special;
+pub mod visit;
 pub mod walk;
+
+pub use builtin::{Builtin, BuiltinKind};
+pub use special::Special;
 
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
@@ -20,6 +27,17 @@ pub struct FunctionId(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocalId(pub u32);
+
+/// Names one expression or place of a function body, unique within its function: the key of
+/// every per-node analysis result (spans are not unique: a copied subtree keeps its span).
+/// [`number::number_module`] assigns them after type checking and after each pass;
+/// [`NodeId::NONE`] until then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub const NONE: NodeId = NodeId(0);
+}
 
 /// A whole checked program.
 #[derive(Clone, Debug, Default)]
@@ -93,10 +111,8 @@ pub enum LocalRole {
     Param,
     Output,
     Capture,
-    /// A kernel's special parameter: `pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`,
-    /// and the cooperative groups `coalesced_threads`, `this_thread_block`, `this_grid`,
-    /// `this_multi_grid` (of type `thread_block`, [`crate::sema::types::ThreadGroup`]).
-    Special,
+    /// A kernel's special parameter, supplied by the launch ([`Special`]).
+    Special(Special),
     Var,
 }
 
@@ -106,6 +122,16 @@ pub struct Local {
     pub ty: Type,
     pub role: LocalRole,
     pub span: Span,
+}
+
+impl Local {
+    /// The special parameter this local is, if it is one.
+    pub fn special(&self) -> Option<Special> {
+        match self.role {
+            LocalRole::Special(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 pub type Block = Vec<Stmt>;
@@ -194,6 +220,13 @@ pub struct Place {
     pub kind: PlaceKind,
     pub ty: Type,
     pub span: Span,
+    pub id: NodeId,
+}
+
+impl Place {
+    pub fn new(kind: PlaceKind, ty: Type, span: Span) -> Place {
+        Place { kind, ty, span, id: NodeId::NONE }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -225,6 +258,7 @@ pub struct Expr {
     pub kind: ExprKind,
     pub ty: Type,
     pub span: Span,
+    pub id: NodeId,
 }
 
 /// A folded constant.
@@ -242,10 +276,14 @@ pub enum Const {
 pub enum Callee {
     /// A function instance of this module.
     Function(FunctionId),
-    /// A built-in from the signature table (`sin`, `zeros`, `size`, …).
-    Builtin(String),
+    /// A built-in (`sin`, `zeros`, `size`, a `thread_block` method, …).
+    Builtin(Builtin),
     /// A function value (a lambda, a function handle, a captured device function).
     Value(Box<Expr>),
+    /// A call whose target type inference has not settled, named as written: a recursive
+    /// call whose result type is still being inferred, or a call after a reported error.
+    /// Back ends report it as unsupported.
+    Unresolved(String),
 }
 
 #[derive(Clone, Debug)]
@@ -255,7 +293,7 @@ pub enum ExprKind {
     /// A named function used as a value (a function handle).
     FunctionRef(FunctionId),
     /// A built-in function used as a value (`sin` passed to a higher-order function).
-    BuiltinRef(String),
+    BuiltinRef(Builtin),
     Unary {
         op: UnaryOp,
         operand: Box<Expr>,
@@ -335,7 +373,7 @@ pub enum ExprKind {
 
 impl Expr {
     pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
-        Expr { kind, ty, span }
+        Expr { kind, ty, span, id: NodeId::NONE }
     }
 
     pub fn constant(&self) -> Option<&Const> {

@@ -5,10 +5,8 @@ use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, small_vec, ArrRef, NumTy, RegClass, Space, Val};
 use super::{unsupported, PtxParam, PtxParamRole, Res};
 use crate::ir::walk::walk_block;
-use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module};
+use crate::ir::{self, ExprKind, FunctionId, LocalId, Module, Special};
 use crate::sema::types::{Access, Rank, Type};
-
-const SPECIALS: [&str; 6] = ["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"];
 
 /// The parameters of launch argument `arg` (local `lid`) and its value in the kernel.
 pub(super) fn bind_arg(
@@ -119,10 +117,7 @@ pub(super) fn launch_rank(module: &Module, id: FunctionId, f: &ir::Function) -> 
         }
     };
     for l in &f.locals {
-        if l.role == LocalRole::Special
-            && l.name != "warpsize"
-            && !matches!(l.ty, Type::ThreadBlock(_))
-        {
+        if l.special().is_some_and(Special::is_geometry) {
             return match of_type(&l.ty) {
                 Some(n) => Ok(n),
                 None => {
@@ -177,18 +172,13 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         }
     }
     for (i, l) in f.locals.iter().enumerate() {
-        if l.role != LocalRole::Special {
-            continue;
-        }
+        let Some(which) = l.special() else { continue };
         // A cooperative group has no registers (see `coop.rs`).
-        if matches!(l.ty, Type::ThreadBlock(_)) {
+        if which.thread_group().is_some() {
             cx.frame_mut()?.locals.insert(LocalId(i as u32), Val::Void);
             continue;
         }
-        let Some(which) = SPECIALS.iter().position(|s| *s == l.name) else {
-            return unsupported(l.span, format!("the special parameter `{}`", l.name));
-        };
-        if which != 0 && which != 5 {
+        if which.is_block_geometry() {
             cx.block_sensitive = true;
         }
         // `pos : vec2` is allowed too: the positions as floating-point numbers.
@@ -202,19 +192,27 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         let mut regs = Vec::new();
         #[allow(clippy::needless_range_loop)] // `d` also selects the CUDA axis
         for d in 0..width.unwrap_or(1) {
-            let r = if which == 5 {
-                let r = cx.reg(RegClass::B32);
-                cx.ins(format!("mov.u32 {r}, WARP_SZ"));
-                r
-            } else if d >= rank {
-                cx.imm_int(NumTy::I32, i64::from(which == 3 || which == 4))
-            } else {
-                match which {
-                    0 => pos[d],
-                    1 => sreg(cx, "tid", d),
-                    2 => sreg(cx, "ctaid", d),
-                    3 => sreg(cx, "ntid", d),
-                    _ => sreg(cx, "nctaid", d),
+            let r = match which {
+                Special::WarpSize => {
+                    let r = cx.reg(RegClass::B32);
+                    cx.ins(format!("mov.u32 {r}, WARP_SZ"));
+                    r
+                }
+                // Past the launch's rank: position 0 of a block of 1 of 1 block.
+                _ if d >= rank => cx.imm_int(
+                    NumTy::I32,
+                    i64::from(matches!(which, Special::BlkDim | Special::BlkCnt)),
+                ),
+                Special::Pos => pos[d],
+                Special::BlkPos => sreg(cx, "tid", d),
+                Special::BlkIdx => sreg(cx, "ctaid", d),
+                Special::BlkDim => sreg(cx, "ntid", d),
+                Special::BlkCnt => sreg(cx, "nctaid", d),
+                Special::CoalescedThreads
+                | Special::ThisThreadBlock
+                | Special::ThisGrid
+                | Special::ThisMultiGrid => {
+                    return unsupported(l.span, format!("the special parameter `{which}`"))
                 }
             };
             regs.push(cx.convert_reg(r, NumTy::I32, elem));

@@ -60,8 +60,12 @@ impl Ctx<'_> {
             AssignOp::Mul | AssignOp::ElemMul => B::ElemMul,
             AssignOp::Div | AssignOp::ElemDiv => B::ElemDiv,
             AssignOp::Pow | AssignOp::ElemPow => B::ElemPow,
-            AssignOp::Max => return self.builtin_vals("max", vec![cur, v], ty, span),
-            AssignOp::Min => return self.builtin_vals("min", vec![cur, v], ty, span),
+            AssignOp::Max => {
+                return self.builtin_vals(crate::ir::Builtin::Max, vec![cur, v], ty, span)
+            }
+            AssignOp::Min => {
+                return self.builtin_vals(crate::ir::Builtin::Min, vec![cur, v], ty, span)
+            }
             AssignOp::Or | AssignOp::And | AssignOp::Xor => {
                 let name = match op {
                     AssignOp::Or => "or",
@@ -214,8 +218,7 @@ impl Ctx<'_> {
         match op {
             AssignOp::Assign | AssignOp::Define => {
                 // `Reduce::Assign`: a thread assigning a non-zero value wins.
-                let p = self.reg(RegClass::Pred);
-                self.ins(format!("setp.ne.{} {p}, {x}, {}", t.arith(), t.imm(0.0)));
+                let p = self.nonzero(x, t);
                 self.ins(format!("@{p} st.global.{} [{ptr}], {x}", t.mem()));
             }
             _ => {

@@ -8,18 +8,23 @@ use super::{unsupported, Res, DYNAMIC_SHARED};
 
 const NOT_CONSTANT: &str = "shared memory whose size is not a constant (outside the top level \
                             of the kernel body)";
-use crate::ir::{Const, Expr};
-use crate::sema::check::METHOD_PREFIX;
+use crate::ir::{Builtin, Builtin as B, Const, Expr, NodeId};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
 
 impl Ctx<'_> {
-    pub fn builtin(&mut self, name: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
-        if let Some(method) = name.strip_prefix(METHOD_PREFIX) {
-            return self.thread_block_method(method, args, span);
-        }
-        match name {
-            "syncthreads" | "syncthread" => {
+    /// A built-in call (`node` is the call's id). The `match` is exhaustive: the last arm
+    /// lists what this back end does not compile.
+    pub fn builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+        node: NodeId,
+    ) -> Res<Val> {
+        match b {
+            B::Syncthreads | B::Syncthread => {
                 let scope = match args.first().and_then(|a| a.constant()) {
                     Some(Const::Str(s)) => s.as_str(),
                     None => "block",
@@ -35,62 +40,244 @@ impl Ctx<'_> {
                     }
                     s => return unsupported(span, format!("`syncthreads({s})`")),
                 }
-                return Ok(Val::Void);
+                Ok(Val::Void)
             }
-            "shared" | "shared_zeros" => return self.shared(name, args, ty, span),
+            B::Shared | B::SharedZeros => self.shared(b, args, ty, span, node),
             // `zeros(3)` in a kernel is a `vec3` in registers (the type checker gives the
             // constant length); one register per element, as element writes need.
             // `uninit` is zero too, so every register is defined.
-            "zeros" | "ones" | "uninit" if small_vec(ty, self.opts).is_some() => {
+            B::Zeros | B::Ones | B::Uninit if small_vec(ty, self.opts).is_some() => {
                 let Some((t, n)) = small_vec(ty, self.opts) else { return Ok(Val::Void) };
-                let v = if name == "ones" { 1.0 } else { 0.0 };
-                return Ok(Val::Vec((0..n).map(|_| self.imm(t, v)).collect(), t));
+                let v = if b == B::Ones { 1.0 } else { 0.0 };
+                Ok(Val::Vec((0..n).map(|_| self.imm(t, v)).collect(), t))
             }
-            _ => {}
+            B::GroupSync
+            | B::GroupPartition
+            | B::GroupShfl
+            | B::GroupShflUp
+            | B::GroupShflDown
+            | B::GroupShflXor
+            | B::GroupAll
+            | B::GroupAny
+            | B::GroupBallot
+            | B::GroupMatchAny
+            | B::GroupMatchAll => self.thread_block_method(b.name(), args, span),
+            // On numbers, vectors and arrays of the kernel: `builtin_vals` says which.
+            B::Numel
+            | B::Ndims
+            | B::Size
+            | B::Min
+            | B::Max
+            | B::Sum
+            | B::Prod
+            | B::Mean
+            | B::Complex
+            | B::Real
+            | B::Imag
+            | B::Conj
+            | B::Abs
+            | B::Angle
+            | B::Int
+            | B::Float
+            | B::Cast
+            | B::Int8
+            | B::Int16
+            | B::Int32
+            | B::Int64
+            | B::Uint8
+            | B::Uint16
+            | B::Uint32
+            | B::Uint64
+            | B::Mod
+            | B::Periodize
+            | B::Clamp
+            | B::Lerp
+            | B::Sign
+            | B::Floor
+            | B::Ceil
+            | B::Round
+            | B::Frac
+            | B::Saturate
+            | B::Isnan
+            | B::Isinf
+            | B::Isfinite
+            | B::Sqrt
+            | B::Rsqrt
+            | B::Exp
+            | B::Exp2
+            | B::Log
+            | B::Log2
+            | B::Log10
+            | B::Sin
+            | B::Cos
+            | B::Tan
+            | B::Asin
+            | B::Acos
+            | B::Atan
+            | B::Atan2
+            | B::Sinh
+            | B::Cosh
+            | B::Tanh
+            | B::Pow => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.builtin_vals(b, vals, ty, span)
+            }
+            // Not compiled by this back end (yet): the kernel runs on the CPU.
+            B::Zeros
+            | B::Ones
+            | B::Uninit
+            | B::Rand
+            | B::Randn
+            | B::Czeros
+            | B::Cones
+            | B::Cell
+            | B::Eye
+            | B::Linspace
+            | B::Copy
+            | B::Deepcopy
+            | B::Reshape
+            | B::Repmat
+            | B::Squeeze
+            | B::Shuffledims
+            | B::Ind2pos
+            | B::Pos2ind
+            | B::ScalarToHalf
+            | B::Factorial
+            | B::MirrorExt
+            | B::And
+            | B::Or
+            | B::Xor
+            | B::Shl
+            | B::Shr
+            | B::Not
+            | B::Cumsum
+            | B::Cumprod
+            | B::Dotprod
+            | B::Any
+            | B::All
+            | B::Type
+            | B::Typename
+            | B::Maxvalue
+            | B::Minvalue
+            | B::Isreal
+            | B::Iscomplex
+            | B::Isscalar
+            | B::Isvector
+            | B::Ismatrix
+            | B::Iscube
+            | B::Transpose
+            | B::HermTranspose
+            | B::Inv
+            | B::Svd
+            | B::Fft1
+            | B::Ifft1
+            | B::Fft2
+            | B::Ifft2
+            | B::Fft3
+            | B::Ifft3
+            | B::Print
+            | B::Unassert
+            | B::Assert
+            | B::Sprintf
+            | B::Printf
+            | B::Fprintf
+            | B::Sscanf
+            | B::Num2str
+            | B::String
+            | B::Strcat
+            | B::Fromascii
+            | B::Fromunicode
+            | B::Toascii
+            | B::Tounicode
+            | B::Imread
+            | B::Imwrite
+            | B::Imshow
+            | B::Plot
+            | B::Title
+            | B::Xlabel
+            | B::Ylabel
+            | B::Legend
+            | B::Xlim
+            | B::Ylim
+            | B::Disp
+            | B::Pause
+            | B::Load
+            | B::Save
+            | B::Dir
+            | B::Tic
+            | B::Toc
+            | B::Eval
+            | B::Fopen
+            | B::Fread
+            | B::Fwrite
+            | B::Fclose
+            | B::Fgets
+            | B::Object
+            | B::Mat2cell
+            | B::Cell2mat
+            | B::Memfence
+            | B::MaxBlockSize
+            | B::OptBlockSize
+            | B::OptBlockCnt
+            | B::GpuFeature
+            | B::MetaCheck
+            | B::MetaStr
+            | B::MetaEval
+            | B::MetaSimplify
+            | B::MetaUbound
+            | B::MetaInline
+            | B::MetaSpecialize
+            | B::MetaTarget
+            | B::MetaFtype
+            | B::MetaNops
+            | B::MetaAssump
+            | B::MetaSubs
+            | B::MetaOp
+            | B::MetaArgs
+            | B::MetaTyperecon => unsupported(span, format!("the built-in `{b}`")),
         }
-        let mut vals = Vec::new();
-        for a in args {
-            vals.push(self.expr(a)?);
-        }
-        self.builtin_vals(name, vals, ty, span)
     }
 
     /// A built-in applied to evaluated arguments.
-    pub fn builtin_vals(&mut self, name: &str, vals: Vec<Val>, ty: &Type, span: Span) -> Res<Val> {
-        match (name, vals.as_slice()) {
-            ("numel", [Val::Array(a)]) => {
+    pub fn builtin_vals(&mut self, b: Builtin, vals: Vec<Val>, ty: &Type, span: Span) -> Res<Val> {
+        let name = b.name();
+        match (b, vals.as_slice()) {
+            (B::Numel, [Val::Array(a)]) => {
                 let n = self.numel(a);
                 return Ok(Val::Num(n, NumTy::I32));
             }
-            ("numel", [Val::Vec(rs, _)]) => {
+            (B::Numel, [Val::Vec(rs, _)]) => {
                 return Ok(Val::Num(self.imm_int(NumTy::I32, rs.len() as i64), NumTy::I32));
             }
-            ("ndims", [Val::Array(a)]) => {
+            (B::Ndims, [Val::Array(a)]) => {
                 return Ok(Val::Num(self.imm_int(NumTy::I32, a.dims.len() as i64), NumTy::I32));
             }
-            ("size", [Val::Array(a)]) => {
+            (B::Size, [Val::Array(a)]) => {
                 return match a.dims.as_slice() {
                     [d] => Ok(Val::Num(*d, NumTy::I32)),
                     ds => Ok(Val::Vec(ds.to_vec(), NumTy::I32)),
                 };
             }
-            ("size", [Val::Array(a), Val::Num(d, dt)]) => {
+            (B::Size, [Val::Array(a), Val::Num(d, dt)]) => {
                 let a = a.clone();
                 let d = self.convert_reg(*d, *dt, NumTy::I32);
                 return Ok(Val::Num(self.extent(&a, d), NumTy::I32));
             }
-            ("size", [Val::Vec(rs, _), ..]) => {
+            (B::Size, [Val::Vec(rs, _), ..]) => {
                 let n = rs.len() as i64;
                 return Ok(Val::Num(self.imm_int(NumTy::I32, n), NumTy::I32));
             }
-            ("min" | "max" | "sum" | "prod" | "mean", [Val::Vec(rs, t)])
+            (B::Min | B::Max | B::Sum | B::Prod | B::Mean, [Val::Vec(rs, t)])
                 if ty.as_array().is_none() =>
             {
-                return self.reduce_vec(name, rs.clone(), *t, ty, span);
+                return self.reduce_vec(b, rs.clone(), *t, ty, span);
             }
             _ => {}
         }
-        if let Some(v) = self.cplx_builtin(name, &vals, ty, span)? {
+        if let Some(v) = self.cplx_builtin(b, &vals, ty, span)? {
             return Ok(v);
         }
         if vals.iter().any(|v| !matches!(v, Val::Num(..) | Val::Vec(..) | Val::Void)) {
@@ -99,13 +286,13 @@ impl Ctx<'_> {
         let vals: Vec<Val> = vals.into_iter().filter(|v| !matches!(v, Val::Void)).collect();
         if let Some(rt) = NumTy::of(ty, self.opts) {
             let args = self.nums(&vals, None, span)?;
-            return Ok(Val::Num(self.math(name, &args, rt, span)?, rt));
+            return Ok(Val::Num(self.math(b, &args, rt, span)?, rt));
         }
         if let Some((rt, n)) = small_vec(ty, self.opts) {
             let mut out = Vec::new();
             for k in 0..n {
                 let args = self.nums(&vals, Some(k), span)?;
-                out.push(self.math(name, &args, rt, span)?);
+                out.push(self.math(b, &args, rt, span)?);
             }
             return Ok(Val::Vec(out, rt));
         }
@@ -150,7 +337,7 @@ impl Ctx<'_> {
 
     fn reduce_vec(
         &mut self,
-        name: &str,
+        b: Builtin,
         rs: Vec<Reg>,
         t: NumTy,
         ty: &Type,
@@ -162,15 +349,15 @@ impl Ctx<'_> {
             let x = self.convert_reg(r, t, rt);
             let d = self.reg(rt.class());
             let a = rt.arith();
-            match name {
-                "min" | "max" => self.ins(format!("{name}.{a} {d}, {acc}, {x}")),
-                "sum" | "mean" => self.ins(format!("add.{a} {d}, {acc}, {x}")),
+            match b {
+                B::Min | B::Max => self.ins(format!("{}.{a} {d}, {acc}, {x}", b.name())),
+                B::Sum | B::Mean => self.ins(format!("add.{a} {d}, {acc}, {x}")),
                 _ if rt.is_float() => self.ins(format!("mul.{a} {d}, {acc}, {x}")),
                 _ => self.ins(format!("mul.lo.{a} {d}, {acc}, {x}")),
             }
             acc = d;
         }
-        if name == "mean" {
+        if b == B::Mean {
             if !rt.is_float() {
                 return unsupported(span, "`mean` of an integer vector");
             }
@@ -188,7 +375,15 @@ impl Ctx<'_> {
     /// carved from the dynamic shared memory `quasar_shared` (see `mod.rs`), whatever their
     /// dimensions; elsewhere only constant dimensions are supported, as a static `.shared`
     /// array.
-    fn shared(&mut self, name: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+    fn shared(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+        node: NodeId,
+    ) -> Res<Val> {
+        let name = b.name();
         let Some(arr) = ty.as_array() else {
             return unsupported(span, format!("`{name}` giving {ty}"));
         };
@@ -196,11 +391,11 @@ impl Ctx<'_> {
             return unsupported(span, format!("shared arrays of {}", arr.elem));
         };
         let access = arr.mods.access.unwrap_or(Access::Safe);
-        let top = self.frames.len() == 1 && self.top_shared.contains(&(span.start, span.end));
+        let top = self.frames.len() == 1 && self.top_shared.contains(&node);
         let (ptr, dims) = if top {
-            self.dynamic_shared(args, elem, name == "shared_zeros")?
+            self.dynamic_shared(args, elem, b == B::SharedZeros)?
         } else {
-            self.static_shared(args, elem, name == "shared_zeros", span)?
+            self.static_shared(args, elem, b == B::SharedZeros, span)?
         };
         self.block_sensitive = true;
         Ok(Val::Array(ArrRef {

@@ -5,7 +5,7 @@ use super::kernel::{local, Ctx, Frame};
 use super::regs::Val;
 use super::{unsupported, Res};
 use crate::ir::{Callee, Expr, FunctionId};
-use crate::sema::types::Type;
+
 use crate::span::Span;
 use std::collections::HashMap;
 
@@ -13,9 +13,15 @@ use std::collections::HashMap;
 const MAX_INLINE_DEPTH: usize = 24;
 
 impl Ctx<'_> {
-    pub fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+    /// The call `e` of `callee` with `args`.
+    pub fn call(&mut self, callee: &Callee, args: &[Expr], e: &Expr) -> Res<Val> {
+        let (ty, span) = (&e.ty, e.span);
         match callee {
-            Callee::Builtin(name) => self.builtin(name, args, ty, span),
+            Callee::Builtin(b) => self.builtin(*b, args, ty, span, e.id),
+            Callee::Unresolved(name) => unsupported(
+                span,
+                format!("this call of `{name}` (its result type could not be inferred)"),
+            ),
             Callee::Function(id) => {
                 let mut vals = Vec::new();
                 for a in args {

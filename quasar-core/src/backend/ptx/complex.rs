@@ -10,6 +10,7 @@
 use super::kernel::Ctx;
 use super::regs::{cplx_of, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
+use crate::ir::Builtin;
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::BinaryOp;
@@ -81,12 +82,13 @@ impl Ctx<'_> {
     /// The built-ins on complex numbers: `complex real imag conj abs angle`; `None` for others.
     pub fn cplx_builtin(
         &mut self,
-        name: &str,
+        b: Builtin,
         vals: &[Val],
         ty: &Type,
         span: Span,
     ) -> Res<Option<Val>> {
-        if name == "complex" {
+        let name = b.name();
+        if b == Builtin::Complex {
             let Some(t) = cplx_of(ty, self.opts) else {
                 return unsupported(span, format!("`complex` giving {ty}"));
             };
@@ -108,17 +110,17 @@ impl Ctx<'_> {
         };
         let (re, im, t) = (*re, *im, *t);
         let f = t.arith();
-        Ok(Some(match name {
-            "real" => Val::Num(re, t),
-            "imag" => Val::Num(im, t),
-            "conj" => {
+        Ok(Some(match b {
+            Builtin::Real => Val::Num(re, t),
+            Builtin::Imag => Val::Num(im, t),
+            Builtin::Conj => {
                 let d = self.reg(t.class());
                 self.ins(format!("neg.{f} {d}, {im}"));
                 Val::Cplx(re, d, t)
             }
-            "abs" => Val::Num(self.hypot(re, im, t), t),
-            "angle" => {
-                let d = self.math("atan2", &[(im, t), (re, t)], t, span)?;
+            Builtin::Abs => Val::Num(self.hypot(re, im, t), t),
+            Builtin::Angle => {
+                let d = self.math(Builtin::Atan2, &[(im, t), (re, t)], t, span)?;
                 Val::Num(d, t)
             }
             _ => return unsupported(span, format!("`{name}` on complex numbers")),

@@ -283,9 +283,7 @@ impl Ctx<'_> {
             Val::Num(r, t) => (r, t),
             _ => return unsupported(span, "a vote on a value that is not a number"),
         };
-        let p = self.reg(RegClass::Pred);
-        self.ins(format!("setp.ne.{} {p}, {r}, {}", t.arith(), t.imm_int(0)));
-        Ok(p)
+        Ok(self.nonzero(r, t))
     }
 
     /// The bits of a number, for `match.*.sync` (`b32` or `b64`).

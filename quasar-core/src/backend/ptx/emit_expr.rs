@@ -83,7 +83,7 @@ impl Ctx<'_> {
                 let v = self.expr(x)?;
                 self.convert_to(v, &e.ty, e.span)
             }
-            ExprKind::Call { callee, args } => self.call(callee, args, &e.ty, e.span),
+            ExprKind::Call { callee, args } => self.call(callee, args, e),
             ExprKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 self.index_value(b, indices, &e.ty, e.span)
@@ -230,11 +230,18 @@ impl Ctx<'_> {
                 let Val::Num(r, t) = v else {
                     return unsupported(e.span, "a condition that is not a number");
                 };
-                let p = self.reg(RegClass::Pred);
-                self.ins(format!("setp.ne.{} {p}, {r}, {}", t.arith(), t.imm(0.0)));
-                Ok(p)
+                Ok(self.nonzero(r, t))
             }
         }
+    }
+
+    /// `r != 0` as a predicate. For floats the compare is unordered (`neu`): NaN is true, as
+    /// on the CPU (`x != 0.0`); an ordered `ne` would make NaN false on the GPU only.
+    pub fn nonzero(&mut self, r: Reg, t: NumTy) -> Reg {
+        let cmp = if t.is_float() { "neu" } else { "ne" };
+        let p = self.reg(RegClass::Pred);
+        self.ins(format!("setp.{cmp}.{} {p}, {r}, {}", t.arith(), t.imm(0.0)));
+        p
     }
 
     /// Converts `r` from `from` to `to` (C casts: float → int truncates and saturates,

@@ -36,7 +36,7 @@ pub(super) struct Ctx<'m> {
     pub shared_decls: Vec<String>,
     /// The spans of the `local = shared(…)` statements' calls at the top level of the kernel
     /// body: these arrays are carved from the dynamic shared memory, as on the CPU.
-    pub top_shared: Vec<(u32, u32)>,
+    pub top_shared: Vec<ir::NodeId>,
     /// The bytes of dynamic shared memory used so far (a `u64` register).
     pub shared_off: Option<Reg>,
     /// `'checked` sites of this kernel, numbered from `site_base`.
@@ -116,7 +116,7 @@ impl<'m> Ctx<'m> {
 /// The calls of `local = shared(…)`/`shared_zeros(…)` statements at the top level of a body
 /// (the arrays the CPU backend's `shared_bytes(blkdim)` counts, in this order), by position
 /// (`Span`'s `==` does not compare positions).
-fn top_shared(f: &ir::Function) -> Vec<(u32, u32)> {
+fn top_shared(f: &ir::Function) -> Vec<ir::NodeId> {
     f.body
         .iter()
         .filter_map(|s| {
@@ -125,11 +125,10 @@ fn top_shared(f: &ir::Function) -> Vec<(u32, u32)> {
             };
             let ir::PlaceKind::Local(_) = place.kind else { return None };
             match &value.kind {
-                ExprKind::Call { callee: ir::Callee::Builtin(n), .. }
-                    if n == "shared" || n == "shared_zeros" =>
-                {
-                    Some((value.span.start, value.span.end))
-                }
+                ExprKind::Call {
+                    callee: ir::Callee::Builtin(ir::Builtin::Shared | ir::Builtin::SharedZeros),
+                    ..
+                } => Some(value.id),
                 _ => None,
             }
         })
@@ -194,7 +193,7 @@ pub(super) fn emit_kernel(
     let args: Vec<LocalId> = f
         .params
         .iter()
-        .filter(|p| f.locals.get(p.0 as usize).is_some_and(|l| l.role != LocalRole::Special))
+        .filter(|p| f.locals.get(p.0 as usize).is_some_and(|l| l.special().is_none()))
         .chain(f.captures.iter())
         .copied()
         .collect();
@@ -304,8 +303,9 @@ impl Scan {
                 ExprKind::Call { callee: ir::Callee::Function(id), .. }
                 | ExprKind::Closure { function: id, .. } => callees.push(*id),
                 ExprKind::Call { callee: ir::Callee::Builtin(b), .. } => {
-                    sync |= b.starts_with("syncthread");
-                    shared |= b.starts_with("shared");
+                    use ir::Builtin as B;
+                    sync |= matches!(b, B::Syncthreads | B::Syncthread);
+                    shared |= matches!(b, B::Shared | B::SharedZeros);
                 }
                 _ => {}
             },

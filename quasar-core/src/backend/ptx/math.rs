@@ -26,22 +26,24 @@ use super::kernel::Ctx;
 use super::math_f64;
 use super::regs::{NumTy, Reg, RegClass};
 use super::{unsupported, Res};
+use crate::ir::{Builtin, Builtin as B};
 use crate::span::Span;
 
 /// Single-precision functions computed by the `f64` routines, then rounded to `f32`.
-const VIA_F64: [&str; 7] = ["atan", "atan2", "asin", "acos", "sinh", "cosh", "tanh"];
+const VIA_F64: [Builtin; 7] = [B::Atan, B::Atan2, B::Asin, B::Acos, B::Sinh, B::Cosh, B::Tanh];
 
 const LOG2E: f64 = std::f64::consts::LOG2_E;
 const LN2: f64 = std::f64::consts::LN_2;
 
 impl Ctx<'_> {
     /// `name(args…)` on numbers with the result type `rt`.
-    pub fn math(&mut self, name: &str, args: &[(Reg, NumTy)], rt: NumTy, span: Span) -> Res<Reg> {
+    pub fn math(&mut self, b: Builtin, args: &[(Reg, NumTy)], rt: NumTy, span: Span) -> Res<Reg> {
         if rt == NumTy::F16 {
             // Computed in single precision, rounded once to half.
-            let d = self.math(name, args, NumTy::F32, span)?;
+            let d = self.math(b, args, NumTy::F32, span)?;
             return Ok(self.round_f16(d));
         }
+        let name = b.name();
         let conv = |cx: &mut Self, k: usize| -> Res<Reg> {
             match args.get(k) {
                 Some(&(r, t)) => Ok(cx.convert_reg(r, t, rt)),
@@ -55,26 +57,35 @@ impl Ctx<'_> {
             cx.ins(format!("{ins}.{a} {d}, {x}"));
             Ok(d)
         };
-        match name {
-            "int" | "float" | "float32" | "float64" | "cast" | "int8" | "int16" | "int32"
-            | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "scalar" => conv(self, 0),
-            "abs" if !rt.is_signed() && !rt.is_float() => conv(self, 0),
-            "abs" => {
+        match b {
+            B::Int
+            | B::Float
+            | B::Cast
+            | B::Int8
+            | B::Int16
+            | B::Int32
+            | B::Int64
+            | B::Uint8
+            | B::Uint16
+            | B::Uint32
+            | B::Uint64 => conv(self, 0),
+            B::Abs if !rt.is_signed() && !rt.is_float() => conv(self, 0),
+            B::Abs => {
                 let d = one(self, "abs")?;
                 self.wrap(d, rt);
                 Ok(d)
             }
-            "min" | "max" if args.len() == 2 => {
+            B::Min | B::Max if args.len() == 2 => {
                 let (x, y) = (conv(self, 0)?, conv(self, 1)?);
                 let d = self.reg(rt.class());
                 self.ins(format!("{name}.{a} {d}, {x}, {y}"));
                 Ok(d)
             }
-            "mod" | "periodize" => {
+            B::Mod | B::Periodize => {
                 let (x, y) = (conv(self, 0)?, conv(self, 1)?);
                 self.modulo(x, y, rt)
             }
-            "clamp" if args.len() == 2 || args.len() == 3 => {
+            B::Clamp if args.len() == 2 || args.len() == 3 => {
                 let x = conv(self, 0)?;
                 let (lo, hi) = if args.len() == 2 {
                     (self.imm(rt, 0.0), conv(self, 1)?)
@@ -86,7 +97,7 @@ impl Ctx<'_> {
                 self.ins(format!("min.{a} {d}, {d}, {hi}"));
                 Ok(d)
             }
-            "lerp" => {
+            B::Lerp => {
                 let (x, y, t) = (conv(self, 0)?, conv(self, 1)?, conv(self, 2)?);
                 let d = self.reg(rt.class());
                 self.ins(format!("sub.{a} {d}, {y}, {x}"));
@@ -97,7 +108,7 @@ impl Ctx<'_> {
                 }
                 Ok(d)
             }
-            "sign" => {
+            B::Sign => {
                 let x = conv(self, 0)?;
                 let (p, q) = (self.reg(RegClass::Pred), self.reg(RegClass::Pred));
                 let z = rt.imm(0.0);
@@ -110,11 +121,11 @@ impl Ctx<'_> {
                 self.ins(format!("selp.{a} {d}, {m}, {d}, {q}"));
                 Ok(d)
             }
-            "floor" | "ceil" | "round" | "frac" | "saturate" if !rt.is_float() => {
+            B::Floor | B::Ceil | B::Round | B::Frac | B::Saturate if !rt.is_float() => {
                 let x = conv(self, 0)?;
-                match name {
-                    "frac" => Ok(self.imm(rt, 0.0)),
-                    "saturate" => {
+                match b {
+                    B::Frac => Ok(self.imm(rt, 0.0)),
+                    B::Saturate => {
                         let d = self.reg(rt.class());
                         self.ins(format!("max.{a} {d}, {x}, {}", rt.imm(0.0)));
                         self.ins(format!("min.{a} {d}, {d}, {}", rt.imm(1.0)));
@@ -123,10 +134,10 @@ impl Ctx<'_> {
                     _ => Ok(x),
                 }
             }
-            "floor" => one(self, &format!("cvt.rmi.{a}")),
-            "ceil" => one(self, &format!("cvt.rpi.{a}")),
-            "saturate" => one(self, &format!("cvt.sat.{a}")),
-            "round" => {
+            B::Floor => one(self, &format!("cvt.rmi.{a}")),
+            B::Ceil => one(self, &format!("cvt.rpi.{a}")),
+            B::Saturate => one(self, &format!("cvt.sat.{a}")),
+            B::Round => {
                 // trunc(x) + sign(x) when the dropped part is at least one half.
                 let x = conv(self, 0)?;
                 let (t, f, s) = (self.reg(rt.class()), self.reg(rt.class()), self.reg(rt.class()));
@@ -139,7 +150,7 @@ impl Ctx<'_> {
                 self.ins(format!("@{p} add.{a} {t}, {t}, {s}"));
                 Ok(t)
             }
-            "frac" => {
+            B::Frac => {
                 let x = conv(self, 0)?;
                 let (fl, d) = (self.reg(rt.class()), self.reg(rt.class()));
                 self.ins(format!("cvt.rmi.{a}.{a} {fl}, {x}"));
@@ -153,36 +164,36 @@ impl Ctx<'_> {
                 self.ins(format!("min.{a} {d}, {d}, {}", rt.imm(below)));
                 Ok(d)
             }
-            "isnan" | "isinf" | "isfinite" => {
+            B::Isnan | B::Isinf | B::Isfinite => {
                 let (x, t) = args.first().copied().ok_or_else(|| super::Unsupported {
                     what: format!("`{name}` without an argument"),
                     span,
                 })?;
                 let p = self.reg(RegClass::Pred);
                 if t.is_float() {
-                    let test = match name {
-                        "isnan" => "notanumber",
-                        "isinf" => "infinite",
+                    let test = match b {
+                        B::Isnan => "notanumber",
+                        B::Isinf => "infinite",
                         _ => "finite",
                     };
                     self.ins(format!("testp.{test}.{} {p}, {x}", t.arith()));
                     let r = self.pred_to_int(p);
                     Ok(self.convert_reg(r, NumTy::I32, rt))
                 } else {
-                    Ok(self.imm(rt, if name == "isfinite" { 1.0 } else { 0.0 }))
+                    Ok(self.imm(rt, if b == B::Isfinite { 1.0 } else { 0.0 }))
                 }
             }
-            "sqrt" if rt.is_float() => one(self, "sqrt.rn"),
+            B::Sqrt if rt.is_float() => one(self, "sqrt.rn"),
             _ if !rt.is_float() => unsupported(span, format!("`{name}` giving an integer")),
-            "rsqrt" if rt == NumTy::F32 => one(self, "rsqrt.approx"),
-            "rsqrt" => {
+            B::Rsqrt if rt == NumTy::F32 => one(self, "rsqrt.approx"),
+            B::Rsqrt => {
                 let x = conv(self, 0)?;
                 let d = self.reg(rt.class());
                 self.ins(format!("sqrt.rn.{a} {d}, {x}"));
                 self.ins(format!("rcp.rn.{a} {d}, {d}"));
                 Ok(d)
             }
-            _ if rt == NumTy::F64 || VIA_F64.contains(&name) => {
+            _ if rt == NumTy::F64 || VIA_F64.contains(&b) => {
                 // Our double-precision routines (`math_f64.rs`); single precision rounds
                 // their result once.
                 let mut xs = Vec::new();
@@ -195,28 +206,28 @@ impl Ctx<'_> {
                     None => unsupported(span, format!("the built-in `{name}`")),
                 }
             }
-            "exp" => {
+            B::Exp => {
                 let x = conv(self, 0)?;
                 Ok(self.exp_f32(x))
             }
-            "exp2" => one(self, "ex2.approx"),
-            "log" | "log2" | "log10" => {
+            B::Exp2 => one(self, "ex2.approx"),
+            B::Log | B::Log2 | B::Log10 => {
                 let x = conv(self, 0)?;
                 let d = self.reg(RegClass::F32);
                 self.ins(format!("lg2.approx.f32 {d}, {x}"));
-                let scale = match name {
-                    "log" => LN2,
-                    "log10" => std::f64::consts::LOG10_2,
+                let scale = match b {
+                    B::Log => LN2,
+                    B::Log10 => std::f64::consts::LOG10_2,
                     _ => return Ok(d),
                 };
                 self.ins(format!("mul.f32 {d}, {d}, {}", NumTy::F32.imm(scale)));
                 Ok(d)
             }
-            "sin" | "cos" | "tan" => {
+            B::Sin | B::Cos | B::Tan => {
                 let x = conv(self, 0)?;
                 let r = self.reduce_2pi(x);
                 let d = self.reg(RegClass::F32);
-                if name == "tan" {
+                if b == B::Tan {
                     let c = self.reg(RegClass::F32);
                     self.ins(format!("sin.approx.f32 {d}, {r}"));
                     self.ins(format!("cos.approx.f32 {c}, {r}"));
@@ -226,7 +237,7 @@ impl Ctx<'_> {
                 }
                 Ok(d)
             }
-            "pow" => {
+            B::Pow => {
                 let (x, y) = (conv(self, 0)?, conv(self, 1)?);
                 self.pow(x, y, rt, span)
             }

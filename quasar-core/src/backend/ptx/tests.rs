@@ -216,6 +216,33 @@ parallel_do(4, zeros(4), int(zeros(4)), 1, 2, k)
 }
 
 #[test]
+fn float_conditions_are_unordered_so_nan_is_true() {
+    // The CPU back end tests `x != 0.0`, which is true for NaN: an ordered `setp.ne` would be
+    // false for NaN on the GPU only.
+    let out = ptx("
+function [s : scalar] = __kernel__ k(x : vec, y : vec, pos : int)
+    if x[pos]
+        y[pos] = 1.0
+    endif
+    s = x[pos]
+endfunction
+parallel_do(4, ones(4), zeros(4), k)
+");
+    let b = body(&out, "k");
+    assert_eq!(b.matches("setp.neu.f32").count(), 2, "`if x` and the output's `=`: {b}");
+    assert!(!b.contains("setp.ne.f32"), "{b}");
+    let ints = ptx("
+function [] = __kernel__ k(x : vec[int], y : vec, pos : int)
+    if x[pos]
+        y[pos] = 1.0
+    endif
+endfunction
+parallel_do(4, int(ones(4)), zeros(4), k)
+");
+    assert!(body(&ints, "k").contains("setp.ne.s32"), "integers keep `ne`");
+}
+
+#[test]
 fn syncthreads_is_a_barrier_without_early_exit() {
     let out = ptx("
 function [] = __kernel__ k(x : vec, y : vec, pos : int, blkpos : int)

@@ -166,7 +166,7 @@ pub(super) fn barrier_body(
         let nt = n.tokens(&rt);
         let dims = fg.shared_dims(args)?;
         let name = &fg.names[l.0 as usize];
-        let sp = specials_only(fg, d, &["blkdim"]);
+        let sp = specials_only(fg, d, &[crate::ir::Special::BlkDim]);
         shared_decls.push(quote! {
             let #name = {
                 #sp

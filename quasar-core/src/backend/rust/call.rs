@@ -6,18 +6,12 @@ use super::expr::{cast_num, V};
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
-use crate::ir::{Callee, Expr, ExprKind, FunctionId};
+use crate::ir::{Builtin, Builtin as B, Callee, Expr, ExprKind, FunctionId};
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-
-/// Float functions of one argument, the same name in `quasar_std::rt` and `builtins`.
-const FLOAT_UNARY: &[&str] = &[
-    "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-    "cosh", "tanh", "sqrt", "floor", "ceil", "round", "frac",
-];
 
 impl<'g, 'm> FnGen<'g, 'm> {
     pub fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> GResult<V> {
@@ -41,7 +35,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = fv.t;
                 Ok(V { t: quote!(#t.call(#(#vals),*)?), r })
             }
-            Callee::Builtin(name) => self.call_builtin(name, args, ty, span),
+            Callee::Builtin(b) => self.call_builtin(*b, args, ty, span),
+            Callee::Unresolved(name) => Err(unsupported(
+                span,
+                format_args!("this call of `{name}` (its result type could not be inferred)"),
+            )),
         }
     }
 
@@ -104,31 +102,61 @@ impl<'g, 'm> FnGen<'g, 'm> {
         Ok(V { t, r })
     }
 
-    fn call_builtin(&mut self, name: &str, args: &[Expr], ty: &Type, span: Span) -> GResult<V> {
+    /// A built-in call. The `match` is exhaustive: the arms at the end list what this back
+    /// end does not compile.
+    fn call_builtin(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> GResult<V> {
+        let name = b.name();
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
-        let b = quote!(#q::builtins);
+        let bi = quote!(#q::builtins);
         let r = self.repr_of(ty, span)?;
         let rn = r.num();
         let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
         let nargs = args.len();
-        let t = match (name, nargs) {
-            (f, 1) if FLOAT_UNARY.contains(&f) => {
+        let arity = |ok: bool| if ok { Ok(()) } else { Err(bad()) };
+        let t = match b {
+            B::Exp
+            | B::Exp2
+            | B::Log
+            | B::Log2
+            | B::Log10
+            | B::Sin
+            | B::Cos
+            | B::Tan
+            | B::Asin
+            | B::Acos
+            | B::Atan
+            | B::Sinh
+            | B::Cosh
+            | B::Tanh
+            | B::Sqrt
+            | B::Floor
+            | B::Ceil
+            | B::Round
+            | B::Frac => {
+                // The same name in `quasar_std::rt` and `builtins`.
+                arity(nargs == 1)?;
                 let n = rn.ok_or_else(bad)?;
-                let fi = format_ident!("{}", f);
-                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), Some(quote!(#b::#fi)))?
+                let fi = format_ident!("{}", name);
+                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), Some(quote!(#bi::#fi)))?
             }
-            ("rsqrt", 1) => {
+            B::Rsqrt => {
+                arity(nargs == 1)?;
                 let n = rn.ok_or_else(bad)?;
                 let one = n.literal(1.0, &rt);
                 // No host-array version: `rsqrt` is a kernel built-in.
                 self.map1(&args[0], &r, n, |x| quote!((#one / #q::rt::sqrt(#x))), None)?
             }
-            (
-                "abs" | "real" | "imag" | "conj" | "sign" | "saturate" | "isnan" | "isinf"
-                | "isfinite",
-                1,
-            ) => {
+            B::Abs
+            | B::Real
+            | B::Imag
+            | B::Conj
+            | B::Sign
+            | B::Saturate
+            | B::Isnan
+            | B::Isinf
+            | B::Isfinite => {
+                arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;
                 let an = a.r.num().ok_or_else(bad)?;
                 let fi = format_ident!("{}", name);
@@ -136,32 +164,32 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 match &a.r {
                     Repr::Num(_) => {
                         let x = a.t;
-                        cast_num(result_num(name, an), out, quote!(#q::rt::#fi(#x)), &rt)
+                        cast_num(result_num(b, an), out, quote!(#q::rt::#fi(#x)), &rt)
                     }
                     Repr::Array(..) => {
                         let x = a.t;
-                        let call = quote!(#b::#fi(&#x)?);
-                        let produced = Repr::Array(result_num(name, an), None);
+                        let call = quote!(#bi::#fi(&#x)?);
+                        let produced = Repr::Array(result_num(b, an), None);
                         self.convert(V { t: call, r: produced }, &r, span)?
                     }
                     Repr::Fixed(_, s) => {
                         let len: usize = s.iter().product();
                         let x = a.t;
                         let e =
-                            cast_num(result_num(name, an), out, quote!(#q::rt::#fi(__a[__k])), &rt);
+                            cast_num(result_num(b, an), out, quote!(#q::rt::#fi(__a[__k])), &rt);
                         quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
                     }
                     _ => return Err(bad()),
                 }
             }
-            ("mod" | "atan2" | "pow" | "min" | "max", 2) => {
+            B::Mod | B::Atan2 | B::Pow | B::Min | B::Max if nargs == 2 => {
                 let n = rn.ok_or_else(bad)?;
-                let (sf, af) = match name {
-                    "mod" => (quote!(modulo), quote!(modulo)),
-                    "atan2" => (quote!(atan2), quote!(atan2)),
-                    "pow" if self.g.fused => (quote!(pow_fma), quote!(pow)),
-                    "pow" => (quote!(pow), quote!(pow)),
-                    "min" => (quote!(min), quote!(minimum)),
+                let (sf, af) = match b {
+                    B::Mod => (quote!(modulo), quote!(modulo)),
+                    B::Atan2 => (quote!(atan2), quote!(atan2)),
+                    B::Pow if self.g.fused => (quote!(pow_fma), quote!(pow)),
+                    B::Pow => (quote!(pow), quote!(pow)),
+                    B::Min => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),
                 };
                 self.map2(
@@ -170,38 +198,34 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     &r,
                     n,
                     |x, y| quote!(#q::rt::#sf(#x, #y)),
-                    quote!(#b::#af),
+                    quote!(#bi::#af),
                 )?
             }
-            ("clamp", 3) => {
+            B::Mod | B::Atan2 | B::Pow => return Err(bad()),
+            B::Clamp => {
+                arity(nargs == 3)?;
                 let n = rn.ok_or_else(bad)?;
                 let x = self.num_as(&args[0], n)?;
                 let lo = self.num_as(&args[1], n)?;
                 let hi = self.num_as(&args[2], n)?;
                 quote!(#q::rt::clamp(#x, #lo, #hi))
             }
-            ("lerp", 3) => {
+            B::Lerp => {
+                arity(nargs == 3)?;
                 let n = rn.ok_or_else(bad)?;
                 let x = self.num_as(&args[0], n)?;
                 let y = self.num_as(&args[1], n)?;
                 let w = self.num_as(&args[2], n)?;
                 quote!({ let (__x, __y, __w) = (#x, #y, #w); __x + (__y - __x) * __w })
             }
-            ("periodize" | "mirror_ext", 2) => {
+            B::Periodize | B::MirrorExt => {
+                arity(nargs == 2)?;
                 let x = self.num_as(&args[0], Num::I64)?;
                 let m = self.num_as(&args[1], Num::I64)?;
                 let fi = format_ident!("{}", name);
                 quote!((#q::rt::#fi(#x, #m) as i32))
             }
-            (
-                "int" | "float" | "cast" | "int8" | "int16" | "int32" | "int64" | "uint8"
-                | "uint16" | "uint32" | "uint64" | "scalar" | "complex" | "scalar_to_half",
-                1..=2,
-            ) if !(name == "complex" && nargs == 2) => {
-                let a = self.expr(&args[0])?;
-                self.convert(a, &r, span)?
-            }
-            ("complex", 2) => {
+            B::Complex if nargs == 2 => {
                 let n = rn.ok_or_else(bad)?;
                 let p = n.part();
                 let re = self.num_as(&args[0], p)?;
@@ -211,24 +235,40 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 quote!(#q::rt::complex(#re, #im))
             }
-            ("zeros" | "ones" | "uninit" | "rand" | "randn" | "czeros" | "cones", _) => {
+            B::Int
+            | B::Float
+            | B::Cast
+            | B::Int8
+            | B::Int16
+            | B::Int32
+            | B::Int64
+            | B::Uint8
+            | B::Uint16
+            | B::Uint32
+            | B::Uint64
+            | B::Complex
+            | B::ScalarToHalf => {
+                arity((1..=2).contains(&nargs))?;
+                let a = self.expr(&args[0])?;
+                self.convert(a, &r, span)?
+            }
+            B::Zeros | B::Ones | B::Uninit | B::Rand | B::Randn | B::Czeros | B::Cones => {
                 let n = rn.ok_or_else(bad)?;
                 let nt = n.tokens(&rt);
-                let fi = match name {
-                    "czeros" => format_ident!("zeros"),
-                    "cones" => format_ident!("ones"),
-                    f => format_ident!("{}", f),
+                let fi = match b {
+                    B::Czeros => format_ident!("zeros"),
+                    B::Cones => format_ident!("ones"),
+                    _ => format_ident!("{}", name),
                 };
+                let fixed_ok = !matches!(b, B::Rand | B::Randn);
                 match &r {
                     Repr::Array(..) => {
                         let dims = self.dims_arg(name, args)?;
-                        quote!(#b::#fi::<#nt>(&#dims)?)
+                        quote!(#bi::#fi::<#nt>(&#dims)?)
                     }
-                    Repr::Fixed(_, s)
-                        if matches!(name, "zeros" | "ones" | "uninit" | "czeros" | "cones") =>
-                    {
+                    Repr::Fixed(_, s) if fixed_ok => {
                         let len: usize = s.iter().product();
-                        let v = if matches!(name, "ones" | "cones") {
+                        let v = if matches!(b, B::Ones | B::Cones) {
                             n.literal(1.0, &rt)
                         } else {
                             n.zero(&rt)
@@ -238,52 +278,57 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => return Err(bad()),
                 }
             }
-            ("eye", 1 | 2) => {
+            B::Eye => {
+                arity(nargs == 1 || nargs == 2)?;
                 let n = rn.ok_or_else(bad)?;
                 let nt = n.tokens(&rt);
                 let m = self.num_as(&args[0], Num::I64)?;
                 if nargs == 1 {
-                    quote!(#b::eye::<#nt>(#b::to_dims("eye", &[#m as i32])?[0])?)
+                    quote!(#bi::eye::<#nt>(#bi::to_dims("eye", &[#m as i32])?[0])?)
                 } else {
                     let k = self.num_as(&args[1], Num::I64)?;
-                    quote!({ let __d = #b::to_dims("eye", &[#m as i32, #k as i32])?; #b::eye_rect::<#nt>(__d[0], __d[1])? })
+                    quote!({ let __d = #bi::to_dims("eye", &[#m as i32, #k as i32])?; #bi::eye_rect::<#nt>(__d[0], __d[1])? })
                 }
             }
-            ("linspace", 3) => {
+            B::Linspace => {
+                arity(nargs == 3)?;
                 let n = rn.ok_or_else(bad)?;
                 let a = self.num_as(&args[0], n)?;
                 let c = self.num_as(&args[1], n)?;
                 let k = self.num_as(&args[2], Num::I64)?;
-                quote!(#b::linspace(#a, #c, #b::to_dims("linspace", &[#k as i32])?[0])?)
+                quote!(#bi::linspace(#a, #c, #bi::to_dims("linspace", &[#k as i32])?[0])?)
             }
-            ("size", 1) => self.size_of(&args[0], &r, span)?,
-            ("size", 2)
-                if !matches!(
+            B::Size => match nargs {
+                1 => self.size_of(&args[0], &r, span)?,
+                2 if !matches!(
                     super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
                     Repr::Num(_)
                 ) =>
-            {
-                self.size_dims(&args[0], &args[1], &r, span)?
-            }
-            ("size", 2) => {
-                let a = self.expr(&args[0])?;
-                let d = self.num_as(&args[1], Num::I32)?;
-                let x = a.t;
-                match a.r {
-                    Repr::Array(..) => quote!(#b::size_dim(&#x, #d)?),
-                    Repr::View(..) => quote!((#x.dim(#d.max(0) as usize) as i32)),
-                    Repr::Fixed(_, s) => {
-                        let dims = s.iter().map(|v| *v as i32);
-                        quote!({ let __s = [#(#dims),*]; let __d = #d; if __d >= 0 && (__d as usize) < __s.len() { __s[__d as usize] } else { 1 } })
-                    }
-                    _ => return Err(bad()),
+                {
+                    self.size_dims(&args[0], &args[1], &r, span)?
                 }
-            }
-            ("numel", 1) => {
+                2 => {
+                    let a = self.expr(&args[0])?;
+                    let d = self.num_as(&args[1], Num::I32)?;
+                    let x = a.t;
+                    match a.r {
+                        Repr::Array(..) => quote!(#bi::size_dim(&#x, #d)?),
+                        Repr::View(..) => quote!((#x.dim(#d.max(0) as usize) as i32)),
+                        Repr::Fixed(_, s) => {
+                            let dims = s.iter().map(|v| *v as i32);
+                            quote!({ let __s = [#(#dims),*]; let __d = #d; if __d >= 0 && (__d as usize) < __s.len() { __s[__d as usize] } else { 1 } })
+                        }
+                        _ => return Err(bad()),
+                    }
+                }
+                _ => return Err(bad()),
+            },
+            B::Numel => {
+                arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;
                 let x = a.t;
                 match a.r {
-                    Repr::Array(..) => quote!(#b::numel(&#x)?),
+                    Repr::Array(..) => quote!(#bi::numel(&#x)?),
                     Repr::View(..) => quote!((#x.numel() as i32)),
                     Repr::Fixed(_, s) => {
                         let len: usize = s.iter().product();
@@ -293,54 +338,62 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => return Err(bad()),
                 }
             }
-            ("ndims", 1) => {
+            B::Ndims => {
+                arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;
                 let x = a.t;
                 match a.r {
-                    Repr::Array(..) => quote!(#b::ndims(&#x)),
+                    Repr::Array(..) => quote!(#bi::ndims(&#x)),
                     Repr::View(..) => quote!((#x.shape().ndim() as i32)),
                     _ => return Err(bad()),
                 }
             }
-            ("copy" | "deepcopy" | "transpose" | "squeeze", 1) => {
+            B::Copy | B::Deepcopy | B::Transpose | B::Squeeze => {
+                arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;
                 let x = a.t;
                 let fi = format_ident!("{}", name);
                 match a.r {
-                    Repr::Array(..) => quote!(#b::#fi(&#x)?),
-                    Repr::Fixed(..) if name != "transpose" => x,
+                    Repr::Array(..) => quote!(#bi::#fi(&#x)?),
+                    Repr::Fixed(..) if b != B::Transpose => x,
                     _ => return Err(bad()),
                 }
             }
-            ("reshape" | "repmat", _) if nargs >= 2 => {
+            B::Reshape | B::Repmat => {
+                arity(nargs >= 2)?;
                 let a = self.expr(&args[0])?;
                 let Repr::Array(..) = a.r else { return Err(bad()) };
                 let dims = self.dims_arg(name, &args[1..])?;
                 let x = a.t;
                 let fi = format_ident!("{}", name);
-                quote!(#b::#fi(&#x, &#dims)?)
+                quote!(#bi::#fi(&#x, &#dims)?)
             }
-            ("sum" | "prod" | "mean" | "min" | "max" | "cumsum" | "cumprod", 1 | 2) => {
-                self.reduction(name, args, &r, span)?
+            B::Sum | B::Prod | B::Mean | B::Min | B::Max | B::Cumsum | B::Cumprod => {
+                arity(nargs == 1 || nargs == 2)?;
+                self.reduction(b, args, &r, span)?
             }
-            ("dotprod", 2) => {
+            B::Dotprod => {
+                arity(nargs == 2)?;
                 let n = rn.ok_or_else(bad)?;
                 let nt = n.tokens(&rt);
                 let x = self.expr_as(&args[0], &Repr::Array(n, None))?;
                 let y = self.expr_as(&args[1], &Repr::Array(n, None))?;
-                quote!(<_ as #b::Cast<#nt>>::cast(#b::dotprod(&#x, &#y)?))
+                quote!(<_ as #bi::Cast<#nt>>::cast(#bi::dotprod(&#x, &#y)?))
             }
-            ("imread", 1) => {
+            B::Imread => {
+                arity(nargs == 1)?;
                 let p = self.expr_as(&args[0], &Repr::Str)?;
                 let t = quote!(#q::image::imread(&#p)?);
                 self.convert(V { t, r: Repr::Array(Num::F32, Some(3)) }, &r, span)?
             }
-            ("imwrite", 2) => {
+            B::Imwrite => {
+                arity(nargs == 2)?;
                 let p = self.expr_as(&args[0], &Repr::Str)?;
                 let x = self.expr_as(&args[1], &Repr::Array(Num::F32, None))?;
                 quote!(#q::image::imwrite(&#p, &#x)?)
             }
-            ("any" | "all", 1) => {
+            B::Any | B::All => {
+                arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;
                 let n = a.r.num().ok_or_else(bad)?;
                 let z = n.zero(&rt);
@@ -352,10 +405,115 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => quote!(((#x != #z) as i32)),
                 }
             }
-            _ => {
+            // Not compiled by this back end (yet).
+            B::Cell
+            | B::Shuffledims
+            | B::Ind2pos
+            | B::Pos2ind
+            | B::Factorial
+            | B::And
+            | B::Or
+            | B::Xor
+            | B::Shl
+            | B::Shr
+            | B::Not
+            | B::Angle
+            | B::Type
+            | B::Typename
+            | B::Maxvalue
+            | B::Minvalue
+            | B::Isreal
+            | B::Iscomplex
+            | B::Isscalar
+            | B::Isvector
+            | B::Ismatrix
+            | B::Iscube
+            | B::HermTranspose
+            | B::Inv
+            | B::Svd
+            | B::Fft1
+            | B::Ifft1
+            | B::Fft2
+            | B::Ifft2
+            | B::Fft3
+            | B::Ifft3
+            | B::Print
+            | B::Unassert
+            | B::Assert
+            | B::Sprintf
+            | B::Printf
+            | B::Fprintf
+            | B::Sscanf
+            | B::Num2str
+            | B::String
+            | B::Strcat
+            | B::Fromascii
+            | B::Fromunicode
+            | B::Toascii
+            | B::Tounicode
+            | B::Imshow
+            | B::Plot
+            | B::Title
+            | B::Xlabel
+            | B::Ylabel
+            | B::Legend
+            | B::Xlim
+            | B::Ylim
+            | B::Disp
+            | B::Pause
+            | B::Load
+            | B::Save
+            | B::Dir
+            | B::Tic
+            | B::Toc
+            | B::Eval
+            | B::Fopen
+            | B::Fread
+            | B::Fwrite
+            | B::Fclose
+            | B::Fgets
+            | B::Object
+            | B::Mat2cell
+            | B::Cell2mat
+            | B::Shared
+            | B::SharedZeros
+            | B::Syncthreads
+            | B::Syncthread
+            | B::Memfence
+            | B::MaxBlockSize
+            | B::OptBlockSize
+            | B::OptBlockCnt
+            | B::GpuFeature
+            // GPU-only kernels never reach here (`gpu_only.rs`).
+            | B::GroupSync
+            | B::GroupPartition
+            | B::GroupShfl
+            | B::GroupShflUp
+            | B::GroupShflDown
+            | B::GroupShflXor
+            | B::GroupAll
+            | B::GroupAny
+            | B::GroupBallot
+            | B::GroupMatchAny
+            | B::GroupMatchAll
+            | B::MetaCheck
+            | B::MetaStr
+            | B::MetaEval
+            | B::MetaSimplify
+            | B::MetaUbound
+            | B::MetaInline
+            | B::MetaSpecialize
+            | B::MetaTarget
+            | B::MetaFtype
+            | B::MetaNops
+            | B::MetaAssump
+            | B::MetaSubs
+            | B::MetaOp
+            | B::MetaArgs
+            | B::MetaTyperecon => {
                 return Err(unsupported(
                     span,
-                    format_args!("the built-in `{name}` ({nargs} arguments)"),
+                    format_args!("the built-in `{b}` ({nargs} arguments)"),
                 ))
             }
         };
@@ -534,14 +692,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     fn reduction(
         &mut self,
-        name: &str,
+        b: Builtin,
         args: &[Expr],
         r: &Repr,
         span: Span,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
-        let b = quote!(#q::builtins);
+        let bi = quote!(#q::builtins);
+        let name = b.name();
         let a = self.expr(&args[0])?;
         let rn =
             r.num().ok_or_else(|| unsupported(span, format_args!("`{name}` with this result")))?;
@@ -549,43 +708,43 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let x = a.t.clone();
         let fi = format_ident!("{}", name);
         Ok(match (&a.r, args.len()) {
-            (Repr::Array(..), 1) if matches!(name, "cumsum" | "cumprod") => {
-                quote!(#b::cast::<#rnt, _>(&#b::#fi(&#x)?)?)
+            (Repr::Array(..), 1) if matches!(b, B::Cumsum | B::Cumprod) => {
+                quote!(#bi::cast::<#rnt, _>(&#bi::#fi(&#x)?)?)
             }
             (Repr::Array(..), 1) => {
-                if name == "mean" {
-                    quote!(#b::mean::<_, #rnt>(&#x)?)
+                if b == B::Mean {
+                    quote!(#bi::mean::<_, #rnt>(&#x)?)
                 } else {
-                    quote!(<_ as #b::Cast<#rnt>>::cast(#b::#fi(&#x)?))
+                    quote!(<_ as #bi::Cast<#rnt>>::cast(#bi::#fi(&#x)?))
                 }
             }
             (Repr::Array(..), 2) => {
                 let d = self.num_as(&args[1], Num::I32)?;
                 let fd = format_ident!("{}_dim", name);
-                if name == "mean" {
-                    quote!(#b::mean_dim::<_, #rnt>(&#x, #d)?)
+                if b == B::Mean {
+                    quote!(#bi::mean_dim::<_, #rnt>(&#x, #d)?)
                 } else {
-                    quote!(#b::cast::<#rnt, _>(&#b::#fd(&#x, #d)?)?)
+                    quote!(#bi::cast::<#rnt, _>(&#bi::#fd(&#x, #d)?)?)
                 }
             }
-            (Repr::Fixed(n, s), 1) if !matches!(name, "cumsum" | "cumprod") => {
+            (Repr::Fixed(n, s), 1) if !matches!(b, B::Cumsum | B::Cumprod) => {
                 let len: usize = s.iter().product();
                 let e = cast_num(*n, rn, quote!(__a[__k]), &rt);
-                let body = match name {
-                    "sum" | "mean" => {
+                let body = match b {
+                    B::Sum | B::Mean => {
                         quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc + { let __k = __k; #e }; })
                     }
-                    "prod" => {
+                    B::Prod => {
                         quote!(let mut __acc = #e; for __k in 1..#len { __acc = __acc * { let __k = __k; #e }; })
                     }
-                    "min" => {
+                    B::Min => {
                         quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::min(__acc, { let __k = __k; #e }); })
                     }
                     _ => {
                         quote!(let mut __acc = #e; for __k in 1..#len { __acc = #q::rt::max(__acc, { let __k = __k; #e }); })
                     }
                 };
-                let fin = if name == "mean" {
+                let fin = if b == B::Mean {
                     let l = rn.literal(len as f64, &rt);
                     quote!(__acc / #l)
                 } else {
@@ -600,10 +759,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
 }
 
 /// The element type a one-argument built-in produces from `arg`.
-fn result_num(name: &str, arg: Num) -> Num {
-    match name {
-        "abs" | "real" | "imag" => arg.part(),
-        "isnan" | "isinf" | "isfinite" => Num::I32,
+fn result_num(b: Builtin, arg: Num) -> Num {
+    match b {
+        B::Abs | B::Real | B::Imag => arg.part(),
+        B::Isnan | B::Isinf | B::Isfinite => Num::I32,
         _ => arg,
     }
 }

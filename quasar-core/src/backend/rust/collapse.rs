@@ -14,7 +14,7 @@
 use super::func::FnGen;
 use super::interior::Facts;
 use crate::ir::walk::{walk_block, walk_expr};
-use crate::ir::{ExprKind, Function, Index, LocalId, LocalRole, PlaceKind, StmtKind};
+use crate::ir::{ExprKind, Function, Index, LocalId, PlaceKind, StmtKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::cell::Cell;
@@ -49,7 +49,7 @@ fn pos_only_in_covered_accesses(f: &Function, pos: LocalId, facts: &Facts) -> bo
     let (uses, covered, ok) = (Cell::new(0usize), Cell::new(0usize), Cell::new(true));
     let place = |p: &crate::ir::Place| match &p.kind {
         PlaceKind::Local(l) if *l == pos => ok.set(false),
-        PlaceKind::Index { indices, .. } if facts.in_bounds(p.span, 0) => {
+        PlaceKind::Index { indices, .. } if facts.in_bounds(p.id) => {
             covered.set(covered.get() + count_pos(indices))
         }
         _ => {}
@@ -63,8 +63,8 @@ fn pos_only_in_covered_accesses(f: &Function, pos: LocalId, facts: &Facts) -> bo
         },
         &mut |e| match &e.kind {
             ExprKind::Local(l) if *l == pos => uses.set(uses.get() + 1),
-            ExprKind::Local(l) if f.local(*l).role == LocalRole::Special => ok.set(false),
-            ExprKind::Index { indices, .. } if facts.in_bounds(e.span, 0) => {
+            ExprKind::Local(l) if f.local(*l).special().is_some() => ok.set(false),
+            ExprKind::Index { indices, .. } if facts.in_bounds(e.id) => {
                 covered.set(covered.get() + count_pos(indices))
             }
             _ => {}

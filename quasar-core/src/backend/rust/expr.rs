@@ -99,7 +99,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::ParallelDo { dims, block_dims, kernel, args } => {
                 self.parallel_do(dims, block_dims.as_deref(), *kernel, args, &e.ty, e.span)
             }
-            ExprKind::Index { base, indices } => self.index_read(base, indices, r?, e.span),
+            ExprKind::Index { base, indices } => self.index_read(base, indices, r?, e.span, e.id),
             ExprKind::Matrix(items) => self.matrix(items, r?, e.span),
             ExprKind::Range { start, step, end } => {
                 let r = r?;

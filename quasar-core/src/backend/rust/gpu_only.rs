@@ -9,7 +9,6 @@
 use super::{GResult, Gen};
 use crate::ir::walk::walk_block;
 use crate::ir::{Callee, Const, ExprKind, FunctionId, Module};
-use crate::sema::check::METHOD_PREFIX;
 use crate::sema::types::Type;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::TokenStream;
@@ -26,12 +25,18 @@ pub(crate) fn warp_level_use(m: &Module, id: FunctionId) -> Option<&'static str>
         }
         let mut found = None;
         walk_block(&f.body, &mut |_| {}, &mut |e| match &e.kind {
-            ExprKind::Call { callee: Callee::Builtin(b), .. } if b.starts_with(METHOD_PREFIX) => {
+            ExprKind::Call { callee: Callee::Builtin(b), .. }
+                if b.kind() == crate::ir::BuiltinKind::GroupMethod =>
+            {
                 found = found.or(Some("warp shuffles and votes"));
             }
             // `syncthreads(warp)`, `syncthreads(grid)`, …; `syncthreads(block)` is a plain
             // barrier (`StmtKind::SyncThreads`), which the CPU runs.
-            ExprKind::Call { callee: Callee::Builtin(b), args } if b.starts_with("syncthread") => {
+            ExprKind::Call {
+                callee:
+                    Callee::Builtin(crate::ir::Builtin::Syncthreads | crate::ir::Builtin::Syncthread),
+                args,
+            } => {
                 if let Some(Const::Str(s)) = args.first().and_then(|a| a.constant()) {
                     if s != "block" {
                         found = found.or(Some("`syncthreads` across a warp or grid"));

@@ -6,6 +6,7 @@ use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::NodeId;
 use crate::ir::{Const, Expr, ExprKind, Index};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
@@ -43,23 +44,25 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
+    /// Reads `base[indices]` (the node `node`).
     pub fn index_read(
         &mut self,
         base: &Expr,
         indices: &[Index],
         r: Repr,
         span: Span,
+        node: NodeId,
     ) -> GResult<V> {
         if self.ctx != super::func::Ctx::Host && crate::ir::slice::is_slice(indices) {
-            let t = self.kernel_slice_read(base, indices, &r, span)?;
+            let t = self.kernel_slice_read(base, indices, &r, span, node)?;
             return Ok(V { t, r });
         }
         let b = self.expr(base)?;
         match b.r.clone() {
             Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
             Repr::View(n, rank) => {
-                let comps = self.view_components(indices, span)?;
-                let t = self.view_access(base, &b.t, n, rank, comps, None, span)?;
+                let comps = self.view_components(indices, span, node)?;
+                let t = self.view_access(base, &b.t, n, rank, comps, None, span, node)?;
                 Ok(V { t, r })
             }
             Repr::Fixed(n, shape) => {
@@ -74,6 +77,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
+    /// Writes `base[indices] op= value` (the place `node`).
+    #[allow(clippy::too_many_arguments)]
     pub fn index_write(
         &mut self,
         base: &Expr,
@@ -82,17 +87,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
         value: &Expr,
         elem_ty: &Type,
         span: Span,
+        node: NodeId,
     ) -> GResult<TokenStream> {
         if self.ctx != super::func::Ctx::Host && crate::ir::slice::is_slice(indices) {
-            return self.kernel_slice_write(base, indices, op, value, span);
+            return self.kernel_slice_write(base, indices, op, value, span, node);
         }
         let b = self.expr(base)?;
         match b.r.clone() {
             Repr::Array(n, _) => self.host_write(base, b, n, indices, op, value, elem_ty, span),
             Repr::View(n, rank) => {
-                let comps = self.view_components(indices, span)?;
+                let comps = self.view_components(indices, span, node)?;
                 let v = self.num_as(value, n)?;
-                let t = self.view_access(base, &b.t, n, rank, comps, Some((op, v)), span)?;
+                let t = self.view_access(base, &b.t, n, rank, comps, Some((op, v)), span, node)?;
                 Ok(quote!(#t;))
             }
             Repr::Fixed(n, shape) => {
@@ -184,8 +190,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         &mut self,
         indices: &[Index],
         span: Span,
+        node: NodeId,
     ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
-        if self.interior.as_ref().is_some_and(|f| f.in_bounds(span, 0)) {
+        if self.interior.as_ref().is_some_and(|f| f.in_bounds(node)) {
             let mut out = Vec::new();
             let mut ok = true;
             for ix in indices {
@@ -213,7 +220,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     fn pos_comp(&self, e: &Expr) -> Option<usize> {
         let is_pos = |id: &crate::ir::LocalId| {
             let l = self.f.local(*id);
-            l.role == crate::ir::LocalRole::Special && l.name == "pos"
+            l.special() == Some(crate::ir::Special::Pos)
         };
         match &e.kind {
             ExprKind::Local(id) if is_pos(id) && e.ty.is_int() => Some(0),
@@ -261,7 +268,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     fn affine_vec_i64(&mut self, e: &Expr) -> GResult<Option<Vec<TokenStream>>> {
         let is_pos = |x: &Expr| {
             matches!(&x.kind, ExprKind::Local(id)
-            if self.f.local(*id).role == crate::ir::LocalRole::Special && self.f.local(*id).name == "pos")
+            if self.f.local(*id).special() == Some(crate::ir::Special::Pos))
         };
         let len =
             e.ty.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product::<usize>());
@@ -306,6 +313,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         (pre, comps): (Vec<TokenStream>, Vec<TokenStream>),
         write: Option<(AssignOp, TokenStream)>,
         span: Span,
+        node: NodeId,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let mut mode = self.access_mode(base);
@@ -325,7 +333,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             _ => None,
         };
         let fast: Vec<bool> =
-            (0..k).map(|d| self.interior.as_ref().is_some_and(|f| f.in_bounds(span, d))).collect();
+            (0..k).map(|_| self.interior.as_ref().is_some_and(|f| f.in_bounds(node))).collect();
         let mut lets = Vec::new();
         let mut oks = Vec::new();
         let mut offs = Vec::new();

@@ -10,9 +10,9 @@
 
 use super::bound::{Bound, Term};
 use crate::ir::{
-    Block, Callee, Const, Expr, ExprKind, Function, Index, LocalId, LocalRole, PlaceKind, StmtKind,
+    Block, Builtin, Callee, Const, Expr, ExprKind, Function, Index, LocalId, LocalRole, NodeId,
+    PlaceKind, StmtKind,
 };
-use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 use std::collections::{HashMap, HashSet};
 
@@ -31,18 +31,14 @@ pub(crate) struct Comp {
 /// The accesses that need no boundary handling in the interior.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Facts {
-    accesses: HashSet<(u32, u32, u32, u32)>,
+    accesses: HashSet<NodeId>,
     pub comps: Vec<Comp>,
 }
 
-fn key(s: Span) -> (u32, u32, u32, u32) {
-    (s.start, s.end, s.line, s.col)
-}
-
 impl Facts {
-    /// Whether component `d` of the access at `span` is in bounds in the interior.
-    pub fn in_bounds(&self, span: Span, _d: usize) -> bool {
-        self.accesses.contains(&key(span))
+    /// Whether the access `node` (an index expression or place) is in bounds in the interior.
+    pub fn in_bounds(&self, node: NodeId) -> bool {
+        self.accesses.contains(&node)
     }
 
     /// Whether any access constrains the innermost launch dimension (otherwise there is no
@@ -202,14 +198,14 @@ impl Analysis {
             ExprKind::Local(l) if self.invariant.contains(l) => same(Bound::term(Term::Local(*l))),
             ExprKind::Local(l) => self.ranges.get(l).cloned(),
             ExprKind::Convert(inner) if e.ty.is_int() => self.interval(inner),
-            ExprKind::Call { callee: Callee::Builtin(name), args } => {
+            ExprKind::Call { callee: Callee::Builtin(b), args } => {
                 let view = match args.first().map(|a| &a.kind) {
                     Some(ExprKind::Local(v)) if self.views.contains(v) => *v,
                     _ => return None,
                 };
-                match (name.as_str(), args.len()) {
-                    ("numel", 1) => same(Bound::term(Term::Numel(view))),
-                    ("size", 2) => match args[1].constant() {
+                match (b, args.len()) {
+                    (Builtin::Numel, 1) => same(Bound::term(Term::Numel(view))),
+                    (Builtin::Size, 2) => match args[1].constant() {
                         Some(Const::Int(d)) if *d >= 0 && (*d as usize) < 16 => {
                             same(Bound::term(Term::Size(view, *d as usize)))
                         }
@@ -300,21 +296,21 @@ impl Analysis {
         Some(out)
     }
 
-    fn access(&mut self, base: &Expr, indices: &[Index], span: Span) {
+    fn access(&mut self, base: &Expr, indices: &[Index], node: NodeId) {
         let ExprKind::Local(b) = base.kind else { return };
         if !self.views.contains(&b) {
             return;
         }
         let Some(comps) = self.components(indices) else {
             if self.within_extents(b, indices) {
-                self.facts.accesses.insert(key(span));
+                self.facts.accesses.insert(node);
             }
             return;
         };
         if self.ranks.get(&b) != Some(&comps.len()) {
             return;
         }
-        self.facts.accesses.insert(key(span));
+        self.facts.accesses.insert(node);
         for (array_dim, (launch_dim, lo, hi)) in comps.into_iter().enumerate() {
             self.facts.comps.push(Comp { base: b, array_dim, launch_dim, lo, hi });
         }
@@ -347,7 +343,7 @@ impl Analysis {
             match &s.kind {
                 StmtKind::Assign { place, value, .. } => {
                     if let PlaceKind::Index { base, indices } = &place.kind {
-                        self.access(base, indices, place.span);
+                        self.access(base, indices, place.id);
                     }
                     self.expr(value);
                 }
@@ -395,7 +391,7 @@ impl Analysis {
         let mut found = Vec::new();
         crate::ir::walk::walk_expr(e, &mut |x| {
             if let ExprKind::Index { base, indices } = &x.kind {
-                found.push((base.as_ref().clone(), indices.clone(), x.span));
+                found.push((base.as_ref().clone(), indices.clone(), x.id));
             }
         });
         for (b, ix, span) in found {
@@ -433,7 +429,7 @@ mod tests {
         let mut pos = None;
         for (i, l) in f.locals.iter().enumerate() {
             match (&l.ty, l.role) {
-                (_, LocalRole::Special) if l.name == "pos" => pos = Some(LocalId(i as u32)),
+                (_, LocalRole::Special(crate::ir::Special::Pos)) => pos = Some(LocalId(i as u32)),
                 (crate::sema::types::Type::Array(a), LocalRole::Param) => {
                     if let Rank::Fixed(r) = a.rank {
                         views.insert(LocalId(i as u32), r as usize);

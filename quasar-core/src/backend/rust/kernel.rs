@@ -14,7 +14,9 @@ use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult, Gen};
-use crate::ir::{Block, Expr, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind, StmtKind};
+use crate::ir::{
+    Block, Builtin, Expr, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
+};
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::AssignOp;
@@ -25,12 +27,11 @@ use std::collections::HashMap;
 /// The launch rank of a kernel, from its special parameters (`pos : ivec2` → 2).
 fn launch_rank(g: &Gen, id: FunctionId) -> Option<usize> {
     let f = g.m.function(id);
-    f.locals.iter().filter(|l| l.role == LocalRole::Special).find_map(|l| match l.name.as_str() {
-        "pos" | "blkpos" | "blkidx" | "blkdim" | "blkcnt" => match &l.ty {
-            Type::Int(..) => Some(1),
-            t => t.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product()),
-        },
-        _ => None,
+    f.locals.iter().filter(|l| l.special().is_some_and(Special::is_geometry)).find_map(|l| match &l
+        .ty
+    {
+        Type::Int(..) => Some(1),
+        t => t.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product()),
     })
 }
 
@@ -39,7 +40,7 @@ pub(crate) fn arg_slots(g: &Gen, id: FunctionId) -> Vec<LocalId> {
     let f = g.m.function(id);
     f.params
         .iter()
-        .filter(|p| f.local(**p).role != LocalRole::Special)
+        .filter(|p| f.local(**p).special().is_none())
         .chain(&f.captures)
         .copied()
         .collect()
@@ -80,11 +81,10 @@ pub(super) fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
     let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
     let PlaceKind::Local(l) = place.kind else { return None };
     match &value.kind {
-        ExprKind::Call { callee: crate::ir::Callee::Builtin(n), args }
-            if n == "shared" || n == "shared_zeros" =>
-        {
-            Some((l, args.as_slice()))
-        }
+        ExprKind::Call {
+            callee: crate::ir::Callee::Builtin(Builtin::Shared | Builtin::SharedZeros),
+            args,
+        } => Some((l, args.as_slice())),
         _ => None,
     }
 }
@@ -101,10 +101,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let barrier = uses_barriers(&f.body);
     let shared: Vec<(LocalId, Vec<Expr>)> =
         f.body.iter().filter_map(shared_decl).map(|(l, a)| (l, a.to_vec())).collect();
-    let blk_special = f.locals.iter().any(|l| {
-        l.role == LocalRole::Special
-            && matches!(l.name.as_str(), "blkpos" | "blkidx" | "blkdim" | "blkcnt")
-    });
+    let blk_special = f.locals.iter().any(|l| l.special().is_some_and(Special::is_block_geometry));
     let block_sensitive = barrier || !shared.is_empty() || blk_special;
 
     let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
@@ -263,31 +260,31 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
 
 /// The special parameters of one thread at position `__p0.. ` (already bound).
 pub(super) fn specials(fg: &FnGen, d: usize) -> TokenStream {
-    specials_only(fg, d, &["pos", "blkpos", "blkidx", "blkdim", "blkcnt", "warpsize"])
+    use Special as S;
+    specials_only(fg, d, &[S::Pos, S::BlkPos, S::BlkIdx, S::BlkDim, S::BlkCnt, S::WarpSize])
 }
 
 /// The special parameters named in `names`.
-pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[&str]) -> TokenStream {
+pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[Special]) -> TokenStream {
     let mut out = Vec::new();
     for (i, l) in fg.f.locals.iter().enumerate() {
-        if l.role != LocalRole::Special || !names.contains(&l.name.as_str()) {
-            continue;
-        }
+        let Some(s) = l.special().filter(|s| names.contains(s)) else { continue };
         let n = &fg.names[i];
         let comps: Vec<TokenStream> = (0..d.max(1))
             .map(|k| {
                 let p = format_ident!("__p{}", k);
-                match l.name.as_str() {
-                    "pos" => quote!((#p as i32)),
-                    "blkpos" => quote!((__ctx.blkpos(#k, #p) as i32)),
-                    "blkidx" => quote!((__ctx.blkidx(#k) as i32)),
-                    "blkdim" => quote!((__ctx.blkdim(#k) as i32)),
-                    "blkcnt" => quote!((__ctx.blkcnt(#k) as i32)),
+                match s {
+                    Special::Pos => quote!((#p as i32)),
+                    Special::BlkPos => quote!((__ctx.blkpos(#k, #p) as i32)),
+                    Special::BlkIdx => quote!((__ctx.blkidx(#k) as i32)),
+                    Special::BlkDim => quote!((__ctx.blkdim(#k) as i32)),
+                    Special::BlkCnt => quote!((__ctx.blkcnt(#k) as i32)),
+                    // Thread groups make a kernel GPU-only (`gpu_only.rs`): never asked for.
                     _ => quote!((__ctx.warpsize() as i32)),
                 }
             })
             .collect();
-        let v = if l.ty.is_int() || l.name == "warpsize" {
+        let v = if l.ty.is_int() || s == Special::WarpSize {
             comps[0].clone()
         } else {
             quote!([#(#comps),*])
@@ -333,7 +330,7 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
     let pos =
         fg.f.locals
             .iter()
-            .position(|l| l.role == LocalRole::Special && l.name == "pos")
+            .position(|l| l.special() == Some(Special::Pos))
             .map(|i| LocalId(i as u32));
     let facts = super::interior::analyse(fg.f, pos, &views);
     let mut flat_fast = None;
@@ -420,8 +417,7 @@ fn shared_bytes_fn(
 ) -> GResult<TokenStream> {
     let rt = fg.g.rt.clone();
     let name = format_ident!("{}__shared", fg.g.fn_ident(fg.id));
-    let blkdim =
-        fg.f.locals.iter().position(|l| l.role == LocalRole::Special && l.name == "blkdim");
+    let blkdim = fg.f.locals.iter().position(|l| l.special() == Some(Special::BlkDim));
     let bind = match blkdim {
         Some(i) => {
             let n = &fg.names[i];
@@ -466,7 +462,7 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
     crate::ir::walk::walk_expr(e, &mut |x| {
         if let ExprKind::Local(l) = x.kind {
             let local = fg.f.local(l);
-            if !(local.role == LocalRole::Special && local.name == "blkdim") {
+            if local.special() != Some(Special::BlkDim) {
                 bad = Some(x.span);
             }
         }

@@ -15,7 +15,7 @@
 
 use super::{sanitize, Options};
 use crate::backend::ptx::{self, PtxOptions, PtxOutput, PtxParamRole};
-use crate::ir::{LocalRole, Module};
+use crate::ir::Module;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -132,7 +132,7 @@ fn variant(
             let names = f
                 .params
                 .iter()
-                .filter(|p| f.local(**p).role != LocalRole::Special)
+                .filter(|p| f.local(**p).special().is_none())
                 .chain(&f.captures)
                 .map(|p| f.local(*p).name.clone())
                 .collect();

@@ -7,6 +7,7 @@ use super::expr::cast_num;
 use super::func::FnGen;
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::ir::NodeId;
 use crate::ir::{Const, Expr, ExprKind, Index};
 use crate::sema::types::Type;
 use crate::span::Span;
@@ -70,6 +71,7 @@ impl FnGen<'_, '_> {
         indices: &[Index],
         r: &Repr,
         span: Span,
+        node: NodeId,
     ) -> GResult<TokenStream> {
         let (Some(len), Repr::Fixed(n, _)) = (r.fixed_len(), r) else {
             return Err(unsupported(span, "a kernel slice whose length is not known"));
@@ -77,7 +79,7 @@ impl FnGen<'_, '_> {
         let elem = Repr::Num(*n);
         let mut items = Vec::with_capacity(len);
         for list in element_indices(indices, len, span)? {
-            items.push(self.index_read(base, &list, elem.clone(), span)?.t);
+            items.push(self.index_read(base, &list, elem.clone(), span, node)?.t);
         }
         Ok(quote!([#(#items),*]))
     }
@@ -90,6 +92,7 @@ impl FnGen<'_, '_> {
         op: AssignOp,
         value: &Expr,
         span: Span,
+        node: NodeId,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let v = self.expr(value)?;
@@ -109,8 +112,9 @@ impl FnGen<'_, '_> {
             writes.push(match b.r.clone() {
                 Repr::View(n, rank) => {
                     let x = cast_num(vn, n, item, &rt);
-                    let comps = self.view_components(&list, span)?;
-                    let t = self.view_access(base, &b.t, n, rank, comps, Some((op, x)), span)?;
+                    let comps = self.view_components(&list, span, node)?;
+                    let t =
+                        self.view_access(base, &b.t, n, rank, comps, Some((op, x)), span, node)?;
                     quote!(#t;)
                 }
                 Repr::Fixed(n, shape) if op == AssignOp::Assign => {

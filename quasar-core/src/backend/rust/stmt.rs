@@ -228,7 +228,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Ok(quote!(#t = #rhs;))
             }
             PlaceKind::Index { base, indices } => {
-                self.index_write(base, indices, op, value, &place.ty, place.span)
+                self.index_write(base, indices, op, value, &place.ty, place.span, place.id)
             }
             PlaceKind::Field { .. } => Err(unsupported(span, "assignment to fields (classes)")),
         }
@@ -432,7 +432,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             PlaceKind::Local(id) => Ok(self.read_local(*id)),
             PlaceKind::Index { base, indices } => {
                 let r = self.repr_of(&place.ty, place.span)?;
-                self.index_read(base, indices, r, place.span)
+                self.index_read(base, indices, r, place.span, place.id)
             }
             PlaceKind::Field { .. } => Err(unsupported(place.span, "fields (classes)")),
         }

@@ -2,7 +2,7 @@
 //! mapping with shape merging, and dimension arguments (`zeros(2, 3)`, `zeros(size(x))`).
 
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
-use crate::ir::Const;
+use crate::ir::{Builtin, Const};
 use crate::sema::types::{promote, ArrayMods, ArrayType, Dim, IntKind, Overflow, Rank, Type};
 
 /// The most dimensions an array may have (manual §3.4).
@@ -10,17 +10,17 @@ pub(super) const MAX_DIMS: u64 = 16;
 
 /// A built-in callable from host code, and from kernel and device code when `device`.
 pub(super) const fn sig(
-    name: &'static str,
+    builtin: Builtin,
     device: bool,
     usage: &'static str,
     rule: fn(&BuiltinCall) -> RuleResult,
 ) -> Signature {
-    Signature { name, host: true, device, usage, rule }
+    Signature { builtin, name: builtin.name(), host: true, device, usage, rule }
 }
 
 /// A built-in for host code only.
 pub(super) const fn host_only(
-    name: &'static str,
+    name: Builtin,
     usage: &'static str,
     rule: fn(&BuiltinCall) -> RuleResult,
 ) -> Signature {
@@ -29,7 +29,7 @@ pub(super) const fn host_only(
 
 /// A built-in callable everywhere.
 pub(super) const fn everywhere(
-    name: &'static str,
+    name: Builtin,
     usage: &'static str,
     rule: fn(&BuiltinCall) -> RuleResult,
 ) -> Signature {

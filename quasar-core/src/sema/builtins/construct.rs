@@ -6,6 +6,7 @@ use super::common::{
     no_type_args, sig, MAX_DIMS,
 };
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{ArrayType, Dim, Rank, Type};
 
 /// An allocation `name(dims…)` or `name[T](dims…)`: an array of `T` (default `default`) of
@@ -227,22 +228,22 @@ fn shuffledims(c: &BuiltinCall) -> RuleResult {
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("zeros", true, "zeros(dims...) or zeros[T](dims...)", zeros),
-    sig("ones", true, "ones(dims...) or ones[T](dims...)", ones),
-    sig("uninit", true, "uninit(dims...) or uninit[T](dims...)", uninit),
-    sig("rand", false, "rand(dims...)", rand),
-    sig("randn", false, "randn(dims...)", randn),
-    sig("czeros", true, "czeros(dims...)", czeros),
-    sig("cones", true, "cones(dims...)", cones),
-    sig("cell", false, "cell(dims...)", cell),
-    sig("eye", false, "eye(n) or eye(m, n)", eye),
-    sig("linspace", false, "linspace(a, b, n)", linspace),
-    sig("copy", false, "copy(x)", copy),
-    sig("deepcopy", false, "deepcopy(x)", deepcopy),
-    sig("reshape", false, "reshape(x, dims...)", reshape),
-    sig("repmat", false, "repmat(x, dims...)", repmat),
-    sig("squeeze", true, "squeeze(x)", squeeze),
-    sig("shuffledims", false, "shuffledims(x, perm)", shuffledims),
+    sig(B::Zeros, true, "zeros(dims...) or zeros[T](dims...)", zeros),
+    sig(B::Ones, true, "ones(dims...) or ones[T](dims...)", ones),
+    sig(B::Uninit, true, "uninit(dims...) or uninit[T](dims...)", uninit),
+    sig(B::Rand, false, "rand(dims...)", rand),
+    sig(B::Randn, false, "randn(dims...)", randn),
+    sig(B::Czeros, true, "czeros(dims...)", czeros),
+    sig(B::Cones, true, "cones(dims...)", cones),
+    sig(B::Cell, false, "cell(dims...)", cell),
+    sig(B::Eye, false, "eye(n) or eye(m, n)", eye),
+    sig(B::Linspace, false, "linspace(a, b, n)", linspace),
+    sig(B::Copy, false, "copy(x)", copy),
+    sig(B::Deepcopy, false, "deepcopy(x)", deepcopy),
+    sig(B::Reshape, false, "reshape(x, dims...)", reshape),
+    sig(B::Repmat, false, "repmat(x, dims...)", repmat),
+    sig(B::Squeeze, true, "squeeze(x)", squeeze),
+    sig(B::Shuffledims, false, "shuffledims(x, perm)", shuffledims),
 ];
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::common::{
     type_value, Elementwise, REALS,
 };
 use super::{BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{Precision, Type};
 
 fn to_complex(es: &[Type]) -> Type {
@@ -140,18 +141,18 @@ fn iscube(c: &BuiltinCall) -> RuleResult {
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("complex", true, "complex(x) or complex(re, im)", complex),
-    sig("type", true, "type(x) or type(x, T)", type_of),
-    sig("typename", false, "typename(T)", typename),
-    sig("cast", true, "cast(x, T)", cast),
-    sig("maxvalue", true, "maxvalue(T)", maxvalue),
-    sig("minvalue", true, "minvalue(T)", minvalue),
-    sig("isreal", true, "isreal(x)", isreal),
-    sig("iscomplex", true, "iscomplex(x)", iscomplex),
-    sig("isscalar", true, "isscalar(x)", isscalar),
-    sig("isvector", true, "isvector(x)", isvector),
-    sig("ismatrix", true, "ismatrix(x)", ismatrix),
-    sig("iscube", true, "iscube(x)", iscube),
+    sig(B::Complex, true, "complex(x) or complex(re, im)", complex),
+    sig(B::Type, true, "type(x) or type(x, T)", type_of),
+    sig(B::Typename, false, "typename(T)", typename),
+    sig(B::Cast, true, "cast(x, T)", cast),
+    sig(B::Maxvalue, true, "maxvalue(T)", maxvalue),
+    sig(B::Minvalue, true, "minvalue(T)", minvalue),
+    sig(B::Isreal, true, "isreal(x)", isreal),
+    sig(B::Iscomplex, true, "iscomplex(x)", iscomplex),
+    sig(B::Isscalar, true, "isscalar(x)", isscalar),
+    sig(B::Isvector, true, "isvector(x)", isvector),
+    sig(B::Ismatrix, true, "ismatrix(x)", ismatrix),
+    sig(B::Iscube, true, "iscube(x)", iscube),
 ];
 
 #[cfg(test)]

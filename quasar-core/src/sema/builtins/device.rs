@@ -7,6 +7,7 @@ use super::common::{
 };
 use super::construct::allocation;
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{Dim, Rank, Type};
 use crate::syntax::ast::FunctionKind;
 
@@ -141,24 +142,24 @@ fn gpu_feature(c: &BuiltinCall) -> RuleResult {
 }
 
 const fn sig(
-    name: &'static str,
+    builtin: B,
     host: bool,
     usage: &'static str,
     rule: fn(&BuiltinCall) -> RuleResult,
 ) -> Signature {
-    Signature { name, host, device: !host, usage, rule }
+    Signature { builtin, name: builtin.name(), host, device: !host, usage, rule }
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("shared", false, "shared(dims...) or shared[T](dims...)", shared),
-    sig("shared_zeros", false, "shared_zeros(dims...) or shared_zeros[T](dims...)", shared_zeros),
-    sig("syncthreads", false, "syncthreads or syncthreads(scope)", syncthreads),
-    sig("syncthread", false, "syncthread or syncthread(scope)", syncthread),
-    sig("memfence", false, "memfence(scope)", memfence),
-    sig("max_block_size", true, "max_block_size(kernel, dims)", max_block_size),
-    sig("opt_block_size", true, "opt_block_size(kernel, dims)", opt_block_size),
-    sig("opt_block_cnt", true, "opt_block_cnt(kernel, block_size, dims)", opt_block_cnt),
-    sig("gpu_feature", true, "gpu_feature(name)", gpu_feature),
+    sig(B::Shared, false, "shared(dims...) or shared[T](dims...)", shared),
+    sig(B::SharedZeros, false, "shared_zeros(dims...) or shared_zeros[T](dims...)", shared_zeros),
+    sig(B::Syncthreads, false, "syncthreads or syncthreads(scope)", syncthreads),
+    sig(B::Syncthread, false, "syncthread or syncthread(scope)", syncthread),
+    sig(B::Memfence, false, "memfence(scope)", memfence),
+    sig(B::MaxBlockSize, true, "max_block_size(kernel, dims)", max_block_size),
+    sig(B::OptBlockSize, true, "opt_block_size(kernel, dims)", opt_block_size),
+    sig(B::OptBlockCnt, true, "opt_block_cnt(kernel, block_size, dims)", opt_block_cnt),
+    sig(B::GpuFeature, true, "gpu_feature(name)", gpu_feature),
 ];
 
 // --- The `thread_block` class of cooperative groups (manual §9.8) ---------------------------
@@ -268,26 +269,22 @@ fn tb_match_all(c: &BuiltinCall) -> RuleResult {
     vote(c, "match_all")
 }
 
-const fn tb(
-    name: &'static str,
-    usage: &'static str,
-    rule: fn(&BuiltinCall) -> RuleResult,
-) -> Signature {
-    Signature { name, host: false, device: true, usage, rule }
+const fn tb(builtin: B, usage: &'static str, rule: fn(&BuiltinCall) -> RuleResult) -> Signature {
+    Signature { builtin, name: builtin.name(), host: false, device: true, usage, rule }
 }
 
 const THREAD_BLOCK_METHODS: &[Signature] = &[
-    tb("sync", "g.sync()", tb_sync),
-    tb("partition", "g.partition(size)", tb_partition),
-    tb("shfl", "g.shfl(value, src_thread_idx)", tb_shfl),
-    tb("shfl_up", "g.shfl_up(value, delta)", tb_shfl_up),
-    tb("shfl_down", "g.shfl_down(value, delta)", tb_shfl_down),
-    tb("shfl_xor", "g.shfl_xor(value, mask)", tb_shfl_xor),
-    tb("all", "g.all(predicate)", tb_all),
-    tb("any", "g.any(predicate)", tb_any),
-    tb("ballot", "g.ballot(predicate)", tb_ballot),
-    tb("match_any", "g.match_any(value)", tb_match_any),
-    tb("match_all", "g.match_all(value)", tb_match_all),
+    tb(B::GroupSync, "g.sync()", tb_sync),
+    tb(B::GroupPartition, "g.partition(size)", tb_partition),
+    tb(B::GroupShfl, "g.shfl(value, src_thread_idx)", tb_shfl),
+    tb(B::GroupShflUp, "g.shfl_up(value, delta)", tb_shfl_up),
+    tb(B::GroupShflDown, "g.shfl_down(value, delta)", tb_shfl_down),
+    tb(B::GroupShflXor, "g.shfl_xor(value, mask)", tb_shfl_xor),
+    tb(B::GroupAll, "g.all(predicate)", tb_all),
+    tb(B::GroupAny, "g.any(predicate)", tb_any),
+    tb(B::GroupBallot, "g.ballot(predicate)", tb_ballot),
+    tb(B::GroupMatchAny, "g.match_any(value)", tb_match_any),
+    tb(B::GroupMatchAll, "g.match_all(value)", tb_match_all),
 ];
 
 /// A method of the cooperative-groups class `thread_block` (the type of the kernel

@@ -4,6 +4,7 @@
 
 use super::common::{args, calc, expected, host_only, is_num, is_open, make_array, no_type_args};
 use super::{BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{Dim, Precision, Rank, Type};
 
 /// The element type of a number or numeric array argument, `None` for `??`.
@@ -133,16 +134,16 @@ fn ifft3(c: &BuiltinCall) -> RuleResult {
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    Signature { device: true, ..host_only("transpose", "transpose(A)", transpose) },
-    Signature { device: true, ..host_only("herm_transpose", "herm_transpose(A)", herm_transpose) },
-    host_only("inv", "inv(A)", inv),
-    host_only("svd", "[U, S, V] = svd(A)", svd),
-    host_only("fft1", "fft1(x)", fft1),
-    host_only("ifft1", "ifft1(x)", ifft1),
-    host_only("fft2", "fft2(x)", fft2),
-    host_only("ifft2", "ifft2(x)", ifft2),
-    host_only("fft3", "fft3(x)", fft3),
-    host_only("ifft3", "ifft3(x)", ifft3),
+    Signature { device: true, ..host_only(B::Transpose, "transpose(A)", transpose) },
+    Signature { device: true, ..host_only(B::HermTranspose, "herm_transpose(A)", herm_transpose) },
+    host_only(B::Inv, "inv(A)", inv),
+    host_only(B::Svd, "[U, S, V] = svd(A)", svd),
+    host_only(B::Fft1, "fft1(x)", fft1),
+    host_only(B::Ifft1, "ifft1(x)", ifft1),
+    host_only(B::Fft2, "fft2(x)", fft2),
+    host_only(B::Ifft2, "ifft2(x)", ifft2),
+    host_only(B::Fft3, "fft3(x)", fft3),
+    host_only(B::Ifft3, "ifft3(x)", ifft3),
 ];
 
 #[cfg(test)]

@@ -60,6 +60,9 @@ pub type RuleResult = Result<Type, String>;
 
 #[derive(Clone, Copy)]
 pub struct Signature {
+    /// The built-in this row types (the IR's name for it).
+    pub builtin: crate::ir::Builtin,
+    /// `builtin.name()`.
     pub name: &'static str,
     /// May be called from host code.
     pub host: bool,

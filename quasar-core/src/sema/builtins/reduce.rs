@@ -7,6 +7,7 @@ use super::common::{
 };
 use super::elementwise::min_max2;
 use super::{ArgInfo, BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{ArrayType, Dim, Rank, Type};
 
 /// What a reduction does with the element type.
@@ -191,16 +192,16 @@ fn dotprod(c: &BuiltinCall) -> RuleResult {
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    sig("sum", true, "sum(x) or sum(x, dim)", sum),
-    sig("prod", true, "prod(x) or prod(x, dim)", prod),
-    sig("mean", true, "mean(x) or mean(x, dim)", mean),
-    sig("min", true, "min(x) or min(a, b)", min),
-    sig("max", true, "max(x) or max(a, b)", max),
-    sig("cumsum", false, "cumsum(x) or cumsum(x, dim)", cumsum),
-    sig("cumprod", false, "cumprod(x) or cumprod(x, dim)", cumprod),
-    sig("dotprod", true, "dotprod(a, b)", dotprod),
-    sig("any", true, "any(x)", any),
-    sig("all", true, "all(x)", all),
+    sig(B::Sum, true, "sum(x) or sum(x, dim)", sum),
+    sig(B::Prod, true, "prod(x) or prod(x, dim)", prod),
+    sig(B::Mean, true, "mean(x) or mean(x, dim)", mean),
+    sig(B::Min, true, "min(x) or min(a, b)", min),
+    sig(B::Max, true, "max(x) or max(a, b)", max),
+    sig(B::Cumsum, false, "cumsum(x) or cumsum(x, dim)", cumsum),
+    sig(B::Cumprod, false, "cumprod(x) or cumprod(x, dim)", cumprod),
+    sig(B::Dotprod, true, "dotprod(a, b)", dotprod),
+    sig(B::Any, true, "any(x)", any),
+    sig(B::All, true, "all(x)", all),
 ];
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use super::common::{
     args, dim_index, everywhere, expected, is_integer, is_num, is_open, is_real, no_type_args,
 };
 use super::{BuiltinCall, RuleResult, Signature};
+use crate::ir::Builtin as B;
 use crate::sema::types::{Dim, Rank, Type};
 
 /// The number of dimensions of a value whose size is asked, `Any` when not known statically.
@@ -103,11 +104,11 @@ fn pos2ind(c: &BuiltinCall) -> RuleResult {
 }
 
 pub(super) const SIGNATURES: &[Signature] = &[
-    everywhere("size", "size(x), size(x, dim) or size(x, dims)", size),
-    everywhere("numel", "numel(x)", numel),
-    everywhere("ndims", "ndims(x)", ndims),
-    everywhere("ind2pos", "ind2pos(dims, index)", ind2pos),
-    everywhere("pos2ind", "pos2ind(dims, pos)", pos2ind),
+    everywhere(B::Size, "size(x), size(x, dim) or size(x, dims)", size),
+    everywhere(B::Numel, "numel(x)", numel),
+    everywhere(B::Ndims, "ndims(x)", ndims),
+    everywhere(B::Ind2pos, "ind2pos(dims, index)", ind2pos),
+    everywhere(B::Pos2ind, "pos2ind(dims, pos)", pos2ind),
 ];
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! host, device and kernel functions (manual §2.4.1, §4.3).
 
 use super::expr::unknown;
-use super::scope::{thread_group_param, FnLowerer, NameRef, SPECIAL_PARAMS};
+use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
+use crate::ir::Special;
 use crate::ir::{self, Callee, FunctionId};
 use crate::sema::builtins::{self, ArgInfo, BuiltinCall};
 use crate::sema::decls::FnDeclId;
@@ -234,7 +235,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if arg_types.contains(&Type::Void) {
             // An argument's type is not known yet in this pass.
             return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Builtin(name.to_string()), args: ordered },
+                ir::ExprKind::Call { callee: Callee::Unresolved(name.to_string()), args: ordered },
                 Type::Void,
                 span,
             );
@@ -243,7 +244,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Some(id) = self.cx.instantiate(decl, arg_types, type_args.to_vec(), span, env) else {
             // Recursion whose result type is still being inferred.
             return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Builtin(name.to_string()), args: ordered },
+                ir::ExprKind::Call { callee: Callee::Unresolved(name.to_string()), args: ordered },
                 Type::Unknown,
                 span,
             );
@@ -328,8 +329,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .params
             .iter()
             .filter(|p| {
-                !(def.kind == FunctionKind::Kernel
-                    && SPECIAL_PARAMS.contains(&p.name.name.as_str()))
+                !(def.kind == FunctionKind::Kernel && Special::from_name(&p.name.name).is_some())
             })
             .collect();
         let variadic = params.last().is_some_and(|p| p.variadic);
@@ -455,7 +455,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         if types.contains(&Type::Void) {
             return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Builtin("<lambda>".into()), args: lowered },
+                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
                 Type::Void,
                 span,
             );
@@ -473,7 +473,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.cx.instantiate_lambda(lambda, lspan, scope, types, env) {
             Some(id) => self.call_instance(id, lowered, span),
             None => ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Builtin("<lambda>".into()), args: lowered },
+                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
                 Type::Unknown,
                 span,
             ),
@@ -661,7 +661,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         ir::Expr::new(
-            ir::ExprKind::Call { callee: Callee::Builtin(sig.name.to_string()), args: lowered },
+            ir::ExprKind::Call { callee: Callee::Builtin(sig.builtin), args: lowered },
             ty,
             span,
         )
@@ -702,8 +702,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     arr.rank = Rank::Fixed(lowered.len() as u8);
                 }
                 let ty = Type::Array(Box::new(arr));
-                let kind =
-                    ir::ExprKind::Call { callee: Callee::Builtin("uninit".into()), args: lowered };
+                let kind = ir::ExprKind::Call {
+                    callee: Callee::Builtin(ir::Builtin::Uninit),
+                    args: lowered,
+                };
                 ir::Expr::new(kind, ty, span)
             }
             t if t.is_number() => {
@@ -770,7 +772,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let kernel = self.kernel_target(&kernel_arg.value, &arg_types, &pos_type, span);
         let Some(kernel) = kernel else {
             return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Builtin(which.to_string()), args: lowered },
+                ir::ExprKind::Call { callee: Callee::Unresolved(which.to_string()), args: lowered },
                 Type::Unknown,
                 span,
             );
@@ -814,7 +816,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         // launch geometry.
         let fill = |params: &[ast::Param]| -> Result<Vec<Type>, String> {
             let explicit =
-                params.iter().filter(|p| !SPECIAL_PARAMS.contains(&p.name.name.as_str())).count();
+                params.iter().filter(|p| Special::from_name(&p.name.name).is_none()).count();
             if explicit != arg_types.len() {
                 return Err(format!(
                     "the kernel takes {explicit} argument(s) but `parallel_do` passes {}",
@@ -824,12 +826,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let mut it = arg_types.iter();
             Ok(params
                 .iter()
-                .map(|p| match p.name.name.as_str() {
-                    "warpsize" | "warpSize" => Type::INT,
-                    n if SPECIAL_PARAMS.contains(&n) => {
-                        thread_group_param(n).unwrap_or_else(|| pos_type.clone())
-                    }
-                    _ => it.next().cloned().unwrap_or(Type::Unknown),
+                .map(|p| match Special::from_name(&p.name.name) {
+                    Some(s) => s.param_type(pos_type),
+                    None => it.next().cloned().unwrap_or(Type::Unknown),
                 })
                 .collect())
         };
@@ -919,7 +918,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             let declared = self.cx.declared_param_type(def, p);
-            if SPECIAL_PARAMS.contains(&p.name.name.as_str()) {
+            if Special::from_name(&p.name.name).is_some() {
                 // `pos : ivec3` in a kernel launched over a matrix does not fit the launch.
                 if declared.is_concrete() && t.is_concrete() && !self.fits(t, &declared) {
                     let d = Diagnostic::error(span, format!("kernel parameter `{}` is declared as {declared}, but this launch gives it {t}", p.name.name))

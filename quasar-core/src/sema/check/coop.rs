@@ -16,9 +16,6 @@ use crate::sema::types::{ThreadGroup, Type};
 use crate::span::Span;
 use crate::syntax::ast;
 
-/// The prefix of the built-in names of `thread_block` methods in the IR.
-pub const METHOD_PREFIX: &str = "thread_block.";
-
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// `g.name(args…)` on a `thread_block` value `b` (already lowered).
     pub fn call_thread_block_method(
@@ -78,10 +75,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => ty,
         };
         ir::Expr::new(
-            ir::ExprKind::Call {
-                callee: Callee::Builtin(format!("{METHOD_PREFIX}{}", sig.name)),
-                args: lowered,
-            },
+            ir::ExprKind::Call { callee: Callee::Builtin(sig.builtin), args: lowered },
             ty,
             span,
         )

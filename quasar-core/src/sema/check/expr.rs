@@ -197,7 +197,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     variadic: true,
                     results: vec![Type::Unknown],
                 }));
-                ir::Expr::new(ir::ExprKind::BuiltinRef(sig.name.to_string()), ty, span)
+                ir::Expr::new(ir::ExprKind::BuiltinRef(sig.builtin), ty, span)
             }
             Some(NameRef::TypeDef(_)) | None => {
                 let d = Diagnostic::error(span, format!("undefined name `{name}`"))

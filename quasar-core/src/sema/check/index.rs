@@ -253,11 +253,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
                 let (subs, ty) = self.lower_subscripts(&b.ty, indices, span);
-                ir::Place {
-                    kind: ir::PlaceKind::Index { base: Box::new(b), indices: subs },
-                    ty,
-                    span,
-                }
+                ir::Place::new(ir::PlaceKind::Index { base: Box::new(b), indices: subs }, ty, span)
             }
             ExprKind::Field { base, name } => {
                 let b = self.lower_expr(base);
@@ -270,20 +266,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
                 let ty = self.field_type(&b.ty, &name.name, name.span);
-                ir::Place {
-                    kind: ir::PlaceKind::Field { base: Box::new(b), field: name.name.clone() },
-                    ty,
-                    span,
-                }
+                let kind = ir::PlaceKind::Field { base: Box::new(b), field: name.name.clone() };
+                ir::Place::new(kind, ty, span)
             }
             _ => {
                 let v = self.invalid(span, "cannot assign to this expression");
                 let _ = unknown(v.span);
-                ir::Place {
-                    kind: ir::PlaceKind::Index { base: Box::new(v), indices: Vec::new() },
-                    ty: Type::Unknown,
-                    span,
-                }
+                let kind = ir::PlaceKind::Index { base: Box::new(v), indices: Vec::new() };
+                ir::Place::new(kind, Type::Unknown, span)
             }
         }
     }

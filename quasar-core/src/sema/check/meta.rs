@@ -46,10 +46,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let d = Diagnostic::error(span, format!("`{name}` needs an argument"));
             self.report(d);
         }
-        ir::Expr::new(
-            ir::ExprKind::Call { callee: Callee::Builtin(name.to_string()), args: lowered },
-            ty,
-            span,
-        )
+        ir::Expr::new(ir::ExprKind::Call { callee: meta_callee(name), args: lowered }, ty, span)
     }
+}
+
+/// The callee of a call of the meta function `name` (one of those matched above).
+fn meta_callee(name: &str) -> Callee {
+    ir::Builtin::meta(name).map_or_else(|| Callee::Unresolved(name.to_string()), Callee::Builtin)
 }

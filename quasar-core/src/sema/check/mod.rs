@@ -11,7 +11,6 @@
 mod call;
 mod classes;
 mod coop;
-pub use coop::METHOD_PREFIX;
 mod expr;
 mod index;
 mod meta;
@@ -63,6 +62,7 @@ pub fn check_program_with_imports(
     cx.check_uncalled_functions(&script_env);
     let roots = cx.live_roots();
     crate::ir::prune::prune(&mut cx.module, &roots);
+    crate::ir::number::number_module(&mut cx.module);
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
@@ -211,7 +211,7 @@ impl<'a> Checker<'a> {
     /// The instances to keep: the script, `main`, and each check of an uncalled function
     /// unless the program also has a real (called) instance of that definition.
     fn live_roots(&mut self) -> Vec<FunctionId> {
-        let callees = crate::ir::prune::callee_lists(&mut self.module);
+        let callees = crate::ir::prune::callee_lists(&self.module);
         let mut base: Vec<FunctionId> =
             self.module.script.into_iter().chain(self.module.main).collect();
         let decl_of: HashMap<FunctionId, FnDeclId> = self

@@ -4,43 +4,15 @@
 
 use super::Checker;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, LocalId, LocalRole};
+use crate::ir::{self, LocalId, LocalRole, Special};
 use crate::sema::builtins;
 use crate::sema::decls::{FnDeclId, ScopeId};
 use crate::sema::resolve_type::TypeEnv;
-use crate::sema::types::{is_subtype, join, Dim, Rank, ThreadGroup, Type};
+use crate::sema::types::{is_subtype, join, Dim, Rank, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, AssignOp, Expr, ExprKind, FunctionKind, Stmt, StmtKind};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-
-/// Kernel parameters that `parallel_do` supplies (manual §2.4.1, and the cooperative groups
-/// of §9.8).
-pub const SPECIAL_PARAMS: &[&str] = &[
-    "pos",
-    "blkpos",
-    "blkidx",
-    "blkdim",
-    "blkcnt",
-    "warpsize",
-    "warpSize",
-    "coalesced_threads",
-    "this_thread_block",
-    "this_grid",
-    "this_multi_grid",
-];
-
-/// The type of a cooperative-groups special parameter (manual §9.8), by its name.
-pub fn thread_group_param(name: &str) -> Option<Type> {
-    let g = match name {
-        "coalesced_threads" => ThreadGroup::Coalesced,
-        "this_thread_block" => ThreadGroup::Block,
-        "this_grid" => ThreadGroup::Grid,
-        "this_multi_grid" => ThreadGroup::MultiGrid,
-        _ => return None,
-    };
-    Some(Type::ThreadBlock(g))
-}
 
 /// How many times a body is re-lowered before still-changing variables become `??`.
 const MAX_PASSES: u32 = 8;
@@ -372,7 +344,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let explicit = args.len();
         for (i, p) in def.params.iter().enumerate() {
             let declared = p.ty.as_ref().map(|t| self.resolve_type(t));
-            if i >= explicit && !p.variadic && !SPECIAL_PARAMS.contains(&p.name.name.as_str()) {
+            if i >= explicit && !p.variadic && Special::from_name(&p.name.name).is_none() {
                 if let Some(default) = &p.default {
                     // Not passed: this instance computes the default itself (it may use
                     // the parameters before it, manual §2.1 item 15).
@@ -390,15 +362,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None => actual,
             };
             let ty = if p.variadic { Type::vec(ty) } else { ty };
-            let role = if self.kind == FunctionKind::Kernel
-                && SPECIAL_PARAMS.contains(&p.name.name.as_str())
-            {
-                LocalRole::Special
-            } else {
-                LocalRole::Param
+            let role = match Special::from_name(&p.name.name) {
+                Some(s) if self.kind == FunctionKind::Kernel => LocalRole::Special(s),
+                _ => LocalRole::Param,
             };
-            let ty = match thread_group_param(&p.name.name) {
-                Some(g) if role == LocalRole::Special => g,
+            let ty = match role {
+                LocalRole::Special(s) => s.thread_group().map_or(ty, Type::ThreadBlock),
                 _ => ty,
             };
             if self.kind == FunctionKind::Kernel {
@@ -446,11 +415,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 {
                     let value = self.closure(id, ndef.name.span);
                     let stored = self.assign_local(o, &value.ty, ndef.name.span);
-                    let place = ir::Place {
-                        kind: ir::PlaceKind::Local(o),
-                        ty: stored,
-                        span: ndef.name.span,
-                    };
+                    let place = ir::Place::new(ir::PlaceKind::Local(o), stored, ndef.name.span);
                     f.body.push(ir::Stmt {
                         kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
                         span: ndef.name.span,
@@ -482,15 +447,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Some(d) => refine(d, &actual),
                 None => actual,
             };
-            let role = if self.kind == FunctionKind::Kernel
-                && SPECIAL_PARAMS.contains(&p.name.name.as_str())
-            {
-                LocalRole::Special
-            } else {
-                LocalRole::Param
+            let role = match Special::from_name(&p.name.name) {
+                Some(s) if self.kind == FunctionKind::Kernel => LocalRole::Special(s),
+                _ => LocalRole::Param,
             };
-            let ty = match thread_group_param(&p.name.name) {
-                Some(g) if role == LocalRole::Special => g,
+            let ty = match role {
+                LocalRole::Special(s) => s.thread_group().map_or(ty, Type::ThreadBlock),
                 _ => ty,
             };
             params.push(self.add_local(&p.name.name, ty, role, p.span));
@@ -662,8 +624,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let value = self.lower_expr(default);
             let stored = self.assign_local(id, &value.ty, default.span);
             let value = self.convert_to(value, &stored, default.span);
-            let place =
-                ir::Place { kind: ir::PlaceKind::Local(id), ty: stored, span: default.span };
+            let place = ir::Place::new(ir::PlaceKind::Local(id), stored, default.span);
             out.push(ir::Stmt {
                 kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
                 span: default.span,
@@ -686,7 +647,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return vec![ir::Stmt { kind: ir::StmtKind::Expr(value), span }];
         }
         let stored = self.assign_local(result, &value.ty, span);
-        let place = ir::Place { kind: ir::PlaceKind::Local(result), ty: stored, span };
+        let place = ir::Place::new(ir::PlaceKind::Local(result), stored, span);
         vec![ir::Stmt { kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value }, span }]
     }
 

@@ -328,7 +328,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Type::String,
                     args[0].value.span,
                 );
-                let callee = ir::Callee::Builtin("syncthreads".into());
+                let callee = ir::Callee::Builtin(ir::Builtin::Syncthreads);
                 let call = ir::ExprKind::Call { callee, args: vec![arg] };
                 Some(ir::StmtKind::Expr(ir::Expr::new(call, Type::Void, span)))
             }
@@ -386,22 +386,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 (place, value)
             }
             ExprKind::Placeholder => {
-                let place = ir::Place {
-                    kind: ir::PlaceKind::Local(self.discard_local()),
-                    ty: value.ty.clone(),
-                    span: target.span,
-                };
+                let place = ir::Place::new(
+                    ir::PlaceKind::Local(self.discard_local()),
+                    value.ty.clone(),
+                    target.span,
+                );
                 (place, value)
             }
             _ => {
                 let d = Diagnostic::error(target.span, "cannot assign to this expression")
                     .with_label("not a variable, an element or a field");
                 self.report(d);
-                let place = ir::Place {
-                    kind: ir::PlaceKind::Local(self.discard_local()),
-                    ty: Type::Unknown,
-                    span: target.span,
-                };
+                let place = ir::Place::new(
+                    ir::PlaceKind::Local(self.discard_local()),
+                    Type::Unknown,
+                    target.span,
+                );
                 (place, value)
             }
         }
@@ -453,10 +453,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 };
                 self.report(d);
                 let id = self.discard_local();
-                return (
-                    ir::Place { kind: ir::PlaceKind::Local(id), ty: Type::Unknown, span },
-                    value,
-                );
+                return (ir::Place::new(ir::PlaceKind::Local(id), Type::Unknown, span), value);
             }
         };
         if let ExprKind::Lambda(l) = &rhs.kind {
@@ -493,7 +490,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let stored = self.assign_local(id, &value.ty, rhs.span);
         let value = self.convert_to(value, &stored, rhs.span);
-        (ir::Place { kind: ir::PlaceKind::Local(id), ty: stored, span }, value)
+        (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value)
     }
 
     /// Checks a value stored into an element or field of type `target`.
@@ -583,11 +580,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ExprKind::Ident(name) => match self.names.get(name).copied() {
                     Some(id) => {
                         let stored = self.assign_local(id, &ty, target.span);
-                        Some(ir::Place {
-                            kind: ir::PlaceKind::Local(id),
-                            ty: stored,
-                            span: target.span,
-                        })
+                        Some(ir::Place::new(ir::PlaceKind::Local(id), stored, target.span))
                     }
                     None => None,
                 },
