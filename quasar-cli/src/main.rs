@@ -211,7 +211,7 @@ fn check_types(
         if errors > 0 {
             return errors;
         }
-        let ptx = quasar::compiler::backend::ptx::emit_module(&checked.module);
+        let ptx = quasar_core::backend::ptx::emit_module(&checked.module);
         errors += totals.emit(out, &loader.map, &ptx.diagnostics);
         let mut stdout = std::io::stdout().lock();
         let _ = write!(stdout, "{}", ptx.text);
@@ -222,12 +222,12 @@ fn check_types(
         if errors > 0 {
             return errors;
         }
-        let opts = quasar::compiler::backend::rust::Options {
+        let opts = quasar_core::backend::rust::Options {
             file_name: path.display().to_string(),
             source: std::fs::read_to_string(path).unwrap_or_default(),
             ..Default::default()
         };
-        let generated = quasar::compiler::backend::rust::generate(&checked.module, &opts);
+        let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
         errors += totals.emit(out, &loader.map, &generated.diagnostics);
         if errors == 0 {
             let text = format_rust(&generated.tokens.to_string());
@@ -243,7 +243,7 @@ fn check_types(
             let _ = writeln!(stdout, "{}:", path.display());
         }
         let text = match show {
-            Show::Ir => quasar::compiler::ir::dump_body::module(&checked.module),
+            Show::Ir => quasar_core::ir::dump_body::module(&checked.module),
             _ => dump::instances(&checked.module),
         };
         let _ = write!(stdout, "{text}");
