@@ -21,6 +21,8 @@
 //! prints the generated Rust or PTX.
 
 pub use quasar_macros::quasar;
+/// The host memory budget (see `quasar_runtime::set_host_memory_limit`).
+pub use quasar_runtime::{host_memory_in_use, set_host_memory_limit};
 /// Arrays, device selection and the profiler (from `quasar-runtime`).
 pub use quasar_runtime::{profile, set_mode, Array, Element, Profile, Runtime, SchedMode};
 pub use quasar_runtime::{Error, Result, SourceLocation};
