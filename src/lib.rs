@@ -24,7 +24,8 @@ pub use quasar_macros::quasar;
 
 #[doc(inline)]
 pub use quasar_runtime::{
-    profile, set_mode, Array, Element, Error, Profile, Result, Runtime, SchedMode, SourceLocation,
+    host_memory_in_use, profile, set_host_memory_limit, set_mode, Array, Element, Error, Profile,
+    Result, Runtime, SchedMode, SourceLocation,
 };
 
 /// `half::f16`: the element type of `scalar'half`.

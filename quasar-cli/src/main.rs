@@ -142,7 +142,7 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
     let mut loader = Loader::default();
     let mut totals = Totals::default();
     for path in files {
-        let source = match std::fs::read_to_string(path) {
+        let source = match quasar_core::load::read_source(path) {
             Ok(source) => source,
             Err(e) => {
                 message(
@@ -156,9 +156,11 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
                 continue;
             }
         };
-        let file = loader.map.add(path.display().to_string(), source);
+        let file = loader.map.add(path.display().to_string(), source.text.clone());
         let parsed = syntax::parse(loader.map.source(file), file);
-        let mut file_errors = totals.emit(out, &loader.map, &parsed.diagnostics);
+        let warning: Vec<Diagnostic> = source.warning(file).into_iter().collect();
+        let mut file_errors = totals.emit(out, &loader.map, &warning);
+        file_errors += totals.emit(out, &loader.map, &parsed.diagnostics);
         if let (Mode::Types { show }, false) = (mode, parsed.has_errors()) {
             file_errors += check_types(
                 out,
@@ -224,7 +226,7 @@ fn check_types(
         }
         let opts = quasar_core::backend::rust::Options {
             file_name: path.display().to_string(),
-            source: std::fs::read_to_string(path).unwrap_or_default(),
+            source: quasar_core::load::read_source(path).map(|s| s.text).unwrap_or_default(),
             ..Default::default()
         };
         let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
