@@ -30,11 +30,11 @@ pub use quasar_runtime::{
 
 /// `half::f16`: the element type of `scalar'half`.
 pub use quasar_runtime::f16;
-/// `num_complex::Complex`: `cscalar` is `Complex<Scalar>`.
-pub use quasar_runtime::Complex;
 /// The `ndarray` crate that [`Array`] converts from and to; use it (or the same version) for
 /// `Array::try_from(nd)` and `ndarray::Array2::try_from(&array)`.
 pub use quasar_runtime::ndarray;
+/// `num_complex::Complex`: `cscalar` is `Complex<Scalar>`.
+pub use quasar_runtime::Complex;
 
 /// Quasar's `scalar` as generated code uses it by default: `f32` (`f64` with
 /// `quasar!(…, double = true)`).

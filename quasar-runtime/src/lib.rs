@@ -57,11 +57,11 @@ pub use shape::{Shape, MAX_DIMS};
 
 /// `half::f16`, the element type of `scalar'half`.
 pub use half::f16;
-/// `num_complex::Complex`, the element type of `cscalar` (`Complex<f32>`).
-pub use num_complex::Complex;
 /// The `ndarray` crate this crate converts [`Array`] from and to (`TryFrom` both ways), so
 /// that a user's `ndarray` is always the same version.
 pub use ndarray;
+/// `num_complex::Complex`, the element type of `cscalar` (`Complex<f32>`).
+pub use num_complex::Complex;
 
 /// Starts a launch of `kernel` on the process-wide runtime ([`Runtime::global`]).
 pub fn launch(kernel: &'static Kernel) -> Launch<'static> {
