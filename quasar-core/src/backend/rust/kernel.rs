@@ -543,7 +543,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let n = Num::of(&arr.elem, self.g.opts.double)
                         .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
                     let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
-                    let rank = super::ty::rank_of(arr).map(|r| r as u8);
+                    let rank = super::ty::rank_of(arr);
                     let x = self.fit_arg(v, &Repr::Array(n, rank), &param, &l.ty, a.span)?;
                     let acc = match access.get(slot).copied().unwrap_or((true, true)) {
                         (true, false) => quote!(Read),
