@@ -16,10 +16,13 @@
 //! ```
 //!
 //! **Status:** host code and kernels run on multicore CPUs; the PTX back end is not embedded
-//! yet (see README). The compiler is available as [`compiler`], and the `quasar` binary checks
-//! `.q` files and prints the generated Rust or PTX.
+//! yet (see README). With the `compiler` feature the compiler is available as
+//! `quasar::compiler`; the `quasar` binary (`cargo install quasar-cli`) checks `.q` files and
+//! prints the generated Rust or PTX.
 
 pub use quasar_macros::quasar;
+/// The host memory budget (see `quasar_runtime::set_host_memory_limit`).
+pub use quasar_runtime::{host_memory_in_use, set_host_memory_limit};
 /// Arrays, device selection and the profiler (from `quasar-runtime`).
 pub use quasar_runtime::{profile, set_mode, Array, Element, Profile, Runtime, SchedMode};
 pub use quasar_runtime::{Error, Result, SourceLocation};
@@ -36,7 +39,8 @@ pub mod __rt {
     pub use quasar_std as qstd;
 }
 
-/// The Quasar compiler (the `quasar-core` crate): lexer, parser, AST and diagnostics.
+/// The Quasar compiler (the `quasar-core` crate), with the `compiler` feature.
+#[cfg(feature = "compiler")]
 pub mod compiler {
     pub use quasar_core::*;
 }

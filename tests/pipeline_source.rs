@@ -1,7 +1,7 @@
 //! The Quasar source bundled with the `pipeline` example stays valid.
 
-use quasar::compiler::syntax::{self, ast};
-use quasar::compiler::SourceMap;
+use quasar_core::syntax::{self, ast};
+use quasar_core::SourceMap;
 
 #[test]
 fn pipeline_q_parses_without_diagnostics() {

@@ -5,6 +5,7 @@
 
 use crate::sema::check::{check_program_with_imports, Checked};
 use crate::syntax::ast::{Program, Stmt, StmtKind};
+use crate::syntax::encoding::Decoded;
 use crate::{syntax, Diagnostic, SourceMap, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -96,9 +97,11 @@ impl Loader {
                 }
                 let index = match self.by_path.get(&key) {
                     Some(&index) => Some(index),
-                    None => match std::fs::read_to_string(&target) {
+                    None => match read_source(&target) {
                         Ok(source) => {
-                            let file = self.map.add(target.display().to_string(), source);
+                            let file =
+                                self.map.add(target.display().to_string(), source.text.clone());
+                            diagnostics.extend(source.warning(file));
                             let parsed = syntax::parse(self.map.source(file), file);
                             diagnostics.extend(parsed.diagnostics.iter().cloned());
                             let index = self.files.len();
@@ -135,6 +138,12 @@ impl Loader {
         }
         (imports, diagnostics)
     }
+}
+
+/// Reads a `.q` file: UTF-8, or Windows-1252 when it is not (see [`syntax::encoding`]; the
+/// caller reports [`Decoded::warning`] once it has registered the file).
+pub fn read_source(path: &Path) -> std::io::Result<Decoded> {
+    std::fs::read(path).map(syntax::encoding::decode)
 }
 
 /// The diagnostic for an `import` whose file cannot be read: a warning for the manual's

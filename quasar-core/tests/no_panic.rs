@@ -18,6 +18,7 @@ use proptest::test_runner::Config as ProptestConfig;
 use quasar_core::ir::dump;
 use quasar_core::sema::check::check_program;
 use quasar_core::syntax::ast::Program;
+use quasar_core::syntax::encoding::decode;
 use quasar_core::syntax::lexer::lex;
 use quasar_core::syntax::printer::print_program;
 use quasar_core::syntax::token::TokenKind;
@@ -359,6 +360,11 @@ const OPERATORS: &[&str] = &[
     "\"",
     "'const",
     "'unchecked",
+    "' clamped",
+    "'\t",
+    "\\\"",
+    ";)",
+    "\"C:\\dir\\\"",
     "#pragma",
     "@",
     "\\",
@@ -668,6 +674,30 @@ endfunction
 r = sum_all(...[1, 2, 3])
 field = r.value.inner
 text = "escaped \" quote and \\ backslash"
+"#,
+    // 15: the older block endings (`if` … `endif`, every other block … `end`), blanks after
+    // a modifier's quote, a `;` ending a lambda argument, `,` ending a statement and Windows
+    // paths whose last backslash precedes the closing quote
+    r#"function y = __device__ clampadd(a : scalar, b : scalar)
+    y = a + b
+    if y > 1
+        y = 1
+    elseif y < 0
+        y = 0
+    endif
+end
+function [] = __kernel__ k(x : cube' clamped'const, y : cube'  unchecked, pos : ivec3)
+    for d = 0..1
+        y[pos] += clampadd(x[pos], d)
+    end
+end
+folder = "D:\out\"
+other = "C:\a\b", n = 3,
+handlers.add(() -> (n = 4;
+                    print(folder););)
+while n > 0
+    n -= 1
+end
 "#,
     // 14: statements on one line, line continuations and comments
     r#"a = 1; b = 2; c = a + _  % continued
@@ -1032,6 +1062,35 @@ fn program_text() -> impl Strategy<Value = String> {
     prop::collection::vec(stmt, 1..5).prop_map(|v| v.join("\n") + "\n")
 }
 
+/// [`program_text`] in the older block-ending style: `if` … `endif`, every other block
+/// … `end` (manual §2, "Syntax notice").
+fn legacy_program_text() -> impl Strategy<Value = String> {
+    program_text().prop_map(|p| {
+        p.lines()
+            .map(|l| match l {
+                "endfor" | "endwhile" | "endtry" | "endmatch" | "endfunction" => "end",
+                l => l,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    })
+}
+
+const LATIN1_PIECES: &[&[u8]] = &[b"% caf\xe9 \x80\n", b"\"\x93q\x94\"", b"\xef\xbb\xbf", b"\xb5"];
+
+/// Bytes that are mostly Quasar text with some bytes that are not UTF-8 (Windows-1252
+/// comments and strings), as the CLI and the loader read them.
+fn source_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        4 => token().prop_map(String::into_bytes),
+        2 => prop::sample::select(SPACING).prop_map(|s| s.as_bytes().to_vec()),
+        1 => prop::collection::vec(any::<u8>(), 0..4),
+        1 => prop::sample::select(LATIN1_PIECES).prop_map(<[u8]>::to_vec),
+    ];
+    prop::collection::vec(piece, 0..80).prop_map(|v| v.concat())
+}
+
 // ---- property tests ---------------------------------------------------------------------
 
 proptest! {
@@ -1058,6 +1117,25 @@ proptest! {
     #[test]
     fn mutated_typed_programs_do_not_panic(source in mutated_typed_program()) {
         check_source_and_types(&source).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn generated_legacy_programs_round_trip(source in legacy_program_text()) {
+        let parsed = check_source_and_types(&source).map_err(TestCaseError::fail)?;
+        if !parsed.has_errors() {
+            check_round_trip(&source, &parsed.program).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_decode_and_do_not_panic(bytes in source_bytes()) {
+        let decoded = decode(bytes);
+        if let Some(w) = decoded.warning(FileId(0)) {
+            let pos = Positions::new(&decoded.text);
+            check_span_position(&decoded.text, &pos, w.span, "encoding warning")
+                .map_err(TestCaseError::fail)?;
+        }
+        check_source_and_types(&decoded.text).map_err(TestCaseError::fail)?;
     }
 
     #[test]

@@ -126,8 +126,10 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
         Source::File(lit) => {
             let relative = lit.value();
             let path = dir.join(&relative);
-            match std::fs::read_to_string(&path) {
-                Ok(source) => (relative, source, lit.span(), path),
+            // A file that is not UTF-8 is read as Windows-1252 (the warning has no place in
+            // a proc macro's output on stable Rust).
+            match quasar_core::load::read_source(&path) {
+                Ok(source) => (relative, source.text, lit.span(), path),
                 Err(e) => {
                     return error(
                         lit.span(),

@@ -32,6 +32,7 @@ pub fn lex(source: &str, file: FileId) -> Lexed {
         unclosed: Vec::new(),
         col_cache: std::cell::Cell::new((0, 1)),
         line_has_token: false,
+        escape_ok: None,
     };
     lx.run();
     Lexed { tokens: lx.tokens, diagnostics: lx.diagnostics, unclosed: lx.unclosed }
@@ -79,6 +80,10 @@ fn is_radix_literal(text: &str, radix: u32) -> bool {
         && body.chars().all(|c| c.is_digit(radix))
 }
 
+/// The longest rest of a line scanned to decide whether `\"` escapes a quote; beyond it (only
+/// in generated input) the quote ends the string.
+const MAX_ESCAPE_SCAN: usize = 1 << 16;
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'$'
 }
@@ -104,6 +109,9 @@ struct Lexer<'a> {
     /// A token other than white space was seen on the current line (so `#` is not a
     /// directive).
     line_has_token: bool,
+    /// From where to where on a line [`Lexer::quote_escape_closes_line`] found that `\"`
+    /// escapes, so a line of many escaped quotes is scanned once.
+    escape_ok: Option<(usize, usize)>,
 }
 
 impl<'a> Lexer<'a> {
@@ -306,12 +314,15 @@ impl<'a> Lexer<'a> {
             self.lex_string(start, line, col, space);
             return;
         }
-        if c == b'\'' && is_ident_start(self.peek(1)) {
-            self.pos += 1;
+        // `'clamped`; the original also accepts blanks after the quote (`cube' clamped`).
+        let blanks = self.bytes[self.pos + 1..].iter().take_while(|b| matches!(b, b' ' | b'\t'));
+        let name_start = self.pos + 1 + blanks.count();
+        if c == b'\'' && self.bytes.get(name_start).copied().is_some_and(is_ident_start) {
+            self.pos = name_start;
             while is_ident_continue(self.peek(0)) {
                 self.pos += 1;
             }
-            let name = self.src[start + 1..self.pos].to_string();
+            let name = self.src[name_start..self.pos].to_string();
             self.push(TokenKind::Modifier(name), start, line, col, space);
             return;
         }
@@ -400,11 +411,10 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     break;
                 }
-                b'\\' if self.pos + 1 < self.bytes.len() && self.peek(1) != b'\n' => {
-                    // Skip the backslash and the whole (possibly multi-byte) escaped character.
-                    let escaped = self.src[self.pos + 1..].chars().next().map_or(1, char::len_utf8);
-                    self.pos += 1 + escaped;
-                }
+                // A backslash is an ordinary character (`"C:\dir\"` is a whole string) unless
+                // it starts `\\` or a `\"` that leaves every string on the line closed.
+                b'\\' if self.peek(1) == b'\\' => self.pos += 2,
+                b'\\' if self.peek(1) == b'"' && self.quote_escape_closes_line() => self.pos += 2,
                 b'\n' | 0 if self.pos >= self.bytes.len() || self.peek(0) == b'\n' => {
                     let span = self.span_from(start, line, col);
                     self.diagnostics.push(
@@ -424,6 +434,38 @@ impl<'a> Lexer<'a> {
         }
         let text = self.src[start + 1..self.pos - 1].to_string();
         self.push(TokenKind::Str(text), start, line, col, space);
+    }
+
+    /// At `\"` inside a string: reading it as an escaped quote still closes this string and
+    /// every later string on the line (outside a `%` comment). Otherwise the quote ends the
+    /// string, as in `"H:\out\"` or `f("a\", "b")`, which the original reads that way.
+    fn quote_escape_closes_line(&mut self) -> bool {
+        let line_end = self.src[self.pos..].find('\n').map_or(self.src.len(), |n| self.pos + n);
+        // A later `\"` after a successful scan of the same line: the lexer has followed that
+        // scan's reading, so the scan from here is a suffix of it.
+        if let Some((from, end)) = self.escape_ok {
+            if from <= self.pos && self.pos < end {
+                return true;
+            }
+        }
+        if line_end - self.pos > MAX_ESCAPE_SCAN {
+            return false;
+        }
+        let mut in_string = true;
+        let mut i = self.pos + 2;
+        while i < line_end {
+            match self.bytes[i] {
+                b'\\' if in_string && matches!(self.bytes.get(i + 1), Some(b'\\' | b'"')) => i += 1,
+                b'"' => in_string = !in_string,
+                b'%' if !in_string => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        if !in_string {
+            self.escape_ok = Some((self.pos, line_end));
+        }
+        !in_string
     }
 
     fn lex_punct(&mut self) -> Option<Punct> {
@@ -595,6 +637,30 @@ mod tests {
             ["#pragma loop_parallelizer off", "NL", "x", "NL", "EOF"]
         );
         assert_eq!(texts("$check(a) + opt$"), ["$check", "(", "a", ")", "+", "opt$", "NL", "EOF"]);
+    }
+
+    #[test]
+    fn a_backslash_is_ordinary_unless_it_escapes() {
+        // Windows paths end in a backslash; the quote after it closes the string.
+        assert_eq!(texts("p = \"H:\\render\\\""), ["p", "=", "\"H:\\render\\\"", "NL", "EOF"]);
+        assert_eq!(
+            texts("f(\"C:\\a\\\", \"b\") % note"),
+            ["f", "(", "\"C:\\a\\\"", ",", "\"b\"", ")", "NL", "EOF"]
+        );
+        // `\"` escapes a quote when the line still closes every string that way.
+        assert_eq!(texts("s = \"a\\\"b\""), ["s", "=", "\"a\\\"b\"", "NL", "EOF"]);
+        assert_eq!(texts("s = \"say \\\"hi\\\"\""), ["s", "=", "\"say \\\"hi\\\"\"", "NL", "EOF"]);
+        // `\\` is one escaped backslash, so the quote after it closes the string.
+        assert_eq!(texts("s = \"a\\\\\""), ["s", "=", "\"a\\\\\"", "NL", "EOF"]);
+        assert_eq!(texts("s = \"\\t\\q\""), ["s", "=", "\"\\t\\q\"", "NL", "EOF"]);
+    }
+
+    #[test]
+    fn modifiers_may_have_blanks_after_the_quote() {
+        assert_eq!(
+            texts("x : cube' clamped'const"),
+            ["x", ":", "cube", "'clamped", "'const", "NL", "EOF"]
+        );
     }
 
     #[test]

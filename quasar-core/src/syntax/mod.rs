@@ -1,6 +1,7 @@
 //! Surface syntax: tokens, lexer, recursive-descent parser, AST and pretty-printer.
 
 pub mod ast;
+pub mod encoding;
 pub mod lexer;
 pub mod parser;
 pub mod printer;

@@ -87,7 +87,18 @@ impl Printer {
 
     fn stmt_unguarded(&mut self, s: &Stmt) {
         match &s.kind {
-            StmtKind::Expr(e) => self.line(&print_expr(e)),
+            StmtKind::Expr(e) => {
+                // A lone `_` at the end of a line would read back as a line continuation.
+                let text = print_expr(e);
+                let lone_placeholder = text.strip_suffix('_').is_some_and(|t| {
+                    !t.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                });
+                if lone_placeholder {
+                    self.line(&format!("{text};"));
+                } else {
+                    self.line(&text);
+                }
+            }
             StmtKind::If { branches, else_body } => {
                 for (i, (cond, body)) in branches.iter().enumerate() {
                     let kw = if i == 0 { "if" } else { "elseif" };

@@ -77,6 +77,9 @@ struct Alloc {
 #[derive(Default)]
 struct Mem {
     allocs: BTreeMap<u64, Alloc>,
+    /// Address ranges used by operations in flight (a multiset), to catch blocks of the
+    /// runtime's pool freed while in use.
+    active: Vec<(u64, usize)>,
     stats: SimStats,
     violations: Vec<String>,
 }
@@ -133,10 +136,16 @@ impl FenceImpl for SimFence {
 
 type Work = Box<dyn FnOnce() -> std::result::Result<(), String> + Send>;
 
+/// The memory an operation uses: the allocations (by base) and the exact ranges.
+struct Claim {
+    bases: Vec<u64>,
+    ranges: Vec<(u64, usize)>,
+}
+
 struct Job {
     deps: Vec<Fence>,
     fence: Arc<SimFence>,
-    touches: Vec<u64>,
+    touches: Claim,
     work: Work,
 }
 
@@ -211,7 +220,7 @@ impl SimBackend {
     }
 
     /// Checks that each `(ptr, bytes)` lies in a live allocation and marks them in flight.
-    fn claim(&self, what: &str, ranges: &[(u64, usize)]) -> Result<Vec<u64>> {
+    fn claim(&self, what: &str, ranges: &[(u64, usize)]) -> Result<Claim> {
         let mut mem = lock(&self.shared.mem);
         let mut bases = Vec::new();
         for &(p, n) in ranges {
@@ -227,10 +236,11 @@ impl SimBackend {
         for b in &bases {
             mem.allocs.get_mut(b).expect("found").in_flight += 1;
         }
-        Ok(bases)
+        mem.active.extend_from_slice(ranges);
+        Ok(Claim { bases, ranges: ranges.to_vec() })
     }
 
-    fn submit(&self, what: String, deps: &[Fence], touches: Vec<u64>, work: Work) -> Fence {
+    fn submit(&self, what: String, deps: &[Fence], touches: Claim, work: Work) -> Fence {
         let fence = Arc::new(SimFence {
             what,
             device: self.cfg.name.clone(),
@@ -281,7 +291,12 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
         let elapsed = start.elapsed();
         {
             let mut mem = lock(&s.mem);
-            for b in &job.touches {
+            for r in &job.touches.ranges {
+                if let Some(k) = mem.active.iter().position(|a| a == r) {
+                    mem.active.swap_remove(k);
+                }
+            }
+            for b in &job.touches.bases {
                 let a = mem.allocs.get_mut(b).expect("claimed allocations stay in the map");
                 a.in_flight -= 1;
                 if a.freed && a.in_flight == 0 {
@@ -474,6 +489,17 @@ impl GpuBackend for SimBackend {
             Ok(())
         });
         Ok(self.submit(what, after, touches, work))
+    }
+
+    fn block_freed(&self, ptr: DevPtr, bytes: usize) {
+        let mut mem = lock(&self.shared.mem);
+        let (lo, hi) = (ptr.0, ptr.0 + bytes as u64);
+        let n = mem.active.iter().filter(|&&(p, b)| p < hi && p + b as u64 > lo).count();
+        if n > 0 {
+            mem.violations.push(format!(
+                "block {lo:#x}+{bytes} released while {n} operation(s) using it are in flight"
+            ));
+        }
     }
 
     fn synchronize(&self) -> Result<()> {

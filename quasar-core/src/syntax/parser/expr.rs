@@ -484,6 +484,16 @@ impl Parser {
         self.expect_punct(Punct::Arrow, "in the lambda expression")?;
         let body = self.parse_expr()?;
         let span = start.to(body.span);
+        // Real code ends a lambda argument with `;` as if it were a statement:
+        // `f(() -> (a = b);)`. The original accepts it before the `)`, `,` or `]` that follows.
+        if self.at_punct(Punct::Semi)
+            && matches!(
+                self.peek_kind(1),
+                TokenKind::Punct(Punct::RParen | Punct::Comma | Punct::RBracket)
+            )
+        {
+            self.bump();
+        }
         Ok(Expr::new(
             ExprKind::Lambda(Lambda { kind, params, parenthesized, body: Box::new(body) }),
             span,

@@ -262,20 +262,28 @@ impl Parser {
     // ---- block endings ------------------------------------------------------------------
 
     /// Records which block-ending style a block end uses, reporting a file that mixes them.
-    fn note_style(&mut self, style: BlockStyle, span: Span) {
+    /// `endif` belongs to both styles (the older one also closes `if` with `endif`, manual §2
+    /// "Syntax notice"), so it decides nothing; only `end` next to `endfor`, `endfunction`, …
+    /// is mixing.
+    fn note_style(&mut self, keyword: Keyword, span: Span) {
+        let style = match keyword {
+            Keyword::End => BlockStyle::Legacy,
+            Keyword::EndIf => return,
+            _ => BlockStyle::Modern,
+        };
         match self.style {
             None => self.style = Some((style, span)),
             Some((first, first_span)) if first != style => {
                 let (this, other) = match style {
-                    BlockStyle::Legacy => ("`end`", "`endfor`, `endif`, …"),
-                    BlockStyle::Modern => ("`endfor`, `endif`, …", "`end`"),
+                    BlockStyle::Legacy => ("`end`", "`endfor`, `endfunction`, …"),
+                    BlockStyle::Modern => ("`endfor`, `endfunction`, …", "`end`"),
                 };
                 let d = Diagnostic::error(span, "block endings of both styles in one file")
                     .with_label(format!("this uses {this}"))
                     .with_secondary(first_span, format!("but this earlier block end uses {other}"))
                     .with_note(
-                        "a file ends its blocks either with `endfunction`, `endif`, `endfor`, … \
-                         or with the legacy `end`, not both",
+                        "a file ends its blocks either with `endfunction`, `endfor`, `endwhile`, \
+                         … or in the older style with `end` (and `endif` for `if`), not both",
                     );
                 self.diagnostics.push(d);
             }
@@ -283,8 +291,6 @@ impl Parser {
         }
     }
 
-    /// Consumes the end of a block opened by `opener` at `open_span`: `modern` (`endfor`…)
-    /// or the legacy `end`.
     /// Consumes a block's opening keyword, noting the end keyword the block expects.
     fn open_block(&mut self, end: Keyword) -> Span {
         self.open_blocks.push(end);
@@ -298,11 +304,11 @@ impl Parser {
     fn expect_block_end(&mut self, modern: Keyword, opener: &str, open_span: Span) -> bool {
         self.open_blocks.pop();
         if let Some(s) = self.eat_kw(modern) {
-            self.note_style(BlockStyle::Modern, s);
+            self.note_style(modern, s);
             return true;
         }
         if let Some(s) = self.eat_kw(Keyword::End) {
-            self.note_style(BlockStyle::Legacy, s);
+            self.note_style(Keyword::End, s);
             return true;
         }
         let found = self.kind().to_string();

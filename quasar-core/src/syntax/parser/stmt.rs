@@ -131,7 +131,11 @@ impl Parser {
             _ => StmtKind::Expr(self.parse_expr()?),
         };
         let span = start.to(self.prev_span());
-        self.expect_stmt_end()?;
+        // As in MATLAB, `,` also ends a statement (`a = 1, b = 2`); real code leaves one at
+        // the end of a line.
+        if self.eat_punct(Punct::Comma).is_none() {
+            self.expect_stmt_end()?;
+        }
         Ok(Stmt { kind, span })
     }
 

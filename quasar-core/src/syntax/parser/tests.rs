@@ -282,6 +282,14 @@ fn command_syntax_for_print_error_and_friends() {
     assert_eq!(sx("x = y"), "(= x y)");
 }
 
+#[test]
+fn a_comma_ends_a_statement_as_in_matlab() {
+    assert_eq!(stmts("a = 1, b = 2").len(), 2);
+    // The lexer joins a line ending in `,` with the next one; the comma still separates.
+    assert_eq!(stmts("a = 1; b = 2,\nc = a + b\n").len(), 3);
+    assert_eq!(sx("print \"x\", 1"), "(cmd print \"x\" 1)");
+}
+
 // ---- lambdas ------------------------------------------------------------------------------
 
 #[test]
@@ -312,6 +320,21 @@ fn lambdas_plain_curried_typed_and_multi_expression() {
         "(= (: add [scalar -> scalar -> scalar]) (-> (x) (-> (y) (+ x y))))"
     );
     assert_eq!(errors("f = (1, 2) -> 3"), ["1:6: invalid lambda parameter"]);
+}
+
+#[test]
+fn a_semicolon_may_end_a_lambda_argument() {
+    // Event handlers in real code end the lambda with `;` before the closing parenthesis.
+    assert_eq!(sx("h.add(() -> (s.v = 1);)"), "(call (. h add) (-> () (paren (= (. s v) 1))))");
+    assert_eq!(
+        sx("h.add(() -> (a = 1;\n   b = 2;);)"),
+        "(call (. h add) (-> () (paren (= a 1) (= b 2))))"
+    );
+    assert_eq!(sx("g(x -> x + 1;, 2)"), "(call g (-> (x) (+ x 1)) 2)");
+    assert_eq!(sx("t = [x -> x;]"), "(= t [(-> (x) x)])");
+    // Elsewhere `;` still separates statements.
+    assert_eq!(stmts("f = x -> x; y = 2").len(), 2);
+    assert_eq!(errors("g(1;)")[0], "1:4: expected `,` or `)` in the argument list, found `;`");
 }
 
 // ---- control structures -------------------------------------------------------------------
@@ -387,6 +410,25 @@ fn legacy_end_style_and_mixing_is_an_error() {
         errors("for i=0..2\n  if i\n  end\nendfor"),
         ["4:1: block endings of both styles in one file"]
     );
+    assert_eq!(
+        errors("function f()\nendfunction\nwhile true\nend"),
+        ["4:1: block endings of both styles in one file"]
+    );
+}
+
+#[test]
+fn older_style_closes_if_with_endif_and_everything_else_with_end() {
+    // Manual §2, "Syntax notice": `if` → `endif`, every other block → `end`. `endif` is
+    // shared by both styles, so it is not mixing in either.
+    let src = "function y = f(x)\n  y = 0\n  for i=0..2\n    if x > i\n      y += i\n    \
+               elseif x < 0\n      y -= 1\n    endif\n  end\n  while y > 9\n    y -= 1\n  \
+               end\nend\n";
+    let p = ok(src);
+    assert_eq!(p.style, BlockStyle::Legacy);
+    let modern = ok("for i=0..2\n  if i\n  endif\nendfor\n");
+    assert_eq!(modern.style, BlockStyle::Modern);
+    // A file with only `endif` has no style of its own: the modern default.
+    assert_eq!(ok("if 1\n  x = 2\nendif\n").style, BlockStyle::Modern);
 }
 
 // ---- functions ----------------------------------------------------------------------------
@@ -503,6 +545,22 @@ fn named_types_with_dims_args_sizes_and_modifiers() {
     assert_eq!(t.modifiers[0].args.as_ref().map(Vec::len), Some(1));
     assert!(matches!(t.kind, TypeKind::Named { sizes: None, .. }));
     assert!(ty("mat[uint8'sat]").contains("sat"));
+}
+
+#[test]
+fn blanks_may_follow_the_quote_of_a_modifier() {
+    let t = type_of("cube' clamped'hwtex_const");
+    assert_eq!(
+        t.modifiers.iter().map(|m| m.name.name.as_str()).collect::<Vec<_>>(),
+        ["clamped", "hwtex_const"]
+    );
+    let f = function("function [] = __kernel__ k(a : mat'\tunchecked, pos : ivec2)\nendfunction");
+    assert_eq!(
+        f.params[0].ty.as_ref().map(crate::syntax::printer::print_type).as_deref(),
+        Some("mat'unchecked")
+    );
+    // A quote followed by nothing that names a modifier is still an error.
+    assert!(errors("x = a' + 1")[0].contains("unexpected `'`"));
 }
 
 #[test]

@@ -74,6 +74,24 @@ fn check_reports_an_unreadable_file_without_panicking() {
 }
 
 #[test]
+fn check_reads_a_file_that_is_not_utf8_as_windows_1252_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    // `é` (0xE9) in a comment and curly quotes (0x93, 0x94) in a string, as Windows-1252.
+    let latin = b"function y = f(x)\ny = 2 % r\xe9sum\xe9\nz = \"\x93q\x94\"\nendfunction\n";
+    std::fs::write(dir.path().join("latin.q"), latin).unwrap();
+    std::fs::write(dir.path().join("main.q"), b"import \"latin.q\"\nw = f(1)\n").unwrap();
+    for file in ["latin.q", "main.q"] {
+        let out = quasar(&["check", file], dir.path());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(err.contains("not UTF-8; it was read as Windows-1252"), "{err}");
+        // Line 2, column 10: the `é` after `y = 2 % r`.
+        assert!(err.contains("latin.q:2:10"), "{err}");
+        assert!(err.contains("résumé"), "{err}");
+    }
+}
+
+#[test]
 fn check_type_checks_a_valid_file_and_exits_0() {
     let dir = dir_with(&[("good.q", VALID)]);
     let out = quasar(&["check", "good.q"], dir.path());

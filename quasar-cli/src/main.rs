@@ -4,6 +4,7 @@ use clap::{ArgGroup, Parser, Subcommand};
 use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
 use quasar_core::load::Loader;
+use quasar_core::syntax::encoding::Decoded;
 use quasar_core::{syntax, Diagnostic, SourceMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -147,7 +148,7 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
     let mut loader = Loader::default();
     let mut totals = Totals::default();
     for path in files {
-        let source = match std::fs::read_to_string(path) {
+        let source = match quasar_core::load::read_source(path) {
             Ok(source) => source,
             Err(e) => {
                 message(
@@ -163,9 +164,11 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
         };
         let file_errors = match &mode {
             Mode::Syntax => {
-                let file = loader.map.add(path.display().to_string(), source);
+                let file = loader.map.add(path.display().to_string(), source.text.clone());
                 let parsed = syntax::parse(loader.map.source(file), file);
-                totals.emit(out, &loader.map, &parsed.diagnostics)
+                let warning: Vec<Diagnostic> = source.warning(file).into_iter().collect();
+                totals.emit(out, &loader.map, &warning)
+                    + totals.emit(out, &loader.map, &parsed.diagnostics)
             }
             Mode::Types { show } => {
                 compile_file(out, &mut loader, &mut totals, path, source, show, files.len() > 1)
@@ -200,11 +203,11 @@ fn compile_file(
     loader: &mut Loader,
     totals: &mut Totals,
     path: &Path,
-    source: String,
+    source: Decoded,
     show: &Show,
     header: bool,
 ) -> usize {
-    let mut opts = driver::Options::new(path.display().to_string(), source, path);
+    let mut opts = driver::Options::new(path.display().to_string(), source.text.clone(), path);
     match show {
         Show::Rust => opts.back_ends = vec![BackEnd::Rust],
         Show::Ptx => opts.back_ends = vec![BackEnd::Ptx],
@@ -212,7 +215,9 @@ fn compile_file(
         Show::Nothing | Show::Types => {}
     }
     let art = driver::compile_with(loader, &opts);
-    let errors = totals.emit(out, &loader.map, &art.diagnostics);
+    let warning: Vec<Diagnostic> = art.file.and_then(|f| source.warning(f)).into_iter().collect();
+    let errors =
+        totals.emit(out, &loader.map, &warning) + totals.emit(out, &loader.map, &art.diagnostics);
     let text = match show {
         Show::Nothing => return errors,
         Show::Ptx if errors == 0 => art.ptx.map(|p| p.release.text),
