@@ -75,9 +75,18 @@ impl Runtime {
     ///
     /// `QUASAR_SIM_GPU=1` uses the simulated GPU instead, set up like CUDA (kernels need PTX,
     /// parameters are packed by the PTX ABI): GPU code paths can be tested without a GPU.
+    /// `QUASAR_SIM_GPU=ptx` (feature `ptx-sim`) also runs every kernel's PTX on the PTX
+    /// interpreter, launched as the CUDA device launches it.
     pub fn detect() -> Runtime {
-        let sim = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
-        let rt = match if sim { Ok(sim_like_cuda()) } else { open_cuda() } {
+        let gpu = match std::env::var("QUASAR_SIM_GPU").as_deref() {
+            Ok("1") => Ok(sim_like_cuda(false)),
+            Ok("ptx") if cfg!(feature = "ptx-sim") => Ok(sim_like_cuda(true)),
+            Ok("ptx") => Err("QUASAR_SIM_GPU=ptx needs the feature `ptx-sim` of quasar-runtime \
+                              (`quasar = { features = [\"ptx-sim\"] }`)"
+                .to_string()),
+            _ => open_cuda(),
+        };
+        let rt = match gpu {
             Ok(b) => Runtime::with_gpu(b),
             Err(reason) => Runtime::build(None, reason),
         };
@@ -418,11 +427,18 @@ fn no_ptx(k: &Kernel) -> Error {
     })
 }
 
-/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`).
-fn sim_like_cuda() -> Arc<dyn GpuBackend> {
+/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`), interpreting PTX
+/// (`QUASAR_SIM_GPU=ptx`).
+fn sim_like_cuda(interpret_ptx: bool) -> Arc<dyn GpuBackend> {
+    let name = if interpret_ptx {
+        "interpreted PTX (QUASAR_SIM_GPU=ptx)"
+    } else {
+        "simulated GPU (QUASAR_SIM_GPU)"
+    };
     let cfg = crate::device::sim::SimConfig {
-        name: "simulated GPU (QUASAR_SIM_GPU)".into(),
+        name: name.into(),
         needs_ptx: true,
+        interpret_ptx,
         ..Default::default()
     };
     Arc::new(crate::device::sim::SimBackend::new(cfg))
