@@ -317,10 +317,14 @@ fn tic(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Void)
 }
 
-/// `toc()`: prints and returns the seconds elapsed since `tic()`.
+/// `toc()`: prints and returns the seconds elapsed since `tic()`; the older form
+/// `toc(message)` (real code writes `toc("")`) takes the text printed with the time.
 fn toc(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "toc")?;
-    args(c, "toc", 0, 0)?;
+    let a = args(c, "toc", 0, 1)?;
+    if let Some(m) = a.first() {
+        string_arg("toc", "a message (a string)", m)?;
+    }
     Ok(Type::SCALAR)
 }
 
@@ -435,7 +439,7 @@ pub(super) const SIGNATURES: &[Signature] = &[
     host_only(B::Save, "save(file, values...)", save),
     host_only(B::Dir, "dir(pattern)", dir),
     host_only(B::Tic, "tic()", tic),
-    host_only(B::Toc, "toc()", toc),
+    host_only(B::Toc, "toc() or toc(message)", toc),
     host_only(B::Eval, "eval(expression)", eval),
     host_only(B::Fopen, "fopen(file, mode)", fopen),
     host_only(B::Fread, "fread(file, dims, type)", fread),
@@ -480,6 +484,9 @@ mod tests {
         assert_eq!(ok("dir", &[s("/home/*.png")]), "vec[string]");
         assert_eq!(ok("tic", &[]), "()");
         assert_eq!(ok("toc", &[]), "scalar");
+        // The older form with a message (`toc("")` in real code).
+        assert_eq!(ok("toc", &[s("")]), "scalar");
+        assert!(err("toc", &[n(1)]).contains("expects a message"));
         assert_eq!(ok("eval", &[s("x -> 2*x")]), "??");
         assert_eq!(ok("fgets", &[a("??")]), "string");
         assert_eq!(err("imread", &[a("int")]), "`imread` expects a file name, found int");
