@@ -23,6 +23,8 @@
 pub use quasar_macros::quasar;
 /// The host memory budget (see `quasar_runtime::set_host_memory_limit`).
 pub use quasar_runtime::{host_memory_in_use, set_host_memory_limit};
+/// The profiler's table (`quasar run --profile`) and timeline (Chrome trace, for Perfetto).
+pub use quasar_runtime::{print_profile, write_trace, Trace};
 /// Arrays, device selection and the profiler (from `quasar-runtime`).
 pub use quasar_runtime::{profile, set_mode, Array, Element, Profile, Runtime, SchedMode};
 pub use quasar_runtime::{Error, Result, SourceLocation};

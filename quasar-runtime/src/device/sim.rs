@@ -97,14 +97,26 @@ impl Mem {
 pub struct SimFence {
     what: String,
     device: String,
-    done: Mutex<Option<(std::result::Result<(), String>, Duration)>>,
+    done: Mutex<Option<Done>>,
     cv: Condvar,
 }
 
+/// How a simulated operation ended, when and on which stream it ran.
+struct Done {
+    result: std::result::Result<(), String>,
+    start: Instant,
+    end: Instant,
+    stream: usize,
+}
+
 impl SimFence {
-    fn complete(&self, r: std::result::Result<(), String>, t: Duration) {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some((r, t));
+    fn complete(&self, done: Done) {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some(done);
         self.cv.notify_all();
+    }
+
+    fn with_done<R>(&self, f: impl FnOnce(&Done) -> R) -> Option<R> {
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(f)
     }
 }
 
@@ -114,7 +126,7 @@ impl FenceImpl for SimFence {
         while g.is_none() {
             g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
         }
-        match &g.as_ref().expect("completed").0 {
+        match &g.as_ref().expect("completed").result {
             Ok(()) => Ok(()),
             Err(m) => Err(Error::Device {
                 device: self.device.clone(),
@@ -127,7 +139,13 @@ impl FenceImpl for SimFence {
         self.done.lock().unwrap_or_else(|e| e.into_inner()).is_some()
     }
     fn elapsed(&self) -> Option<Duration> {
-        self.done.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|d| d.1)
+        self.with_done(|d| d.end - d.start)
+    }
+    fn span(&self) -> Option<(Instant, Instant)> {
+        self.with_done(|d| (d.start, d.end))
+    }
+    fn stream(&self) -> usize {
+        self.with_done(|d| d.stream).unwrap_or(0)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -197,7 +215,7 @@ impl SimBackend {
                 let max = cfg.max_jitter_us;
                 std::thread::Builder::new()
                     .name(format!("quasar-sim-stream-{k}"))
-                    .spawn(move || worker(s, seed, max))
+                    .spawn(move || worker(s, k, seed, max))
                     .expect("spawn a simulated stream")
             })
             .collect();
@@ -256,7 +274,7 @@ impl SimBackend {
     }
 }
 
-fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
+fn worker(s: Arc<Shared>, stream: usize, seed: Option<u64>, max_jitter_us: u64) {
     let mut rng = seed.unwrap_or(0) | 1;
     loop {
         let job = {
@@ -288,7 +306,7 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
             result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.work))
                 .unwrap_or_else(|p| Err(panic_message(&p)));
         }
-        let elapsed = start.elapsed();
+        let end = Instant::now();
         {
             let mut mem = lock(&s.mem);
             for r in &job.touches.ranges {
@@ -307,7 +325,7 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
                 }
             }
         }
-        job.fence.complete(result, elapsed);
+        job.fence.complete(Done { result, start, end, stream });
         let mut q = lock(&s.queue);
         q.outstanding -= 1;
         if q.outstanding == 0 {
