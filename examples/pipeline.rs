@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 mod pipeline {
-    quasar::quasar!(file = "examples/pipeline.q");
+    quasar::quasar!(file = "pipeline.q");
 }
 
 /// Runs the pipeline on `input`, saves the result to `output`, prints the profile and, if
@@ -65,7 +65,7 @@ fn main() -> quasar::Result<()> {
     let mut args = args.into_iter();
     let input = args
         .next()
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/input.png").into());
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/input.png").into());
     let output = args.next().unwrap_or_else(|| "pipeline-output.png".into());
     run(&input, &output, trace.as_deref())
 }

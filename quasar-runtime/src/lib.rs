@@ -38,6 +38,7 @@ mod hostmem;
 mod kernel;
 mod launch;
 pub mod memory;
+mod ndarray_conv;
 mod output;
 mod pool;
 pub mod profiler;
@@ -68,6 +69,9 @@ pub use shape::{Shape, MAX_DIMS};
 
 /// `half::f16`, the element type of `scalar'half`.
 pub use half::f16;
+/// The `ndarray` crate this crate converts [`Array`] from and to (`TryFrom` both ways), so
+/// that a user's `ndarray` is always the same version.
+pub use ndarray;
 /// `num_complex::Complex`, the element type of `cscalar` (`Complex<f32>`).
 pub use num_complex::Complex;
 

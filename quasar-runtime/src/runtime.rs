@@ -101,14 +101,19 @@ impl Runtime {
     ///
     /// `QUASAR_SIM_GPU=1` uses simulated GPUs instead (`QUASAR_SIM_GPUS=N` of them, default
     /// 1), set up like CUDA (kernels need PTX, parameters are packed by the PTX ABI): GPU code
-    /// paths can be tested without a GPU.
+    /// paths can be tested without a GPU. `QUASAR_SIM_GPU=ptx` (feature `ptx-sim`) also runs
+    /// every kernel's PTX on the PTX interpreter, launched as the CUDA device launches it.
     pub fn detect() -> Runtime {
-        let sim = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
         let sims = std::env::var("QUASAR_SIM_GPUS").ok().and_then(|v| v.trim().parse().ok());
-        let gpus = if sim {
-            Ok((0..sims.unwrap_or(1usize).max(1)).map(|_| sim_like_cuda()).collect())
-        } else {
-            open_cuda()
+        let sims =
+            |interpret| (0..sims.unwrap_or(1usize).max(1)).map(move |_| sim_like_cuda(interpret));
+        let gpus = match std::env::var("QUASAR_SIM_GPU").as_deref() {
+            Ok("1") => Ok(sims(false).collect()),
+            Ok("ptx") if cfg!(feature = "ptx-sim") => Ok(sims(true).collect()),
+            Ok("ptx") => Err("QUASAR_SIM_GPU=ptx needs the feature `ptx-sim` of quasar-runtime \
+                              (`quasar = { features = [\"ptx-sim\"] }`)"
+                .to_string()),
+            _ => open_cuda(),
         };
         let rt = match gpus {
             Ok(b) => Runtime::with_gpus(b),
@@ -255,11 +260,18 @@ impl Runtime {
     }
 }
 
-/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`).
-fn sim_like_cuda() -> Arc<dyn GpuBackend> {
+/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`), interpreting PTX
+/// (`QUASAR_SIM_GPU=ptx`).
+fn sim_like_cuda(interpret_ptx: bool) -> Arc<dyn GpuBackend> {
+    let name = if interpret_ptx {
+        "interpreted PTX (QUASAR_SIM_GPU=ptx)"
+    } else {
+        "simulated GPU (QUASAR_SIM_GPU)"
+    };
     let cfg = crate::device::sim::SimConfig {
-        name: "simulated GPU (QUASAR_SIM_GPU)".into(),
+        name: name.into(),
         needs_ptx: true,
+        interpret_ptx,
         ..Default::default()
     };
     Arc::new(crate::device::sim::SimBackend::new(cfg))

@@ -2,7 +2,7 @@
 //! test runs the example's own code on two simulated GPUs and the CPU and checks the file.
 
 #[allow(dead_code)]
-#[path = "../examples/pipeline.rs"]
+#[path = "../pipeline.rs"]
 mod example;
 
 use serde_json::Value;
@@ -17,7 +17,7 @@ fn the_pipeline_example_writes_a_valid_chrome_trace() {
     let dir = std::env::temp_dir().join(format!("quasar-pipeline-trace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (out, trace) = (dir.join("out.png"), dir.join("trace.json"));
-    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/input.png");
+    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/data/input.png");
     example::run(input, out.to_str().unwrap(), Some(trace.to_str().unwrap())).unwrap();
 
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap())
