@@ -12,14 +12,14 @@
 use std::time::Instant;
 
 mod pipeline {
-    quasar::quasar!(file = "examples/pipeline.q");
+    quasar::quasar!(file = "pipeline.q");
 }
 
 fn main() -> quasar::Result<()> {
     let mut args = std::env::args().skip(1);
     let input = args
         .next()
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/input.png").into());
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/input.png").into());
     let output = args.next().unwrap_or_else(|| "pipeline-output.png".into());
 
     let t = Instant::now();

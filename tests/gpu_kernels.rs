@@ -5,7 +5,9 @@
 //! binaries). Without a usable GPU each test prints a skip line and passes, unless
 //! `QUASAR_REQUIRE_GPU=1`. `QUASAR_SIM_GPU=1` runs the GPU half on the simulated GPU, which
 //! runs the CPU code but packs every launch's parameters by the PTX ABI (and refuses kernels
-//! without PTX), so the embedding is checked on machines without a GPU.
+//! without PTX), so the embedding is checked on machines without a GPU. `QUASAR_SIM_GPU=ptx`
+//! executes every kernel's PTX on the PTX interpreter (`quasar-ptx-sim`), launched as the CUDA
+//! device launches it; CI runs both.
 //!
 //! Run with `--nocapture` to see the per-routine error report.
 

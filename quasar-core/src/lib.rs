@@ -5,12 +5,14 @@
 
 pub mod backend;
 pub mod diagnostics;
+pub mod driver;
 pub mod ir;
 pub mod load;
 pub mod sema;
 pub mod span;
 pub mod stack;
 pub mod syntax;
+pub mod transform;
 
 pub use diagnostics::{Diagnostic, Severity, SourceMap};
 pub use span::{FileId, Span};

@@ -5,7 +5,7 @@
 
 use crate::element::{ElemInfo, Element};
 use crate::error::{Error, Result};
-use crate::hostmem::HostMem;
+use crate::hostmem::{host_vec, HostMem};
 use crate::launch::Access;
 use crate::residency::{Buffer, Residency};
 use crate::shape::Shape;
@@ -56,7 +56,7 @@ impl<T: Element> Array<T> {
     pub fn zeros(shape: &[usize]) -> Result<Array<T>> {
         let s = Shape::new(shape)?;
         let bytes = byte_len::<T>(&s)?;
-        Ok(Array::from_host(s, HostMem::zeroed(bytes, std::mem::align_of::<T>())))
+        Ok(Array::from_host(s, HostMem::zeroed(bytes, std::mem::align_of::<T>())?))
     }
 
     /// An array with every element `v`.
@@ -75,13 +75,15 @@ impl<T: Element> Array<T> {
                 format!("it has {} elements but {} values were given", s.numel(), data.len()),
             ));
         }
-        Ok(Array::from_host(s, HostMem::from_vec(data)))
+        Ok(Array::from_host(s, HostMem::from_vec(data)?))
     }
 
     /// An array whose element at linear index `i` is `f(i)`.
     pub fn from_fn(shape: &[usize], mut f: impl FnMut(usize) -> T) -> Result<Array<T>> {
         let s = Shape::new(shape)?;
-        Array::from_vec(shape, (0..s.numel()).map(&mut f).collect())
+        let mut v = host_vec(s.numel())?;
+        v.extend((0..s.numel()).map(&mut f));
+        Array::from_vec(shape, v)
     }
 
     /// The shape (extents per dimension).
@@ -118,7 +120,7 @@ impl<T: Element> Array<T> {
     /// A deep copy (on the host; the copy is valid on the host only).
     pub fn copy(&self) -> Result<Array<T>> {
         let n = self.buf.bytes;
-        let host = HostMem::zeroed(n, std::mem::align_of::<T>());
+        let host = HostMem::zeroed(n, std::mem::align_of::<T>())?;
         let dst = host.ptr();
         // SAFETY: both blocks hold n bytes and do not overlap.
         self.buf.host_read(|src| unsafe { std::ptr::copy_nonoverlapping(src, dst, n) })?;
@@ -165,7 +167,10 @@ impl<T: Element> Array<T> {
 
     /// The elements in row-major order (a copy).
     pub fn to_vec(&self) -> Result<Vec<T>> {
-        Ok(self.host_view()?.to_vec())
+        let view = self.host_view()?;
+        let mut v = host_vec(view.len())?;
+        v.extend_from_slice(&view);
+        Ok(v)
     }
 
     /// The elements as an owned `ndarray` array (always a copy; use
@@ -187,16 +192,22 @@ impl<T: Element> Array<T> {
             }
             let s = Shape::new(&shape)?;
             let start = off.unwrap_or(0);
-            return Array::from_vec(&shape, v[start..start + s.numel()].to_vec());
+            let mut w = host_vec(s.numel())?;
+            w.extend_from_slice(&v[start..start + s.numel()]);
+            return Array::from_vec(&shape, w);
         }
-        Array::from_vec(&shape, a.iter().copied().collect())
+        let mut w = host_vec(a.len())?;
+        w.extend(a.iter().copied());
+        Array::from_vec(&shape, w)
     }
 
     /// Copies the elements of an `ndarray` view (any layout).
     pub fn from_ndarray_view<D: ndarray::Dimension>(
         a: ndarray::ArrayView<'_, T, D>,
     ) -> Result<Array<T>> {
-        Array::from_vec(a.shape(), a.iter().copied().collect())
+        let mut w = host_vec(a.len())?;
+        w.extend(a.iter().copied());
+        Array::from_vec(a.shape(), w)
     }
 
     /// Borrows the host copy for reading (bringing it back from a GPU if needed). While the

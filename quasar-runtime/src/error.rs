@@ -1,5 +1,6 @@
 //! The run-time [`Error`] type and [`Result`] alias that every generated function returns.
 
+use crate::memory::MemoryReport;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -159,16 +160,29 @@ pub enum Error {
         message: String,
     },
 
-    /// A device ran out of memory even after the cache was released and idle buffers were moved
-    /// to the host.
-    #[error("out of memory on {device}: {requested} bytes requested, {in_use} bytes in use by arrays that cannot be evicted")]
-    OutOfDeviceMemory {
-        /// The device.
+    /// An allocation failed: on the host (the allocator, or the budget of
+    /// [`set_host_memory_limit`](crate::set_host_memory_limit)), or on a device even after its
+    /// cache was released and idle buffers were moved to the host (in the
+    /// [`MaximizePerformance`](crate::GpuPolicy::MaximizePerformance) policy; under
+    /// `MaximizeStability` the launch runs on the CPU instead).
+    #[error(
+        "out of memory on {device}: {bytes} bytes requested{}: {detail}{}",
+        array_suffix(.array),
+        report_lines(.report)
+    )]
+    OutOfMemory {
+        /// `host`, or the device's name.
         device: String,
         /// The allocation that failed, in bytes.
-        requested: usize,
-        /// Bytes held by buffers that are in use (pinned or in flight) on that device.
-        in_use: usize,
+        bytes: usize,
+        /// The Quasar array it was for, where known: ``"`img`"``, or
+        /// ``"`x`, argument 0 of kernel `blur`"`` for a kernel argument.
+        array: Option<String>,
+        /// Why it failed, in words.
+        detail: String,
+        /// For device memory: the state of the device's memory (as in the manual's
+        /// out-of-memory report).
+        report: Option<Box<MemoryReport>>,
     },
 
     /// A device (other than CUDA) reported an error, e.g. the simulated device used in tests.
@@ -208,6 +222,18 @@ impl Error {
         Error::Io { path: path.into(), source }
     }
 
+    /// The error with the Quasar array it concerns, if it is an [`Error::OutOfMemory`] that
+    /// does not name one yet (generated code adds the variable's name).
+    pub fn for_array(self, name: &str) -> Error {
+        match self {
+            Error::OutOfMemory { device, bytes, array: None, detail, report } => {
+                let array = Some(format!("`{name}`"));
+                Error::OutOfMemory { device, bytes, array, detail, report }
+            }
+            e => e,
+        }
+    }
+
     /// An [`Error::InvalidShape`].
     pub(crate) fn shape(shape: &[usize], reason: impl Into<String>) -> Error {
         Error::InvalidShape { shape: shape.to_vec(), reason: reason.into() }
@@ -221,6 +247,14 @@ impl Error {
 
 /// `Result` with the run-time [`Error`]: what every generated Quasar function returns.
 pub type Result<T> = std::result::Result<T, Error>;
+
+fn array_suffix(array: &Option<String>) -> String {
+    array.as_ref().map_or(String::new(), |a| format!(" for {a}"))
+}
+
+fn report_lines(report: &Option<Box<MemoryReport>>) -> String {
+    report.as_ref().map_or(String::new(), |r| format!("\n{r}"))
+}
 
 /// Formats `[a, b, c]`.
 fn list<T: fmt::Display>(items: &[T]) -> String {
@@ -286,8 +320,17 @@ mod tests {
             message: "boom".into(),
         };
         assert_eq!(e.to_string(), "kernel `saxpy` failed on CPU: boom");
-        let e = Error::OutOfDeviceMemory { device: "sim".into(), requested: 64, in_use: 128 };
-        assert!(e.to_string().contains("64 bytes requested"), "{e}");
+        let e = Error::OutOfMemory {
+            device: "host".into(),
+            bytes: 64,
+            array: None,
+            detail: "the allocator could not provide it".into(),
+            report: None,
+        };
+        assert_eq!(
+            e.for_array("img").to_string(),
+            "out of memory on host: 64 bytes requested for `img`: the allocator could not provide it"
+        );
         let e = Error::borrowed("write to the host copy", "a host view is alive");
         assert_eq!(
             e.to_string(),

@@ -1,10 +1,140 @@
-//! Host memory of a buffer: zero-initialised, aligned, or adopted from a `Vec<T>` without copying.
+//! Host memory of a buffer: zero-initialised, aligned, or adopted from a `Vec<T>` without
+//! copying, and the process-wide host memory budget.
+//!
+//! Every allocation here is fallible: a request the allocator cannot serve, or one that would
+//! take the bytes held by arrays past the budget, is [`Error::OutOfMemory`] (never
+//! `handle_alloc_error`, which aborts the host application). The budget is unlimited unless
+//! set by [`set_host_memory_limit`] or the environment variable `QUASAR_HOST_MEMORY_LIMIT`
+//! (bytes, or with a `K`/`M`/`G`/`T` suffix, binary); it makes memory exhaustion testable and
+//! lets an application cap what Quasar code may take.
 
+use crate::error::{Error, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
 
 /// Alignment of host buffers the runtime allocates itself (a cache line, enough for AVX-512).
 pub(crate) const HOST_ALIGN: usize = 64;
+
+/// The device name of host memory in [`Error::OutOfMemory`].
+pub const HOST: &str = "host";
+
+/// Bytes held by host blocks (arrays and kernel scratch).
+static USED: AtomicUsize = AtomicUsize::new(0);
+/// The budget; `usize::MAX` for none.
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+static ENV: Once = Once::new();
+
+/// Reads `QUASAR_HOST_MEMORY_LIMIT` once (unless a limit was set before).
+fn init_from_env() {
+    ENV.call_once(|| {
+        if let Ok(v) = std::env::var("QUASAR_HOST_MEMORY_LIMIT") {
+            match parse_bytes(&v) {
+                Some(b) => LIMIT.store(b, Ordering::Relaxed),
+                None => log::warn!("quasar: ignoring QUASAR_HOST_MEMORY_LIMIT={v:?} (not a size)"),
+            }
+        }
+    });
+}
+
+/// Parses `1234`, `64K`, `512M`, `2G`, `1T` (binary multiples, case-insensitive, an optional
+/// trailing `B` or `iB`).
+pub fn parse_bytes(s: &str) -> Option<usize> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t.strip_suffix("IB").or_else(|| t.strip_suffix('B')).unwrap_or(&t);
+    let (num, shift) = match t.chars().last()? {
+        'K' => (&t[..t.len() - 1], 10),
+        'M' => (&t[..t.len() - 1], 20),
+        'G' => (&t[..t.len() - 1], 30),
+        'T' => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let n: usize = num.trim().parse().ok()?;
+    n.checked_mul(1usize << shift)
+}
+
+/// Sets the host memory budget: the most bytes that arrays (and kernel scratch memory) may
+/// hold together; `None` for no limit beyond what the allocator gives. Allocations past it
+/// fail with [`Error::OutOfMemory`]. Overrides `QUASAR_HOST_MEMORY_LIMIT`.
+pub fn set_host_memory_limit(bytes: Option<usize>) {
+    ENV.call_once(|| {});
+    LIMIT.store(bytes.unwrap_or(usize::MAX), Ordering::Relaxed);
+}
+
+/// The host memory budget, if one is set.
+pub fn host_memory_limit() -> Option<usize> {
+    init_from_env();
+    Some(LIMIT.load(Ordering::Relaxed)).filter(|&l| l != usize::MAX)
+}
+
+/// Bytes currently held by arrays and kernel scratch memory on the host.
+pub fn host_memory_in_use() -> usize {
+    USED.load(Ordering::Relaxed)
+}
+
+fn over_budget(bytes: usize, used: usize, limit: usize) -> Error {
+    Error::OutOfMemory {
+        device: HOST.into(),
+        bytes,
+        array: None,
+        detail: format!(
+            "the host memory budget is {limit} bytes (QUASAR_HOST_MEMORY_LIMIT) and {used} are in use"
+        ),
+        report: None,
+    }
+}
+
+fn allocator_failed(bytes: usize) -> Error {
+    Error::OutOfMemory {
+        device: HOST.into(),
+        bytes,
+        array: None,
+        detail: "the allocator could not provide it".into(),
+        report: None,
+    }
+}
+
+/// Takes `bytes` from the budget.
+fn charge(bytes: usize) -> Result<()> {
+    init_from_env();
+    let limit = LIMIT.load(Ordering::Relaxed);
+    let mut used = USED.load(Ordering::Relaxed);
+    loop {
+        let next = used.checked_add(bytes).filter(|&n| n <= limit);
+        let Some(next) = next else { return Err(over_budget(bytes, used, limit)) };
+        match USED.compare_exchange_weak(used, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Ok(()),
+            Err(u) => used = u,
+        }
+    }
+}
+
+fn uncharge(bytes: usize) {
+    USED.fetch_sub(bytes, Ordering::Relaxed);
+}
+
+/// An empty `Vec` with room for exactly `len` elements, or [`Error::OutOfMemory`] when the
+/// allocator cannot provide it or the array it becomes would not fit the budget. For
+/// built-ins that fill a vector and then adopt it as an array ([`crate::Array::from_vec`]
+/// charges the budget).
+pub fn host_vec<T>(len: usize) -> Result<Vec<T>> {
+    let bytes = len.checked_mul(std::mem::size_of::<T>()).filter(|&b| b <= isize::MAX as usize);
+    let Some(bytes) = bytes else {
+        return Err(Error::InvalidShape {
+            shape: vec![len],
+            reason: "the number of bytes overflows".into(),
+        });
+    };
+    init_from_env();
+    let (used, limit) = (USED.load(Ordering::Relaxed), LIMIT.load(Ordering::Relaxed));
+    if used.checked_add(bytes).is_none_or(|n| n > limit) {
+        return Err(over_budget(bytes, used, limit));
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| allocator_failed(bytes))?;
+    Ok(v)
+}
 
 /// How to give a [`HostMem`] back.
 enum Owner {
@@ -14,7 +144,8 @@ enum Owner {
     Vec { cap: usize, len: usize, free: unsafe fn(*mut u8, usize, usize) },
 }
 
-/// An owned block of host memory holding the bytes of a buffer's elements.
+/// An owned block of host memory holding the bytes of a buffer's elements, counted against
+/// the host memory budget while it lives.
 pub(crate) struct HostMem {
     ptr: NonNull<u8>,
     bytes: usize,
@@ -31,29 +162,43 @@ unsafe fn free_vec<T>(ptr: *mut u8, len: usize, cap: usize) {
 }
 
 impl HostMem {
-    /// `bytes` zero bytes aligned to `max(align, HOST_ALIGN)`. Large blocks come from the
-    /// allocator's zeroed pages, so this is cheap until the memory is touched.
-    pub fn zeroed(bytes: usize, align: usize) -> HostMem {
-        let align = align.max(HOST_ALIGN);
-        if bytes == 0 {
-            // A dangling but well-aligned pointer.
-            let ptr = NonNull::new(align as *mut u8).expect("alignment is non-zero");
-            return HostMem { ptr, bytes, owner: Owner::Layout(None) };
-        }
-        let layout = Layout::from_size_align(bytes, align).expect("shape checked the size");
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(p).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        HostMem { ptr, bytes, owner: Owner::Layout(Some(layout)) }
+    /// A block of no bytes (nothing to allocate, free or charge).
+    pub fn empty() -> HostMem {
+        HostMem { ptr: NonNull::<u64>::dangling().cast(), bytes: 0, owner: Owner::Layout(None) }
     }
 
-    /// Adopts the storage of `v` without copying.
-    pub fn from_vec<T: Copy + 'static>(v: Vec<T>) -> HostMem {
+    /// `bytes` zero bytes aligned to `max(align, HOST_ALIGN)`. Large blocks come from the
+    /// allocator's zeroed pages, so this is cheap until the memory is touched.
+    pub fn zeroed(bytes: usize, align: usize) -> Result<HostMem> {
+        let align = align.max(HOST_ALIGN);
+        if bytes == 0 {
+            // A dangling but well-aligned pointer (`align` is a power of two, non-zero).
+            let ptr = NonNull::new(align as *mut u8).ok_or_else(|| allocator_failed(0))?;
+            return Ok(HostMem { ptr, bytes, owner: Owner::Layout(None) });
+        }
+        let layout = Layout::from_size_align(bytes, align).map_err(|_| allocator_failed(bytes))?;
+        charge(bytes)?;
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { alloc_zeroed(layout) };
+        match NonNull::new(p) {
+            Some(ptr) => Ok(HostMem { ptr, bytes, owner: Owner::Layout(Some(layout)) }),
+            None => {
+                uncharge(bytes);
+                Err(allocator_failed(bytes))
+            }
+        }
+    }
+
+    /// Adopts the storage of `v` without copying; fails (dropping `v`) when its bytes would
+    /// take the arrays past the host memory budget.
+    pub fn from_vec<T: Copy + 'static>(v: Vec<T>) -> Result<HostMem> {
+        let bytes = v.len() * std::mem::size_of::<T>();
+        charge(bytes)?;
         let mut v = std::mem::ManuallyDrop::new(v);
         let (len, cap) = (v.len(), v.capacity());
-        let ptr = NonNull::new(v.as_mut_ptr() as *mut u8).expect("Vec pointers are non-null");
-        let bytes = len * std::mem::size_of::<T>();
-        HostMem { ptr, bytes, owner: Owner::Vec { cap, len, free: free_vec::<T> } }
+        // Vec pointers are never null (dangling when empty).
+        let ptr = NonNull::new(v.as_mut_ptr() as *mut u8).unwrap_or(NonNull::dangling());
+        Ok(HostMem { ptr, bytes, owner: Owner::Vec { cap, len, free: free_vec::<T> } })
     }
 
     /// The start of the block.
@@ -74,10 +219,11 @@ impl Drop for HostMem {
         match self.owner {
             // SAFETY: allocated with exactly this layout.
             Owner::Layout(Some(layout)) => unsafe { dealloc(self.ptr.as_ptr(), layout) },
-            Owner::Layout(None) => {}
+            Owner::Layout(None) => return,
             // SAFETY: the parts came from a Vec<T> of this T (the function was monomorphised for it).
             Owner::Vec { cap, len, free } => unsafe { free(self.ptr.as_ptr(), len, cap) },
         }
+        uncharge(self.bytes);
     }
 }
 
@@ -87,21 +233,47 @@ mod tests {
 
     #[test]
     fn zeroed_is_zero_and_aligned() {
-        let m = HostMem::zeroed(1000, 8);
+        let m = HostMem::zeroed(1000, 8).unwrap();
         assert_eq!(m.ptr() as usize % HOST_ALIGN, 0);
         // SAFETY: 1000 initialised bytes.
         let s = unsafe { std::slice::from_raw_parts(m.ptr(), m.bytes()) };
         assert!(s.iter().all(|&b| b == 0));
-        let e = HostMem::zeroed(0, 128);
+        let e = HostMem::zeroed(0, 128).unwrap();
         assert_eq!(e.ptr() as usize % 128, 0);
+        assert_eq!(HostMem::empty().bytes(), 0);
     }
 
     #[test]
     fn adopts_vec_without_copying() {
         let v = vec![1.5f64, 2.5, 3.5];
         let p = v.as_ptr() as *mut u8;
-        let m = HostMem::from_vec(v);
+        let m = HostMem::from_vec(v).unwrap();
         assert_eq!(m.ptr(), p);
         assert_eq!(m.bytes(), 24);
+    }
+
+    #[test]
+    fn an_allocation_beyond_the_address_space_is_an_error_not_an_abort() {
+        // 2^62 bytes: no allocator can serve it, whatever the overcommit policy.
+        let e = HostMem::zeroed(1 << 62, 8).err().expect("cannot succeed");
+        assert!(
+            matches!(e, Error::OutOfMemory { ref device, bytes, .. } if device == HOST && bytes == 1 << 62),
+            "{e}"
+        );
+        let e = host_vec::<u32>(1 << 60).unwrap_err();
+        assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
+        assert!(matches!(host_vec::<u64>(usize::MAX / 4), Err(Error::InvalidShape { .. })));
+        assert_eq!(host_vec::<u8>(10).unwrap().capacity(), 10);
+    }
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes() {
+        assert_eq!(parse_bytes("1234"), Some(1234));
+        assert_eq!(parse_bytes("64k"), Some(64 << 10));
+        assert_eq!(parse_bytes(" 512 MiB "), Some(512 << 20));
+        assert_eq!(parse_bytes("2G"), Some(2 << 30));
+        assert_eq!(parse_bytes("1TB"), Some(1 << 40));
+        assert_eq!(parse_bytes("lots"), None);
+        assert_eq!(parse_bytes(""), None);
     }
 }

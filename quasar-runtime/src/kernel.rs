@@ -76,6 +76,9 @@ pub struct Kernel {
     /// The CPU implementation is a stub that reports an error (warp-level operations, manual
     /// §9.8): the scheduler sends the kernel to the GPU whenever one can run it.
     pub gpu_only: bool,
+    /// The names of the kernel's parameters as in the Quasar source, in launch-argument
+    /// order (outputs excluded), for errors and the profile; empty when unknown.
+    pub params: &'static [&'static str],
 }
 
 impl Kernel {
@@ -91,6 +94,22 @@ impl Kernel {
             shared_bytes: no_bytes,
             thread_scratch_bytes: 0,
             gpu_only: false,
+            params: &[],
+        }
+    }
+
+    /// With the names of its parameters (see [`Kernel::params`]).
+    pub const fn with_params(mut self, names: &'static [&'static str]) -> Kernel {
+        self.params = names;
+        self
+    }
+
+    /// How errors and the profile name launch argument `index` that is an array:
+    /// ``"`x`, argument 0 of kernel `blur`"``, or without the name when it is unknown.
+    pub fn arg_label(&self, index: usize) -> String {
+        match self.params.get(index) {
+            Some(p) => format!("`{p}`, argument {index} of kernel `{}`", self.name),
+            None => format!("argument {index} of kernel `{}`", self.name),
         }
     }
 

@@ -28,6 +28,8 @@ mod error;
 mod hostmem;
 mod kernel;
 mod launch;
+pub mod memory;
+mod ndarray_conv;
 mod output;
 mod pool;
 pub mod profiler;
@@ -41,8 +43,10 @@ pub use array::{Array, HostView, HostViewMut, IndexInt};
 pub use device::{GpuDevice, PoolStats};
 pub use element::{ElemInfo, Element};
 pub use error::{Error, Result, SourceLocation};
+pub use hostmem::{host_memory_in_use, host_memory_limit, host_vec, set_host_memory_limit};
 pub use kernel::{BlockBytes, BlockCtx, CpuKernel, Kernel, KernelArgs, KernelView};
 pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
+pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
 pub use output::{OutputSpec, Reduce, Reducible};
 pub use pool::size_class;
 pub use profiler::{Profile, ProfileRow};
@@ -53,6 +57,9 @@ pub use shape::{Shape, MAX_DIMS};
 
 /// `half::f16`, the element type of `scalar'half`.
 pub use half::f16;
+/// The `ndarray` crate this crate converts [`Array`] from and to (`TryFrom` both ways), so
+/// that a user's `ndarray` is always the same version.
+pub use ndarray;
 /// `num_complex::Complex`, the element type of `cscalar` (`Complex<f32>`).
 pub use num_complex::Complex;
 

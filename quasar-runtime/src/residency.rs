@@ -50,6 +50,13 @@ pub(crate) struct BufState {
     exclusive: bool,
 }
 
+/// A buffer's device block, for the out-of-memory report.
+pub(crate) struct BlockState {
+    pub ptr: DevPtr,
+    pub class: usize,
+    pub busy: bool,
+}
+
 /// Where an array's data is valid, for tests and diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Residency {
@@ -264,6 +271,25 @@ impl Buffer {
         st.wait(true)
     }
 
+    /// Whether the host copy is valid (false when the lock is taken: then it is in use).
+    pub fn host_is_valid(&self) -> bool {
+        self.state.try_lock().is_ok_and(|st| st.host_valid)
+    }
+
+    /// This buffer's block on `dev`, if it has one there, and whether it is busy (pinned by
+    /// a launch, used by an operation in flight, or locked right now).
+    pub fn block_on(&self, dev: &GpuDevice) -> Option<BlockState> {
+        let st = match self.state.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return None;
+            }
+        };
+        let d = st.dev.as_ref().filter(|d| d.dev.id() == dev.id())?;
+        Some(BlockState { ptr: d.ptr, class: d.class, busy: st.pins > 0 || st.in_flight() })
+    }
+
     /// Bytes a launch on `dev` would upload for this buffer with `access`.
     pub fn upload_cost(&self, dev: Option<&GpuDevice>, access: Access) -> usize {
         let st = self.lock();
@@ -387,7 +413,7 @@ impl Drop for Buffer {
         match st.dev.take() {
             Some(d) if pending.is_empty() => d.dev.release(d.ptr, d.class),
             Some(d) => {
-                let host = std::mem::replace(&mut st.host, HostMem::zeroed(0, 1));
+                let host = std::mem::replace(&mut st.host, HostMem::empty());
                 d.dev.bury(pending, Some((d.ptr, d.class)), host);
             }
             None => {

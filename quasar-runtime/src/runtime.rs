@@ -7,6 +7,7 @@ use crate::device::{DevPtr, DeviceArg, DeviceLaunch, Fence, GpuBackend, GpuDevic
 use crate::error::{Error, Result};
 use crate::kernel::{Kernel, KernelArgs, RawArg};
 use crate::launch::{Access, Launch, LaunchArg, LaunchConfig, LaunchResult};
+use crate::memory::{GpuPolicy, MemoryConfig};
 use crate::output::OutputSpec;
 use crate::profiler::{Profile, Profiler};
 use crate::residency::Buffer;
@@ -23,6 +24,9 @@ pub struct Runtime {
     no_gpu_reason: Mutex<String>,
     gpu_failed: AtomicBool,
     fallback_logged: AtomicBool,
+    oom_logged: AtomicBool,
+    warnings: Mutex<Vec<String>>,
+    memory: Mutex<MemoryConfig>,
     mode: Mutex<SchedMode>,
     sched: Mutex<SchedulerConfig>,
 }
@@ -37,12 +41,19 @@ impl Runtime {
     fn build(gpu: Option<Arc<dyn GpuBackend>>, reason: String) -> Runtime {
         let profiler = Arc::new(Profiler::default());
         let gpu = gpu.map(|b| GpuDevice::new(b, profiler.clone()));
+        let memory = MemoryConfig::from_env();
+        if let Some(g) = &gpu {
+            g.set_memory_config(&memory);
+        }
         Runtime {
             profiler,
             gpu,
             no_gpu_reason: Mutex::new(reason),
             gpu_failed: AtomicBool::new(false),
             fallback_logged: AtomicBool::new(false),
+            oom_logged: AtomicBool::new(false),
+            warnings: Mutex::new(Vec::new()),
+            memory: Mutex::new(memory),
             mode: Mutex::new(SchedMode::Auto),
             sched: Mutex::new(SchedulerConfig::default()),
         }
@@ -64,9 +75,18 @@ impl Runtime {
     ///
     /// `QUASAR_SIM_GPU=1` uses the simulated GPU instead, set up like CUDA (kernels need PTX,
     /// parameters are packed by the PTX ABI): GPU code paths can be tested without a GPU.
+    /// `QUASAR_SIM_GPU=ptx` (feature `ptx-sim`) also runs every kernel's PTX on the PTX
+    /// interpreter, launched as the CUDA device launches it.
     pub fn detect() -> Runtime {
-        let sim = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
-        let rt = match if sim { Ok(sim_like_cuda()) } else { open_cuda() } {
+        let gpu = match std::env::var("QUASAR_SIM_GPU").as_deref() {
+            Ok("1") => Ok(sim_like_cuda(false)),
+            Ok("ptx") if cfg!(feature = "ptx-sim") => Ok(sim_like_cuda(true)),
+            Ok("ptx") => Err("QUASAR_SIM_GPU=ptx needs the feature `ptx-sim` of quasar-runtime \
+                              (`quasar = { features = [\"ptx-sim\"] }`)"
+                .to_string()),
+            _ => open_cuda(),
+        };
+        let rt = match gpu {
             Ok(b) => Runtime::with_gpu(b),
             Err(reason) => Runtime::build(None, reason),
         };
@@ -139,8 +159,38 @@ impl Runtime {
     }
 
     fn log_fallback(&self, kernel: &str, e: &Error) {
-        if !self.fallback_logged.swap(true, Ordering::Relaxed) {
-            log::warn!("quasar: GPU launch of kernel `{kernel}` failed ({e}); running on the CPU");
+        self.warn_once(&self.fallback_logged, || {
+            format!("GPU launch of kernel `{kernel}` failed ({e}); running on the CPU")
+        });
+    }
+
+    /// Logs a warning (and keeps it for [`warnings`](Self::warnings)) unless `flag` says it
+    /// was given already.
+    fn warn_once(&self, flag: &AtomicBool, message: impl FnOnce() -> String) {
+        if !flag.swap(true, Ordering::Relaxed) {
+            let m = message();
+            log::warn!("quasar: {m}");
+            lock(&self.warnings).push(m);
+        }
+    }
+
+    /// The warnings this runtime has given (each kind once): falling back to the CPU after a
+    /// GPU failure, or because GPU memory is short.
+    pub fn warnings(&self) -> Vec<String> {
+        lock(&self.warnings).clone()
+    }
+
+    /// The GPU memory settings.
+    pub fn memory_config(&self) -> MemoryConfig {
+        *lock(&self.memory)
+    }
+
+    /// Sets the GPU memory settings: the footprint model and reservation apply to every GPU,
+    /// the policy to launches.
+    pub fn set_memory_config(&self, cfg: MemoryConfig) {
+        *lock(&self.memory) = cfg;
+        if let Some(g) = &self.gpu {
+            g.set_memory_config(&cfg);
         }
     }
 
@@ -149,12 +199,12 @@ impl Runtime {
             return Err(e);
         }
         // Each buffer once, with the union of its accesses.
-        let mut bufs: Vec<(Arc<Buffer>, Access)> = Vec::new();
-        for a in &l.args {
+        let mut bufs: Vec<LaunchBuf> = Vec::new();
+        for (index, a) in l.args.iter().enumerate() {
             if let LaunchArg::Array { buf, access, .. } = a {
-                match bufs.iter_mut().find(|(b, _)| b.id == buf.id) {
-                    Some((_, acc)) => *acc = acc.union(*access),
-                    None => bufs.push((buf.clone(), *access)),
+                match bufs.iter_mut().find(|b| b.buf.id == buf.id) {
+                    Some(b) => b.access = b.access.union(*access),
+                    None => bufs.push(LaunchBuf { buf: buf.clone(), access: *access, index }),
                 }
             }
         }
@@ -175,8 +225,11 @@ impl Runtime {
         let gpu = self.gpu();
         let input = SchedInput {
             work_items: l.dims.iter().product(),
-            bytes_to_upload: bufs.iter().map(|(b, a)| b.upload_cost(gpu.map(|g| &**g), *a)).sum(),
-            bytes_to_download: bufs.iter().map(|(b, _)| b.download_cost()).sum(),
+            bytes_to_upload: bufs
+                .iter()
+                .map(|b| b.buf.upload_cost(gpu.map(|g| &**g), b.access))
+                .sum(),
+            bytes_to_download: bufs.iter().map(|b| b.buf.download_cost()).sum(),
             gpu_available: gpu.is_some(),
             kernel_runs_on_gpu: gpu.is_some_and(|g| !g.backend().needs_ptx())
                 || l.kernel.ptx.is_some(),
@@ -193,11 +246,24 @@ impl Runtime {
                 Err(Error::InvalidLaunch { .. }) if mode == SchedMode::Auto => {
                     self.run_cpu(&l, &bufs)
                 }
+                // Out of GPU memory under "maximize stability": run on the CPU (one warning).
+                Err(e @ Error::OutOfMemory { .. })
+                    if self.memory_config().policy == GpuPolicy::MaximizeStability
+                        && !l.kernel.gpu_only =>
+                {
+                    self.warn_once(&self.oom_logged, || {
+                        format!(
+                            "GPU memory is short ({e}); kernel `{}` and later launches that do not fit run on the CPU",
+                            l.kernel.name
+                        )
+                    });
+                    self.run_cpu(&l, &bufs)
+                }
                 Err(e) if mode == SchedMode::Auto && is_device_failure(&e) => {
                     self.log_fallback(l.kernel.name, &e);
                     // Out of memory, or this kernel's PTX not loading, says nothing about
                     // the device; any other failure disables it for this runtime.
-                    if !matches!(e, Error::OutOfDeviceMemory { .. }) && !is_kernel_specific(&e) {
+                    if !matches!(e, Error::OutOfMemory { .. }) && !is_kernel_specific(&e) {
                         *lock(&self.no_gpu_reason) = format!("the GPU failed: {e}");
                         self.gpu_failed.store(true, Ordering::Relaxed);
                     }
@@ -209,7 +275,7 @@ impl Runtime {
         }
     }
 
-    fn run_cpu(&self, l: &Launch<'_>, bufs: &[(Arc<Buffer>, Access)]) -> Result<LaunchResult> {
+    fn run_cpu(&self, l: &Launch<'_>, bufs: &[LaunchBuf]) -> Result<LaunchResult> {
         let k = l.kernel;
         let cfg = match &l.blkdim {
             Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
@@ -218,10 +284,10 @@ impl Runtime {
         };
         let mut borrows = Borrows { list: Vec::new() };
         let mut ptrs: HashMap<u64, *mut u8> = HashMap::new();
-        for (b, a) in bufs {
-            let p = b.borrow_host(*a, k.name)?;
-            borrows.list.push((b.clone(), *a));
-            ptrs.insert(b.id, p);
+        for b in bufs {
+            let p = b.buf.borrow_host(b.access, k.name)?;
+            borrows.list.push((b.buf.clone(), b.access));
+            ptrs.insert(b.buf.id, p);
         }
         let mut raw = Vec::with_capacity(l.args.len());
         let mut outs: Vec<OutputSpec> = Vec::new();
@@ -255,7 +321,7 @@ impl Runtime {
     fn run_gpu(
         &self,
         l: &Launch<'_>,
-        bufs: &[(Arc<Buffer>, Access)],
+        bufs: &[LaunchBuf],
         dev: &Arc<GpuDevice>,
     ) -> Result<LaunchResult> {
         let k = l.kernel;
@@ -283,10 +349,11 @@ impl Runtime {
         let mut pins = Pins { list: Vec::new(), fence: None };
         let mut ptrs: HashMap<u64, DevPtr> = HashMap::new();
         let mut deps: Vec<Fence> = Vec::new();
-        for (b, a) in bufs {
-            let (p, d) = b.prepare_gpu(dev, *a, k.name)?;
-            pins.list.push((b.clone(), *a));
-            ptrs.insert(b.id, p);
+        for b in bufs {
+            let (p, d) =
+                b.buf.prepare_gpu(dev, b.access, k.name).map_err(|e| name_array(e, k, b.index))?;
+            pins.list.push((b.buf.clone(), b.access));
+            ptrs.insert(b.buf.id, p);
             deps.extend(d);
         }
         let mut slots = Slots { dev, list: Vec::new() };
@@ -360,11 +427,18 @@ fn no_ptx(k: &Kernel) -> Error {
     })
 }
 
-/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`).
-fn sim_like_cuda() -> Arc<dyn GpuBackend> {
+/// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`), interpreting PTX
+/// (`QUASAR_SIM_GPU=ptx`).
+fn sim_like_cuda(interpret_ptx: bool) -> Arc<dyn GpuBackend> {
+    let name = if interpret_ptx {
+        "interpreted PTX (QUASAR_SIM_GPU=ptx)"
+    } else {
+        "simulated GPU (QUASAR_SIM_GPU)"
+    };
     let cfg = crate::device::sim::SimConfig {
-        name: "simulated GPU (QUASAR_SIM_GPU)".into(),
+        name: name.into(),
         needs_ptx: true,
+        interpret_ptx,
         ..Default::default()
     };
     Arc::new(crate::device::sim::SimBackend::new(cfg))
@@ -377,7 +451,25 @@ fn is_kernel_specific(e: &Error) -> bool {
 }
 
 fn is_device_failure(e: &Error) -> bool {
-    matches!(e, Error::Cuda { .. } | Error::Device { .. } | Error::OutOfDeviceMemory { .. })
+    matches!(e, Error::Cuda { .. } | Error::Device { .. } | Error::OutOfMemory { .. })
+}
+
+/// An array argument of a launch (each buffer once, with the union of its accesses and the
+/// position of its first argument).
+pub(crate) struct LaunchBuf {
+    buf: Arc<Buffer>,
+    access: Access,
+    index: usize,
+}
+
+/// An out-of-memory error about launch argument `index` of `k`, naming it.
+fn name_array(e: Error, k: &Kernel, index: usize) -> Error {
+    match e {
+        Error::OutOfMemory { device, bytes, array: None, detail, report } => {
+            Error::OutOfMemory { device, bytes, array: Some(k.arg_label(index)), detail, report }
+        }
+        e => e,
+    }
 }
 
 /// Host borrows of a CPU launch, released on drop.

@@ -6,7 +6,9 @@ mod common;
 
 use common::{jittery, sim_runtime, ADD_SCALAR, SLOW_FILL};
 use quasar_runtime::device::sim::SimConfig;
-use quasar_runtime::{size_class, Access, Array, DeviceKind, Error, SchedMode};
+use quasar_runtime::{
+    size_class, Access, Array, DeviceKind, Error, GpuPolicy, MemoryConfig, SchedMode,
+};
 use std::time::Duration;
 
 const N: usize = 16 * 1024; // 64 KiB of i32
@@ -164,15 +166,36 @@ fn dropping_arrays_with_kernels_in_flight_is_safe() {
 fn an_array_larger_than_the_device_fails_cleanly_or_runs_on_the_cpu() {
     let (rt, _sim) = sim_runtime(SimConfig { memory_bytes: 1 << 16, ..SimConfig::default() });
     let big = Array::<i32>::zeros(&[1 << 16]).unwrap(); // 256 KiB
-    let e = rt
-        .launch(&ADD_SCALAR)
-        .dims(&[1 << 16])
-        .arg(&big, Access::ReadWrite)
-        .scalar(1)
-        .on(SchedMode::Gpu)
-        .run()
-        .unwrap_err();
-    assert!(matches!(e, Error::OutOfDeviceMemory { .. }), "{e}");
+    let forced = || {
+        rt.launch(&ADD_SCALAR)
+            .dims(&[1 << 16])
+            .arg(&big, Access::ReadWrite)
+            .scalar(1)
+            .on(SchedMode::Gpu)
+            .run()
+    };
+    // "Maximize performance": a clear error naming the array and the device's state.
+    rt.set_memory_config(MemoryConfig {
+        policy: GpuPolicy::MaximizePerformance,
+        reserved_bytes: 0,
+        ..MemoryConfig::default()
+    });
+    let e = forced().unwrap_err();
+    match &e {
+        Error::OutOfMemory { bytes, array, report, .. } => {
+            assert_eq!(*bytes, 1 << 18);
+            assert_eq!(array.as_deref(), Some("argument 0 of kernel `add_scalar`"));
+            let r = report.as_ref().expect("device errors carry a report");
+            assert_eq!((r.device_total, r.limit, r.in_use), (1 << 16, 1 << 16, 0));
+        }
+        e => panic!("{e}"),
+    }
+    assert!(e.to_string().contains("insufficient to hold request size of 262,144 bytes"), "{e}");
+    // "Maximize stability" (the default): the launch runs on the CPU, even when the GPU was
+    // asked for.
+    rt.set_memory_config(MemoryConfig { reserved_bytes: 0, ..MemoryConfig::default() });
+    assert_eq!(forced().unwrap().device(), DeviceKind::Cpu);
+    assert!(big.to_vec().unwrap().iter().all(|&x| x == 1));
     // Automatic mode: the scheduler may pick the GPU; the failure sends the launch to the CPU.
     rt.set_scheduler_config(quasar_runtime::SchedulerConfig {
         cpu_ns_per_item: 1000.0,
@@ -186,7 +209,8 @@ fn an_array_larger_than_the_device_fails_cleanly_or_runs_on_the_cpu() {
         .run()
         .unwrap();
     assert_eq!(r.device(), DeviceKind::Cpu);
-    assert!(big.to_vec().unwrap().iter().all(|&x| x == 1));
-    // Out of memory does not disable the GPU.
+    assert!(big.to_vec().unwrap().iter().all(|&x| x == 2));
+    // One warning for all of it; out of memory does not disable the GPU.
+    assert_eq!(rt.warnings().len(), 1, "{:?}", rt.warnings());
     assert!(rt.gpu().is_some());
 }

@@ -391,6 +391,21 @@ fn launch_errors_are_values_not_panics() {
 }
 
 #[test]
+fn a_kernel_that_panics_on_the_simulated_gpu_is_an_error_where_its_result_is_read() {
+    let (rt, sim) = sim_runtime(jittery(12));
+    let x = Array::<f32>::zeros(&[1000]).unwrap();
+    // GPU launches are asynchronous: the panic is caught on the device's stream and reported
+    // by whatever waits for the kernel, here the host read of what it writes.
+    let r = rt.launch(&PANICKING).dims(&[1000]).arg(&x, Access::Write).on(SchedMode::Gpu).run();
+    let e = match r {
+        Ok(_) => x.to_vec().unwrap_err(),
+        Err(e) => e,
+    };
+    assert!(e.to_string().contains("panicked: bug in a generated kernel"), "{e}");
+    assert!(sim.violations().is_empty(), "{:?}", sim.violations());
+}
+
+#[test]
 fn kernels_cannot_write_arrays_that_the_host_is_viewing() {
     for (rt, mode) in runtimes() {
         let y = Array::<i32>::zeros(&[100]).unwrap();

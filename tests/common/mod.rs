@@ -18,7 +18,8 @@ fn require_gpu() -> bool {
 
 /// Whether the process-wide runtime has a usable GPU. Without one, prints a skip line for
 /// `test` (or fails under `QUASAR_REQUIRE_GPU=1`). `QUASAR_SIM_GPU=1` counts the simulated
-/// GPU, which checks the PTX parameter packing of every launch but runs the CPU code.
+/// GPU, which checks the PTX parameter packing of every launch but runs the CPU code;
+/// `QUASAR_SIM_GPU=ptx` the PTX interpreter, which executes the PTX.
 pub fn gpu_or_skip(test: &str) -> bool {
     let rt = Runtime::global();
     match rt.gpu() {

@@ -53,8 +53,8 @@ pub(crate) fn execute(
     let nchunks = nblocks.div_ceil(per);
 
     let run_chunk = |c: usize| -> Result<Vec<Vec<u8>>> {
-        let scratch = HostMem::zeroed(scratch_len, 64);
-        let slots_mem = HostMem::zeroed(slots_len, 64);
+        let scratch = HostMem::zeroed(scratch_len, 64)?;
+        let slots_mem = HostMem::zeroed(slots_len, 64)?;
         let slots: Vec<OutSlot<'_>> = outs
             .iter()
             .zip(&slot_offs)

@@ -5,6 +5,7 @@
 use super::{DevPtr, Fence, GpuBackend};
 use crate::error::{Error, Result};
 use crate::hostmem::HostMem;
+use crate::memory::{MemoryConfig, MemoryModel, MemoryReport};
 use crate::pool::{size_class, Pool};
 use crate::profiler::Profiler;
 use crate::residency::Buffer;
@@ -18,10 +19,12 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 pub struct PoolStats {
     /// Bytes in blocks held by arrays.
     pub used: usize,
-    /// Bytes in free blocks kept for reuse.
+    /// Free bytes in the chunks, kept for reuse.
     pub cached: usize,
     /// The limit on `used + cached` (`usize::MAX` when unlimited).
     pub limit: usize,
+    /// Chunks held from the back end.
+    pub chunks: usize,
     /// Allocations served from the cache.
     pub hits: u64,
     /// Allocations that went to the back end.
@@ -30,6 +33,13 @@ pub struct PoolStats {
     pub evictions: u64,
     /// Bytes of those buffers.
     pub evicted_bytes: u64,
+}
+
+/// What the pool's limit is made of.
+struct Limits {
+    model: MemoryModel,
+    reserved: usize,
+    user_limit: Option<usize>,
 }
 
 struct Grave {
@@ -44,6 +54,7 @@ pub struct GpuDevice {
     name: String,
     backend: Arc<dyn GpuBackend>,
     pool: Mutex<Pool>,
+    limits: Mutex<Limits>,
     registry: Mutex<Vec<Weak<Buffer>>>,
     graveyard: Mutex<Vec<Grave>>,
     profiler: Arc<Profiler>,
@@ -56,19 +67,27 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl GpuDevice {
-    /// Wraps a back end; statistics go to `profiler`.
+    /// Wraps a back end; statistics go to `profiler`. Its memory starts with the medium
+    /// footprint and no reservation ([`set_memory_config`](Self::set_memory_config)).
     pub fn new(backend: Arc<dyn GpuBackend>, profiler: Arc<Profiler>) -> Arc<GpuDevice> {
-        Arc::new(GpuDevice {
+        let dev = Arc::new(GpuDevice {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
             name: backend.name(),
             backend,
             pool: Mutex::new(Pool::new()),
+            limits: Mutex::new(Limits {
+                model: MemoryModel::default(),
+                reserved: 0,
+                user_limit: None,
+            }),
             registry: Mutex::new(Vec::new()),
             graveyard: Mutex::new(Vec::new()),
             profiler,
             evictions: AtomicU64::new(0),
             evicted_bytes: AtomicU64::new(0),
-        })
+        });
+        dev.configure(|_| {});
+        dev
     }
 
     /// A process-unique id.
@@ -87,15 +106,32 @@ impl GpuDevice {
         &self.profiler
     }
 
-    /// Limits the memory the pool may hold (live arrays plus cache); `None` for no limit
-    /// beyond the device's own. Over the limit, idle arrays are moved to the host (LRU).
+    /// Limits the memory the pool may hold (all chunks); `None` for no limit beyond the
+    /// device's usable memory. Over the limit, idle arrays are moved to the host (LRU).
     pub fn set_memory_limit(&self, bytes: Option<usize>) {
-        let trimmed = {
+        self.configure(|c| c.user_limit = bytes);
+    }
+
+    /// Sets the footprint model and the reserved memory (the policy is the runtime's).
+    pub fn set_memory_config(&self, cfg: &MemoryConfig) {
+        self.configure(|c| {
+            c.model = cfg.model;
+            c.reserved = cfg.reserved_bytes;
+        });
+    }
+
+    fn configure(&self, f: impl FnOnce(&mut Limits)) {
+        let freed = {
+            let mut l = lock(&self.limits);
+            f(&mut l);
+            let usable = self.backend.total_memory().saturating_sub(l.reserved);
             let mut p = lock(&self.pool);
-            p.limit = bytes.unwrap_or(usize::MAX);
-            p.trim_for(0)
+            p.model = l.model;
+            p.usable = usable;
+            p.limit = l.model.cap(usable).min(l.user_limit.unwrap_or(usize::MAX));
+            p.trim_to_limit()
         };
-        self.free_blocks(trimmed);
+        self.free_chunks(freed);
     }
 
     /// Pool statistics.
@@ -103,8 +139,9 @@ impl GpuDevice {
         let p = lock(&self.pool);
         PoolStats {
             used: p.used,
-            cached: p.cached,
+            cached: p.cached(),
             limit: p.limit,
+            chunks: p.chunk_count(),
             hits: p.hits,
             misses: p.misses,
             evictions: self.evictions.load(Ordering::Relaxed),
@@ -112,10 +149,10 @@ impl GpuDevice {
         }
     }
 
-    /// Gives every cached block back to the back end.
+    /// Gives every empty chunk back to the back end.
     pub fn trim(&self) {
-        let blocks = lock(&self.pool).drain();
-        self.free_blocks(blocks);
+        let chunks = lock(&self.pool).drain();
+        self.free_chunks(chunks);
     }
 
     /// Waits for all work on the device and frees what the graveyard holds.
@@ -125,44 +162,44 @@ impl GpuDevice {
         r
     }
 
-    fn free_blocks(&self, blocks: Vec<(DevPtr, usize)>) {
-        for (p, _) in blocks {
-            // SAFETY: pool blocks are only cached (or evicted) when nothing uses them.
+    fn free_chunks(&self, chunks: Vec<DevPtr>) {
+        for p in chunks {
+            // SAFETY: a chunk is only given back when none of its blocks is in use.
             unsafe { self.backend.free(p) };
         }
     }
 
-    /// A block of at least `bytes`: from the cache, fresh from the back end, or after moving
-    /// idle buffers to the host (least recently used first; when every candidate is busy, after
-    /// waiting for the device once). Returns the block and its size class.
+    /// A block of at least `bytes`: from a chunk, from a new chunk, or after moving idle
+    /// buffers to the host (cheapest and least recently used first; when every candidate is
+    /// busy, after waiting for the device once). Returns the block and its size class; when
+    /// nothing helps, [`Error::OutOfMemory`] with the memory report.
     pub(crate) fn alloc(&self, bytes: usize) -> Result<(DevPtr, usize)> {
         self.reap();
         let class = size_class(bytes);
         let mut last_err = None;
         let mut synced = false;
+        let hopeless = class > lock(&self.pool).limit;
         for _round in 0..4096 {
+            if hopeless {
+                break;
+            }
             {
                 let mut pool = lock(&self.pool);
                 if let Some(p) = pool.take(class) {
                     return Ok((p, class));
                 }
-                if pool.fits_live(class) {
-                    let trimmed = pool.trim_for(class);
-                    self.free_blocks(trimmed);
-                    match self.backend.alloc(class) {
-                        Ok(p) => {
-                            pool.note_fresh(class);
-                            return Ok((p, class));
-                        }
+                let (chunk, freed) = pool.plan_chunk(class);
+                self.free_chunks(freed);
+                if let Some(size) = chunk {
+                    match self.backend.alloc(size) {
+                        Ok(base) => return Ok((pool.add_chunk(base, size, class), class)),
                         Err(e) => {
-                            // Perhaps the device is full of cached blocks of other sizes.
-                            let all = pool.drain();
-                            if !all.is_empty() {
-                                self.free_blocks(all);
-                                if let Ok(p) = self.backend.alloc(class) {
-                                    pool.note_fresh(class);
-                                    return Ok((p, class));
-                                }
+                            // Perhaps the device is full of empty chunks, or too full for a
+                            // whole chunk: try the block alone.
+                            let empty = pool.drain();
+                            self.free_chunks(empty);
+                            if let Ok(base) = self.backend.alloc(class) {
+                                return Ok((pool.add_chunk(base, class, class), class));
                             }
                             last_err = Some(e);
                         }
@@ -181,20 +218,55 @@ impl GpuDevice {
             let _ = self.backend.synchronize();
             self.reap();
         }
-        let in_use = lock(&self.pool).used;
         Err(match last_err {
             Some(e @ Error::Cuda { .. }) if !is_oom(&e) => e,
-            _ => Error::OutOfDeviceMemory { device: self.name.clone(), requested: bytes, in_use },
+            _ => Error::OutOfMemory {
+                device: self.name.clone(),
+                bytes,
+                array: None,
+                detail: if hopeless {
+                    "larger than the memory the runtime may use on this device".into()
+                } else {
+                    "the arrays in use leave no room for it".into()
+                },
+                report: Some(Box::new(self.report(class))),
+            },
         })
     }
 
-    /// Returns a block to the pool (or to the back end when over the limit).
-    pub(crate) fn release(&self, p: DevPtr, class: usize) {
-        let back = lock(&self.pool).give_back(p, class);
-        if let Some(p) = back {
-            // SAFETY: the caller guarantees nothing uses the block any more.
-            unsafe { self.backend.free(p) };
+    /// The state of the device's memory, for an out-of-memory error about `request` bytes.
+    pub fn report(&self, request: usize) -> MemoryReport {
+        let pinned: Vec<(DevPtr, usize)> = {
+            let r = lock(&self.registry);
+            r.iter()
+                .filter_map(|w| w.upgrade())
+                .filter_map(|b| b.block_on(self))
+                .filter(|s| s.busy)
+                .map(|s| (s.ptr, s.class))
+                .collect()
+        };
+        let p = lock(&self.pool);
+        let (free_blocks, largest_free) = p.free_list();
+        let reserved = lock(&self.limits).reserved;
+        MemoryReport {
+            request,
+            pinned: pinned.iter().map(|(_, b)| b).sum(),
+            free_blocks,
+            largest_free,
+            process_total: p.total(),
+            in_use: p.used,
+            device_total: self.backend.total_memory(),
+            reserved,
+            limit: p.limit,
+            chunks: p.chunk_reports(&pinned),
         }
+    }
+
+    /// Returns a block to its chunk (and the chunk to the back end when the model says so).
+    pub(crate) fn release(&self, p: DevPtr, class: usize) {
+        self.backend.block_freed(p, class);
+        let chunks = lock(&self.pool).give_back(p, class);
+        self.free_chunks(chunks);
     }
 
     /// Keeps the memory of a dropped buffer until its operations complete.
@@ -239,7 +311,11 @@ impl GpuDevice {
             r.retain(|w| w.strong_count() > 0);
             r.iter().filter_map(|w| w.upgrade()).collect()
         };
-        candidates.sort_by_key(|b| b.last_use());
+        // Buffers whose host copy is valid cost no copy: they go first, each group in LRU order.
+        let mut keyed: Vec<((bool, u64), Arc<Buffer>)> =
+            candidates.drain(..).map(|b| ((!b.host_is_valid(), b.last_use()), b)).collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        candidates.extend(keyed.into_iter().map(|(_, b)| b));
         let mut freed = 0;
         for b in &candidates {
             if freed >= needed {
@@ -251,11 +327,6 @@ impl GpuDevice {
                 self.evictions.fetch_add(1, Ordering::Relaxed);
                 self.evicted_bytes.fetch_add(b.bytes as u64, Ordering::Relaxed);
             }
-        }
-        if freed > 0 {
-            // Make the freed blocks available to any size class.
-            let trimmed = lock(&self.pool).trim_for(needed);
-            self.free_blocks(trimmed);
         }
         drop(candidates);
         freed
@@ -271,12 +342,11 @@ impl Drop for GpuDevice {
         let _ = self.backend.synchronize();
         let graves = std::mem::take(&mut *lock(&self.graveyard));
         for g in graves {
-            if let Some((p, _)) = g.block {
-                // SAFETY: the device is idle after synchronize.
-                unsafe { self.backend.free(p) };
+            if let Some((p, c)) = g.block {
+                self.release(p, c);
             }
         }
-        let blocks = lock(&self.pool).drain();
-        self.free_blocks(blocks);
+        let chunks = lock(&self.pool).drain();
+        self.free_chunks(chunks);
     }
 }

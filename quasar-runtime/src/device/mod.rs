@@ -183,6 +183,11 @@ pub trait GpuBackend: Send + Sync {
         let _ = (launch, fence);
         Ok(())
     }
+    /// The runtime stopped using `bytes` at `ptr` (a block inside an allocation: the pool
+    /// carves allocations into blocks). For checking back ends; the default does nothing.
+    fn block_freed(&self, ptr: DevPtr, bytes: usize) {
+        let _ = (ptr, bytes);
+    }
     /// Waits for all outstanding work.
     fn synchronize(&self) -> Result<()>;
 }

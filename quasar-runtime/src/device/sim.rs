@@ -1,6 +1,8 @@
 //! A simulated GPU: a [`GpuBackend`] that behaves like a real one (separate memory, explicit
 //! copies, asynchronous completion on several streams, limited capacity) but runs kernels'
 //! CPU functions. It lets the residency machinery be tested on machines without a GPU.
+//! With [`SimConfig::interpret_ptx`] (feature `ptx-sim`) it runs their PTX on the
+//! interpreter instead (`sim_ptx.rs`).
 //!
 //! Operations go to a FIFO queue served by `streams` worker threads; each waits for its
 //! dependencies, optionally sleeps a random moment (to shake out missing dependencies), then
@@ -36,6 +38,9 @@ pub struct SimConfig {
     /// Behave like CUDA: kernels without PTX cannot run here, and launches of compiled
     /// kernels pack their parameters ([`crate::ptx::pack_params`]) so ABI mismatches show.
     pub needs_ptx: bool,
+    /// Run kernels' PTX on the PTX interpreter (feature `ptx-sim`; without it such launches
+    /// are errors) instead of their CPU functions. Implies `needs_ptx`.
+    pub interpret_ptx: bool,
 }
 
 impl Default for SimConfig {
@@ -47,6 +52,7 @@ impl Default for SimConfig {
             jitter_seed: None,
             max_jitter_us: 200,
             needs_ptx: false,
+            interpret_ptx: false,
         }
     }
 }
@@ -77,6 +83,9 @@ struct Alloc {
 #[derive(Default)]
 struct Mem {
     allocs: BTreeMap<u64, Alloc>,
+    /// Address ranges used by operations in flight (a multiset), to catch blocks of the
+    /// runtime's pool freed while in use.
+    active: Vec<(u64, usize)>,
     stats: SimStats,
     violations: Vec<String>,
 }
@@ -90,16 +99,53 @@ impl Mem {
     }
 }
 
+/// How an operation failed: on the device, or (PTX mode) in the kernel's own code, which says
+/// nothing about the device.
+#[derive(Debug)]
+enum Failure {
+    Device(String),
+    Kernel { kernel: String, device: String, message: String },
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Failure {
+        Failure::Device(m)
+    }
+}
+
+impl Failure {
+    /// A kernel's own failure (PTX mode).
+    #[cfg(feature = "ptx-sim")]
+    fn after_kernel(e: Error) -> Failure {
+        match e {
+            Error::KernelFailed { kernel, device, message } => {
+                Failure::Kernel { kernel, device, message }
+            }
+            e => Failure::Device(e.to_string()),
+        }
+    }
+
+    /// The failure of an operation whose dependency failed with `e`.
+    fn after(e: Error) -> Failure {
+        match e {
+            Error::KernelFailed { kernel, device, message } => {
+                Failure::Kernel { kernel, device, message }
+            }
+            e => Failure::Device(format!("a preceding operation failed: {e}")),
+        }
+    }
+}
+
 /// The fence of a simulated operation.
 pub struct SimFence {
     what: String,
     device: String,
-    done: Mutex<Option<(std::result::Result<(), String>, Duration)>>,
+    done: Mutex<Option<(std::result::Result<(), Failure>, Duration)>>,
     cv: Condvar,
 }
 
 impl SimFence {
-    fn complete(&self, r: std::result::Result<(), String>, t: Duration) {
+    fn complete(&self, r: std::result::Result<(), Failure>, t: Duration) {
         *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some((r, t));
         self.cv.notify_all();
     }
@@ -113,10 +159,15 @@ impl FenceImpl for SimFence {
         }
         match &g.as_ref().expect("completed").0 {
             Ok(()) => Ok(()),
-            Err(m) => Err(Error::Device {
+            Err(Failure::Device(m)) => Err(Error::Device {
                 device: self.device.clone(),
                 operation: self.what.clone(),
                 message: m.clone(),
+            }),
+            Err(Failure::Kernel { kernel, device, message }) => Err(Error::KernelFailed {
+                kernel: kernel.clone(),
+                device: device.clone(),
+                message: message.clone(),
             }),
         }
     }
@@ -131,12 +182,18 @@ impl FenceImpl for SimFence {
     }
 }
 
-type Work = Box<dyn FnOnce() -> std::result::Result<(), String> + Send>;
+type Work = Box<dyn FnOnce() -> std::result::Result<(), Failure> + Send>;
+
+/// The memory an operation uses: the allocations (by base) and the exact ranges.
+struct Claim {
+    bases: Vec<u64>,
+    ranges: Vec<(u64, usize)>,
+}
 
 struct Job {
     deps: Vec<Fence>,
     fence: Arc<SimFence>,
-    touches: Vec<u64>,
+    touches: Claim,
     work: Work,
 }
 
@@ -162,6 +219,8 @@ pub struct SimBackend {
     cfg: SimConfig,
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
+    #[cfg(feature = "ptx-sim")]
+    ptx: ptx::PtxDevice,
 }
 
 /// Raw pointers moved into a job.
@@ -192,7 +251,13 @@ impl SimBackend {
                     .expect("spawn a simulated stream")
             })
             .collect();
-        SimBackend { cfg, shared, workers }
+        SimBackend {
+            cfg,
+            shared,
+            workers,
+            #[cfg(feature = "ptx-sim")]
+            ptx: ptx::PtxDevice::from_env(),
+        }
     }
 
     /// Counters.
@@ -211,7 +276,7 @@ impl SimBackend {
     }
 
     /// Checks that each `(ptr, bytes)` lies in a live allocation and marks them in flight.
-    fn claim(&self, what: &str, ranges: &[(u64, usize)]) -> Result<Vec<u64>> {
+    fn claim(&self, what: &str, ranges: &[(u64, usize)]) -> Result<Claim> {
         let mut mem = lock(&self.shared.mem);
         let mut bases = Vec::new();
         for &(p, n) in ranges {
@@ -227,10 +292,11 @@ impl SimBackend {
         for b in &bases {
             mem.allocs.get_mut(b).expect("found").in_flight += 1;
         }
-        Ok(bases)
+        mem.active.extend_from_slice(ranges);
+        Ok(Claim { bases, ranges: ranges.to_vec() })
     }
 
-    fn submit(&self, what: String, deps: &[Fence], touches: Vec<u64>, work: Work) -> Fence {
+    fn submit(&self, what: String, deps: &[Fence], touches: Claim, work: Work) -> Fence {
         let fence = Arc::new(SimFence {
             what,
             device: self.cfg.name.clone(),
@@ -264,7 +330,7 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
         let mut result = Ok(());
         for d in &job.deps {
             if let Err(e) = d.wait() {
-                result = Err(format!("a preceding operation failed: {e}"));
+                result = Err(Failure::after(e));
             }
         }
         if seed.is_some() && max_jitter_us > 0 {
@@ -276,12 +342,17 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
         let start = Instant::now();
         if result.is_ok() {
             result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.work))
-                .unwrap_or_else(|p| Err(panic_message(&p)));
+                .unwrap_or_else(|p| Err(panic_message(&p).into()));
         }
         let elapsed = start.elapsed();
         {
             let mut mem = lock(&s.mem);
-            for b in &job.touches {
+            for r in &job.touches.ranges {
+                if let Some(k) = mem.active.iter().position(|a| a == r) {
+                    mem.active.swap_remove(k);
+                }
+            }
+            for b in &job.touches.bases {
                 let a = mem.allocs.get_mut(b).expect("claimed allocations stay in the map");
                 a.in_flight -= 1;
                 if a.freed && a.in_flight == 0 {
@@ -321,7 +392,7 @@ impl GpuBackend for SimBackend {
         self.cfg.name.clone()
     }
     fn needs_ptx(&self) -> bool {
-        self.cfg.needs_ptx
+        self.cfg.needs_ptx || self.cfg.interpret_ptx
     }
     fn total_memory(&self) -> usize {
         self.cfg.memory_bytes
@@ -428,12 +499,18 @@ impl GpuBackend for SimBackend {
         Ok(self.submit(format!("memset of {bytes} bytes"), after, touches, work))
     }
 
-    fn check_launch(&self, _: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+    fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        if self.cfg.interpret_ptx {
+            return self.check_ptx_launch(l, fence);
+        }
         // The CPU kernel's own error (a 'checked access) fails the fence.
         fence.wait()
     }
 
     unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
+        if self.cfg.interpret_ptx {
+            return self.launch_ptx(l, after);
+        }
         let what = format!("kernel `{}`", l.kernel.name);
         if self.cfg.needs_ptx {
             crate::ptx::pack_params(l.kernel, l.cfg.dims(), l.args)?;
@@ -465,8 +542,8 @@ impl GpuBackend for SimBackend {
             let args = args;
             let ka = KernelArgs { kernel: kernel.name, args: &args.0 };
             let specs: Vec<OutputSpec> = outs.iter().map(|o| o.0).collect();
-            let vals =
-                execute(kernel, &cfg, &ka, &specs, warp, &name).map_err(|e| e.to_string())?;
+            let vals = execute(kernel, &cfg, &ka, &specs, warp, &name)
+                .map_err(|e| Failure::Device(e.to_string()))?;
             for ((spec, slot), v) in outs.iter().zip(&vals) {
                 // SAFETY: the slot was checked and holds a value of the output's type.
                 unsafe { spec.combine_into(*slot as *mut u8, v.as_ptr()) };
@@ -476,12 +553,63 @@ impl GpuBackend for SimBackend {
         Ok(self.submit(what, after, touches, work))
     }
 
+    fn block_freed(&self, ptr: DevPtr, bytes: usize) {
+        let mut mem = lock(&self.shared.mem);
+        let (lo, hi) = (ptr.0, ptr.0 + bytes as u64);
+        let n = mem.active.iter().filter(|&&(p, b)| p < hi && p + b as u64 > lo).count();
+        if n > 0 {
+            mem.violations.push(format!(
+                "block {lo:#x}+{bytes} released while {n} operation(s) using it are in flight"
+            ));
+        }
+    }
+
     fn synchronize(&self) -> Result<()> {
         let mut q = lock(&self.shared.queue);
         while q.outstanding > 0 {
             q = self.shared.idle.wait(q).unwrap_or_else(|e| e.into_inner());
         }
         Ok(())
+    }
+}
+
+#[cfg(feature = "ptx-sim")]
+#[path = "sim_ptx.rs"]
+mod ptx;
+
+impl SimBackend {
+    /// A launch in PTX mode: the kernel's PTX runs on the interpreter (`sim_ptx.rs`).
+    unsafe fn launch_ptx(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
+        #[cfg(feature = "ptx-sim")]
+        {
+            let what = format!("kernel `{}`", l.kernel.name);
+            let work = self.ptx.launch(l, &self.cfg.name)?;
+            let touches = self.claim(&what, &ptx::claimed(l.args))?;
+            lock(&self.shared.mem).stats.launches += 1;
+            let work: Work = Box::new(move || work().map_err(Failure::after_kernel));
+            Ok(self.submit(what, after, touches, work))
+        }
+        #[cfg(not(feature = "ptx-sim"))]
+        {
+            let _ = after;
+            Err(Error::Unsupported(format!(
+                "kernel `{}`: the simulated GPU interprets PTX only with the feature `ptx-sim`",
+                l.kernel.name
+            )))
+        }
+    }
+
+    /// `check_launch` in PTX mode: the module's `quasar_error` word.
+    fn check_ptx_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        #[cfg(feature = "ptx-sim")]
+        {
+            self.ptx.check_launch(l, fence)
+        }
+        #[cfg(not(feature = "ptx-sim"))]
+        {
+            let _ = l;
+            fence.wait()
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use quasar_runtime::device::sim::{SimBackend, SimConfig};
-use quasar_runtime::{BlockCtx, Kernel, KernelArgs, Result, Runtime};
+use quasar_runtime::{BlockCtx, Kernel, KernelArgs, MemoryConfig, Result, Runtime};
 use std::sync::Arc;
 
 /// y[i] += a
@@ -61,10 +61,13 @@ fn slow_fill_cpu(ctx: &BlockCtx, args: &KernelArgs) -> Result<()> {
 }
 pub static SLOW_FILL: Kernel = Kernel::new("slow_fill", slow_fill_cpu);
 
-/// A runtime around a simulated GPU; also returns the simulator to inspect it.
+/// A runtime around a simulated GPU whose whole memory is usable (no reservation); also
+/// returns the simulator to inspect it.
 pub fn sim_runtime(cfg: SimConfig) -> (Runtime, Arc<SimBackend>) {
     let sim = Arc::new(SimBackend::new(cfg));
-    (Runtime::with_gpu(sim.clone()), sim)
+    let rt = Runtime::with_gpu(sim.clone());
+    rt.set_memory_config(MemoryConfig { reserved_bytes: 0, ..MemoryConfig::default() });
+    (rt, sim)
 }
 
 /// A simulated GPU with random delays and three streams.

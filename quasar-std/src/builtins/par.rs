@@ -1,7 +1,7 @@
 //! Loops over slices: plain below [`PARALLEL_MIN`] elements, rayon over chunks above. The
 //! closures are generic parameters (monomorphised and inlined, no dynamic dispatch).
 
-use quasar_runtime::{Error, Result};
+use quasar_runtime::Result;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 
@@ -20,13 +20,8 @@ where
     U: Send,
     F: Fn(usize, &mut [MaybeUninit<U>]) + Sync,
 {
-    if n.checked_mul(std::mem::size_of::<U>()).is_none_or(|b| b > isize::MAX as usize) {
-        return Err(Error::InvalidShape {
-            shape: vec![n],
-            reason: "the number of bytes overflows".into(),
-        });
-    }
-    let mut v = Vec::with_capacity(n);
+    // Fallible (and within the host memory budget): a huge result is an error, not an abort.
+    let mut v = quasar_runtime::host_vec(n)?;
     let spare = &mut v.spare_capacity_mut()[..n];
     if n < PARALLEL_MIN {
         fill(0, spare);

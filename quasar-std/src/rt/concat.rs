@@ -74,7 +74,7 @@ pub fn cat<T: Element>(dim: usize, parts: &[Part<'_, T>]) -> Result<Array<T>> {
     // Row-major: each part is `outer` blocks of `s[dim] * inner` contiguous elements, and the
     // result interleaves those blocks part after part.
     let outer: usize = first[..dim].iter().product();
-    let mut data = Vec::with_capacity(quasar_runtime::Shape::new(&out_shape)?.numel());
+    let mut data = quasar_runtime::host_vec(quasar_runtime::Shape::new(&out_shape)?.numel())?;
     let views = kept
         .iter()
         .map(|p| match p {
@@ -118,7 +118,7 @@ pub fn stack_rows<T: Element>(rows: &[Array<T>]) -> Result<Array<T>> {
     let mut shape = vec![rows.len()];
     shape.extend_from_slice(f);
     let n = quasar_runtime::Shape::new(&shape)?.numel();
-    let mut data = Vec::with_capacity(n);
+    let mut data = quasar_runtime::host_vec(n)?;
     for r in rows {
         data.extend_from_slice(&r.host_view()?);
     }

@@ -265,7 +265,7 @@ pub fn index_get<T: Element>(
 ) -> Result<Array<T>> {
     let sel = Selection::new(a.shape(), name, subs, mode)?;
     let src = a.host_view()?;
-    let mut data = Vec::with_capacity(sel.numel());
+    let mut data = quasar_runtime::host_vec(sel.numel())?;
     sel.for_each(|_, off| data.push(off.map_or_else(zero, |o| src[o])));
     Array::from_vec(&sel.shape, data)
 }

@@ -161,7 +161,10 @@ impl Ctx<'_> {
                 } else {
                     1.0 - f64::EPSILON / 2.0
                 };
-                self.ins(format!("min.{a} {d}, {d}, {}", rt.imm(below)));
+                // `min` would turn NaN (x = NaN or ±inf) into `below`: NaN stays NaN.
+                let p = self.reg(RegClass::Pred);
+                self.ins(format!("setp.ge.{a} {p}, {d}, {}", rt.imm(below)));
+                self.ins(format!("@{p} mov.{a} {d}, {}", rt.imm(below)));
                 Ok(d)
             }
             B::Isnan | B::Isinf | B::Isfinite => {
@@ -314,6 +317,10 @@ impl Ctx<'_> {
             self.ins(format!("mov.b32 {s}, {h}"));
             self.ins(format!("mul.f32 {r}, {r}, {s}"));
         }
+        // The clamps above turn NaN into 128: NaN stays NaN.
+        let nan = self.reg(RegClass::Pred);
+        self.ins(format!("testp.notanumber.f32 {nan}, {x}"));
+        self.ins(format!("@{nan} mov.f32 {r}, {x}"));
         r
     }
 
@@ -360,17 +367,28 @@ impl Ctx<'_> {
         self.ins(format!("mul.f32 {half}, {y}, {}", f(0.5)));
         self.ins(format!("cvt.rzi.f32.f32 {hi}, {half}"));
         self.ins(format!("setp.ne.f32 {odd}, {hi}, {half}"));
-        self.ins(format!("setp.lt.f32 {neg}, {x}, {}", f(0.0)));
         self.ins(format!("and.pred {odd}, {odd}, {int}"));
-        self.ins(format!("and.pred {odd}, {odd}, {neg}"));
-        self.ins(format!("neg.f32 {nr}, {r}"));
-        self.ins(format!("selp.f32 {r}, {nr}, {r}, {odd}"));
-        // A negative base with a fractional exponent has no real power.
+        // An odd integer exponent keeps the sign of x (also of -0 and -inf).
+        self.ins(format!("@{odd} copysign.f32 {r}, {x}, {r}"));
+        // A negative finite base with a fractional exponent has no real power.
+        let fin = self.reg(RegClass::Pred);
+        self.ins(format!("setp.lt.f32 {neg}, {x}, {}", f(0.0)));
+        self.ins(format!("setp.gt.f32 {fin}, {x}, {}", f(f64::NEG_INFINITY)));
+        self.ins(format!("and.pred {neg}, {neg}, {fin}"));
         self.ins(format!("not.pred {int}, {int}"));
         self.ins(format!("and.pred {neg}, {neg}, {int}"));
         self.ins(format!("selp.f32 {r}, 0f7FFFFFFF, {r}, {neg}"));
-        let z = self.reg(RegClass::Pred);
+        // pow(x, ±0) = pow(1, y) = pow(-1, ±inf) = 1, even for NaN (C99, as on the CPU).
+        let (z, one, ax, ay) =
+            (self.reg(RegClass::Pred), self.reg(RegClass::Pred), nr, self.reg(RegClass::F32));
         self.ins(format!("setp.eq.f32 {z}, {y}, {}", f(0.0)));
+        self.ins(format!("setp.eq.f32 {one}, {x}, {}", f(1.0)));
+        self.ins(format!("or.pred {z}, {z}, {one}"));
+        self.ins(format!("abs.f32 {ax}, {x}"));
+        self.ins(format!("abs.f32 {ay}, {y}"));
+        self.ins(format!("setp.eq.f32 {one}, {ax}, {}", f(1.0)));
+        self.ins(format!("setp.eq.and.f32 {one}, {ay}, {}, {one}", f(f64::INFINITY)));
+        self.ins(format!("or.pred {z}, {z}, {one}"));
         self.ins(format!("selp.f32 {r}, {}, {r}, {z}", f(1.0)));
         Ok(r)
     }

@@ -202,6 +202,22 @@ pub(super) fn unsupported<T>(span: Span, what: impl Into<String>) -> Res<T> {
     Err(Unsupported { what: what.into(), span })
 }
 
+/// The PTX the `quasar!` macro embeds, for release builds and for debug builds (which also
+/// check `'unchecked` accesses, ARCHITECTURE §5).
+#[derive(Clone, Debug, Default)]
+pub struct PtxBuilds {
+    pub release: PtxOutput,
+    pub debug: PtxOutput,
+}
+
+/// The PTX of every kernel of `module` for both build profiles.
+pub fn emit_builds(module: &Module, double: bool) -> PtxBuilds {
+    PtxBuilds {
+        release: emit_module_with(module, &PtxOptions { double, check_unchecked: false }),
+        debug: emit_module_with(module, &PtxOptions { double, check_unchecked: true }),
+    }
+}
+
 /// The PTX of every kernel of `module` with the default options.
 pub fn emit_module(module: &Module) -> PtxOutput {
     emit_module_with(module, &PtxOptions::default())

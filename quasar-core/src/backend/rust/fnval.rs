@@ -168,6 +168,17 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         }
         for f in g.fnvals.variants[k].clone() {
             let func = g.m.function(f);
+            if func.generic {
+                g.diagnostics.push(unsupported(
+                    func.span,
+                    format_args!(
+                        "`{}` as a value of type {}: its parameter types are not known",
+                        func.name,
+                        Type::Function(Box::new(ft.clone()))
+                    ),
+                ));
+                continue;
+            }
             let mut caps = Vec::new();
             for c in &func.captures {
                 let l = func.local(*c);

@@ -50,9 +50,6 @@ pub struct Options {
     pub file_name: String,
     /// The Quasar source text (quoted in failed-assertion messages).
     pub source: String,
-    /// Embed the module's PTX so that kernels can run on NVIDIA GPUs (the `quasar!` macro's
-    /// default; off for `ptx = false` and for `quasar emit --rust`).
-    pub ptx: bool,
     /// Imported files (their `FileId` in spans, name and text), for locations and quoted
     /// conditions in code that comes from them; other spans are in `file_name`.
     pub imported: Vec<(crate::FileId, String, String)>,
@@ -83,7 +80,6 @@ impl Default for Options {
             krate: quote!(::quasar),
             file_name: "<quasar>".into(),
             source: String::new(),
-            ptx: false,
             imported: Vec::new(),
         }
     }
@@ -102,11 +98,40 @@ impl Output {
     }
 }
 
-/// Generates the Rust items for a checked module.
-pub fn generate(module: &Module, opts: &Options) -> Output {
+/// The errors for the functions that would be exported but whose parameter types nothing
+/// fixes, from the module as type checking produced it (the driver prunes their error-only
+/// generic instances before code generation).
+pub fn untyped_exports(module: &Module) -> Vec<Diagnostic> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for f in &module.functions {
+        let exported = f.top_level
+            && f.kind != crate::syntax::ast::FunctionKind::Kernel
+            && f.name != "main"
+            && !f.name.starts_with('<');
+        if !exported || names.contains(&f.name.as_str()) {
+            continue;
+        }
+        names.push(&f.name);
+        let concrete = module.functions.iter().any(|g| g.name == f.name && !g.generic);
+        if !concrete {
+            out.extend(exports::untyped_error(f));
+        }
+    }
+    out
+}
+
+/// Generates the Rust items for a checked module; `ptx` is embedded so that kernels can run
+/// on NVIDIA GPUs (the `quasar!` macro's default; none for `ptx = false` and for
+/// `quasar emit --rust`).
+pub fn generate(
+    module: &Module,
+    opts: &Options,
+    ptx: Option<&crate::backend::ptx::PtxBuilds>,
+) -> Output {
     let mut g = Gen::new(module, opts);
-    if opts.ptx {
-        g.ptx = ptx_embed::embed(module, opts, &g.rt);
+    if let Some(builds) = ptx {
+        g.ptx = ptx_embed::embed(module, opts, &g.rt, builds);
     }
     let mut items = vec![std::mem::take(&mut g.ptx.items)];
     for (i, f) in module.functions.iter().enumerate() {

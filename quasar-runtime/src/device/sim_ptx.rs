@@ -1,0 +1,169 @@
+//! The PTX mode of the simulated GPU (feature `ptx-sim`, `QUASAR_SIM_GPU=ptx`): launches run
+//! the kernel's embedded PTX on the interpreter of `quasar-ptx-sim`, exactly as
+//! `device/cuda.rs` hands it to the driver: the module is loaded once per text (its
+//! `.global` variables zeroed), the parameters are packed by [`pack_params`] and checked
+//! against the entry's `.param` declarations, grid and block come from
+//! [`LaunchConfig::cuda_grid_block`], the dynamic shared memory is `Kernel::shared_bytes`, and
+//! after a kernel with `'checked` accesses `quasar_error` is read back and reset.
+//!
+//! The kernel may touch only the buffers of its arguments (and the module's variables): any
+//! other access fails the launch with the kernel, PTX line, instruction and address.
+
+use crate::device::{DeviceArg, DeviceLaunch, Fence};
+use crate::error::{Error, Result};
+use crate::launch::LaunchConfig;
+use crate::ptx::{decode_error_word, pack_params, ErrorWord};
+use quasar_ptx_sim::{Approx, Globals, Launch, Module, Options, Region};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// A loaded module: the decoded PTX and its `.global` variables.
+pub(super) struct Loaded {
+    module: Module,
+    globals: Globals,
+}
+
+/// The interpreter's side of the simulated device.
+pub(super) struct PtxDevice {
+    modules: Mutex<HashMap<(usize, usize), Arc<Loaded>>>,
+    opts: Options,
+}
+
+/// A launch ready to run on a stream.
+pub(super) type PtxWork = Box<dyn FnOnce() -> std::result::Result<(), Error> + Send>;
+
+impl PtxDevice {
+    /// The interpreter with `QUASAR_PTX_APPROX=bounds` honoured (`.approx` functions at the
+    /// ISA's error bounds instead of exact).
+    pub fn from_env() -> PtxDevice {
+        let approx = match std::env::var("QUASAR_PTX_APPROX").as_deref() {
+            Ok("bounds") => Approx::Bounds,
+            _ => Approx::Exact,
+        };
+        PtxDevice {
+            modules: Mutex::new(HashMap::new()),
+            opts: Options { approx, ..Options::default() },
+        }
+    }
+
+    /// The module of `ptx`, parsed on first use (cached by the text's address, as CUDA's are).
+    fn load(&self, ptx: &'static str, kernel: &str) -> Result<Arc<Loaded>> {
+        let key = (ptx.as_ptr() as usize, ptx.len());
+        let mut m = self.modules.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = m.get(&key) {
+            return Ok(l.clone());
+        }
+        let module = Module::parse(ptx).map_err(|e| Error::KernelFailed {
+            kernel: kernel.into(),
+            device: "the PTX interpreter".into(),
+            message: format!("its PTX module does not load: {e}"),
+        })?;
+        let globals = Globals::new(&module);
+        let l = Arc::new(Loaded { module, globals });
+        m.insert(key, l.clone());
+        Ok(l)
+    }
+
+    /// Prepares the launch `l` (packing and checks happen now, as before `cuLaunchKernel`);
+    /// the returned work runs it.
+    pub fn launch(&self, l: &DeviceLaunch<'_>, device: &str) -> Result<PtxWork> {
+        let k = l.kernel;
+        let ptx =
+            k.ptx.ok_or_else(|| Error::Unsupported(format!("kernel `{}` has no PTX", k.name)))?;
+        let params = pack_params(k, l.cfg.dims(), l.args)?;
+        let loaded = self.load(ptx, k.name)?;
+        let (grid, block) = grid_block(l.cfg);
+        let dynamic_shared = (k.shared_bytes)(&l.cfg.blkdim()[..l.cfg.ndim()]);
+        let regions = regions(l.args);
+        let (entry, name, opts) = (k.entry_name(), k.name, self.opts.clone());
+        let device = device.to_string();
+        Ok(Box::new(move || {
+            let launch =
+                Launch { entry, grid, block, dynamic_shared, params: &params, buffers: &regions };
+            // SAFETY: the regions are the launch's buffers, claimed (kept alive) by the
+            // simulated device until this work completes.
+            let report = unsafe { loaded.module.launch(&loaded.globals, &launch, &opts) };
+            match report {
+                Ok(r) => {
+                    for w in r.warnings {
+                        log::warn!("quasar: {w}");
+                    }
+                    Ok(())
+                }
+                Err(e) => {
+                    Err(Error::KernelFailed { kernel: name.into(), device, message: e.to_string() })
+                }
+            }
+        }))
+    }
+
+    /// After a kernel with `'checked` accesses: reads `quasar_error`, and resets it when it
+    /// reports this kernel (as `CudaBackend::check_launch` does).
+    pub fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
+        let k = l.kernel;
+        let Some(ptx) = k.ptx else { return Ok(()) };
+        fence.wait()?;
+        let loaded = self.load(ptx, k.name)?;
+        let what = format!("reading the bounds-error word of kernel `{}`", k.name);
+        let bytes =
+            loaded.globals.read("quasar_error").filter(|b| b.len() >= 16).ok_or_else(|| {
+                Error::KernelFailed {
+                    kernel: k.name.into(),
+                    device: "the PTX interpreter".into(),
+                    message: format!("{what}: the module has no 16-byte `quasar_error`"),
+                }
+            })?;
+        let mut word = [0u32; 4];
+        for (i, w) in word.iter_mut().enumerate() {
+            *w = u32::from_le_bytes([
+                bytes[4 * i],
+                bytes[4 * i + 1],
+                bytes[4 * i + 2],
+                bytes[4 * i + 3],
+            ]);
+        }
+        match decode_error_word(k, word, l.args) {
+            ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
+            ErrorWord::Failed(e) => {
+                loaded.globals.write("quasar_error", &[0; 16]);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// CUDA's grid and block of a launch, as `u32`s.
+fn grid_block(cfg: &LaunchConfig) -> ([u32; 3], [u32; 3]) {
+    let (g, b) = cfg.cuda_grid_block();
+    let c = |v: [usize; 3]| v.map(|x| u32::try_from(x).unwrap_or(u32::MAX));
+    (c(g), c(b))
+}
+
+/// The buffers a launch may touch: its arrays and output slots.
+fn regions(args: &[DeviceArg]) -> Vec<Region> {
+    let mut out = Vec::new();
+    let (mut k, mut o) = (0, 0);
+    for a in args {
+        match a {
+            DeviceArg::Array { ptr, shape, elem } => {
+                out.push(Region {
+                    addr: ptr.0,
+                    len: shape.numel() * elem.size,
+                    name: format!("argument {k} ({:?} of {})", shape.dims(), elem.name),
+                });
+                k += 1;
+            }
+            DeviceArg::Scalar { .. } => k += 1,
+            DeviceArg::Output { ptr, spec } => {
+                out.push(Region { addr: ptr.0, len: spec.size(), name: format!("output {o}") });
+                o += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The `(address, bytes)` ranges the simulated device claims for a launch.
+pub(super) fn claimed(args: &[DeviceArg]) -> Vec<(u64, usize)> {
+    regions(args).into_iter().map(|r| (r.addr, r.len)).collect()
+}
