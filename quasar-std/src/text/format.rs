@@ -15,8 +15,9 @@
 //!   conversion, or a complex number to any conversion but `%s`, is an error naming the
 //!   function.
 //!
-//! Escape sequences (`\n`, `\t`) are already turned into characters by the Quasar lexer, so
-//! the format string is taken as it is.
+//! As MATLAB's `sprintf`, the format's escape sequences `\n \t \r \a \b \f \v \\` are
+//! turned into their characters (Quasar string literals keep backslashes as written); any other
+//! backslash is kept.
 
 use crate::rt::show::Show;
 use quasar_runtime::{f16, Array, Complex, Error, Result};
@@ -265,7 +266,8 @@ fn parse<'a>(function: &str, format: &'a str) -> Result<Vec<Piece<'a>>> {
 
 /// Formats `values` with `format` (see the module documentation).
 pub fn format_values(function: &str, format: &str, values: &[Value]) -> Result<String> {
-    let pieces = parse(function, format)?;
+    let format = unescape(format);
+    let pieces = parse(function, &format)?;
     let mut out = String::new();
     let has_conv = pieces.iter().any(|p| matches!(p, Piece::Conv(_)));
     let mut next = 0;
@@ -318,6 +320,34 @@ pub fn format_values(function: &str, format: &str, values: &[Value]) -> Result<S
             return Ok(out);
         }
     }
+}
+
+/// `format` with its escape sequences turned into characters.
+fn unescape(format: &str) -> std::borrow::Cow<'_, str> {
+    if !format.contains('\\') {
+        return format.into();
+    }
+    let mut out = String::with_capacity(format.len());
+    let mut it = format.chars().peekable();
+    while let Some(c) = it.next() {
+        let e = match (c, it.peek()) {
+            ('\\', Some('n')) => '\n',
+            ('\\', Some('t')) => '\t',
+            ('\\', Some('r')) => '\r',
+            ('\\', Some('a')) => '\u{7}',
+            ('\\', Some('b')) => '\u{8}',
+            ('\\', Some('f')) => '\u{c}',
+            ('\\', Some('v')) => '\u{b}',
+            ('\\', Some('\\')) => '\\',
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        it.next();
+        out.push(e);
+    }
+    out.into()
 }
 
 fn fixed(c: Option<Count>) -> Option<usize> {

@@ -121,6 +121,12 @@ fn the_real_code_forms() {
 }
 
 #[test]
+fn escape_sequences_in_the_format_are_characters() {
+    assert_eq!(f("a\\nb\\t%d\\\\", &[&1i32]), "a\nb\t1\\");
+    assert_eq!(f("C:\\dir\\%s", &[&"x"]), "C:\\dir\\x");
+}
+
+#[test]
 fn matlab_rules_for_mismatched_values() {
     assert_eq!(f("%d", &[&1.5f64]), "1.500000e+00");
     assert_eq!(f("%s", &[&0.1f32]), "0.1");

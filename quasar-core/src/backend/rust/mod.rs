@@ -26,6 +26,7 @@ mod gpu_only;
 mod index;
 mod interior;
 mod kernel;
+mod library;
 mod ptx_embed;
 mod slice;
 mod stmt;
