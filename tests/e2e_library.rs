@@ -141,7 +141,7 @@ fn mat(m: usize, n: usize, v: &[f32]) -> Array<f32> {
 
 #[test]
 fn strings_follow_c_and_matlab() {
-    assert_eq!(lib::formatted(42, 3.14159, "pi").unwrap(), "pi: n=00042 x=3.142");
+    assert_eq!(lib::formatted(42, 1.23456, "v").unwrap(), "v: n=00042 x=1.235");
     assert_eq!(lib::joined("out", 7).unwrap(), "out_7.png");
     lib::say(3).unwrap();
     assert_eq!(lib::numbers("1.5,-2,1e3").unwrap().to_vec().unwrap(), vec![1.5, -2.0, 1000.0]);
