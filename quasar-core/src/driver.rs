@@ -9,6 +9,7 @@
 //! which embed that PTX. What `quasar emit --ptx` prints is therefore exactly what the macro
 //! embeds (its release variant, [`PtxBuilds::release`]).
 
+use crate::analysis::ModuleInfo;
 use crate::backend::ptx::{self, PtxBuilds};
 use crate::backend::rust;
 use crate::ir::verify::{self, Expect};
@@ -187,7 +188,8 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
             return art;
         }
     }
-    back_ends(&mut art, loader, opts, &module, untyped);
+    let info = ModuleInfo::of(&module);
+    back_ends(&mut art, loader, opts, &module, &info, untyped);
     art.module = Some(module);
     art
 }
@@ -238,12 +240,13 @@ fn back_ends(
     loader: &Loader,
     opts: &Options,
     module: &Module,
+    info: &ModuleInfo,
     mut untyped: Vec<Diagnostic>,
 ) {
     for back_end in &opts.back_ends {
         match back_end {
             BackEnd::Ptx => {
-                let builds = ptx::emit_builds(module, opts.double);
+                let builds = ptx::emit_builds(module, info, opts.double);
                 // Kernels left out of the PTX run on the CPU: warnings, not errors.
                 art.diagnostics.extend(builds.release.diagnostics.iter().cloned());
                 art.ptx = Some(builds);
@@ -267,7 +270,7 @@ fn back_ends(
                     source: opts.source.clone(),
                     imported,
                 };
-                let out = rust::generate(module, &ropts, art.ptx.as_ref());
+                let out = rust::generate(module, info, &ropts, art.ptx.as_ref());
                 untyped.extend(out.diagnostics);
                 if untyped.iter().any(|d| d.is_error()) {
                     art.failed = Some(Stage::CodeGeneration);

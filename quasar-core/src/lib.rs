@@ -3,6 +3,7 @@
 //!
 //! Layers: [`syntax`] (lexer, parser, AST, printer) → `sema` → `ir` → `transform` → `backend`.
 
+pub mod analysis;
 pub mod backend;
 pub mod diagnostics;
 pub mod driver;

@@ -41,7 +41,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             && f.name != "main"
             && !f.name.starts_with('<')
             // Device functions over thread groups exist on the GPU only.
-            && super::gpu_only::warp_level_use(m, FunctionId(i as u32)).is_none()
+            && g.info.function(FunctionId(i as u32)).gpu_only.is_none()
         {
             by_name.entry(f.name.as_str()).or_default().push(FunctionId(i as u32));
         }

@@ -524,7 +524,7 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
                 })?;
             }
             Repr::FnVal(
-                g.fnvals.index_of(ft).ok_or_else(|| {
+                g.info.fnvals.index_of(ft).ok_or_else(|| {
                     unsupported(span, format_args!("function values of type {ty}"))
                 })?,
             )

@@ -26,14 +26,17 @@ mod gpu_only;
 mod index;
 mod interior;
 mod kernel;
+mod launch;
 mod library;
 mod ptx_embed;
+mod shared;
 mod slice;
 mod stmt;
 #[cfg(test)]
 mod tests;
 pub mod ty;
 
+use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{FunctionId, Module};
 use crate::span::Span;
@@ -127,10 +130,11 @@ pub fn untyped_exports(module: &Module) -> Vec<Diagnostic> {
 /// `quasar emit --rust`).
 pub fn generate(
     module: &Module,
+    info: &ModuleInfo,
     opts: &Options,
     ptx: Option<&crate::backend::ptx::PtxBuilds>,
 ) -> Output {
-    let mut g = Gen::new(module, opts);
+    let mut g = Gen::new(module, info, opts);
     if let Some(builds) = ptx {
         g.ptx = ptx_embed::embed(module, opts, &g.rt, builds);
     }
@@ -140,7 +144,7 @@ pub fn generate(
             continue;
         }
         let id = FunctionId(i as u32);
-        let gpu_only = gpu_only::warp_level_use(module, id);
+        let gpu_only = info.function(id).gpu_only;
         let result = match (f.kind, gpu_only) {
             (crate::syntax::ast::FunctionKind::Kernel, Some(what)) => {
                 gpu_only::stub_kernel(&mut g, id, what)
@@ -176,7 +180,8 @@ pub(crate) struct Gen<'m> {
     /// `<krate>::__rt`
     pub rt: TokenStream,
     pub diagnostics: Vec<Diagnostic>,
-    pub fnvals: fnval::FnVals,
+    /// The analyses of the module.
+    pub info: &'m ModuleInfo,
     /// The embedded PTX (empty unless [`Options::ptx`]).
     pub ptx: ptx_embed::Embedded,
     /// Generating the copy of a kernel body for CPUs with FMA: math routines with fused
@@ -185,19 +190,17 @@ pub(crate) struct Gen<'m> {
 }
 
 impl<'m> Gen<'m> {
-    fn new(m: &'m Module, opts: &'m Options) -> Gen<'m> {
+    fn new(m: &'m Module, info: &'m ModuleInfo, opts: &'m Options) -> Gen<'m> {
         let krate = &opts.krate;
-        let mut g = Gen {
+        Gen {
             m,
             opts,
             rt: quote!(#krate::__rt),
             diagnostics: Vec::new(),
-            fnvals: fnval::FnVals::default(),
+            info,
             ptx: ptx_embed::Embedded::default(),
             fused: false,
-        };
-        fnval::collect(&mut g);
-        g
+        }
     }
 
     /// The Rust name of a function instance.
