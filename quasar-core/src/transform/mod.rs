@@ -5,7 +5,9 @@
 //! To add a pass: write `transform/NAME.rs` with a `pub fn run(module: &mut Module, cx:
 //! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
 
+pub mod collapse;
 pub mod fold_guards;
+pub mod interior;
 
 use crate::ir::Module;
 
@@ -27,9 +29,16 @@ pub struct Pass {
 
 /// The passes, in the order the driver runs them.
 pub fn pipeline() -> &'static [Pass] {
-    &[Pass {
-        name: "fold-guards",
-        about: "branches on constant conditions become the branch taken",
-        run: fold_guards::run,
-    }]
+    &[
+        Pass {
+            name: "fold-guards",
+            about: "branches on constant conditions become the branch taken",
+            run: fold_guards::run,
+        },
+        Pass {
+            name: "interior",
+            about: "boundary-check elimination: each kernel's interior/border partition",
+            run: interior::run,
+        },
+    ]
 }
