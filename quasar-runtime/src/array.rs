@@ -140,6 +140,21 @@ impl<T: Element> Array<T> {
         Ok(Array { buf: self.buf.clone(), shape: s, _t: PhantomData })
     }
 
+    /// The same elements seen by a parameter of `rank` dimensions ([`Shape::as_rank`]: a
+    /// vector is a row; extra trailing dimensions must be 1). `param` names the parameter
+    /// and `declared` its type for the error ([`Error::TypeCheck`]) when the shape does not
+    /// fit. No copy.
+    pub fn with_rank(&self, rank: usize, param: &str, declared: &str) -> Result<Array<T>> {
+        match self.shape.as_rank(rank) {
+            Some(shape) => Ok(Array { buf: self.buf.clone(), shape, _t: PhantomData }),
+            None => Err(Error::TypeCheck {
+                what: param.to_string(),
+                expected: declared.to_string(),
+                found: format!("an array of shape {}", self.shape),
+            }),
+        }
+    }
+
     fn offset<I: IndexInt>(&self, index: &[I]) -> Result<usize> {
         let idx: Vec<i64> = index.iter().map(|i| i.to_i64()).collect();
         self.shape.offset(&idx).ok_or_else(|| Error::IndexOutOfRange {

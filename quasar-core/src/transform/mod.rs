@@ -6,6 +6,7 @@
 //! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
 
 pub mod collapse;
+pub mod dead_fn_values;
 pub mod fold_guards;
 pub mod interior;
 
@@ -34,6 +35,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "fold-guards",
             about: "branches on constant conditions become the branch taken",
             run: fold_guards::run,
+        },
+        Pass {
+            name: "dead-fn-values",
+            about: "function values stored in variables that nothing reads are removed",
+            run: dead_fn_values::run,
         },
         Pass {
             name: "interior",
