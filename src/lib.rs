@@ -24,8 +24,8 @@ pub use quasar_macros::quasar;
 
 #[doc(inline)]
 pub use quasar_runtime::{
-    host_memory_in_use, profile, set_host_memory_limit, set_mode, Array, Element, Error, Profile,
-    Result, Runtime, SchedMode, SourceLocation,
+    host_memory_in_use, print_profile, profile, set_host_memory_limit, set_mode, write_trace,
+    Array, Element, Error, Profile, Result, Runtime, SchedMode, SourceLocation, Trace,
 };
 
 /// `half::f16`: the element type of `scalar'half`.

@@ -104,6 +104,14 @@ impl Kernel {
         self
     }
 
+    /// How the profile names an array by its first use: ``"`x` of blur"`` or `"arg 0 of blur"`.
+    pub fn short_label(&self, index: usize) -> String {
+        match self.params.get(index) {
+            Some(p) => format!("`{p}` of {}", self.name),
+            None => format!("arg {index} of {}", self.name),
+        }
+    }
+
     /// How errors and the profile name launch argument `index` that is an array:
     /// ``"`x`, argument 0 of kernel `blur`"``, or without the name when it is unknown.
     pub fn arg_label(&self, index: usize) -> String {
