@@ -25,6 +25,7 @@ mod gpu_only;
 mod index;
 mod kernel;
 mod launch;
+mod library;
 mod ptx_embed;
 mod shared;
 mod slice;
