@@ -2,7 +2,7 @@
 //!
 //! Images are [`Array<f32>`]s with values in **0..255** (the manual's range, whatever the
 //! bit depth of the file), laid out row-major with the row (y) as dimension 0
-//! (ARCHITECTURE §4): element `(m, n, c)` of an `M x N x C` image is at linear index
+//! (as every `Array`): element `(m, n, c)` of an `M x N x C` image is at linear index
 //! `(m * N + n) * C + c`, with `m` the row from the top and `n` the column from the left.
 //!
 //! | file | [`imread`] | `imread_mode(…, "rgb")` | `"gray"` | `"rgba"` |

@@ -7,11 +7,13 @@
 //!   (`sum`, `prod`, `mean`, `min`, `max`, `cumsum`) over [`quasar_runtime::Array`].
 //! * [`image`]: `imread`/`imwrite` with the manual's 0..255 value range.
 //! * [`math`]: `exp log pow sin cos …` as branch-free polynomial routines that LLVM vectorises
-//!   inside kernel loops (a libm call per element is 2–3× slower, ARCHITECTURE §3).
+//!   inside kernel loops (a libm call per element is 2–3× slower).
 //! * [`rt`]: run-time support for generated code: scalar functions, access modes, slicing,
 //!   matrix literals, printing, fixed-size vectors.
 //!
-//! **Status:** being built (issue 5); see each module.
+//! Most users reach these through the `quasar` crate, which re-exports the public parts.
+
+#![warn(missing_docs)]
 
 pub mod builtins;
 pub mod image;
