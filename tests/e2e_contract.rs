@@ -15,3 +15,15 @@ fn warp_size_under_both_spellings() {
     let sizes = c::warp_sizes(5).unwrap().to_vec().unwrap();
     assert_eq!(sizes, vec![32.0; 5]);
 }
+
+#[test]
+fn writes_through_device_functions_reach_the_caller() {
+    let x = quasar::Array::from_vec(&[4], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    assert_eq!(c::doubled(&x).unwrap().to_vec().unwrap(), [2.0, 4.0, 6.0, 8.0]);
+}
+
+#[test]
+fn writes_through_function_values_reach_the_caller() {
+    let x = quasar::Array::from_vec(&[3], vec![1.0f32, -2.0, 0.5]).unwrap();
+    assert_eq!(c::stored(&x).unwrap().to_vec().unwrap(), [2.0, -1.0, 1.5]);
+}

@@ -289,3 +289,19 @@ fn warp_size_under_both_spellings() {
     assert_eq!(c, g);
     assert_eq!(c, vec![32.0; 7]);
 }
+
+#[test]
+fn writes_through_device_functions_and_function_values() {
+    if !gpu_or_skip("writes_through_device_functions_and_function_values") {
+        return;
+    }
+    // The kernels write `y` only inside a `__device__` function (directly or as a function
+    // value): the launch must copy `y` back (it once stayed all zeros on the GPU).
+    let x = Array::from_fn(&[1000], |i| i as f32 * 0.5 - 7.0).unwrap();
+    let (c, g) = both("put_kernel", false, || vec_of(contract::doubled(&x))).unwrap();
+    assert_eq!(c, g);
+    assert_eq!(c, x.to_vec().unwrap().iter().map(|v| 2.0 * v).collect::<Vec<_>>());
+    let (c, g) = both("store_kernel", false, || vec_of(contract::stored(&x))).unwrap();
+    assert_eq!(c, g);
+    assert_eq!(c, x.to_vec().unwrap().iter().map(|v| v + 1.0).collect::<Vec<_>>());
+}

@@ -1,9 +1,10 @@
 //! The `quasar` command line: `quasar check`, `quasar emit`, `quasar run`.
 
 use clap::{ArgGroup, Parser, Subcommand};
+use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
 use quasar_core::load::Loader;
-use quasar_core::syntax::ast::Program;
+use quasar_core::syntax::encoding::Decoded;
 use quasar_core::{syntax, Diagnostic, SourceMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -33,6 +34,11 @@ enum Command {
         /// (on stdout).
         #[arg(long)]
         ir: bool,
+        /// With `--ir`: the IR after this stage of the compiler (`check`, the default, `prune`,
+        /// or a pass).
+        #[arg(long, requires = "ir", value_name = "PASS",
+              value_parser = clap::builder::PossibleValuesParser::new(driver::stage_names()))]
+        after: Option<String>,
         /// The `.q` files to check.
         #[arg(required = true, value_name = "FILE.q")]
         files: Vec<PathBuf>,
@@ -71,9 +77,9 @@ fn main() -> ExitCode {
         if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
     let mut stderr = StandardStream::stderr(choice);
     match cli.command {
-        Command::Check { syntax, types, ir, files } => {
+        Command::Check { syntax, types, ir, after, files } => {
             let show = if ir {
-                Show::Ir
+                Show::Ir(after.unwrap_or_else(|| "check".into()))
             } else if types {
                 Show::Types
             } else {
@@ -90,7 +96,7 @@ fn main() -> ExitCode {
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Mode {
     /// Parse only.
     Syntax,
@@ -99,13 +105,13 @@ enum Mode {
 }
 
 /// What `quasar check` prints besides the diagnostics.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 enum Show {
     Nothing,
     /// `--types`: each instance with its parameter, result and variable types.
     Types,
-    /// `--ir`: each instance's typed body.
-    Ir,
+    /// `--ir`: each instance's typed body after this stage of the compiler.
+    Ir(String),
     /// `emit --rust`: the generated Rust code (formatted with rustfmt when it is installed).
     Rust,
     /// `emit --ptx`: the PTX of every kernel the PTX backend compiles.
@@ -156,22 +162,18 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
                 continue;
             }
         };
-        let file = loader.map.add(path.display().to_string(), source.text.clone());
-        let parsed = syntax::parse(loader.map.source(file), file);
-        let warning: Vec<Diagnostic> = source.warning(file).into_iter().collect();
-        let mut file_errors = totals.emit(out, &loader.map, &warning);
-        file_errors += totals.emit(out, &loader.map, &parsed.diagnostics);
-        if let (Mode::Types { show }, false) = (mode, parsed.has_errors()) {
-            file_errors += check_types(
-                out,
-                &mut loader,
-                &mut totals,
-                path,
-                &parsed.program,
-                show,
-                files.len() > 1,
-            );
-        }
+        let file_errors = match &mode {
+            Mode::Syntax => {
+                let file = loader.map.add(path.display().to_string(), source.text.clone());
+                let parsed = syntax::parse(loader.map.source(file), file);
+                let warning: Vec<Diagnostic> = source.warning(file).into_iter().collect();
+                totals.emit(out, &loader.map, &warning)
+                    + totals.emit(out, &loader.map, &parsed.diagnostics)
+            }
+            Mode::Types { show } => {
+                compile_file(out, &mut loader, &mut totals, path, source, show, files.len() > 1)
+            }
+        };
         totals.files_with_errors += usize::from(file_errors > 0);
     }
     let _ = writeln!(
@@ -193,61 +195,42 @@ fn check(out: &mut StandardStream, files: &[PathBuf], mode: Mode) -> ExitCode {
     }
 }
 
-/// Loads the imports of `program` (the file at `path`, parsed without errors), type-checks it,
-/// prints the diagnostics and, with `show`, the typed instances on stdout. Returns the number
-/// of errors. The program is not type-checked when an imported file has syntax errors.
-fn check_types(
+/// Compiles the file at `path` through the driver (as `quasar!` does, with the back ends
+/// `show` needs), prints its diagnostics and, with `show`, what it asks for on stdout.
+/// Returns the number of errors.
+fn compile_file(
     out: &mut StandardStream,
     loader: &mut Loader,
     totals: &mut Totals,
     path: &Path,
-    program: &Program,
-    show: Show,
+    source: Decoded,
+    show: &Show,
     header: bool,
 ) -> usize {
-    let (checked, diagnostics) = loader.check(path, program);
-    let mut errors = totals.emit(out, &loader.map, &diagnostics);
-    let Some(checked) = checked else { return errors };
-    errors += totals.emit(out, &loader.map, &checked.diagnostics);
-    if show == Show::Ptx {
-        if errors > 0 {
-            return errors;
-        }
-        let ptx = quasar_core::backend::ptx::emit_module(&checked.module);
-        errors += totals.emit(out, &loader.map, &ptx.diagnostics);
-        let mut stdout = std::io::stdout().lock();
-        let _ = write!(stdout, "{}", ptx.text);
-        let _ = stdout.flush();
-        return errors;
+    let mut opts = driver::Options::new(path.display().to_string(), source.text.clone(), path);
+    match show {
+        Show::Rust => opts.back_ends = vec![BackEnd::Rust],
+        Show::Ptx => opts.back_ends = vec![BackEnd::Ptx],
+        Show::Ir(after) => opts.dump_ir_after = vec![after.clone()],
+        Show::Nothing | Show::Types => {}
     }
-    if show == Show::Rust {
-        if errors > 0 {
-            return errors;
-        }
-        let opts = quasar_core::backend::rust::Options {
-            file_name: path.display().to_string(),
-            source: quasar_core::load::read_source(path).map(|s| s.text).unwrap_or_default(),
-            ..Default::default()
-        };
-        let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
-        errors += totals.emit(out, &loader.map, &generated.diagnostics);
-        if errors == 0 {
-            let text = format_rust(&generated.tokens.to_string());
-            let mut stdout = std::io::stdout().lock();
-            let _ = write!(stdout, "{text}");
-            let _ = stdout.flush();
-        }
-        return errors;
-    }
-    if show != Show::Nothing {
+    let art = driver::compile_with(loader, &opts);
+    let warning: Vec<Diagnostic> = art.file.and_then(|f| source.warning(f)).into_iter().collect();
+    let errors =
+        totals.emit(out, &loader.map, &warning) + totals.emit(out, &loader.map, &art.diagnostics);
+    let text = match show {
+        Show::Nothing => return errors,
+        Show::Ptx if errors == 0 => art.ptx.map(|p| p.release.text),
+        Show::Rust if errors == 0 => art.rust.map(|t| format_rust(&t.to_string())),
+        Show::Ptx | Show::Rust => None,
+        Show::Types => art.checked.as_ref().map(dump::instances),
+        Show::Ir(_) => art.ir_dumps.into_iter().next().map(|(_, text)| text),
+    };
+    if let Some(text) = text {
         let mut stdout = std::io::stdout().lock();
-        if header {
+        if header && matches!(show, Show::Types | Show::Ir(_)) {
             let _ = writeln!(stdout, "{}:", path.display());
         }
-        let text = match show {
-            Show::Ir => quasar_core::ir::dump_body::module(&checked.module),
-            _ => dump::instances(&checked.module),
-        };
         let _ = write!(stdout, "{text}");
         let _ = stdout.flush();
     }

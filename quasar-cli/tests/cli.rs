@@ -277,3 +277,19 @@ fn check_ir_prints_typed_bodies() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("y{scalar} = (2{int} * x{scalar}){scalar}"), "{stdout}");
 }
+
+#[test]
+fn check_ir_after_a_pass_prints_that_stage_and_rejects_unknown_passes() {
+    let src = "function y = f(x : scalar)\n    if 1\n        y = x\n    else\n        y = -x\n    endif\nendfunction\nz = f(1.5)\n";
+    let dir = dir_with(&[("p.q", src)]);
+    let out = quasar(&["check", "--ir", "p.q"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("if 1{int}"), "before the passes: {}", stdout(&out));
+    let out = quasar(&["check", "--ir", "--after=fold-guards", "p.q"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("if ") && text.contains("y{scalar} = x{scalar}"), "{text}");
+    let out = quasar(&["check", "--ir", "--after=no-such-pass", "p.q"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("fold-guards"), "the known passes are listed: {}", stderr(&out));
+}

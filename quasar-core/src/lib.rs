@@ -3,14 +3,17 @@
 //!
 //! Layers: [`syntax`] (lexer, parser, AST, printer) → `sema` → `ir` → `transform` → `backend`.
 
+pub mod analysis;
 pub mod backend;
 pub mod diagnostics;
+pub mod driver;
 pub mod ir;
 pub mod load;
 pub mod sema;
 pub mod span;
 pub mod stack;
 pub mod syntax;
+pub mod transform;
 
 pub use diagnostics::{Diagnostic, Severity, SourceMap};
 pub use span::{FileId, Span};

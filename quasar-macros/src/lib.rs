@@ -11,8 +11,7 @@
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
-use quasar_core::load::Loader;
-use quasar_core::syntax;
+use quasar_core::driver::{self, BackEnd, Options, Stage};
 use quasar_core::{Diagnostic, SourceMap};
 use quote::{quote, quote_spanned};
 use std::path::{Path, PathBuf};
@@ -157,8 +156,8 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
     out
 }
 
-/// Parses, loads the imports, type-checks and generates code; any error becomes one
-/// `compile_error!`. Also returns the imported files read (to be tracked).
+/// Compiles through the driver (parse, imports, type check, passes, PTX, Rust); any error
+/// becomes one `compile_error!`. Also returns the imported files read (to be tracked).
 fn compile(
     name: &str,
     source: &str,
@@ -167,42 +166,16 @@ fn compile(
     double: bool,
     ptx: bool,
 ) -> (proc_macro2::TokenStream, Vec<PathBuf>) {
-    let mut loader = Loader::default();
-    let file = loader.map.add(name, source.to_string());
-    let parsed = syntax::parse(loader.map.source(file), file);
-    if parsed.has_errors() {
-        return (failure(&loader.map, &parsed.diagnostics, "syntax", name, span), Vec::new());
+    let back_ends = if ptx { vec![BackEnd::Ptx, BackEnd::Rust] } else { vec![BackEnd::Rust] };
+    let opts = Options { double, back_ends, ..Options::new(name, source, path) };
+    let (art, loader) = driver::compile(&opts);
+    match (art.failed, art.rust) {
+        (None, Some(tokens)) => (tokens, art.imported),
+        (failed, _) => {
+            let kind = failed.unwrap_or(Stage::CodeGeneration).word();
+            (failure(&loader.map, &art.diagnostics, kind, name, span), art.imported)
+        }
     }
-    let (checked, load_diagnostics) = loader.check(path, &parsed.program);
-    let tracked: Vec<PathBuf> = loader.files.iter().map(|f| f.path.clone()).collect();
-    let checked = match checked {
-        Some(c) if !load_diagnostics.iter().any(|d| d.is_error()) => c,
-        _ => return (failure(&loader.map, &load_diagnostics, "import", name, span), tracked),
-    };
-    if checked.diagnostics.iter().any(|d| d.is_error()) {
-        return (failure(&loader.map, &checked.diagnostics, "type", name, span), tracked);
-    }
-    let imported = loader
-        .files
-        .iter()
-        .map(|f| {
-            (f.file, loader.map.name(f.file).to_string(), loader.map.source(f.file).to_string())
-        })
-        .collect();
-    let opts = quasar_core::backend::rust::Options {
-        double,
-        krate: quote!(::quasar),
-        file_name: name.to_string(),
-        source: source.to_string(),
-        ptx,
-        imported,
-    };
-    let generated = quasar_core::backend::rust::generate(&checked.module, &opts);
-    if generated.has_errors() {
-        let errors: Vec<_> = generated.diagnostics.into_iter().filter(|d| d.is_error()).collect();
-        return (failure(&loader.map, &errors, "code generation", name, span), tracked);
-    }
-    (generated.tokens, tracked)
 }
 
 /// `quasar!: N <kind> errors in `name`` with the rendered diagnostics.

@@ -12,6 +12,7 @@ pub mod number;
 pub mod prune;
 pub mod slice;
 pub mod special;
+pub mod verify;
 pub mod visit;
 pub mod walk;
 

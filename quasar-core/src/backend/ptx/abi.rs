@@ -4,8 +4,7 @@
 use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, small_vec, ArrRef, NumTy, RegClass, Space, Val};
 use super::{unsupported, PtxParam, PtxParamRole, Res};
-use crate::ir::walk::walk_block;
-use crate::ir::{self, ExprKind, FunctionId, LocalId, Module, Special};
+use crate::ir::{self, LocalId, Special};
 use crate::sema::types::{Access, Rank, Type};
 
 /// The parameters of launch argument `arg` (local `lid`) and its value in the kernel.
@@ -101,52 +100,6 @@ pub(super) fn bind_arg(
     }
 }
 
-/// The number of launch dimensions: from the special parameters' types, else from the
-/// `parallel_do` calls that launch the kernel.
-pub(super) fn launch_rank(module: &Module, id: FunctionId, f: &ir::Function) -> Res<usize> {
-    let of_type = |t: &Type| -> Option<usize> {
-        match t {
-            Type::Int(..) => Some(1),
-            Type::Array(a) if a.rank == Rank::Fixed(1) => match a.shape.as_deref() {
-                Some([crate::sema::types::Dim::Known(n)]) if (1..=3).contains(n) => {
-                    Some(*n as usize)
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    };
-    for l in &f.locals {
-        if l.special().is_some_and(Special::is_geometry) {
-            return match of_type(&l.ty) {
-                Some(n) => Ok(n),
-                None => {
-                    unsupported(l.span, format!("the special parameter `{}` : {}", l.name, l.ty))
-                }
-            };
-        }
-    }
-    let mut found = None;
-    for g in &module.functions {
-        let mut scan = |e: &ir::Expr| {
-            if let ExprKind::ParallelDo { dims, kernel, .. } = &e.kind {
-                if *kernel == id && found.is_none() {
-                    found = of_type(&dims.ty);
-                }
-            }
-        };
-        walk_block(&g.body, &mut |_| {}, &mut scan);
-    }
-    match found {
-        Some(n) => Ok(n),
-        None => unsupported(
-            f.span,
-            "a kernel whose launch rank is unknown (no `pos`-like parameter and no \
-             `parallel_do` with typed dimensions)",
-        ),
-    }
-}
-
 /// Computes the special parameters and makes threads past the launch edge leave.
 pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &str) -> Res<()> {
     let axis = |d: usize| ["x", "y", "z"][(rank - 1 - d).min(2)];
@@ -177,9 +130,6 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         if which.thread_group().is_some() {
             cx.frame_mut()?.locals.insert(LocalId(i as u32), Val::Void);
             continue;
-        }
-        if which.is_block_geometry() {
-            cx.block_sensitive = true;
         }
         // `pos : vec2` is allowed too: the positions as floating-point numbers.
         let (width, elem) = match &l.ty {

@@ -13,7 +13,6 @@
 use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, small_vec, Closure, NumTy, Reg, RegClass, Val};
 use super::{unsupported, PtxParam, PtxParamRole, Res};
-use crate::backend::rust::fnval::function_values;
 use crate::ir::{Expr, FunctionId};
 use crate::sema::types::{FnType, Type};
 use crate::span::Span;
@@ -84,8 +83,7 @@ pub(super) fn enum_layout(variants: &[Vec<(usize, usize)>]) -> (Vec<Vec<usize>>,
 impl Ctx<'_> {
     /// The functions of the function type `ft` in tag order.
     pub fn fn_variants(&self, ft: &FnType) -> Vec<FunctionId> {
-        let vals = function_values(self.module);
-        vals.index_of(ft).map(|k| vals.variants(k).to_vec()).unwrap_or_default()
+        self.info.fnvals.targets(ft).to_vec()
     }
 
     /// The launch argument `arg`, a function value named `name` in the ABI: the enum's bytes

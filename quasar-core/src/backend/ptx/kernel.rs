@@ -1,14 +1,12 @@
 //! One kernel entry: the emitter's state, the parameter ABI (see `mod.rs`), the special
 //! parameters, and the assembly of the `.entry` text.
 
-use super::abi::{bind_arg, launch_rank, specials};
+use super::abi::{bind_arg, specials};
 use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
 use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParamRole, Res};
-use crate::ir::walk::walk_block;
-use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole, Module, StmtKind};
-use crate::sema::types::Type;
+use crate::analysis::ModuleInfo;
+use crate::ir::{self, FunctionId, LocalId, LocalRole, Module};
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -25,6 +23,7 @@ pub(super) struct Frame<'m> {
 /// The state of the emitter for one kernel.
 pub(super) struct Ctx<'m> {
     pub module: &'m Module,
+    pub info: &'m ModuleInfo,
     pub opts: &'m PtxOptions,
     pub entry: String,
     pub code: String,
@@ -113,42 +112,31 @@ impl<'m> Ctx<'m> {
 }
 
 /// Emits kernel `id` as the entry `entry`; its `'checked` sites are numbered from `site_base`.
-/// The calls of `local = shared(…)`/`shared_zeros(…)` statements at the top level of a body
-/// (the arrays the CPU backend's `shared_bytes(blkdim)` counts, in this order), by position
-/// (`Span`'s `==` does not compare positions).
-fn top_shared(f: &ir::Function) -> Vec<ir::NodeId> {
-    f.body
-        .iter()
-        .filter_map(|s| {
-            let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else {
-                return None;
-            };
-            let ir::PlaceKind::Local(_) = place.kind else { return None };
-            match &value.kind {
-                ExprKind::Call {
-                    callee: ir::Callee::Builtin(ir::Builtin::Shared | ir::Builtin::SharedZeros),
-                    ..
-                } => Some(value.id),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
 pub(super) fn emit_kernel(
     module: &Module,
+    info: &ModuleInfo,
     id: FunctionId,
     entry: &str,
     opts: &PtxOptions,
     site_base: usize,
     sites_out: &mut Vec<PtxCheckSite>,
 ) -> Res<(String, PtxKernel)> {
-    let Some(f) = module.functions.get(id.0 as usize) else {
-        return unsupported(Span::default(), "a kernel missing from the module");
+    let f = module.function(id);
+    let Some(k) = info.kernel(id) else { return unsupported(f.span, "this kernel") };
+    let rank = match k.launch_rank() {
+        Some(r) if (1..=3).contains(&r) => r,
+        Some(r) => return unsupported(f.span, format!("a launch over {r} dimensions")),
+        None => {
+            return unsupported(
+                f.span,
+                "a kernel whose launch rank is unknown (no `pos`-like parameter and no \
+                 `parallel_do` with typed dimensions)",
+            )
+        }
     };
-    let rank = launch_rank(module, id, f)?;
     let mut cx = Ctx {
         module,
+        info,
         opts,
         entry: entry.to_string(),
         code: String::new(),
@@ -157,18 +145,14 @@ pub(super) fn emit_kernel(
         frames: Vec::new(),
         loops: Vec::new(),
         shared_decls: Vec::new(),
-        top_shared: top_shared(f),
+        top_shared: k.shared.iter().map(|s| s.call).collect(),
         shared_off: None,
         sites: Vec::new(),
         site_base,
-        uses_sync: false,
-        block_sensitive: false,
+        uses_sync: k.sync,
+        block_sensitive: k.sync || k.uses_shared || k.block_geometry,
         dims: Vec::new(),
     };
-    let mut scan = Scan::default();
-    scan.function(module, f, &mut Vec::new());
-    cx.uses_sync = scan.sync;
-    cx.block_sensitive = scan.sync || scan.shared;
     let exit = cx.label();
     cx.frames.push(Frame {
         func: f,
@@ -190,14 +174,7 @@ pub(super) fn emit_kernel(
             role: PtxParamRole::LaunchDim { dim: d },
         });
     }
-    let args: Vec<LocalId> = f
-        .params
-        .iter()
-        .filter(|p| f.locals.get(p.0 as usize).is_some_and(|l| l.special().is_none()))
-        .chain(f.captures.iter())
-        .copied()
-        .collect();
-    for (arg, &lid) in args.iter().enumerate() {
+    for (arg, &lid) in k.arg_slots.iter().enumerate() {
         let v = bind_arg(&mut cx, f, lid, arg, &mut params)?;
         cx.frame_mut()?.locals.insert(lid, v);
     }
@@ -275,66 +252,5 @@ impl Ctx<'_> {
             self.frame_mut()?.locals.insert(id, v);
         }
         Ok(())
-    }
-}
-
-/// What a kernel does, found before emitting it.
-#[derive(Default)]
-pub(super) struct Scan {
-    /// Uses `syncthreads` (also in the device functions it calls).
-    pub sync: bool,
-    /// Allocates shared memory.
-    pub shared: bool,
-}
-
-impl Scan {
-    fn function(&mut self, module: &Module, f: &ir::Function, seen: &mut Vec<FunctionId>) {
-        let mut callees = Vec::new();
-        let mut barrier = false;
-        let mut sync = false;
-        let mut shared = false;
-        walk_block(
-            &f.body,
-            &mut |s| barrier |= matches!(s.kind, StmtKind::SyncThreads),
-            &mut |e| match &e.kind {
-                // Thread groups: every thread of the launch keeps running, so that warps
-                // and blocks are complete (see `coop.rs`).
-                _ if matches!(e.ty, Type::ThreadBlock(_)) => sync = true,
-                ExprKind::Call { callee: ir::Callee::Function(id), .. }
-                | ExprKind::Closure { function: id, .. } => callees.push(*id),
-                ExprKind::Call { callee: ir::Callee::Builtin(b), .. } => {
-                    use ir::Builtin as B;
-                    sync |= matches!(b, B::Syncthreads | B::Syncthread);
-                    shared |= matches!(b, B::Shared | B::SharedZeros);
-                }
-                _ => {}
-            },
-        );
-        self.sync |= sync || barrier;
-        self.shared |= shared;
-        // A call through a function value may reach any function of its type.
-        let mut fn_types = f.locals.iter().filter_map(|l| match &l.ty {
-            Type::Function(ft) => Some(ft),
-            _ => None,
-        });
-        if fn_types.next().is_some() {
-            let vals = crate::backend::rust::fnval::function_values(module);
-            for l in &f.locals {
-                if let Type::Function(ft) = &l.ty {
-                    if let Some(k) = vals.index_of(ft) {
-                        callees.extend_from_slice(vals.variants(k));
-                    }
-                }
-            }
-        }
-        for c in callees {
-            if seen.contains(&c) || seen.len() > 64 {
-                continue;
-            }
-            seen.push(c);
-            if let Some(g) = module.functions.get(c.0 as usize) {
-                self.function(module, g, seen);
-            }
-        }
     }
 }

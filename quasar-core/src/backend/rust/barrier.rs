@@ -7,9 +7,10 @@
 //! the loop body in turn.
 
 use super::func::FnGen;
-use super::kernel::{child_blocks, contains_barrier, shared_decl, specials, specials_only};
+use super::kernel::{child_blocks, specials, specials_only};
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::analysis::contains_barrier;
 use crate::ir::{Block, Expr, LocalId, LocalRole, Stmt, StmtKind};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -36,7 +37,7 @@ fn split(b: &Block, in_loop: bool) -> GResult<Vec<Segment>> {
                 out.push(Segment::Region(std::mem::take(&mut current)));
                 out.push(Segment::Loop(Box::new(s.clone()), split(body, true)?));
             }
-            _ if child_blocks(s).into_iter().any(contains_barrier) => {
+            _ if child_blocks(s).into_iter().any(|b| contains_barrier(b)) => {
                 return Err(unsupported(
                     s.span,
                     "`syncthreads` inside a branch, `repeat` or `for` over values",
@@ -183,7 +184,8 @@ pub(super) fn barrier_body(
         });
     }
     fg.per_thread = Some(t.clone());
-    let top: Block = fg.f.body.iter().filter(|s| shared_decl(s).is_none()).cloned().collect();
+    // The shared arrays are bound above, once per block.
+    let top: Block = fg.f.body.iter().filter(|s| !is_shared_decl(s, shared)).cloned().collect();
     let segs = split(&top, false);
     let code = segs.and_then(|segs| segments(fg, d, &t, &segs));
     fg.per_thread = None;
@@ -196,4 +198,23 @@ pub(super) fn barrier_body(
         #(#decls)*
         #(#code)*
     })
+}
+
+/// Whether `s` is the statement of one of the kernel's top-level shared arrays.
+fn is_shared_decl(s: &Stmt, shared: &[(LocalId, Vec<Expr>)]) -> bool {
+    match &s.kind {
+        StmtKind::Assign { place, value, .. } => {
+            matches!(place.kind, crate::ir::PlaceKind::Local(l) if shared.iter().any(|(k, _)| *k == l))
+                && matches!(
+                    value.kind,
+                    crate::ir::ExprKind::Call {
+                        callee: crate::ir::Callee::Builtin(
+                            crate::ir::Builtin::Shared | crate::ir::Builtin::SharedZeros
+                        ),
+                        ..
+                    }
+                )
+        }
+        _ => false,
+    }
 }

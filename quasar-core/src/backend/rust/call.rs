@@ -25,7 +25,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let Repr::FnVal(k) = fv.r else {
                     return Err(unsupported(span, "calling this value"));
                 };
-                let sig = self.g.fnvals.signature(k).clone();
+                let sig = self.g.info.fnvals.signature(k).clone();
                 let mut vals = Vec::new();
                 for (a, p) in args.iter().zip(&sig.params) {
                     let pr = self.repr_of(p, a.span)?;

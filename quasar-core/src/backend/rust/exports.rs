@@ -41,7 +41,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             && f.name != "main"
             && !f.name.starts_with('<')
             // Device functions over thread groups exist on the GPU only.
-            && super::gpu_only::warp_level_use(m, FunctionId(i as u32)).is_none()
+            && g.info.function(FunctionId(i as u32)).gpu_only.is_none()
         {
             by_name.entry(f.name.as_str()).or_default().push(FunctionId(i as u32));
         }
@@ -50,13 +50,12 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     for (name, ids) in by_name {
         let concrete: Vec<FunctionId> =
             ids.iter().copied().filter(|id| !m.function(*id).generic).collect();
+        // Without a concrete instance the driver reported the missing annotation
+        // (`driver::untyped_exports`).
         let Some(&best) = concrete
             .iter()
             .max_by_key(|id| (m.function(**id).params.len(), std::cmp::Reverse(id.0)))
         else {
-            if let Some(d) = untyped_error(g, ids[0]) {
-                g.diagnostics.push(d);
-            }
             continue;
         };
         match export(g, name, best) {
@@ -68,9 +67,9 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     quote!(#(#items)*)
 }
 
-/// The error for an exported function whose parameter types no call fixes.
-fn untyped_error(g: &Gen, id: FunctionId) -> Option<Diagnostic> {
-    let f = g.m.function(id);
+/// The error for an exported function whose parameter types no call fixes (`f` is its
+/// error-only generic instance).
+pub(crate) fn untyped_error(f: &crate::ir::Function) -> Option<Diagnostic> {
     let p = f.params.iter().map(|p| f.local(*p)).find(|l| !l.ty.is_concrete())?;
     Some(
         Diagnostic::error(

@@ -7,7 +7,7 @@ use super::{unsupported, GResult};
 use crate::ir::{Const, Expr, ExprKind};
 use crate::sema::types::{promote, Type};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::syntax::ast::{BinaryOp, FunctionKind, UnaryOp};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -512,11 +512,23 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
                 },
             }
         }
-        Type::Function(ft) => Repr::FnVal(
-            g.fnvals
-                .index_of(ft)
-                .ok_or_else(|| unsupported(span, format_args!("function values of type {ty}")))?,
-        ),
+        Type::Function(ft) => {
+            // Its enum needs every parameter and result type (`fnval.rs`).
+            let inner = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
+            for t in ft.params.iter().chain(&ft.results) {
+                repr_in(g, t, inner, span).map_err(|_| {
+                    unsupported(span, format_args!("function values of type {ty}")).with_note(
+                        "the parameter and result types of a function value must be known: \
+                         annotate the lambda's or function's parameters",
+                    )
+                })?;
+            }
+            Repr::FnVal(
+                g.info.fnvals.index_of(ft).ok_or_else(|| {
+                    unsupported(span, format_args!("function values of type {ty}"))
+                })?,
+            )
+        }
         Type::Unknown => {
             return Err(unsupported(span, "values of type `??` (dynamic typing)").with_note(
                 "add a type annotation so that the type of this value is known at compile time",

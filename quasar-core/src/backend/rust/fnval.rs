@@ -5,97 +5,24 @@
 //!
 //! An enum with variants is `#[repr(C, u32)]`: its bytes are what a kernel launch passes (an
 //! enum whose captures are all numbers is an `Element`), and the PTX back end reads them with
-//! this defined layout (a `u32` tag, the variant's index in [`FnVals::variants`], then a
+//! this defined layout (a `u32` tag, the variant's index in
+//! [`crate::analysis::FnValues::variants`], then a
 //! `repr(C)` union of the variants' fields; see the ABI section of `backend/ptx/mod.rs`).
 
 use super::expr::repr_in;
 use super::func::Ctx;
 use super::ty::Repr;
 use super::{unsupported, GResult, Gen};
-use crate::ir::walk::walk_block;
-use crate::ir::{Expr, ExprKind, FunctionId, Module};
-use crate::sema::types::{FnType, Type};
+use crate::ir::{Expr, FunctionId};
+use crate::sema::types::Type;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-
-#[derive(Default)]
-pub(crate) struct FnVals {
-    /// Function types, by their printed form.
-    types: Vec<(String, FnType)>,
-    /// The functions of each type (deduplicated).
-    variants: Vec<Vec<FunctionId>>,
-}
-
-impl FnVals {
-    pub fn index_of(&self, ft: &FnType) -> Option<usize> {
-        let key = Type::Function(Box::new(ft.clone())).to_string();
-        self.types.iter().position(|(k, _)| *k == key)
-    }
-
-    pub fn signature(&self, k: usize) -> &FnType {
-        &self.types[k].1
-    }
-
-    /// The functions of the `k`-th function type, in the order of the enum's variants (the
-    /// variant's tag is its index here).
-    pub fn variants(&self, k: usize) -> &[FunctionId] {
-        &self.variants[k]
-    }
-
-    fn add_type(&mut self, ft: &FnType) -> usize {
-        match self.index_of(ft) {
-            Some(i) => i,
-            None => {
-                let key = Type::Function(Box::new(ft.clone())).to_string();
-                self.types.push((key, ft.clone()));
-                self.variants.push(Vec::new());
-                self.types.len() - 1
-            }
-        }
-    }
-
-    fn add_variant(&mut self, ft: &FnType, f: FunctionId) {
-        let i = self.add_type(ft);
-        if !self.variants[i].contains(&f) {
-            self.variants[i].push(f);
-        }
-    }
-}
 
 pub(crate) use super::ty::enum_ident;
 
 fn variant_ident(f: FunctionId) -> Ident {
     format_ident!("F{}", f.0)
-}
-
-/// Finds every function type and every function used as a value.
-pub(crate) fn collect(g: &mut Gen) {
-    g.fnvals = function_values(g.m);
-}
-
-/// Every function type of `m` and every function used as a value, in module order (the PTX
-/// back end uses the same order for the tags).
-pub(crate) fn function_values(m: &Module) -> FnVals {
-    let mut vals = FnVals::default();
-    for f in m.functions.iter().filter(|f| !f.generic) {
-        for l in &f.locals {
-            if let Type::Function(ft) = &l.ty {
-                vals.add_type(ft);
-            }
-        }
-        walk_block(&f.body, &mut |_| {}, &mut |e| match (&e.kind, &e.ty) {
-            (ExprKind::Closure { function, .. }, Type::Function(ft))
-            | (ExprKind::FunctionRef(function), Type::Function(ft)) => {
-                vals.add_variant(ft, *function)
-            }
-            (_, Type::Function(ft)) => {
-                vals.add_type(ft);
-            }
-            _ => {}
-        });
-    }
-    vals
 }
 
 impl<'g, 'm> super::func::FnGen<'g, 'm> {
@@ -110,8 +37,12 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
         let Type::Function(ft) = ty else {
             return Err(unsupported(span, "this function value"));
         };
-        let k =
-            self.g.fnvals.index_of(ft).ok_or_else(|| unsupported(span, "this function value"))?;
+        let k = self
+            .g
+            .info
+            .fnvals
+            .index_of(ft)
+            .ok_or_else(|| unsupported(span, "this function value"))?;
         let ctx = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
         let func = self.g.m.function(f);
         if captures.len() != func.captures.len() {
@@ -133,8 +64,8 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
 pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     let rt = g.rt.clone();
     let mut items = Vec::new();
-    for k in 0..g.fnvals.types.len() {
-        let ft = g.fnvals.types[k].1.clone();
+    for k in 0..g.info.fnvals.len() {
+        let ft = g.info.fnvals.signature(k).clone();
         let name = enum_ident(k);
         let ctx = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
         let mut variants = Vec::new();
@@ -145,7 +76,8 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         let mut ok = true;
         for p in &ft.params {
             match repr_in(g, p, ctx, crate::span::Span::default()) {
-                Ok(r) => param_tys.push(type_tokens(g, &r)),
+                // Kernel views passed to a device function value live as long as the call.
+                Ok(r) => param_tys.push(super::ty::rust_type(&r, &g.rt, &quote!('__v))),
                 Err(_) => ok = false,
             }
         }
@@ -166,8 +98,19 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         if !ok {
             continue;
         }
-        for f in g.fnvals.variants[k].clone() {
+        for f in g.info.fnvals.variants(k).to_vec() {
             let func = g.m.function(f);
+            if func.generic {
+                g.diagnostics.push(unsupported(
+                    func.span,
+                    format_args!(
+                        "`{}` as a value of type {}: its parameter types are not known",
+                        func.name,
+                        Type::Function(Box::new(ft.clone()))
+                    ),
+                ));
+                continue;
+            }
             let mut caps = Vec::new();
             for c in &func.captures {
                 let l = func.local(*c);
@@ -215,7 +158,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             #[allow(clippy::all, unreachable_code, unused_variables)]
             impl #name {
                 #[inline(always)]
-                pub fn call(&self, #(#params: #param_tys),*) -> #rt::run::Result<#ret> {
+                pub fn call<'__v>(&self, #(#params: #param_tys),*) -> #rt::run::Result<#ret> {
                     #body
                 }
             }

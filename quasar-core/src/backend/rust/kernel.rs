@@ -10,84 +10,14 @@
 //! * On x86-64 the block function is compiled three times (baseline, AVX2+FMA, AVX-512) and dispatched
 //!   at run time.
 
-use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult, Gen};
-use crate::ir::{
-    Block, Builtin, Expr, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
-};
+use crate::ir::{Block, Expr, FunctionId, LocalId, LocalRole, Special, StmtKind};
 use crate::sema::types::Type;
-use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::HashMap;
-
-/// The launch rank of a kernel, from its special parameters (`pos : ivec2` → 2).
-fn launch_rank(g: &Gen, id: FunctionId) -> Option<usize> {
-    let f = g.m.function(id);
-    f.locals.iter().filter(|l| l.special().is_some_and(Special::is_geometry)).find_map(|l| match &l
-        .ty
-    {
-        Type::Int(..) => Some(1),
-        t => t.as_array().and_then(super::ty::known_shape).map(|s| s.iter().product()),
-    })
-}
-
-/// The slots of a kernel's launch arguments: parameters that are not special, then captures.
-pub(crate) fn arg_slots(g: &Gen, id: FunctionId) -> Vec<LocalId> {
-    let f = g.m.function(id);
-    f.params
-        .iter()
-        .filter(|p| f.local(**p).special().is_none())
-        .chain(&f.captures)
-        .copied()
-        .collect()
-}
-
-/// The reduction of each kernel output, from how the body assigns it.
-fn output_ops(f: &crate::ir::Function) -> Vec<(LocalId, AssignOp)> {
-    let mut ops: HashMap<LocalId, AssignOp> = HashMap::new();
-    fn walk(b: &Block, ops: &mut HashMap<LocalId, AssignOp>) {
-        for s in b {
-            if let StmtKind::Assign { place, op, .. } = &s.kind {
-                if let PlaceKind::Local(l) = place.kind {
-                    ops.entry(l).or_insert(*op);
-                }
-            }
-            child_blocks(s).into_iter().for_each(|c| walk(c, ops));
-        }
-    }
-    walk(&f.body, &mut ops);
-    f.outputs.iter().map(|o| (*o, ops.get(o).copied().unwrap_or(AssignOp::Add))).collect()
-}
-
-fn reduce_tokens(rt: &TokenStream, op: AssignOp) -> Option<TokenStream> {
-    Some(match op {
-        AssignOp::Add => quote!(#rt::run::Reduce::Sum),
-        AssignOp::Max => quote!(#rt::run::Reduce::Max),
-        AssignOp::Min => quote!(#rt::run::Reduce::Min),
-        _ => return None,
-    })
-}
-
-fn uses_barriers(b: &Block) -> bool {
-    b.iter().any(|s| matches!(s.kind, StmtKind::SyncThreads))
-}
-
-/// `local = shared(dims)` / `shared_zeros(dims)` at the top level of a kernel body.
-pub(super) fn shared_decl(s: &crate::ir::Stmt) -> Option<(LocalId, &[Expr])> {
-    let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
-    let PlaceKind::Local(l) = place.kind else { return None };
-    match &value.kind {
-        ExprKind::Call {
-            callee: crate::ir::Callee::Builtin(Builtin::Shared | Builtin::SharedZeros),
-            args,
-        } => Some((l, args.as_slice())),
-        _ => None,
-    }
-}
 
 pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let rt = g.rt.clone();
@@ -95,14 +25,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let name = g.fn_ident(id);
     let stat = g.kernel_static(id);
     let kname = super::sanitize(&f.instance_name);
-    let rank = launch_rank(g, id);
-    let slots = arg_slots(g, id);
-    let outs = output_ops(f);
-    let barrier = uses_barriers(&f.body);
+    let info = g.info.kernel(id).ok_or_else(|| unsupported(f.span, "this kernel"))?;
+    let rank = info.position_rank;
+    let slots = info.arg_slots.clone();
+    let outs = info.outputs.clone();
     let shared: Vec<(LocalId, Vec<Expr>)> =
-        f.body.iter().filter_map(shared_decl).map(|(l, a)| (l, a.to_vec())).collect();
-    let blk_special = f.locals.iter().any(|l| l.special().is_some_and(Special::is_block_geometry));
-    let block_sensitive = barrier || !shared.is_empty() || blk_special;
+        info.shared.iter().map(|s| (s.local, s.dims.clone())).collect();
+    let block_sensitive = info.body_barrier || !shared.is_empty() || info.block_geometry;
 
     let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
     // Arrays passed in are views, whatever their size.
@@ -186,8 +115,11 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     // The copy for CPUs with FMA, when it differs (it calls math routines that fuse).
     let fused_body = make_body(&mut fg, true)?;
     let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
-    let shared_fn =
-        if shared.is_empty() { quote!() } else { shared_bytes_fn(&mut fg, d, &shared)? };
+    let shared_fn = if shared.is_empty() {
+        quote!()
+    } else {
+        super::shared::shared_bytes_fn(&mut fg, d, &shared)?
+    };
     let sname = format_ident!("{}__shared", name);
     let mut builder = quote!(#rt::run::Kernel::new(#kname, #name));
     if !shared.is_empty() {
@@ -402,293 +334,8 @@ pub(super) fn child_blocks(s: &crate::ir::Stmt) -> Vec<&Block> {
     }
 }
 
-pub(super) fn contains_barrier(b: &Block) -> bool {
-    b.iter().any(|s| {
-        matches!(s.kind, StmtKind::SyncThreads) || child_blocks(s).into_iter().any(contains_barrier)
-    })
-}
-
-/// `fn(blkdim) -> bytes` for the kernel descriptor: the shared arrays' sizes from the block
-/// dimensions (each aligned to 64 bytes).
-fn shared_bytes_fn(
-    fg: &mut FnGen,
-    d: usize,
-    shared: &[(LocalId, Vec<Expr>)],
-) -> GResult<TokenStream> {
-    let rt = fg.g.rt.clone();
-    let name = format_ident!("{}__shared", fg.g.fn_ident(fg.id));
-    let blkdim = fg.f.locals.iter().position(|l| l.special() == Some(Special::BlkDim));
-    let bind = match blkdim {
-        Some(i) => {
-            let n = &fg.names[i];
-            let comps = (0..d).map(|k| quote!((*__b.get(#k).unwrap_or(&1) as i32)));
-            if fg.f.locals[i].ty.is_int() {
-                quote!(let #n: i32 = *__b.first().unwrap_or(&1) as i32;)
-            } else {
-                quote!(let #n = [#(#comps),*];)
-            }
-        }
-        None => quote!(),
-    };
-    let mut sizes = Vec::new();
-    for (l, args) in shared {
-        for a in args {
-            check_blkdim_only(fg, a)?;
-        }
-        let Repr::View(n, _) = fg.local_repr(*l).clone() else { continue };
-        let nt = n.tokens(&rt);
-        let dims = fg.shared_dims(args)?;
-        sizes.push(quote!({
-            let __dims: ::std::vec::Vec<usize> = #dims;
-            __total = (__total + 63) / 64 * 64 + __dims.iter().product::<usize>() * ::core::mem::size_of::<#nt>();
-        }));
-    }
-    Ok(quote! {
-        #[allow(non_snake_case, unused_variables, clippy::all)]
-        fn #name(__b: &[usize]) -> usize {
-            let __f = || -> #rt::run::Result<usize> {
-                #bind
-                let mut __total = 0usize;
-                #(#sizes)*
-                ::core::result::Result::Ok(__total)
-            };
-            __f().unwrap_or(0)
-        }
-    })
-}
-
-fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
-    let mut bad = None;
-    crate::ir::walk::walk_expr(e, &mut |x| {
-        if let ExprKind::Local(l) = x.kind {
-            let local = fg.f.local(l);
-            if local.special() != Some(Special::BlkDim) {
-                bad = Some(x.span);
-            }
-        }
-    });
-    match bad {
-        Some(span) => Err(unsupported(
-            span,
-            "a shared array whose size depends on something other than `blkdim` and constants",
-        )),
-        None => Ok(()),
-    }
-}
-
-impl<'g, 'm> FnGen<'g, 'm> {
-    /// The dimensions of `shared(args…)` as a `Vec<usize>` expression.
-    pub(super) fn shared_dims(&mut self, args: &[Expr]) -> GResult<TokenStream> {
-        let mut pushes = Vec::new();
-        for a in args {
-            let v = self.expr(a)?;
-            let t = v.t;
-            match v.r {
-                Repr::Num(n) if n.is_int() => pushes.push(quote!(__d.push((#t).max(0) as usize);)),
-                Repr::Fixed(n, _) if n.is_int() => {
-                    pushes.push(quote!(__d.extend((#t).iter().map(|__v| (*__v).max(0) as usize));))
-                }
-                _ => return Err(unsupported(a.span, "this shared-array dimension")),
-            }
-        }
-        Ok(
-            quote!({ let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new(); #(#pushes)* __d }),
-        )
-    }
-
-    /// `parallel_do(dims, args…, kernel)` in host code.
-    pub fn parallel_do(
-        &mut self,
-        dims: &Expr,
-        block_dims: Option<&Expr>,
-        kernel: FunctionId,
-        args: &[Expr],
-        ty: &Type,
-        span: Span,
-    ) -> GResult<V> {
-        let rt = self.g.rt.clone();
-        if self.ctx != Ctx::Host {
-            return Err(unsupported(
-                span,
-                "`parallel_do` inside kernel or device functions (dynamic parallelism)",
-            ));
-        }
-        let slots = arg_slots(self.g, kernel);
-        let kf = self.g.m.function(kernel);
-        if slots.len() != args.len() {
-            return Err(unsupported(
-                span,
-                format_args!(
-                    "this launch: the kernel takes {} arguments, {} are given",
-                    slots.len(),
-                    args.len()
-                ),
-            ));
-        }
-        let dims_t = self.launch_dims(dims)?;
-        let block = match block_dims {
-            Some(b) => {
-                let t = self.launch_dims(b)?;
-                quote!(let __l = __l.block(&#t);)
-            }
-            None => quote!(),
-        };
-        let access = access_of(kf);
-        let mut chain = Vec::new();
-        for (a, slot) in args.iter().zip(&slots) {
-            let l = kf.local(*slot);
-            let v = self.expr(a)?;
-            match &l.ty {
-                Type::Array(arr) => {
-                    let n = Num::of(&arr.elem, self.g.opts.double)
-                        .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
-                    let x = self.convert(v, &Repr::Array(n, None), a.span)?;
-                    let acc = match access.get(slot).copied().unwrap_or((true, true)) {
-                        (true, false) => quote!(Read),
-                        (false, true) => quote!(ReadWrite),
-                        _ => quote!(ReadWrite),
-                    };
-                    chain.push(
-                        quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);),
-                    );
-                }
-                t => {
-                    let r = super::expr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
-                    let x = self.convert(v, &r, a.span)?;
-                    chain.push(quote!(let __l = __l.scalar(#x);));
-                }
-            }
-        }
-        let mut outs = Vec::new();
-        let mut out_tys = Vec::new();
-        for (k, (o, op)) in output_ops(kf).into_iter().enumerate() {
-            let l = kf.local(o);
-            let r = super::expr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
-            let Repr::Num(n) = r else {
-                return Err(unsupported(l.span, "a kernel output that is not a number"));
-            };
-            let nt = n.tokens(&rt);
-            let red = reduce_tokens(&rt, op)
-                .ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
-            chain.push(quote!(let __l = __l.output::<#nt>(#red);));
-            outs.push(quote!(__res.output::<#nt>(#k)?));
-            out_tys.push(Repr::Num(n));
-        }
-        let stat = self.g.kernel_static(kernel);
-        let result = match outs.len() {
-            0 => quote!(()),
-            1 => outs[0].clone(),
-            _ => quote!((#(#outs),*)),
-        };
-        let produced = match out_tys.len() {
-            0 => Repr::Unit,
-            1 => out_tys[0].clone(),
-            _ => Repr::Tuple(out_tys),
-        };
-        let t = quote!({
-            let __dims = #dims_t;
-            let __l = #rt::run::launch(&#stat).dims(&__dims);
-            #block
-            #(#chain)*
-            let __res = __l.run()?;
-            let _ = &__res;
-            #result
-        });
-        let want = self.repr_of(ty, span)?;
-        if want == produced || want == Repr::Unit {
-            return Ok(V { t, r: produced });
-        }
-        let t = self.convert(V { t, r: produced }, &want, span)?;
-        Ok(V { t, r: want })
-    }
-
-    /// Launch dimensions as a `Vec<usize>` expression (an `int`, or a vector of them).
-    fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
-        let rt = self.g.rt.clone();
-        let v = self.expr(e)?;
-        let t = v.t;
-        Ok(match v.r {
-            Repr::Num(n) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?)
-            }
-            Repr::Array(n, _) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
-            }
-            _ => return Err(unsupported(e.span, "these launch dimensions")),
-        })
-    }
-
+impl FnGen<'_, '_> {
     pub fn set_repr(&mut self, id: LocalId, r: Repr) {
         self.set_local_repr(id, r);
     }
-}
-
-/// Whether each array parameter of a kernel is read and/or written by its body.
-fn access_of(f: &crate::ir::Function) -> HashMap<LocalId, (bool, bool)> {
-    let mut acc: HashMap<LocalId, (bool, bool)> = HashMap::new();
-    fn walk(b: &Block, acc: &mut HashMap<LocalId, (bool, bool)>) {
-        let read = |e: &Expr, acc: &mut HashMap<LocalId, (bool, bool)>| {
-            crate::ir::walk::walk_expr(e, &mut |x| {
-                if let ExprKind::Local(l) = x.kind {
-                    acc.entry(l).or_default().0 = true;
-                }
-            });
-        };
-        for s in b {
-            match &s.kind {
-                StmtKind::Assign { place, op, value } => {
-                    if let PlaceKind::Index { base, indices } = &place.kind {
-                        if let ExprKind::Local(l) = base.kind {
-                            let e = acc.entry(l).or_default();
-                            e.1 = true;
-                            if *op != AssignOp::Assign {
-                                e.0 = true;
-                            }
-                        } else {
-                            read(base, acc);
-                        }
-                        for i in indices {
-                            if let crate::ir::Index::At(x) = i {
-                                read(x, acc);
-                            }
-                        }
-                    }
-                    read(value, acc);
-                }
-                StmtKind::Expr(e) | StmtKind::Destructure { value: e, .. } => read(e, acc),
-                StmtKind::If { cond, then_body, else_body } => {
-                    read(cond, acc);
-                    walk(then_body, acc);
-                    walk(else_body, acc);
-                }
-                StmtKind::ForRange { start, step, end, body, .. } => {
-                    read(start, acc);
-                    read(step, acc);
-                    read(end, acc);
-                    walk(body, acc);
-                }
-                StmtKind::ForEach { values, body, .. } => {
-                    read(values, acc);
-                    walk(body, acc);
-                }
-                StmtKind::While { cond, body } | StmtKind::Repeat { body, until: cond } => {
-                    read(cond, acc);
-                    walk(body, acc);
-                }
-                StmtKind::Match { scrutinee, arms, default } => {
-                    read(scrutinee, acc);
-                    for a in arms {
-                        walk(&a.body, acc);
-                    }
-                    if let Some(d) = default {
-                        walk(d, acc);
-                    }
-                }
-                // Nothing else in a kernel body reads or writes arrays.
-                _ => {}
-            }
-        }
-    }
-    walk(&f.body, &mut acc);
-    acc
 }

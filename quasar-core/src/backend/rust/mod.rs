@@ -26,13 +26,16 @@ mod gpu_only;
 mod index;
 mod interior;
 mod kernel;
+mod launch;
 mod ptx_embed;
+mod shared;
 mod slice;
 mod stmt;
 #[cfg(test)]
 mod tests;
 pub mod ty;
 
+use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{FunctionId, Module};
 use crate::span::Span;
@@ -50,9 +53,6 @@ pub struct Options {
     pub file_name: String,
     /// The Quasar source text (quoted in failed-assertion messages).
     pub source: String,
-    /// Embed the module's PTX so that kernels can run on NVIDIA GPUs (the `quasar!` macro's
-    /// default; off for `ptx = false` and for `quasar emit --rust`).
-    pub ptx: bool,
     /// Imported files (their `FileId` in spans, name and text), for locations and quoted
     /// conditions in code that comes from them; other spans are in `file_name`.
     pub imported: Vec<(crate::FileId, String, String)>,
@@ -83,7 +83,6 @@ impl Default for Options {
             krate: quote!(::quasar),
             file_name: "<quasar>".into(),
             source: String::new(),
-            ptx: false,
             imported: Vec::new(),
         }
     }
@@ -102,11 +101,41 @@ impl Output {
     }
 }
 
-/// Generates the Rust items for a checked module.
-pub fn generate(module: &Module, opts: &Options) -> Output {
-    let mut g = Gen::new(module, opts);
-    if opts.ptx {
-        g.ptx = ptx_embed::embed(module, opts, &g.rt);
+/// The errors for the functions that would be exported but whose parameter types nothing
+/// fixes, from the module as type checking produced it (the driver prunes their error-only
+/// generic instances before code generation).
+pub fn untyped_exports(module: &Module) -> Vec<Diagnostic> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for f in &module.functions {
+        let exported = f.top_level
+            && f.kind != crate::syntax::ast::FunctionKind::Kernel
+            && f.name != "main"
+            && !f.name.starts_with('<');
+        if !exported || names.contains(&f.name.as_str()) {
+            continue;
+        }
+        names.push(&f.name);
+        let concrete = module.functions.iter().any(|g| g.name == f.name && !g.generic);
+        if !concrete {
+            out.extend(exports::untyped_error(f));
+        }
+    }
+    out
+}
+
+/// Generates the Rust items for a checked module; `ptx` is embedded so that kernels can run
+/// on NVIDIA GPUs (the `quasar!` macro's default; none for `ptx = false` and for
+/// `quasar emit --rust`).
+pub fn generate(
+    module: &Module,
+    info: &ModuleInfo,
+    opts: &Options,
+    ptx: Option<&crate::backend::ptx::PtxBuilds>,
+) -> Output {
+    let mut g = Gen::new(module, info, opts);
+    if let Some(builds) = ptx {
+        g.ptx = ptx_embed::embed(module, opts, &g.rt, builds);
     }
     let mut items = vec![std::mem::take(&mut g.ptx.items)];
     for (i, f) in module.functions.iter().enumerate() {
@@ -114,7 +143,7 @@ pub fn generate(module: &Module, opts: &Options) -> Output {
             continue;
         }
         let id = FunctionId(i as u32);
-        let gpu_only = gpu_only::warp_level_use(module, id);
+        let gpu_only = info.function(id).gpu_only;
         let result = match (f.kind, gpu_only) {
             (crate::syntax::ast::FunctionKind::Kernel, Some(what)) => {
                 gpu_only::stub_kernel(&mut g, id, what)
@@ -150,7 +179,8 @@ pub(crate) struct Gen<'m> {
     /// `<krate>::__rt`
     pub rt: TokenStream,
     pub diagnostics: Vec<Diagnostic>,
-    pub fnvals: fnval::FnVals,
+    /// The analyses of the module.
+    pub info: &'m ModuleInfo,
     /// The embedded PTX (empty unless [`Options::ptx`]).
     pub ptx: ptx_embed::Embedded,
     /// Generating the copy of a kernel body for CPUs with FMA: math routines with fused
@@ -159,19 +189,17 @@ pub(crate) struct Gen<'m> {
 }
 
 impl<'m> Gen<'m> {
-    fn new(m: &'m Module, opts: &'m Options) -> Gen<'m> {
+    fn new(m: &'m Module, info: &'m ModuleInfo, opts: &'m Options) -> Gen<'m> {
         let krate = &opts.krate;
-        let mut g = Gen {
+        Gen {
             m,
             opts,
             rt: quote!(#krate::__rt),
             diagnostics: Vec::new(),
-            fnvals: fnval::FnVals::default(),
+            info,
             ptx: ptx_embed::Embedded::default(),
             fused: false,
-        };
-        fnval::collect(&mut g);
-        g
+        }
     }
 
     /// The Rust name of a function instance.

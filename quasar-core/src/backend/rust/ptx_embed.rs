@@ -14,7 +14,7 @@
 //!   reported by the macro (the program is correct and runs); `quasar emit --ptx` shows them.
 
 use super::{sanitize, Options};
-use crate::backend::ptx::{self, PtxOptions, PtxOutput, PtxParamRole};
+use crate::backend::ptx::{PtxBuilds, PtxOutput, PtxParamRole};
 use crate::ir::Module;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
@@ -48,43 +48,24 @@ impl Embedded {
     }
 }
 
-/// The PTX back end on `m`, never panicking into the macro: a panic means no PTX at all.
-fn emit(m: &Module, opts: &PtxOptions) -> Option<PtxOutput> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ptx::emit_module_with(m, opts))).ok()
-}
-
-/// The PTX items of module `m` (see the module documentation).
-pub(crate) fn embed(m: &Module, opts: &Options, rt: &TokenStream) -> Embedded {
-    let release = PtxOptions { double: opts.double, check_unchecked: false };
-    let debug = PtxOptions { double: opts.double, check_unchecked: true };
-    let (Some(rel), dbg) = (emit(m, &release), emit(m, &debug)) else {
-        return skipped_all(m, "the PTX back end failed on this module");
-    };
+/// The PTX items of module `m` (see the module documentation), from the driver's `builds`.
+pub(crate) fn embed(m: &Module, opts: &Options, rt: &TokenStream, builds: &PtxBuilds) -> Embedded {
+    let (rel, d) = (&builds.release, &builds.debug);
     let names = |o: &PtxOutput| -> Vec<String> {
         o.kernels.iter().map(|k| k.instance_name.clone()).collect()
     };
     let mut out = Embedded::default();
-    let rel_items = variant(m, opts, rt, &rel, &mut out);
-    match dbg {
+    let rel_items = variant(m, opts, rt, rel, &mut out);
+    if d.text != rel.text && names(d) == names(rel) {
         // Same kernels, different checks: one variant per build profile.
-        Some(d) if d.text != rel.text && names(&d) == names(&rel) => {
-            let dbg_items = variant(m, opts, rt, &d, &mut Embedded::default());
-            out.items = cfg_each(rel_items, quote!(not(debug_assertions)));
-            out.items.extend(cfg_each(dbg_items, quote!(debug_assertions)));
-        }
-        _ => out.items = quote!(#(#rel_items)*),
+        let dbg_items = variant(m, opts, rt, d, &mut Embedded::default());
+        out.items = cfg_each(rel_items, quote!(not(debug_assertions)));
+        out.items.extend(cfg_each(dbg_items, quote!(debug_assertions)));
+    } else {
+        out.items = quote!(#(#rel_items)*);
     }
-    for (k, reason) in skipped(m, &rel) {
+    for (k, reason) in skipped(m, rel) {
         out.builders.insert(k, quote!(.without_ptx(#reason)));
-    }
-    out
-}
-
-/// Every kernel without PTX, for `why`.
-fn skipped_all(m: &Module, why: &str) -> Embedded {
-    let mut out = Embedded::default();
-    for f in m.functions.iter().filter(|f| f.kind == FunctionKind::Kernel && !f.generic) {
-        out.builders.insert(f.instance_name.clone(), quote!(.without_ptx(#why)));
     }
     out
 }

@@ -10,7 +10,12 @@ fn rust_of(src: &str) -> String {
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
     let checked = check_program(&parsed.program);
     assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{:?}", checked.diagnostics);
-    let out = generate(&checked.module, &Options::default());
+    let out = generate(
+        &checked.module,
+        &crate::analysis::ModuleInfo::of(&checked.module),
+        &Options::default(),
+        None,
+    );
     assert!(!out.has_errors(), "{:?}", out.diagnostics);
     out.tokens.to_string()
 }

@@ -1,0 +1,204 @@
+//! The facts about one kernel that both back ends need before emitting it: launch rank,
+//! launch-argument slots and their effects, output reductions, shared-memory layout,
+//! barriers and block sensitivity.
+
+use super::effects::{Access, Effects};
+use super::ModuleInfo;
+use crate::ir::visit::{walk_expr, walk_stmt, Visit};
+use crate::ir::{
+    Builtin, Callee, Expr, ExprKind, Function, FunctionId, LocalId, Module, NodeId, PlaceKind,
+    Special, Stmt, StmtKind,
+};
+use crate::sema::types::{Dim, Rank, Type};
+use crate::syntax::ast::AssignOp;
+
+/// One `local = shared(dims…)` / `shared_zeros(dims…)` at the top level of a kernel body:
+/// these arrays live in the block's dynamic shared memory, in this order, each at the running
+/// byte count rounded up to 64 (the layout both back ends and the runtime's
+/// `Kernel::shared_bytes` agree on).
+#[derive(Clone, Debug)]
+pub struct SharedDecl {
+    pub local: LocalId,
+    /// The `shared(…)` call.
+    pub call: NodeId,
+    pub zeroed: bool,
+    pub dims: Vec<Expr>,
+}
+
+/// What a kernel is, as both back ends see it.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    /// The components of its position (`pos : ivec2` → 2), from the special parameters that
+    /// follow the launch geometry; `None` without such a parameter.
+    pub position_rank: Option<usize>,
+    /// The rank of the dimensions of the first `parallel_do` that launches it.
+    pub launched_rank: Option<usize>,
+    /// The launch arguments: its non-special parameters, then its captures (the order of
+    /// `ExprKind::ParallelDo::args` and of the PTX parameters).
+    pub arg_slots: Vec<LocalId>,
+    /// Per argument slot: how the kernel (and what it calls) uses the array's elements.
+    pub arg_access: Vec<Access>,
+    /// Per output, how threads combine into it (the first assignment's operator; `+=` when
+    /// never assigned).
+    pub outputs: Vec<(LocalId, AssignOp)>,
+    pub shared: Vec<SharedDecl>,
+    /// `syncthreads` anywhere in its own body.
+    pub body_barrier: bool,
+    /// `syncthreads` or a cooperative group in it or in a function it calls.
+    pub sync: bool,
+    /// Allocates shared memory, in it or in a function it calls.
+    pub uses_shared: bool,
+    /// Has a special parameter of the block geometry (`blkpos`, `blkidx`, …).
+    pub block_geometry: bool,
+}
+
+impl KernelInfo {
+    /// The launch rank a kernel that must know it uses: its position's, else its launches'.
+    pub fn launch_rank(&self) -> Option<usize> {
+        self.position_rank.or(self.launched_rank)
+    }
+
+    /// The slot of argument `l`, if it is one.
+    pub fn slot_of(&self, l: LocalId) -> Option<usize> {
+        self.arg_slots.iter().position(|s| *s == l)
+    }
+}
+
+/// The number of components of a launch-geometry type: `int` → 1, `ivecN` → N.
+pub fn geometry_rank(t: &Type) -> Option<usize> {
+    match t {
+        Type::Int(..) => Some(1),
+        Type::Array(a) if a.rank == Rank::Fixed(1) => match a.shape.as_deref() {
+            Some([Dim::Known(n)]) => Some(*n as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn kernel_info(
+    m: &Module,
+    id: FunctionId,
+    effects: &Effects,
+    info: &ModuleInfo,
+    launched_rank: Option<usize>,
+) -> KernelInfo {
+    let f = m.function(id);
+    let position_rank = f
+        .locals
+        .iter()
+        .filter(|l| l.special().is_some_and(Special::is_geometry))
+        .find_map(|l| geometry_rank(&l.ty));
+    let arg_slots: Vec<LocalId> = f
+        .params
+        .iter()
+        .filter(|p| f.local(**p).special().is_none())
+        .chain(&f.captures)
+        .copied()
+        .collect();
+    let arg_access = arg_slots.iter().map(|s| effects.of(id, *s)).collect();
+    let reach = info.reachable_from(m, id);
+    KernelInfo {
+        position_rank,
+        launched_rank,
+        arg_slots,
+        arg_access,
+        outputs: output_ops(f),
+        shared: f.body.iter().filter_map(shared_decl).collect(),
+        body_barrier: contains_barrier(&f.body),
+        sync: reach.iter().any(|g| info.functions[g.0 as usize].sync),
+        uses_shared: reach.iter().any(|g| info.functions[g.0 as usize].shared),
+        block_geometry: f
+            .locals
+            .iter()
+            .any(|l| l.special().is_some_and(Special::is_block_geometry)),
+    }
+}
+
+/// `local = shared(dims)` / `shared_zeros(dims)`.
+fn shared_decl(s: &Stmt) -> Option<SharedDecl> {
+    let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else { return None };
+    let PlaceKind::Local(local) = place.kind else { return None };
+    match &value.kind {
+        ExprKind::Call {
+            callee: Callee::Builtin(b @ (Builtin::Shared | Builtin::SharedZeros)),
+            args,
+        } => Some(SharedDecl {
+            local,
+            call: value.id,
+            zeroed: *b == Builtin::SharedZeros,
+            dims: args.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// The reduction of each kernel output, from how the body first assigns it.
+fn output_ops(f: &Function) -> Vec<(LocalId, AssignOp)> {
+    let mut first: Vec<(LocalId, AssignOp)> = Vec::new();
+    crate::ir::walk::walk_block(
+        &f.body,
+        &mut |s| {
+            if let StmtKind::Assign { place, op, .. } = &s.kind {
+                if let PlaceKind::Local(l) = place.kind {
+                    if !first.iter().any(|(k, _)| *k == l) {
+                        first.push((l, *op));
+                    }
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    f.outputs
+        .iter()
+        .map(|o| (*o, first.iter().find(|(k, _)| k == o).map_or(AssignOp::Add, |(_, op)| *op)))
+        .collect()
+}
+
+/// Whether a block holds `syncthreads` at any depth.
+pub fn contains_barrier(b: &[Stmt]) -> bool {
+    struct Find(bool);
+    impl<'a> Visit<'a> for Find {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            self.0 |= matches!(s.kind, StmtKind::SyncThreads);
+            if !self.0 {
+                walk_stmt(self, s);
+            }
+        }
+        fn visit_expr(&mut self, _: &'a Expr) {}
+    }
+    let mut f = Find(false);
+    f.visit_block(b);
+    f.0
+}
+
+/// What one function does on its own (not counting its callees).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct OwnUse {
+    /// `syncthreads` (any scope) or a cooperative group.
+    pub sync: bool,
+    pub shared: bool,
+}
+
+pub(super) fn own_use(f: &Function) -> OwnUse {
+    struct Scan(OwnUse);
+    impl<'a> Visit<'a> for Scan {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            self.0.sync |= matches!(s.kind, StmtKind::SyncThreads);
+            walk_stmt(self, s);
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            // Thread groups: every thread of the launch keeps running, so that warps and blocks
+            // are complete (see `backend/ptx/coop.rs`).
+            self.0.sync |= matches!(e.ty, Type::ThreadBlock(_));
+            if let ExprKind::Call { callee: Callee::Builtin(b), .. } = &e.kind {
+                self.0.sync |= matches!(b, Builtin::Syncthreads | Builtin::Syncthread);
+                self.0.shared |= matches!(b, Builtin::Shared | Builtin::SharedZeros);
+            }
+            walk_expr(self, e);
+        }
+    }
+    let mut s = Scan(OwnUse::default());
+    s.visit_block(&f.body);
+    s.0
+}

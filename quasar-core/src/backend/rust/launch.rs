@@ -1,0 +1,145 @@
+//! `parallel_do` in host code: the launch of a kernel with its arguments (each array with the
+//! access the kernel's effects give it, so that written arrays are copied back from a device)
+//! and its reduced outputs.
+
+use super::expr::V;
+use super::func::{Ctx, FnGen};
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{Expr, FunctionId};
+use crate::sema::types::Type;
+use crate::span::Span;
+use crate::syntax::ast::AssignOp;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl FnGen<'_, '_> {
+    /// `parallel_do(dims, args…, kernel)` in host code.
+    pub fn parallel_do(
+        &mut self,
+        dims: &Expr,
+        block_dims: Option<&Expr>,
+        kernel: FunctionId,
+        args: &[Expr],
+        ty: &Type,
+        span: Span,
+    ) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        if self.ctx != Ctx::Host {
+            return Err(unsupported(
+                span,
+                "`parallel_do` inside kernel or device functions (dynamic parallelism)",
+            ));
+        }
+        let kf = self.g.m.function(kernel);
+        let info = self.g.info.kernel(kernel).ok_or_else(|| unsupported(span, "this launch"))?;
+        let slots = &info.arg_slots;
+        if slots.len() != args.len() {
+            return Err(unsupported(
+                span,
+                format_args!(
+                    "this launch: the kernel takes {} arguments, {} are given",
+                    slots.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let dims_t = self.launch_dims(dims)?;
+        let block = match block_dims {
+            Some(b) => {
+                let t = self.launch_dims(b)?;
+                quote!(let __l = __l.block(&#t);)
+            }
+            None => quote!(),
+        };
+        let mut chain = Vec::new();
+        for ((a, slot), access) in args.iter().zip(slots).zip(&info.arg_access) {
+            let l = kf.local(*slot);
+            let v = self.expr(a)?;
+            match &l.ty {
+                Type::Array(arr) => {
+                    let n = Num::of(&arr.elem, self.g.opts.double)
+                        .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
+                    let x = self.convert(v, &Repr::Array(n, None), a.span)?;
+                    // Written elements (also through device functions and function values)
+                    // are copied back from a device.
+                    let acc = if access.write { quote!(ReadWrite) } else { quote!(Read) };
+                    chain.push(
+                        quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);),
+                    );
+                }
+                t => {
+                    let r = super::expr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
+                    let x = self.convert(v, &r, a.span)?;
+                    chain.push(quote!(let __l = __l.scalar(#x);));
+                }
+            }
+        }
+        let mut outs = Vec::new();
+        let mut out_tys = Vec::new();
+        for (k, &(o, op)) in info.outputs.iter().enumerate() {
+            let l = kf.local(o);
+            let r = super::expr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
+            let Repr::Num(n) = r else {
+                return Err(unsupported(l.span, "a kernel output that is not a number"));
+            };
+            let nt = n.tokens(&rt);
+            let red = reduce_tokens(&rt, op)
+                .ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
+            chain.push(quote!(let __l = __l.output::<#nt>(#red);));
+            outs.push(quote!(__res.output::<#nt>(#k)?));
+            out_tys.push(Repr::Num(n));
+        }
+        let stat = self.g.kernel_static(kernel);
+        let result = match outs.len() {
+            0 => quote!(()),
+            1 => outs[0].clone(),
+            _ => quote!((#(#outs),*)),
+        };
+        let produced = match out_tys.len() {
+            0 => Repr::Unit,
+            1 => out_tys[0].clone(),
+            _ => Repr::Tuple(out_tys),
+        };
+        let t = quote!({
+            let __dims = #dims_t;
+            let __l = #rt::run::launch(&#stat).dims(&__dims);
+            #block
+            #(#chain)*
+            let __res = __l.run()?;
+            let _ = &__res;
+            #result
+        });
+        let want = self.repr_of(ty, span)?;
+        if want == produced || want == Repr::Unit {
+            return Ok(V { t, r: produced });
+        }
+        let t = self.convert(V { t, r: produced }, &want, span)?;
+        Ok(V { t, r: want })
+    }
+
+    /// Launch dimensions as a `Vec<usize>` expression (an `int`, or a vector of them).
+    fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let v = self.expr(e)?;
+        let t = v.t;
+        Ok(match v.r {
+            Repr::Num(n) if n.is_int() => {
+                quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?)
+            }
+            Repr::Array(n, _) if n.is_int() => {
+                quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
+            }
+            _ => return Err(unsupported(e.span, "these launch dimensions")),
+        })
+    }
+}
+
+fn reduce_tokens(rt: &TokenStream, op: AssignOp) -> Option<TokenStream> {
+    Some(match op {
+        AssignOp::Add => quote!(#rt::run::Reduce::Sum),
+        AssignOp::Max => quote!(#rt::run::Reduce::Max),
+        AssignOp::Min => quote!(#rt::run::Reduce::Min),
+        _ => return None,
+    })
+}

@@ -1,0 +1,35 @@
+//! Passes over the typed IR (ARCHITECTURE §3, "Transforms"): each one a function from a
+//! module to a module, with its own tests, run in [`pipeline`] order by the driver, which
+//! numbers new nodes and runs the verifier after each.
+//!
+//! To add a pass: write `transform/NAME.rs` with a `pub fn run(module: &mut Module, cx:
+//! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
+
+pub mod fold_guards;
+
+use crate::ir::Module;
+
+/// What every pass may read about the compilation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PassContext {
+    /// `scalar` is `f64` (Quasar's double-precision mode).
+    pub double: bool,
+}
+
+/// One pass of the pipeline.
+pub struct Pass {
+    /// The name `quasar check --ir --after=NAME` knows it by.
+    pub name: &'static str,
+    /// What it does, in a line.
+    pub about: &'static str,
+    pub run: fn(&mut Module, &PassContext),
+}
+
+/// The passes, in the order the driver runs them.
+pub fn pipeline() -> &'static [Pass] {
+    &[Pass {
+        name: "fold-guards",
+        about: "branches on constant conditions become the branch taken",
+        run: fold_guards::run,
+    }]
+}
