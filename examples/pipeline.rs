@@ -2,12 +2,15 @@
 //! time, running on the CPU (and on an NVIDIA GPU when the `cuda` feature finds one).
 //!
 //! ```text
-//! cargo run --release --example pipeline [INPUT.png [OUTPUT.png]]
+//! cargo run --release --example pipeline [-- [--trace TRACE.json] [INPUT.png [OUTPUT.png]]]
 //! ```
 //!
 //! Loads the bundled photo-like test image, applies gamma correction, a separable Gaussian
 //! blur and a clamped 3x3 sharpening filter, saves the result and prints per-stage times and
-//! the device each kernel ran on.
+//! the profile: each kernel's launches, device and time, and the bytes each array moved
+//! between the host and the GPU, and why. With `--trace` (or `QUASAR_TRACE=TRACE.json`) it
+//! also writes the timeline of kernels and transfers per device and stream in the Chrome
+//! trace format: open it in <https://ui.perfetto.dev>.
 
 use std::time::Instant;
 
@@ -15,15 +18,11 @@ mod pipeline {
     quasar::quasar!(file = "pipeline.q");
 }
 
-fn main() -> quasar::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let input = args
-        .next()
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/input.png").into());
-    let output = args.next().unwrap_or_else(|| "pipeline-output.png".into());
-
+/// Runs the pipeline on `input`, saves the result to `output`, prints the profile and, if
+/// asked, writes the timeline to `trace`.
+pub fn run(input: &str, output: &str, trace: Option<&str>) -> quasar::Result<()> {
     let t = Instant::now();
-    let img = quasar::imread(&input)?;
+    let img = quasar::imread(input)?;
     println!("loaded {input}: {:?} in {:.1} ms", img.shape(), ms(t));
 
     let t = Instant::now();
@@ -42,20 +41,33 @@ fn main() -> quasar::Result<()> {
     println!("3x3 sharpen          {:8.2} ms", ms(t));
 
     let t = Instant::now();
-    quasar::imwrite(&output, &sharp)?;
-    println!("saved {output} in {:.1} ms", ms(t));
+    quasar::imwrite(output, &sharp)?;
+    println!("saved {output} in {:.1} ms\n", ms(t));
 
-    println!("\nkernel                         device  launches   time (ms)");
-    for row in quasar::profile().rows {
-        println!(
-            "{:<30} {:<7} {:>8} {:>11.2}",
-            row.kernel,
-            row.device,
-            row.launches,
-            row.time.as_secs_f64() * 1e3
-        );
+    print!("{}", quasar::profile());
+    if let Some(path) = trace {
+        quasar::write_trace(path)?;
+        println!("\nwrote the timeline to {path}: open it in https://ui.perfetto.dev");
     }
     Ok(())
+}
+
+#[allow(dead_code)] // the pipeline_trace test includes this file and calls `run`
+fn main() -> quasar::Result<()> {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut trace = std::env::var("QUASAR_TRACE").ok().filter(|t| !t.is_empty());
+    if let Some(k) = args.iter().position(|a| a == "--trace") {
+        args.remove(k);
+        if k < args.len() {
+            trace = Some(args.remove(k));
+        }
+    }
+    let mut args = args.into_iter();
+    let input = args
+        .next()
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/data/input.png").into());
+    let output = args.next().unwrap_or_else(|| "pipeline-output.png".into());
+    run(&input, &output, trace.as_deref())
 }
 
 fn ms(t: Instant) -> f64 {

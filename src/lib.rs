@@ -150,7 +150,9 @@
 //! | [`Runtime::global()`](Runtime::global)`.set_scheduler_config(…)` | the cost model of `Auto` ([`SchedulerConfig`](quasar_runtime::SchedulerConfig): CPU and GPU cost per item, launch costs, transfer bandwidth) |
 //! | [`set_host_memory_limit`], `QUASAR_HOST_MEMORY_LIMIT=2G` | a budget for array memory on the host; beyond it allocation is [`Error::OutOfMemory`] |
 //! | `QUASAR_NO_AVX=1` | use the baseline versions of CPU kernels |
-//! | [`profile()`](profile) | launches, device, time and bytes moved per kernel |
+//! | `RUNTIME_GPU_MEMORYMODEL`, `RUNTIME_GPU_RESERVEDMEM`, `RUNTIME_GPU_SCHEDULINGMODE` | the manual's GPU memory settings (footprint, memory left to the display, what to do when GPU memory runs out) |
+//! | [`profile()`](profile), [`print_profile()`](print_profile) | launches, device, time and bytes moved per kernel |
+//! | [`write_trace`]`("trace.json")` | the timeline of kernels and transfers for Perfetto or `chrome://tracing` |
 //!
 //! # Feature flags
 //!
@@ -172,8 +174,8 @@ pub use quasar_macros::quasar;
 
 #[doc(inline)]
 pub use quasar_runtime::{
-    host_memory_in_use, profile, set_host_memory_limit, set_mode, Array, Element, Error, Profile,
-    Result, Runtime, SchedMode, SourceLocation,
+    host_memory_in_use, print_profile, profile, set_host_memory_limit, set_mode, write_trace,
+    Array, Element, Error, Profile, Result, Runtime, SchedMode, SourceLocation, Trace,
 };
 
 /// `half::f16`: the element type of `scalar'half`.

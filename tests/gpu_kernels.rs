@@ -23,6 +23,9 @@ mod k {
 mod g {
     quasar::quasar!(file = "tests/common/gpu_kernels.q");
 }
+mod rc {
+    quasar::quasar!(file = "tests/common/real_code.q");
+}
 mod contract {
     quasar::quasar!(file = "tests/common/contract.q");
 }
@@ -304,4 +307,30 @@ fn writes_through_device_functions_and_function_values() {
     let (c, g) = both("store_kernel", false, || vec_of(contract::stored(&x))).unwrap();
     assert_eq!(c, g);
     assert_eq!(c, x.to_vec().unwrap().iter().map(|v| v + 1.0).collect::<Vec<_>>());
+}
+
+#[test]
+fn literal_filters_are_rows_on_both_devices() {
+    if !gpu_or_skip("literal_filters_are_rows_on_both_devices") {
+        return;
+    }
+    // `[-1, 1, 0]` as a `mat` kernel parameter is 1 x 3 on the GPU as on the CPU (the PTX
+    // parameter packing gives a vector the extents of a row).
+    let x = mat(9, 11, |i, j| ((i * 5 + j * 3) % 7) as f32);
+    let (c, g) = both("filter_rows", false, || vec_of(rc::derivative(&x))).unwrap();
+    assert_eq!(c, g);
+    let want: Vec<f32> = (0..9 * 11)
+        .map(|i| {
+            let (r, j) = (i / 11, i % 11);
+            let at = |jj: i64| {
+                if (0..11).contains(&jj) {
+                    ((r * 5 + jj as usize * 3) % 7) as f32
+                } else {
+                    0.0
+                }
+            };
+            -at(j as i64 - 1) + at(j as i64)
+        })
+        .collect();
+    assert_eq!(c, want);
 }

@@ -112,6 +112,11 @@ impl<T: Element> Array<T> {
     pub fn is_empty(&self) -> bool {
         self.numel() == 0
     }
+    /// The identifier of the array's elements (shared by clones and reshapes), as in the
+    /// profile's per-array table ([`crate::Profile::array`]).
+    pub fn id(&self) -> u64 {
+        self.buf.id
+    }
     /// Whether `self` and `other` share their elements.
     pub fn same_data(&self, other: &Array<T>) -> bool {
         Arc::ptr_eq(&self.buf, &other.buf)
@@ -138,6 +143,21 @@ impl<T: Element> Array<T> {
             });
         }
         Ok(Array { buf: self.buf.clone(), shape: s, _t: PhantomData })
+    }
+
+    /// The same elements seen by a parameter of `rank` dimensions ([`Shape::as_rank`]: a
+    /// vector is a row; extra trailing dimensions must be 1). `param` names the parameter
+    /// and `declared` its type for the error ([`Error::TypeCheck`]) when the shape does not
+    /// fit. No copy.
+    pub fn with_rank(&self, rank: usize, param: &str, declared: &str) -> Result<Array<T>> {
+        match self.shape.as_rank(rank) {
+            Some(shape) => Ok(Array { buf: self.buf.clone(), shape, _t: PhantomData }),
+            None => Err(Error::TypeCheck {
+                what: param.to_string(),
+                expected: declared.to_string(),
+                found: format!("an array of shape {}", self.shape),
+            }),
+        }
     }
 
     fn offset<I: IndexInt>(&self, index: &[I]) -> Result<usize> {
@@ -213,14 +233,14 @@ impl<T: Element> Array<T> {
     /// Borrows the host copy for reading (bringing it back from a GPU if needed). While the
     /// view lives, writes to the array (host or kernel) fail with [`Error::Borrowed`].
     pub fn host_view(&self) -> Result<HostView<'_, T>> {
-        let p = self.buf.borrow_host(Access::Read, crate::profiler::HOST_READ)?;
+        let p = self.buf.borrow_host(Access::Read, crate::profiler::HOST_READ, false)?;
         Ok(HostView { array: self, ptr: p as *const T })
     }
 
     /// Borrows the host copy for writing; other copies become stale. While the view lives,
     /// any other access fails with [`Error::Borrowed`].
     pub fn host_view_mut(&self) -> Result<HostViewMut<'_, T>> {
-        let p = self.buf.borrow_host(Access::ReadWrite, crate::profiler::HOST_READ)?;
+        let p = self.buf.borrow_host(Access::ReadWrite, crate::profiler::HOST_READ, false)?;
         Ok(HostViewMut { array: self, ptr: p as *mut T })
     }
 
@@ -277,7 +297,7 @@ impl<T: Element> Deref for HostView<'_, T> {
 
 impl<T: Element> Drop for HostView<'_, T> {
     fn drop(&mut self) {
-        self.array.buf.release_host(Access::Read);
+        self.array.buf.release_host(Access::Read, false);
     }
 }
 
@@ -313,7 +333,7 @@ impl<T: Element> DerefMut for HostViewMut<'_, T> {
 
 impl<T: Element> Drop for HostViewMut<'_, T> {
     fn drop(&mut self) {
-        self.array.buf.release_host(Access::ReadWrite);
+        self.array.buf.release_host(Access::ReadWrite, false);
     }
 }
 

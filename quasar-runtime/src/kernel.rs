@@ -104,6 +104,14 @@ impl Kernel {
         self
     }
 
+    /// How the profile names an array by its first use: ``"`x` of blur"`` or `"arg 0 of blur"`.
+    pub fn short_label(&self, index: usize) -> String {
+        match self.params.get(index) {
+            Some(p) => format!("`{p}` of {}", self.name),
+            None => format!("arg {index} of {}", self.name),
+        }
+    }
+
     /// How errors and the profile name launch argument `index` that is an array:
     /// ``"`x`, argument 0 of kernel `blur`"``, or without the name when it is unknown.
     pub fn arg_label(&self, index: usize) -> String {
@@ -345,6 +353,18 @@ impl<'a> KernelArgs<'a> {
         }
     }
 
+    /// Array argument `i` as a parameter of static rank `rank` sees it: with the extents the
+    /// GPU gets ([`crate::ptx::static_extents`]: a vector is a row, fewer dimensions gain
+    /// trailing 1s, more are folded into the last), so both devices index it alike.
+    pub fn view_as<T: Element>(&self, i: usize, rank: usize) -> Result<KernelView<'a, T>> {
+        let v = self.view::<T>(i)?;
+        if v.shape.ndim() == rank {
+            return Ok(v);
+        }
+        let dims = crate::ptx::static_extents(v.shape.dims(), rank);
+        Ok(KernelView { shape: Shape::new(&dims)?, ..v })
+    }
+
     /// Scalar (by-value) argument `i` of type `T`.
     pub fn scalar<T: Element>(&self, i: usize) -> Result<T> {
         match self.args.get(i) {
@@ -406,6 +426,16 @@ impl<'a, T: Element> KernelView<'a, T> {
     pub unsafe fn from_raw(ptr: *mut T, dims: &[usize]) -> Result<KernelView<'a, T>> {
         Ok(KernelView { ptr, shape: Shape::new(dims)?, _m: PhantomData })
     }
+    /// The view indexed with `k` subscripts when it has fewer dimensions ([`Shape::as_rank`]:
+    /// a vector is a row, so `v[0, j]` is `v[j]`); unchanged otherwise.
+    #[inline]
+    pub fn with_subscripts(self, k: usize) -> KernelView<'a, T> {
+        match self.shape.as_rank(k) {
+            Some(shape) if k > self.shape.ndim() => KernelView { shape, ..self },
+            _ => self,
+        }
+    }
+
     /// The shape.
     #[inline]
     pub fn shape(&self) -> &Shape {

@@ -254,6 +254,7 @@ pub struct Launch<'r> {
     pub(crate) blkdim: Option<Vec<usize>>,
     pub(crate) args: Vec<LaunchArg>,
     pub(crate) mode: Option<SchedMode>,
+    pub(crate) gpu_index: Option<usize>,
     pub(crate) error: Option<Error>,
 }
 
@@ -266,6 +267,7 @@ impl<'r> Launch<'r> {
             blkdim: None,
             args: Vec::new(),
             mode: None,
+            gpu_index: None,
             error: None,
         }
     }
@@ -319,6 +321,14 @@ impl<'r> Launch<'r> {
         self
     }
 
+    /// Forces GPU `index` (modulo the number of GPUs) for this launch (`{!sched mode=gpu;
+    /// gpu_index=N}`).
+    pub fn on_gpu(mut self, index: usize) -> Self {
+        self.mode = Some(SchedMode::Gpu);
+        self.gpu_index = Some(index);
+        self
+    }
+
     /// Runs the kernel. CPU launches finish before this returns; GPU launches are queued
     /// asynchronously unless the kernel has output arguments (their values are needed now).
     pub fn run(self) -> Result<LaunchResult> {
@@ -330,13 +340,32 @@ impl<'r> Launch<'r> {
 #[derive(Clone, Debug)]
 pub struct LaunchResult {
     pub(crate) device: DeviceKind,
+    pub(crate) gpu_index: Option<usize>,
+    pub(crate) device_name: String,
     pub(crate) outputs: Vec<(ElemInfo, Vec<u8>)>,
 }
 
 impl LaunchResult {
+    pub(crate) fn new(
+        device: DeviceKind,
+        gpu_index: Option<usize>,
+        device_name: &str,
+        outputs: Vec<(ElemInfo, Vec<u8>)>,
+    ) -> LaunchResult {
+        LaunchResult { device, gpu_index, device_name: device_name.into(), outputs }
+    }
+
     /// The device the kernel ran on.
     pub fn device(&self) -> DeviceKind {
         self.device
+    }
+    /// Which GPU (among the runtime's usable GPUs, in order) it ran on; `None` on the CPU.
+    pub fn gpu_index(&self) -> Option<usize> {
+        self.gpu_index
+    }
+    /// The name of the device it ran on (as in the profile).
+    pub fn device_name(&self) -> &str {
+        &self.device_name
     }
     /// Output argument `k` (counting output arguments only).
     pub fn output<T: Element>(&self, k: usize) -> Result<T> {

@@ -5,12 +5,20 @@
 //!   needed (`residency.rs`).
 //! * Kernels ([`Kernel`]) are launched with [`Runtime::launch`] (or [`launch`]): the scheduler
 //!   ([`scheduler`]) picks the CPU device (rayon over blocks, with the same
-//!   `pos/blkpos/blkidx/blkdim/blkcnt` semantics as on a GPU) or the GPU.
+//!   `pos/blkpos/blkidx/blkdim/blkcnt` semantics as on a GPU) or one of the GPUs, keeping data
+//!   where it lives; `{!sched …}` ([`sched`]) and [`Launch::on`] override it. GPU work is
+//!   asynchronous on several streams, ordered by per-buffer dependencies, through a bounded
+//!   command queue per device.
 //! * The CUDA device (feature `cuda`) loads the driver dynamically, so that a missing driver
 //!   means "no GPU", not a crash; [`device::sim`] is a simulated GPU for tests.
 //! * Kernels compiled by `quasar!` carry their PTX entry and its calling convention
 //!   ([`ptx::PtxEntry`]); [`ptx`] packs the parameters and decodes `'checked` errors.
-//! * The profiler ([`profile`]) counts launches, time and bytes moved per kernel and device.
+//! * Memory is fallible everywhere ([`Error::OutOfMemory`], a host budget:
+//!   [`set_host_memory_limit`]); GPU memory follows the manual's footprint models, reserved
+//!   memory and stability/performance policy ([`memory`]).
+//! * The profiler ([`profile`]) counts launches, time and bytes moved per kernel and device,
+//!   the bytes each array moved and why, and keeps a timeline exported for Perfetto
+//!   ([`write_trace`]).
 //!
 //! **Status:** everything above is implemented and tested on the CPU and on the simulated GPU.
 //! The CUDA back end builds (without a toolkit) and its tests skip without a driver; it has not
@@ -27,6 +35,7 @@ pub mod atomic;
 pub mod device;
 mod element;
 mod error;
+mod exec;
 mod hostmem;
 mod kernel;
 mod launch;
@@ -51,10 +60,13 @@ pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
 pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
 pub use output::{OutputSpec, Reduce, Reducible};
 pub use pool::size_class;
-pub use profiler::{Profile, ProfileRow};
+pub use profiler::trace::{Trace, TraceEvent};
+pub use profiler::{ArrayRow, Profile, ProfileRow, TransferReason};
 pub use residency::Residency;
-pub use runtime::Runtime;
-pub use scheduler::{DeviceKind, SchedMode, SchedulerConfig};
+pub use runtime::{Runtime, Target};
+pub use scheduler::{
+    sched, sched_attr, sched_auto, DeviceKind, SchedAttr, SchedMode, SchedScope, SchedulerConfig,
+};
 pub use shape::{Shape, MAX_DIMS};
 
 /// `half::f16`, the element type of `scalar'half`.
@@ -80,6 +92,18 @@ pub fn profile() -> Profile {
 /// (`quasar run --cpu|--gpu`; `{!sched mode=…}` applies to one launch via [`Launch::on`]).
 pub fn set_mode(mode: SchedMode) {
     Runtime::global().set_mode(mode)
+}
+
+/// Prints the profile of the process-wide runtime (kernels, then transfers per array and
+/// why) to standard error: what `quasar run --profile` shows.
+pub fn print_profile() {
+    eprint!("{}", profile());
+}
+
+/// Writes the timeline of the process-wide runtime to `path` in the Chrome trace format
+/// (open it in <https://ui.perfetto.dev> or `chrome://tracing`).
+pub fn write_trace(path: impl AsRef<std::path::Path>) -> Result<()> {
+    Runtime::global().write_trace(path)
 }
 
 /// Waits for all GPU work of the process-wide runtime.

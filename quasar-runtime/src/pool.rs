@@ -124,8 +124,13 @@ impl Pool {
         self.chunks.len()
     }
 
-    /// A block of `class` bytes from an existing chunk (best fit over all chunks).
+    /// A block of `class` bytes from an existing chunk (best fit over all chunks), if the
+    /// live blocks stay under the limit (chunks may exceed a limit lowered after they were
+    /// made; then only their live bytes count until they empty).
     pub fn take(&mut self, class: usize) -> Option<DevPtr> {
+        if self.used.saturating_add(class) > self.limit {
+            return None;
+        }
         let (k, off, ext) = self
             .chunks
             .iter()
@@ -285,6 +290,13 @@ mod tests {
         assert_eq!((size, freed), (Some(1024), vec![DevPtr(0x1000)]));
         m.limit = 1024;
         assert!(m.trim_to_limit().is_empty(), "the live chunk stays");
+        // A lowered limit also bounds the blocks taken from existing chunks.
+        let mut c = pool(MemoryModel::MediumFootprint, 1 << 20);
+        c.add_chunk(DevPtr(0x10000), 4096, 1024);
+        c.limit = 1024;
+        assert_eq!(c.take(1024), None);
+        c.limit = 2048;
+        assert!(c.take(1024).is_some());
         let _ = b;
     }
 

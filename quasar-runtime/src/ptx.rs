@@ -12,7 +12,8 @@
 //! 2. per launch argument (the kernel's arguments without its outputs, in order): an array is
 //!    a `.u64` pointer followed by exactly `rank` `.u32` extents, where `rank` is the static
 //!    rank of the kernel parameter ([`PtxArg::Array`]). An array with fewer dimensions is
-//!    padded with trailing extents of 1; one with more has its trailing dimensions folded into
+//!    padded as a row (a vector `[n]` is `[1, n]`) or with trailing extents of 1; one with more
+//!    has its trailing dimensions folded into
 //!    the last extent (Quasar's rule that the last subscript runs over the remaining
 //!    dimensions, as `Shape::offset` and host indexing do). A value is passed in its own
 //!    bytes, whose size must match the entry's ([`PtxArg::Value`]);
@@ -166,12 +167,13 @@ pub fn pack_params(kernel: &Kernel, dims: &[usize], args: &[DeviceArg]) -> Resul
     Ok(out)
 }
 
-/// The `n` extents of an array of shape `dims` as a parameter of static rank `n`: trailing
-/// 1s when it has fewer dimensions, the trailing dimensions folded into the last when more.
+/// The `n` extents of an array of shape `dims` as a parameter of static rank `n`: as
+/// [`crate::Shape::as_rank`] (a vector is a row, other shapes gain trailing 1s) when it has
+/// fewer dimensions, the trailing dimensions folded into the last when more.
 pub fn static_extents(dims: &[usize], n: usize) -> Vec<usize> {
     let n = n.max(1);
     if dims.len() <= n {
-        let mut v = dims.to_vec();
+        let mut v = if dims.len() == 1 && n >= 2 { vec![1, dims[0]] } else { dims.to_vec() };
         v.resize(n, 1);
         return v;
     }

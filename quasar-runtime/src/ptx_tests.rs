@@ -52,7 +52,9 @@ fn u64s(v: u64) -> Vec<u8> {
 
 #[test]
 fn static_extents_pad_and_fold() {
-    assert_eq!(static_extents(&[5], 2), vec![5, 1]);
+    assert_eq!(static_extents(&[5], 2), vec![1, 5], "a vector is a row");
+    assert_eq!(static_extents(&[5], 3), vec![1, 5, 1]);
+    assert_eq!(static_extents(&[2, 5], 3), vec![2, 5, 1]);
     assert_eq!(static_extents(&[2, 3, 4], 2), vec![2, 12]);
     assert_eq!(static_extents(&[2, 3, 4], 1), vec![24]);
     assert_eq!(static_extents(&[2, 3], 2), vec![2, 3]);
@@ -68,8 +70,8 @@ fn compiled_kernels_get_static_rank_extents_and_outputs_last() {
     let want = vec![
         u32s(5),
         u64s(0x1000),
-        u32s(5),
         u32s(1),
+        u32s(5),
         2.5f32.to_ne_bytes().to_vec(),
         u64s(0x2000),
         u32s(24),

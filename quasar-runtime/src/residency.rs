@@ -25,8 +25,9 @@ use crate::element::ElemInfo;
 use crate::error::{Error, Result};
 use crate::hostmem::HostMem;
 use crate::launch::Access;
+use crate::profiler::{ArrayRef, TransferNote, TransferReason};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, TryLockError};
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 static CLOCK: AtomicU64 = AtomicU64::new(1);
@@ -46,8 +47,23 @@ pub(crate) struct BufState {
     last_writer: Option<Fence>,
     readers: Vec<Fence>,
     pins: u32,
+    /// Host views: readers, or one writer.
     shared: u32,
     exclusive: bool,
+    /// CPU kernels running on the host copy: readers, or one writer.
+    kernel_shared: u32,
+    kernel_exclusive: bool,
+    /// The device the copy was last evicted from.
+    evicted_from: Option<u64>,
+}
+
+/// What stands in the way of a host access.
+enum Conflict {
+    None,
+    /// A host view: an error (it may live for as long as its owner likes).
+    View(&'static str),
+    /// A CPU kernel in another thread: wait until it is done.
+    Kernel,
 }
 
 /// A buffer's device block, for the out-of-memory report.
@@ -113,20 +129,21 @@ impl BufState {
         wait_all(&fences)
     }
 
-    fn check_borrow(&self, writes: bool, what: &str) -> Result<()> {
+    fn conflict(&self, writes: bool) -> Conflict {
         if self.exclusive {
-            return Err(Error::borrowed(
-                what,
-                "the array is mutably borrowed (a mutable host view or a CPU kernel writing it)",
-            ));
+            return Conflict::View("the array is mutably borrowed (a mutable host view)");
         }
         if writes && self.shared > 0 {
-            return Err(Error::borrowed(
-                what,
-                "the array is borrowed for reading (a host view or a CPU kernel reading it)",
-            ));
+            return Conflict::View("the array is borrowed for reading (a host view)");
         }
-        Ok(())
+        if self.kernel_exclusive || (writes && self.kernel_shared > 0) {
+            return Conflict::Kernel;
+        }
+        Conflict::None
+    }
+
+    fn host_borrowed(&self) -> bool {
+        self.shared > 0 || self.exclusive || self.kernel_shared > 0 || self.kernel_exclusive
     }
 }
 
@@ -135,8 +152,12 @@ pub(crate) struct Buffer {
     pub id: u64,
     pub bytes: usize,
     pub elem: ElemInfo,
+    /// What the array is, for the profile: its first use as a kernel argument.
+    label: OnceLock<String>,
     last_use: AtomicU64,
     state: Mutex<BufState>,
+    /// Signalled when a CPU kernel releases the host copy.
+    released: Condvar,
 }
 
 impl Buffer {
@@ -145,6 +166,7 @@ impl Buffer {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             bytes: host.bytes(),
             elem,
+            label: OnceLock::new(),
             last_use: AtomicU64::new(CLOCK.fetch_add(1, Ordering::Relaxed)),
             state: Mutex::new(BufState {
                 host,
@@ -155,12 +177,57 @@ impl Buffer {
                 pins: 0,
                 shared: 0,
                 exclusive: false,
+                kernel_shared: 0,
+                kernel_exclusive: false,
+                evicted_from: None,
             }),
+            released: Condvar::new(),
         })
     }
 
     fn lock(&self) -> MutexGuard<'_, BufState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The state, once no host borrow conflicts with an access (`writes` or not): a host view
+    /// in the way is [`Error::Borrowed`]; a CPU kernel of another thread is waited for.
+    fn lock_for(&self, writes: bool, what: &str) -> Result<MutexGuard<'_, BufState>> {
+        let mut st = self.lock();
+        loop {
+            match st.conflict(writes) {
+                Conflict::None => return Ok(st),
+                Conflict::View(holder) => return Err(Error::borrowed(what, holder)),
+                Conflict::Kernel => {
+                    st = self.released.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+        }
+    }
+
+    /// Names the array after its first use as a kernel argument (for the profile).
+    pub fn label_once(&self, label: impl FnOnce() -> String) {
+        if self.label.get().is_none() {
+            let _ = self.label.set(label());
+        }
+    }
+
+    /// The array's label (empty when it was never a kernel argument).
+    pub fn label(&self) -> &str {
+        self.label.get().map_or("", String::as_str)
+    }
+
+    /// Records a transfer of the whole buffer in `dev`'s profile.
+    fn note<'a>(&'a self, row: &'a str, reason: TransferReason) -> TransferNote<'a> {
+        TransferNote {
+            row,
+            array: ArrayRef {
+                id: self.id,
+                label: self.label(),
+                elem: self.elem.name,
+                bytes: self.bytes,
+            },
+            reason,
+        }
     }
 
     fn touch(&self) {
@@ -184,20 +251,33 @@ impl Buffer {
 
     /// Makes the host copy valid (downloading if needed) and waits for the hazards of a host
     /// access. `label` names the profiler row for the transfer.
-    fn host_ready(&self, st: &mut BufState, writes: bool, label: &str) -> Result<()> {
-        self.host_ready_for(st, if writes { Access::ReadWrite } else { Access::Read }, label)
+    fn host_ready(
+        &self,
+        st: &mut BufState,
+        writes: bool,
+        row: &str,
+        reason: TransferReason,
+    ) -> Result<()> {
+        let access = if writes { Access::ReadWrite } else { Access::Read };
+        self.host_ready_for(st, access, row, reason)
     }
 
     /// As [`host_ready`](Self::host_ready) for `access`: a write-only access (`'nocopy`) does
     /// not download stale data, it only waits until nothing uses the host block.
-    fn host_ready_for(&self, st: &mut BufState, access: Access, label: &str) -> Result<()> {
+    fn host_ready_for(
+        &self,
+        st: &mut BufState,
+        access: Access,
+        row: &str,
+        reason: TransferReason,
+    ) -> Result<()> {
         let writes = access.writes();
         if !st.host_valid && !access.reads() {
             st.wait(true)?;
             st.host_valid = true;
         }
         if !st.host_valid {
-            if st.shared > 0 || st.exclusive {
+            if st.host_borrowed() {
                 return Err(Error::borrowed("download into the host copy", "it is borrowed"));
             }
             let d = st.dev.as_ref().ok_or_else(|| internal("no valid copy of a buffer"))?;
@@ -208,8 +288,9 @@ impl Buffer {
             let deps = st.deps(true);
             // SAFETY: the host block lives in the state and is not accessed until the fence
             // completes (every host access waits for the last writer first).
-            let f = unsafe { dev.backend().download(st.host.ptr(), ptr, self.bytes, &deps)? };
-            dev.profiler().transfer(label, dev.name(), 0, self.bytes as u64);
+            let f = unsafe {
+                dev.download(st.host.ptr(), ptr, self.bytes, &deps, &self.note(row, reason))?
+            };
             st.record(&f, true);
             st.host_valid = true;
         }
@@ -225,43 +306,47 @@ impl Buffer {
 
     /// Runs `f` on the valid host copy, for reading.
     pub fn host_read<R>(&self, f: impl FnOnce(*const u8) -> R) -> Result<R> {
-        let mut st = self.lock();
-        st.check_borrow(false, "read the array on the host")?;
-        self.host_ready(&mut st, false, crate::profiler::HOST_READ)?;
+        let mut st = self.lock_for(false, "read the array on the host")?;
+        self.host_ready(&mut st, false, HOST_READ, TransferReason::HostRead)?;
         Ok(f(st.host.ptr()))
     }
 
     /// Runs `f` on the valid host copy, for writing (the device copy becomes stale).
     pub fn host_write<R>(&self, f: impl FnOnce(*mut u8) -> R) -> Result<R> {
-        let mut st = self.lock();
-        st.check_borrow(true, "write the array on the host")?;
-        self.host_ready(&mut st, true, crate::profiler::HOST_READ)?;
+        let mut st = self.lock_for(true, "write the array on the host")?;
+        self.host_ready(&mut st, true, HOST_READ, TransferReason::HostRead)?;
         Ok(f(st.host.ptr()))
     }
 
     /// Borrows the valid host copy (shared for reading, exclusive for writing) until
-    /// [`release_host`](Self::release_host). Used by host views and CPU launches. With
-    /// [`Access::Write`] (`'nocopy`) stale data is not downloaded first.
-    pub fn borrow_host(&self, access: Access, label: &str) -> Result<*mut u8> {
-        let mut st = self.lock();
+    /// [`release_host`](Self::release_host): for a host view, or (`kernel`) for a CPU kernel
+    /// launched with `row` as its name. With [`Access::Write`] (`'nocopy`) stale data is not
+    /// downloaded first. A CPU kernel of another thread using the array is waited for.
+    pub fn borrow_host(&self, access: Access, row: &str, kernel: bool) -> Result<*mut u8> {
         let what = if access.writes() { "borrow the array mutably" } else { "borrow the array" };
-        st.check_borrow(access.writes(), what)?;
-        self.host_ready_for(&mut st, access, label)?;
-        if access.writes() {
-            st.exclusive = true;
-        } else {
-            st.shared += 1;
+        let mut st = self.lock_for(access.writes(), what)?;
+        // A CPU kernel reads on the host too: its downloads count on its row.
+        self.host_ready_for(&mut st, access, row, TransferReason::HostRead)?;
+        match (kernel, access.writes()) {
+            (false, true) => st.exclusive = true,
+            (false, false) => st.shared += 1,
+            (true, true) => st.kernel_exclusive = true,
+            (true, false) => st.kernel_shared += 1,
         }
         Ok(st.host.ptr())
     }
 
     /// Ends a [`borrow_host`](Self::borrow_host).
-    pub fn release_host(&self, access: Access) {
+    pub fn release_host(&self, access: Access, kernel: bool) {
         let mut st = self.lock();
-        if access.writes() {
-            st.exclusive = false;
-        } else {
-            st.shared = st.shared.saturating_sub(1);
+        match (kernel, access.writes()) {
+            (false, true) => st.exclusive = false,
+            (false, false) => st.shared = st.shared.saturating_sub(1),
+            (true, true) => st.kernel_exclusive = false,
+            (true, false) => st.kernel_shared = st.kernel_shared.saturating_sub(1),
+        }
+        if kernel {
+            self.released.notify_all();
         }
     }
 
@@ -290,18 +375,39 @@ impl Buffer {
         Some(BlockState { ptr: d.ptr, class: d.class, busy: st.pins > 0 || st.in_flight() })
     }
 
-    /// Bytes a launch on `dev` would upload for this buffer with `access`.
+    /// Bytes a launch on `dev` would copy for this buffer with `access`: the upload of a
+    /// stale copy it reads, and the download first when the data is only on another GPU.
     pub fn upload_cost(&self, dev: Option<&GpuDevice>, access: Access) -> usize {
         let st = self.lock();
-        let on_dev = match (&st.dev, dev) {
-            (Some(d), Some(dev)) => d.valid && d.dev.id() == dev.id(),
-            _ => false,
+        let (on_dev, elsewhere) = match (&st.dev, dev) {
+            (Some(d), Some(dev)) => (d.valid && d.dev.id() == dev.id(), d.dev.id() != dev.id()),
+            _ => (false, false),
         };
-        if access.reads() && !on_dev {
+        let up = if access.reads() && !on_dev { self.bytes } else { 0 };
+        let down = if elsewhere && !st.host_valid { self.bytes } else { 0 };
+        up + down
+    }
+
+    /// The buffer's bytes if it has a copy (valid or not) on `dev`, else 0.
+    pub fn resident_on(&self, dev: &GpuDevice) -> usize {
+        if self.lock().dev.as_ref().is_some_and(|d| d.dev.id() == dev.id()) {
             self.bytes
         } else {
             0
         }
+    }
+
+    /// `{!transfer target=cpu}`: makes the host copy valid now.
+    pub fn fetch_to_host(&self) -> Result<()> {
+        let mut st = self.lock_for(false, "transfer the array to the host")?;
+        self.host_ready(&mut st, false, REQUESTED, TransferReason::Requested)
+    }
+
+    /// `{!transfer target=gpu}`: makes the copy on `dev` valid now (for `access`).
+    pub fn fetch_to_device(self: &Arc<Self>, dev: &Arc<GpuDevice>, access: Access) -> Result<()> {
+        self.prepare_gpu(dev, access, REQUESTED)?;
+        self.finish_gpu(None, access);
+        Ok(())
     }
 
     /// Bytes a CPU launch would download for this buffer.
@@ -321,17 +427,24 @@ impl Buffer {
         self: &Arc<Self>,
         dev: &Arc<GpuDevice>,
         access: Access,
-        label: &str,
+        row: &str,
     ) -> Result<(DevPtr, Vec<Fence>)> {
-        let mut st = self.lock();
-        st.check_borrow(access.writes(), "use the array in a GPU kernel")?;
+        let mut st = self.lock_for(access.writes(), "use the array in a GPU kernel")?;
+        let mut reason = TransferReason::StaleCopy;
         // A copy on another device: bring the data home first and give that copy back.
         if st.dev.as_ref().is_some_and(|d| d.dev.id() != dev.id()) {
-            self.host_ready(&mut st, true, label)?;
+            self.host_ready(&mut st, true, row, TransferReason::Migration)?;
             st.wait(true)?;
             if let Some(old) = st.dev.take() {
                 old.dev.release(old.ptr, old.class);
             }
+            reason = TransferReason::Migration;
+        } else if st.dev.is_none() {
+            reason = if st.evicted_from == Some(dev.id()) {
+                TransferReason::Reload
+            } else {
+                TransferReason::FirstUse
+            };
         }
         if st.dev.is_none() {
             let (ptr, class) = dev.alloc(self.bytes)?;
@@ -347,8 +460,9 @@ impl Buffer {
                 let deps = st.deps(true);
                 // SAFETY: the host block is not written before this fence completes: host
                 // writes wait for all readers and writers.
-                let f = unsafe { dev.backend().upload(ptr, st.host.ptr(), self.bytes, &deps)? };
-                dev.profiler().transfer(label, dev.name(), self.bytes as u64, 0);
+                let reason = if row == REQUESTED { TransferReason::Requested } else { reason };
+                let note = self.note(row, reason);
+                let f = unsafe { dev.upload(ptr, st.host.ptr(), self.bytes, &deps, &note)? };
                 st.record(&f, true);
             }
             if let Some(d) = st.dev.as_mut() {
@@ -389,16 +503,17 @@ impl Buffer {
             return None;
         }
         if !st.host_valid {
-            if st.shared > 0 || st.exclusive {
+            if st.host_borrowed() {
                 return None;
             }
             let ptr = st.dev.as_ref()?.ptr;
+            let note = self.note(EVICTION, TransferReason::Eviction);
             // SAFETY: nothing is in flight and the host block is not borrowed; we wait below.
-            let f = unsafe { dev.backend().download(st.host.ptr(), ptr, self.bytes, &[]) }.ok()?;
+            let f = unsafe { dev.download(st.host.ptr(), ptr, self.bytes, &[], &note) }.ok()?;
             f.wait().ok()?;
-            dev.profiler().transfer(crate::profiler::EVICTION, dev.name(), 0, self.bytes as u64);
             st.host_valid = true;
         }
+        st.evicted_from = Some(dev.id());
         let d = st.dev.take()?;
         Some((d.ptr, d.class))
     }
@@ -423,6 +538,10 @@ impl Drop for Buffer {
         }
     }
 }
+
+const HOST_READ: &str = crate::profiler::HOST_READ;
+const EVICTION: &str = crate::profiler::EVICTION;
+const REQUESTED: &str = crate::profiler::REQUESTED;
 
 fn internal(what: &str) -> Error {
     Error::Unsupported(format!("internal error in the residency manager: {what}"))

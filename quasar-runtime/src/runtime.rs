@@ -1,94 +1,123 @@
-//! [`Runtime`]: the devices, the scheduling mode, the profiler, and the execution of launches.
-//! Generated code uses the process-wide [`Runtime::global`]; tests can build their own (for
-//! example around the simulated GPU).
+//! [`Runtime`]: the devices (the CPU and any number of GPUs), the scheduling mode, the memory
+//! settings and the profiler. Launches are executed in `exec.rs`. Generated code uses the
+//! process-wide [`Runtime::global`]; tests can build their own (for example around simulated
+//! GPUs).
 
-use crate::device::cpu::{execute, CPU_NAME};
-use crate::device::{DevPtr, DeviceArg, DeviceLaunch, Fence, GpuBackend, GpuDevice};
+use crate::array::Array;
+use crate::device::{GpuBackend, GpuDevice};
+use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::kernel::{Kernel, KernelArgs, RawArg};
-use crate::launch::{Access, Launch, LaunchArg, LaunchConfig, LaunchResult};
-use crate::memory::{GpuPolicy, MemoryConfig};
-use crate::output::OutputSpec;
+use crate::kernel::Kernel;
+use crate::launch::{Access, Launch};
+use crate::memory::MemoryConfig;
+use crate::profiler::trace::Trace;
 use crate::profiler::{Profile, Profiler};
-use crate::residency::Buffer;
-use crate::scheduler::{choose, DeviceKind, SchedInput, SchedMode, SchedulerConfig};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::scheduler::{sched_attr, SchedMode, SchedulerConfig};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
 
 /// The devices and settings that launches use.
 pub struct Runtime {
-    profiler: Arc<Profiler>,
-    gpu: Option<Arc<GpuDevice>>,
+    pub(crate) profiler: Arc<Profiler>,
+    gpus: Vec<Arc<GpuDevice>>,
     no_gpu_reason: Mutex<String>,
-    gpu_failed: AtomicBool,
-    fallback_logged: AtomicBool,
-    oom_logged: AtomicBool,
+    pub(crate) fallback_logged: AtomicBool,
+    pub(crate) oom_logged: AtomicBool,
     warnings: Mutex<Vec<String>>,
     memory: Mutex<MemoryConfig>,
     mode: Mutex<SchedMode>,
     sched: Mutex<SchedulerConfig>,
+    /// Where the search for the best GPU starts next (ties spread over equal GPUs).
+    pub(crate) next_gpu: AtomicUsize,
+}
+
+/// Where `{!transfer}` moves an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// The host (the CPU).
+    Cpu,
+    /// GPU `N` (modulo the number of GPUs), or `None` for the one launches would use now
+    /// (`{!sched gpu_index}`, else the first).
+    Gpu(Option<usize>),
 }
 
 static GLOBAL: OnceLock<Runtime> = OnceLock::new();
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Runtime {
-    fn build(gpu: Option<Arc<dyn GpuBackend>>, reason: String) -> Runtime {
+    fn build(backends: Vec<Arc<dyn GpuBackend>>, reason: String) -> Runtime {
         let profiler = Arc::new(Profiler::default());
-        let gpu = gpu.map(|b| GpuDevice::new(b, profiler.clone()));
+        let several = backends.len() > 1;
+        let gpus: Vec<Arc<GpuDevice>> = backends
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| {
+                // Several GPUs of one model would share a name: number them.
+                let name = if several { format!("{} #{k}", b.name()) } else { b.name() };
+                GpuDevice::named(b, profiler.clone(), name)
+            })
+            .collect();
         let memory = MemoryConfig::from_env();
-        if let Some(g) = &gpu {
+        for g in &gpus {
             g.set_memory_config(&memory);
         }
         Runtime {
             profiler,
-            gpu,
+            gpus,
             no_gpu_reason: Mutex::new(reason),
-            gpu_failed: AtomicBool::new(false),
             fallback_logged: AtomicBool::new(false),
             oom_logged: AtomicBool::new(false),
             warnings: Mutex::new(Vec::new()),
             memory: Mutex::new(memory),
             mode: Mutex::new(SchedMode::Auto),
             sched: Mutex::new(SchedulerConfig::default()),
+            next_gpu: AtomicUsize::new(0),
         }
     }
 
     /// A runtime with the CPU only.
     pub fn cpu_only() -> Runtime {
-        Runtime::build(None, "this runtime was created without a GPU".into())
+        Runtime::build(Vec::new(), "this runtime was created without a GPU".into())
     }
 
     /// A runtime with the CPU and the given GPU back end (e.g. the simulated device).
     pub fn with_gpu(backend: Arc<dyn GpuBackend>) -> Runtime {
-        Runtime::build(Some(backend), String::new())
+        Runtime::with_gpus(vec![backend])
     }
 
-    /// A runtime with the CPU and, with the `cuda` feature, the first CUDA GPU if a driver and a
-    /// device are present. Without one it logs one line (`log::warn!`) and uses the CPU. The
-    /// environment variable `QUASAR_DEVICE=cpu|gpu|auto` sets the initial mode.
+    /// A runtime with the CPU and several GPUs (numbered in this order: `{!sched
+    /// gpu_index=N}`). Launches are spread over them, keeping data where it lives.
+    pub fn with_gpus(backends: Vec<Arc<dyn GpuBackend>>) -> Runtime {
+        let reason = if backends.is_empty() { "no GPU was given" } else { "" };
+        Runtime::build(backends, reason.into())
+    }
+
+    /// A runtime with the CPU and, with the `cuda` feature, every CUDA GPU if a driver is
+    /// present. Without one it logs one line (`log::warn!`) and uses the CPU. The environment
+    /// variable `QUASAR_DEVICE=cpu|gpu|auto` sets the initial mode.
     ///
-    /// `QUASAR_SIM_GPU=1` uses the simulated GPU instead, set up like CUDA (kernels need PTX,
-    /// parameters are packed by the PTX ABI): GPU code paths can be tested without a GPU.
-    /// `QUASAR_SIM_GPU=ptx` (feature `ptx-sim`) also runs every kernel's PTX on the PTX
-    /// interpreter, launched as the CUDA device launches it.
+    /// `QUASAR_SIM_GPU=1` uses simulated GPUs instead (`QUASAR_SIM_GPUS=N` of them, default
+    /// 1), set up like CUDA (kernels need PTX, parameters are packed by the PTX ABI): GPU code
+    /// paths can be tested without a GPU. `QUASAR_SIM_GPU=ptx` (feature `ptx-sim`) also runs
+    /// every kernel's PTX on the PTX interpreter, launched as the CUDA device launches it.
     pub fn detect() -> Runtime {
-        let gpu = match std::env::var("QUASAR_SIM_GPU").as_deref() {
-            Ok("1") => Ok(sim_like_cuda(false)),
-            Ok("ptx") if cfg!(feature = "ptx-sim") => Ok(sim_like_cuda(true)),
+        let sims = std::env::var("QUASAR_SIM_GPUS").ok().and_then(|v| v.trim().parse().ok());
+        let sims =
+            |interpret| (0..sims.unwrap_or(1usize).max(1)).map(move |_| sim_like_cuda(interpret));
+        let gpus = match std::env::var("QUASAR_SIM_GPU").as_deref() {
+            Ok("1") => Ok(sims(false).collect()),
+            Ok("ptx") if cfg!(feature = "ptx-sim") => Ok(sims(true).collect()),
             Ok("ptx") => Err("QUASAR_SIM_GPU=ptx needs the feature `ptx-sim` of quasar-runtime \
                               (`quasar = { features = [\"ptx-sim\"] }`)"
                 .to_string()),
             _ => open_cuda(),
         };
-        let rt = match gpu {
-            Ok(b) => Runtime::with_gpu(b),
-            Err(reason) => Runtime::build(None, reason),
+        let rt = match gpus {
+            Ok(b) => Runtime::with_gpus(b),
+            Err(reason) => Runtime::build(Vec::new(), reason),
         };
         if let Some(m) = std::env::var("QUASAR_DEVICE").ok().as_deref().and_then(SchedMode::parse) {
             rt.set_mode(m);
@@ -101,13 +130,20 @@ impl Runtime {
         GLOBAL.get_or_init(Runtime::detect)
     }
 
-    /// The GPU, if there is one and it has not failed.
+    /// The first GPU that has not failed, if any.
     pub fn gpu(&self) -> Option<&Arc<GpuDevice>> {
-        if self.gpu_failed.load(Ordering::Relaxed) {
-            None
-        } else {
-            self.gpu.as_ref()
-        }
+        self.gpus.iter().find(|g| !g.has_failed())
+    }
+
+    /// The GPUs that have not failed, in order.
+    pub fn gpus(&self) -> Vec<&Arc<GpuDevice>> {
+        self.gpus.iter().filter(|g| !g.has_failed()).collect()
+    }
+
+    /// The number of GPUs the runtime was created with (failed ones included), for
+    /// `{!sched gpu_index=N}`.
+    pub fn gpu_count(&self) -> usize {
+        self.gpus.len()
     }
 
     /// Why there is no GPU (empty when there is one).
@@ -117,6 +153,11 @@ impl Runtime {
         } else {
             lock(&self.no_gpu_reason).clone()
         }
+    }
+
+    pub(crate) fn gpu_failed(&self, dev: &GpuDevice, e: &Error) {
+        dev.mark_failed();
+        *lock(&self.no_gpu_reason) = format!("the GPU failed: {e}");
     }
 
     /// The default device choice of launches (`quasar run --cpu|--gpu`).
@@ -136,37 +177,9 @@ impl Runtime {
         *lock(&self.sched)
     }
 
-    /// The profiler.
-    pub fn profiler(&self) -> &Profiler {
-        &self.profiler
-    }
-    /// A snapshot of the profile (waits for in-flight GPU kernels to time them).
-    pub fn profile(&self) -> Profile {
-        self.profiler.snapshot()
-    }
-
-    /// Starts a launch of `kernel`.
-    pub fn launch(&self, kernel: &'static Kernel) -> Launch<'_> {
-        Launch::new(self, kernel)
-    }
-
-    /// Waits for all GPU work.
-    pub fn synchronize(&self) -> Result<()> {
-        match &self.gpu {
-            Some(g) => g.synchronize(),
-            None => Ok(()),
-        }
-    }
-
-    fn log_fallback(&self, kernel: &str, e: &Error) {
-        self.warn_once(&self.fallback_logged, || {
-            format!("GPU launch of kernel `{kernel}` failed ({e}); running on the CPU")
-        });
-    }
-
     /// Logs a warning (and keeps it for [`warnings`](Self::warnings)) unless `flag` says it
     /// was given already.
-    fn warn_once(&self, flag: &AtomicBool, message: impl FnOnce() -> String) {
+    pub(crate) fn warn_once(&self, flag: &AtomicBool, message: impl FnOnce() -> String) {
         if !flag.swap(true, Ordering::Relaxed) {
             let m = message();
             log::warn!("quasar: {m}");
@@ -189,242 +202,62 @@ impl Runtime {
     /// the policy to launches.
     pub fn set_memory_config(&self, cfg: MemoryConfig) {
         *lock(&self.memory) = cfg;
-        if let Some(g) = &self.gpu {
+        for g in &self.gpus {
             g.set_memory_config(&cfg);
         }
     }
 
-    pub(crate) fn run_launch(&self, l: Launch<'_>) -> Result<LaunchResult> {
-        if let Some(e) = l.error {
-            return Err(e);
-        }
-        // Each buffer once, with the union of its accesses.
-        let mut bufs: Vec<LaunchBuf> = Vec::new();
-        for (index, a) in l.args.iter().enumerate() {
-            if let LaunchArg::Array { buf, access, .. } = a {
-                match bufs.iter_mut().find(|b| b.buf.id == buf.id) {
-                    Some(b) => b.access = b.access.union(*access),
-                    None => bufs.push(LaunchBuf { buf: buf.clone(), access: *access, index }),
-                }
+    /// The profiler.
+    pub fn profiler(&self) -> &Profiler {
+        &self.profiler
+    }
+    /// A snapshot of the profile (waits for in-flight GPU operations to time them).
+    pub fn profile(&self) -> Profile {
+        self.profiler.snapshot()
+    }
+    /// The timeline of kernels and transfers (waits for in-flight GPU operations); see
+    /// [`Trace::to_chrome_json`].
+    pub fn trace(&self) -> Trace {
+        self.profiler.trace()
+    }
+    /// Writes the timeline to `path` in the Chrome trace format (open it in
+    /// <https://ui.perfetto.dev>).
+    pub fn write_trace(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
+        self.trace().write_chrome_json(path)
+    }
+
+    /// Starts a launch of `kernel`.
+    pub fn launch(&self, kernel: &'static Kernel) -> Launch<'_> {
+        Launch::new(self, kernel)
+    }
+
+    /// Waits for all GPU work.
+    pub fn synchronize(&self) -> Result<()> {
+        let mut first = Ok(());
+        for g in &self.gpus {
+            if let Err(e) = g.synchronize() {
+                first = first.and(Err(e));
             }
         }
-        if l.dims.contains(&0) {
-            // Nothing runs (after checking the launch's rank); outputs stay zero.
-            LaunchConfig::cpu_auto(l.kernel.name, &l.dims, 1)?;
-            let outputs = l
-                .args
-                .iter()
-                .filter_map(|a| match a {
-                    LaunchArg::Output(spec) => Some((spec.elem, vec![0u8; spec.size()])),
-                    _ => None,
-                })
-                .collect();
-            return Ok(LaunchResult { device: DeviceKind::Cpu, outputs });
-        }
-        let mode = l.mode.unwrap_or_else(|| self.mode());
-        let gpu = self.gpu();
-        let input = SchedInput {
-            work_items: l.dims.iter().product(),
-            bytes_to_upload: bufs
-                .iter()
-                .map(|b| b.buf.upload_cost(gpu.map(|g| &**g), b.access))
-                .sum(),
-            bytes_to_download: bufs.iter().map(|b| b.buf.download_cost()).sum(),
-            gpu_available: gpu.is_some(),
-            kernel_runs_on_gpu: gpu.is_some_and(|g| !g.backend().needs_ptx())
-                || l.kernel.ptx.is_some(),
-            gpu_only: l.kernel.gpu_only,
-        };
-        let kind = choose(mode, &input, &self.scheduler_config()).map_err(|e| match e {
-            Error::NoGpu { .. } => Error::NoGpu { reason: self.no_gpu_reason() },
-            Error::Unsupported(_) => no_ptx(l.kernel),
-            e => e,
-        })?;
-        match (kind, gpu) {
-            (DeviceKind::Gpu, Some(g)) => match self.run_gpu(&l, &bufs, g) {
-                // The launch does not fit the GPU's limits (e.g. grid size): the CPU can run it.
-                Err(Error::InvalidLaunch { .. }) if mode == SchedMode::Auto => {
-                    self.run_cpu(&l, &bufs)
-                }
-                // Out of GPU memory under "maximize stability": run on the CPU (one warning).
-                Err(e @ Error::OutOfMemory { .. })
-                    if self.memory_config().policy == GpuPolicy::MaximizeStability
-                        && !l.kernel.gpu_only =>
-                {
-                    self.warn_once(&self.oom_logged, || {
-                        format!(
-                            "GPU memory is short ({e}); kernel `{}` and later launches that do not fit run on the CPU",
-                            l.kernel.name
-                        )
-                    });
-                    self.run_cpu(&l, &bufs)
-                }
-                Err(e) if mode == SchedMode::Auto && is_device_failure(&e) => {
-                    self.log_fallback(l.kernel.name, &e);
-                    // Out of memory, or this kernel's PTX not loading, says nothing about
-                    // the device; any other failure disables it for this runtime.
-                    if !matches!(e, Error::OutOfMemory { .. }) && !is_kernel_specific(&e) {
-                        *lock(&self.no_gpu_reason) = format!("the GPU failed: {e}");
-                        self.gpu_failed.store(true, Ordering::Relaxed);
-                    }
-                    self.run_cpu(&l, &bufs)
-                }
-                r => r,
-            },
-            _ => self.run_cpu(&l, &bufs),
-        }
+        first
     }
 
-    fn run_cpu(&self, l: &Launch<'_>, bufs: &[LaunchBuf]) -> Result<LaunchResult> {
-        let k = l.kernel;
-        let cfg = match &l.blkdim {
-            Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
-            None if k.block_sensitive => LaunchConfig::gpu_auto(k.name, &l.dims, 1024)?,
-            None => LaunchConfig::cpu_auto(k.name, &l.dims, rayon::current_num_threads())?,
-        };
-        let mut borrows = Borrows { list: Vec::new() };
-        let mut ptrs: HashMap<u64, *mut u8> = HashMap::new();
-        for b in bufs {
-            let p = b.buf.borrow_host(b.access, k.name)?;
-            borrows.list.push((b.buf.clone(), b.access));
-            ptrs.insert(b.buf.id, p);
+    /// `{!transfer vars=a; target=…}`: makes `a` valid on the host or on a GPU now (copying
+    /// only if that copy is stale). Asking for a GPU when there is none does nothing: the
+    /// attribute is a hint.
+    pub fn transfer<T: Element>(&self, a: &Array<T>, target: Target) -> Result<()> {
+        match target {
+            Target::Cpu => a.buffer().fetch_to_host(),
+            Target::Gpu(index) => {
+                let gpus = self.gpus();
+                if gpus.is_empty() {
+                    return Ok(());
+                }
+                let i = index.or(sched_attr().gpu_index).unwrap_or(0) % gpus.len();
+                a.buffer().fetch_to_device(gpus[i], Access::Read)
+            }
         }
-        let mut raw = Vec::with_capacity(l.args.len());
-        let mut outs: Vec<OutputSpec> = Vec::new();
-        for a in &l.args {
-            raw.push(match a {
-                LaunchArg::Array { buf, shape, .. } => {
-                    RawArg::View { ptr: ptrs[&buf.id], shape: *shape, elem: buf.elem }
-                }
-                LaunchArg::Scalar { bytes, elem } => {
-                    RawArg::Scalar { bytes: bytes.clone(), elem: *elem }
-                }
-                LaunchArg::Output(spec) => {
-                    outs.push(*spec);
-                    RawArg::Output { elem: spec.elem }
-                }
-            });
-        }
-        let args = KernelArgs { kernel: k.name, args: &raw };
-        let t0 = Instant::now();
-        let vals = execute(k, &cfg, &args, &outs, 32, CPU_NAME);
-        let dt = t0.elapsed();
-        drop(borrows);
-        let vals = vals?;
-        self.profiler.launch(k.name, CPU_NAME, dt);
-        Ok(LaunchResult {
-            device: DeviceKind::Cpu,
-            outputs: outs.iter().map(|o| o.elem).zip(vals).collect(),
-        })
     }
-
-    fn run_gpu(
-        &self,
-        l: &Launch<'_>,
-        bufs: &[LaunchBuf],
-        dev: &Arc<GpuDevice>,
-    ) -> Result<LaunchResult> {
-        let k = l.kernel;
-        let be = dev.backend();
-        let cfg = match &l.blkdim {
-            Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
-            None => LaunchConfig::gpu_auto(k.name, &l.dims, be.max_threads_per_block())?,
-        };
-        let invalid = |reason: String| Error::InvalidLaunch { kernel: k.name.into(), reason };
-        if cfg.threads_per_block() > be.max_threads_per_block() {
-            return Err(invalid(format!(
-                "{} threads per block, the device allows {}",
-                cfg.threads_per_block(),
-                be.max_threads_per_block()
-            )));
-        }
-        let (grid, _) = cfg.cuda_grid_block();
-        let max = be.max_grid();
-        if (0..3).any(|i| grid[i] > max[i]) {
-            return Err(invalid(format!("grid {grid:?} exceeds the device's limits {max:?}")));
-        }
-        if be.needs_ptx() && k.ptx.is_none() {
-            return Err(no_ptx(k));
-        }
-        let mut pins = Pins { list: Vec::new(), fence: None };
-        let mut ptrs: HashMap<u64, DevPtr> = HashMap::new();
-        let mut deps: Vec<Fence> = Vec::new();
-        for b in bufs {
-            let (p, d) =
-                b.buf.prepare_gpu(dev, b.access, k.name).map_err(|e| name_array(e, k, b.index))?;
-            pins.list.push((b.buf.clone(), b.access));
-            ptrs.insert(b.buf.id, p);
-            deps.extend(d);
-        }
-        let mut slots = Slots { dev, list: Vec::new() };
-        let mut dargs = Vec::with_capacity(l.args.len());
-        for a in &l.args {
-            dargs.push(match a {
-                LaunchArg::Array { buf, shape, .. } => {
-                    DeviceArg::Array { ptr: ptrs[&buf.id], shape: *shape, elem: buf.elem }
-                }
-                LaunchArg::Scalar { bytes, elem } => {
-                    DeviceArg::Scalar { bytes: bytes.clone(), elem: *elem }
-                }
-                LaunchArg::Output(spec) => {
-                    let (p, class) = dev.alloc(spec.size())?;
-                    slots.list.push((p, class, *spec, None));
-                    let z = be.zero(p, spec.size(), &[])?;
-                    slots.list.last_mut().expect("just pushed").3 = Some(z.clone());
-                    deps.push(z);
-                    DeviceArg::Output { ptr: p, spec: *spec }
-                }
-            });
-        }
-        let dl = DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs };
-        // SAFETY: every pointer is a pinned block of this device sized for its shape.
-        let fence = unsafe { be.launch(&dl, &deps)? };
-        pins.fence = Some(fence.clone());
-        drop(pins);
-        for s in slots.list.iter_mut() {
-            s.3 = Some(fence.clone());
-        }
-        self.profiler.launch_async(k.name, dev.name(), fence.clone());
-        if k.ptx_entry.is_some_and(|e| e.checked) {
-            // The kernel ran (its writes are recorded above, as a CPU kernel's would be); a
-            // failure to read its error word must not make the caller run it again on the CPU.
-            be.check_launch(&dl, &fence).map_err(|e| match e {
-                e @ (Error::Cuda { .. } | Error::Device { .. }) => Error::KernelFailed {
-                    kernel: k.name.into(),
-                    device: dev.name().into(),
-                    message: e.to_string(),
-                },
-                e => e,
-            })?;
-        }
-
-        // Output arguments are needed now: download them (an implicit synchronisation, as in
-        // the manual).
-        let mut outputs = Vec::new();
-        for (p, _, spec, z) in slots.list.iter_mut() {
-            let mut v = vec![0u8; spec.size()];
-            // SAFETY: `v` outlives the fence, which we wait for.
-            let f = unsafe {
-                be.download(v.as_mut_ptr(), *p, spec.size(), std::slice::from_ref(&fence))?
-            };
-            *z = Some(f.clone());
-            f.wait()?;
-            self.profiler.transfer(k.name, dev.name(), 0, spec.size() as u64);
-            outputs.push((spec.elem, v));
-        }
-        Ok(LaunchResult { device: DeviceKind::Gpu, outputs })
-    }
-}
-
-/// The error of a launch that must run on the GPU of a kernel without PTX.
-fn no_ptx(k: &Kernel) -> Error {
-    Error::Unsupported(match k.no_ptx_reason {
-        Some(why) => format!(
-            "kernel `{}` must run on the GPU but has no PTX: {why}; it can run on the CPU",
-            k.name
-        ),
-        None => format!("kernel `{}` must run on the GPU but has no PTX", k.name),
-    })
 }
 
 /// The simulated GPU set up like CUDA (`QUASAR_SIM_GPU=1`), interpreting PTX
@@ -444,87 +277,23 @@ fn sim_like_cuda(interpret_ptx: bool) -> Arc<dyn GpuBackend> {
     Arc::new(crate::device::sim::SimBackend::new(cfg))
 }
 
-/// A CUDA error about one kernel's module (it does not mean the device is unusable).
-fn is_kernel_specific(e: &Error) -> bool {
-    matches!(e, Error::Cuda { operation, .. }
-        if operation.starts_with("loading the PTX module") || operation.starts_with("finding entry point"))
-}
-
-fn is_device_failure(e: &Error) -> bool {
-    matches!(e, Error::Cuda { .. } | Error::Device { .. } | Error::OutOfMemory { .. })
-}
-
-/// An array argument of a launch (each buffer once, with the union of its accesses and the
-/// position of its first argument).
-pub(crate) struct LaunchBuf {
-    buf: Arc<Buffer>,
-    access: Access,
-    index: usize,
-}
-
-/// An out-of-memory error about launch argument `index` of `k`, naming it.
-fn name_array(e: Error, k: &Kernel, index: usize) -> Error {
-    match e {
-        Error::OutOfMemory { device, bytes, array: None, detail, report } => {
-            Error::OutOfMemory { device, bytes, array: Some(k.arg_label(index)), detail, report }
-        }
-        e => e,
-    }
-}
-
-/// Host borrows of a CPU launch, released on drop.
-struct Borrows {
-    list: Vec<(Arc<Buffer>, Access)>,
-}
-impl Drop for Borrows {
-    fn drop(&mut self) {
-        for (b, a) in &self.list {
-            b.release_host(*a);
-        }
-    }
-}
-
-/// Pins of a GPU launch, released on drop (recording the launch's fence if it happened).
-struct Pins {
-    list: Vec<(Arc<Buffer>, Access)>,
-    fence: Option<Fence>,
-}
-impl Drop for Pins {
-    fn drop(&mut self) {
-        for (b, a) in &self.list {
-            b.finish_gpu(self.fence.as_ref(), *a);
-        }
-    }
-}
-
-/// Output slots of a GPU launch, given back when their last operation completes.
-struct Slots<'a> {
-    dev: &'a GpuDevice,
-    list: Vec<(DevPtr, usize, OutputSpec, Option<Fence>)>,
-}
-impl Drop for Slots<'_> {
-    fn drop(&mut self) {
-        for (p, class, _, f) in self.list.drain(..) {
-            if let Some(f) = f {
-                let _ = f.wait();
-            }
-            self.dev.release(p, class);
-        }
-    }
-}
-
+/// Every CUDA device, or why there is none.
 #[cfg(feature = "cuda")]
-fn open_cuda() -> std::result::Result<Arc<dyn GpuBackend>, String> {
-    match crate::device::cuda::CudaBackend::open(0) {
-        Ok(b) => Ok(Arc::new(b)),
-        Err(e) => {
-            log::warn!("quasar: no usable CUDA GPU ({e}); kernels run on the CPU");
-            Err(e.to_string())
+fn open_cuda() -> std::result::Result<Vec<Arc<dyn GpuBackend>>, String> {
+    let mut gpus: Vec<Arc<dyn GpuBackend>> = Vec::new();
+    loop {
+        match crate::device::cuda::CudaBackend::open(gpus.len()) {
+            Ok(b) => gpus.push(Arc::new(b)),
+            Err(e) if gpus.is_empty() => {
+                log::warn!("quasar: no usable CUDA GPU ({e}); kernels run on the CPU");
+                return Err(e.to_string());
+            }
+            Err(_) => return Ok(gpus),
         }
     }
 }
 
 #[cfg(not(feature = "cuda"))]
-fn open_cuda() -> std::result::Result<Arc<dyn GpuBackend>, String> {
+fn open_cuda() -> std::result::Result<Vec<Arc<dyn GpuBackend>>, String> {
     Err("quasar was built without the `cuda` feature".into())
 }

@@ -1,8 +1,11 @@
-//! The scheduler: picks the CPU or the GPU for each launch from the problem size, where the
-//! data lives, and what is available. `{!sched mode=cpu|gpu}` and `quasar run --cpu|--gpu`
-//! map to [`SchedMode`].
+//! The scheduler: picks the CPU or a GPU for each launch from the problem size, where the
+//! data lives, how busy each GPU is, and what is available. `quasar run --cpu|--gpu` maps to
+//! [`SchedMode`]; the code attributes `{!sched mode=cpu|gpu}`, `{!sched gpu_index=N}` and
+//! `{!sched}` set the current thread's [`SchedAttr`] ([`sched`], [`sched_auto`]), which
+//! applies to the launches that follow, as in the manual (§11.4, §16.7).
 
 use crate::error::{Error, Result};
+use std::cell::Cell;
 
 /// How launches choose their device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -112,6 +115,99 @@ pub fn choose(mode: SchedMode, input: &SchedInput, cfg: &SchedulerConfig) -> Res
     }
 }
 
+/// What the scheduler knows about one GPU for a launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuLoad {
+    /// Bytes that running there would copy (arguments not valid there; those valid only on
+    /// another GPU count twice, as they move through the host).
+    pub bytes_to_move: usize,
+    /// Bytes of the arguments that already have a copy there (valid or not).
+    pub resident: usize,
+    /// Operations queued there and not complete.
+    pub queued: usize,
+}
+
+/// Picks the GPU for a launch: `forced` (modulo the number of GPUs, so that code written for
+/// several GPUs runs on one, as the manual says); else the one that moves the fewest bytes,
+/// then holds the most of the arguments already, then has the shortest queue. So a launch
+/// follows its data (a launch that depends on work queued on a GPU waits for it anyway), and
+/// independent launches go to the least busy GPU, ties to the first from `rotate` on, so
+/// that they spread over equal GPUs.
+pub fn choose_gpu(gpus: &[GpuLoad], forced: Option<usize>, rotate: usize) -> usize {
+    let n = gpus.len().max(1);
+    if let Some(i) = forced {
+        return i % n;
+    }
+    let key = |g: &GpuLoad| (g.bytes_to_move, std::cmp::Reverse(g.resident), g.queued);
+    let mut best = rotate % n;
+    for k in 1..gpus.len() {
+        let i = (rotate + k) % n;
+        if key(&gpus[i]) < key(&gpus[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// What `{!sched …}` set for the launches of the current thread that follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchedAttr {
+    /// `{!sched mode=cpu|gpu}`; `None` is automatic.
+    pub mode: Option<SchedMode>,
+    /// `{!sched gpu_index=N}`: the GPU that launches scheduled to a GPU use.
+    pub gpu_index: Option<usize>,
+}
+
+thread_local! {
+    static ATTR: Cell<SchedAttr> = const { Cell::new(SchedAttr { mode: None, gpu_index: None }) };
+}
+
+/// The current thread's scheduling attributes.
+pub fn sched_attr() -> SchedAttr {
+    ATTR.with(|a| a.get())
+}
+
+/// `{!sched mode=…; gpu_index=…}`: sets what is given and keeps the rest (`{!sched
+/// gpu_index=1}` retains the mode, as the manual says). `mode=auto` is [`sched_auto`].
+pub fn sched(mode: Option<SchedMode>, gpu_index: Option<usize>) {
+    if mode == Some(SchedMode::Auto) {
+        sched_auto();
+    }
+    ATTR.with(|a| {
+        let mut s = a.get();
+        if let Some(m) = mode.filter(|m| *m != SchedMode::Auto) {
+            s.mode = Some(m);
+        }
+        if gpu_index.is_some() {
+            s.gpu_index = gpu_index;
+        }
+        a.set(s);
+    });
+}
+
+/// `{!sched}` and `{!sched mode=auto}`: back to automatic scheduling.
+pub fn sched_auto() {
+    ATTR.with(|a| a.set(SchedAttr::default()));
+}
+
+/// Restores the thread's scheduling attributes when dropped: generated functions that use
+/// `{!sched}` hold one, so that the attribute does not leak to their caller.
+#[must_use = "the attributes are restored when this is dropped"]
+pub struct SchedScope(SchedAttr);
+
+impl SchedScope {
+    /// Saves the current attributes.
+    pub fn enter() -> SchedScope {
+        SchedScope(sched_attr())
+    }
+}
+
+impl Drop for SchedScope {
+    fn drop(&mut self) {
+        ATTR.with(|a| a.set(self.0));
+    }
+}
+
 /// Estimated (CPU, GPU) time in nanoseconds.
 pub fn estimate(input: &SchedInput, cfg: &SchedulerConfig) -> (f64, f64) {
     let n = input.work_items as f64;
@@ -187,6 +283,55 @@ mod tests {
         assert!(choose(SchedMode::Gpu, &j, &cfg()).is_err());
         assert_eq!(choose(SchedMode::Auto, &j, &cfg()).unwrap(), DeviceKind::Cpu);
         assert_eq!(choose(SchedMode::Cpu, &input(1 << 30, 0, 0), &cfg()).unwrap(), DeviceKind::Cpu);
+    }
+
+    #[test]
+    fn gpus_are_chosen_by_data_location_load_and_rotation() {
+        let idle = GpuLoad { bytes_to_move: 1 << 20, resident: 0, queued: 0 };
+        // Equal GPUs: the rotation decides, so independent launches spread.
+        assert_eq!(choose_gpu(&[idle, idle], None, 0), 0);
+        assert_eq!(choose_gpu(&[idle, idle], None, 1), 1);
+        // The data lives on GPU 1: it wins even when it is GPU 0's turn, and even when it
+        // is busy (with the work that produces the data, typically).
+        let here = GpuLoad { bytes_to_move: 0, resident: 1 << 20, queued: 3 };
+        assert_eq!(choose_gpu(&[idle, here], None, 0), 1);
+        // Written only: nothing moves either way, but the copy is there already.
+        let written = GpuLoad { bytes_to_move: 0, resident: 1 << 20, queued: 1 };
+        let fresh = GpuLoad { bytes_to_move: 0, resident: 0, queued: 0 };
+        assert_eq!(choose_gpu(&[fresh, written], None, 0), 1);
+        // A busy GPU loses to an idle one when the data is elsewhere anyway.
+        let busy = GpuLoad { bytes_to_move: 1 << 20, resident: 0, queued: 40 };
+        assert_eq!(choose_gpu(&[busy, idle], None, 0), 1);
+        // Forced, modulo the number of GPUs.
+        assert_eq!(choose_gpu(&[idle, here], Some(0), 1), 0);
+        assert_eq!(choose_gpu(&[idle], Some(3), 0), 0);
+    }
+
+    #[test]
+    fn sched_attributes_follow_the_manual_and_scopes_restore_them() {
+        std::thread::spawn(|| {
+            assert_eq!(sched_attr(), SchedAttr::default());
+            {
+                let _scope = SchedScope::enter();
+                sched(Some(SchedMode::Gpu), None);
+                sched(None, Some(1)); // keeps the mode
+                assert_eq!(
+                    sched_attr(),
+                    SchedAttr { mode: Some(SchedMode::Gpu), gpu_index: Some(1) }
+                );
+                sched(Some(SchedMode::Cpu), None); // keeps the index
+                assert_eq!(sched_attr().gpu_index, Some(1));
+                sched_auto();
+                assert_eq!(sched_attr(), SchedAttr::default());
+                sched(Some(SchedMode::Gpu), Some(0));
+                sched(Some(SchedMode::Auto), None);
+                assert_eq!(sched_attr(), SchedAttr::default());
+                sched(Some(SchedMode::Cpu), None);
+            }
+            assert_eq!(sched_attr(), SchedAttr::default());
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

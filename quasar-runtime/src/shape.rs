@@ -76,6 +76,34 @@ impl Shape {
         (0..self.ndim()).map(|d| self.stride(d)).collect()
     }
 
+    /// This shape seen as an array of `rank` dimensions, the way a Quasar parameter of that
+    /// rank sees its argument (manual §2.2: `vec` ⊂ `mat` ⊂ `cube`):
+    /// * a vector is a row: `[n]` as a matrix is `[1, n]`, as a cube `[1, n, 1]`;
+    /// * other shapes gain trailing dimensions of 1 (`[m, n]` as a cube is `[m, n, 1]`);
+    /// * a shape with more dimensions fits when the extra trailing ones are 1 (`[m, n, 1]` as
+    ///   a matrix), and any shape with at most one extent other than 1 fits a vector.
+    ///
+    /// `None` when it does not fit (`[m, n, 3]` as a matrix).
+    pub fn as_rank(&self, rank: usize) -> Option<Shape> {
+        let dims = self.dims();
+        let n = dims.len();
+        if n == rank {
+            return Some(*self);
+        }
+        let out: Vec<usize> = if n < rank {
+            let mut v = if n == 1 && rank >= 2 { vec![1, dims[0]] } else { dims.to_vec() };
+            v.resize(rank, 1);
+            v
+        } else if dims[rank..].iter().all(|&d| d == 1) {
+            dims[..rank].to_vec()
+        } else if rank == 1 && dims.iter().filter(|&&d| d != 1).count() <= 1 {
+            vec![self.numel()]
+        } else {
+            return None;
+        };
+        Shape::new(&out).ok()
+    }
+
     /// The linear (row-major) offset of `index`, checked. `index` may have:
     /// one entry (a linear index), as many entries as dimensions, more entries (the extra ones
     /// must be 0), or fewer (the last one then runs over the remaining dimensions, as in
@@ -84,6 +112,10 @@ impl Shape {
         let n = index.len();
         if n == 0 {
             return if self.numel() == 1 { Some(0) } else { None };
+        }
+        if self.ndim() == 1 && n >= 2 {
+            // A vector indexed as a matrix is a row: `v[0, j]`.
+            return self.as_rank(n)?.offset(index);
         }
         let nd = self.ndim();
         let mut off: usize = 0;
@@ -121,6 +153,26 @@ impl fmt::Display for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_vector_is_a_row_at_every_higher_rank() {
+        let dims = |d: &[usize], r| Shape::new(d).unwrap().as_rank(r).map(|s| s.dims().to_vec());
+        assert_eq!(dims(&[3], 2), Some(vec![1, 3]));
+        assert_eq!(dims(&[3], 3), Some(vec![1, 3, 1]));
+        assert_eq!(dims(&[3], 1), Some(vec![3]));
+        assert_eq!(dims(&[2, 3], 3), Some(vec![2, 3, 1]));
+        assert_eq!(dims(&[2, 3, 1], 2), Some(vec![2, 3]));
+        assert_eq!(dims(&[4, 1], 1), Some(vec![4]));
+        assert_eq!(dims(&[1, 4], 1), Some(vec![4]));
+        assert_eq!(dims(&[2, 3, 4], 2), None);
+        assert_eq!(dims(&[2, 3], 1), None);
+        // Element (0, j) of a vector is element j; (1, 0) is outside the row.
+        let v = Shape::new(&[3]).unwrap();
+        assert_eq!(v.offset(&[0, 2]), Some(2));
+        assert_eq!(v.offset(&[1, 0]), None);
+        assert_eq!(v.offset(&[0, 1, 0]), Some(1));
+        assert_eq!(v.offset(&[2]), Some(2));
+    }
 
     #[test]
     fn shape_queries() {

@@ -5,6 +5,7 @@
 //! To add a pass: write `transform/NAME.rs` with a `pub fn run(module: &mut Module, cx:
 //! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
 
+pub mod dead_fn_values;
 pub mod fold_guards;
 
 use crate::ir::Module;
@@ -27,9 +28,16 @@ pub struct Pass {
 
 /// The passes, in the order the driver runs them.
 pub fn pipeline() -> &'static [Pass] {
-    &[Pass {
-        name: "fold-guards",
-        about: "branches on constant conditions become the branch taken",
-        run: fold_guards::run,
-    }]
+    &[
+        Pass {
+            name: "fold-guards",
+            about: "branches on constant conditions become the branch taken",
+            run: fold_guards::run,
+        },
+        Pass {
+            name: "dead-fn-values",
+            about: "function values stored in variables that nothing reads are removed",
+            run: dead_fn_values::run,
+        },
+    ]
 }

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How many streams operations are spread over.
 const STREAMS: usize = 4;
@@ -102,7 +102,26 @@ pub struct CudaBackend {
     max_grid: [usize; 3],
     warp: usize,
     total_mem: usize,
+    /// An event recorded (and completed) when the back end was opened, and the host time then:
+    /// operations' events are placed on the host clock relative to it.
+    epoch: Arc<Epoch>,
 }
+
+struct Epoch {
+    event: sys::CUevent,
+    at: Instant,
+}
+impl Drop for Epoch {
+    fn drop(&mut self) {
+        // SAFETY: our event, no longer used (the last fence referring to it is gone).
+        let _ = unsafe { result::event::destroy(self.event) };
+    }
+}
+
+// SAFETY: CUDA events may be used from any thread in their context.
+unsafe impl Send for Epoch {}
+// SAFETY: as above.
+unsafe impl Sync for Epoch {}
 
 /// The fence of a CUDA operation: an event recorded after it (and one before, for kernels).
 pub struct CudaFence {
@@ -110,6 +129,8 @@ pub struct CudaFence {
     start: Option<sys::CUevent>,
     end: sys::CUevent,
     what: String,
+    stream: usize,
+    epoch: Arc<Epoch>,
 }
 
 // SAFETY: CUDA events may be queried and synchronised from any thread.
@@ -140,6 +161,22 @@ impl FenceImpl for CudaFence {
         // SAFETY: both events were recorded on the same stream.
         let ms = unsafe { result::event::elapsed(start, self.end) }.ok()?;
         Some(Duration::from_secs_f64(ms as f64 / 1000.0))
+    }
+    fn span(&self) -> Option<(Instant, Instant)> {
+        let start = self.start?;
+        self.ctx.bind_to_thread().ok()?;
+        // SAFETY: all three events were recorded in this context with timing enabled.
+        let (a, b) = unsafe {
+            (
+                result::event::elapsed(self.epoch.event, start).ok()?,
+                result::event::elapsed(self.epoch.event, self.end).ok()?,
+            )
+        };
+        let at = |ms: f32| self.epoch.at + Duration::from_secs_f64(ms.max(0.0) as f64 / 1000.0);
+        Some((at(a), at(b)))
+    }
+    fn stream(&self) -> usize {
+        self.stream
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -216,6 +253,13 @@ impl CudaBackend {
                 result::stream::create(result::stream::StreamKind::NonBlocking).map_err(no_gpu)?;
             streams.push(Stream(s));
         }
+        let event = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(no_gpu)?;
+        // SAFETY: our event and stream; the device is idle, so the event completes at once.
+        unsafe {
+            result::event::record(event, streams[0].0).map_err(no_gpu)?;
+            result::event::synchronize(event).map_err(no_gpu)?;
+        }
+        let epoch = Arc::new(Epoch { event, at: Instant::now() });
         Ok(CudaBackend {
             ctx,
             name,
@@ -227,6 +271,7 @@ impl CudaBackend {
             max_grid,
             warp,
             total_mem,
+            epoch,
         })
     }
 
@@ -234,8 +279,22 @@ impl CudaBackend {
         self.ctx.bind_to_thread().map_err(cuda(what.to_string()))
     }
 
-    fn stream(&self) -> Stream {
-        self.streams[self.next.fetch_add(1, Ordering::Relaxed) % self.streams.len()]
+    /// The next stream (round robin) and its index.
+    fn stream(&self) -> (usize, Stream) {
+        let k = self.next.fetch_add(1, Ordering::Relaxed) % self.streams.len();
+        (k, self.streams[k])
+    }
+
+    /// Records a timed event on `stream` marking the start of an operation.
+    fn start(&self, stream: Stream, what: &str) -> Result<sys::CUevent> {
+        let start = self.event(true, what)?;
+        // SAFETY: our event and stream.
+        if let Err(e) = unsafe { result::event::record(start, stream.0) } {
+            // SAFETY: not recorded, ours.
+            let _ = unsafe { result::event::destroy(start) };
+            return Err(cuda(what.to_string())(e));
+        }
+        Ok(start)
     }
 
     /// Makes `stream` wait for `after`: our own fences on the device, others on the host.
@@ -260,12 +319,34 @@ impl CudaBackend {
         result::event::create(flags).map_err(cuda(what.to_string()))
     }
 
-    /// Records the end of an operation on `stream` as a fence.
-    fn fence(&self, stream: Stream, start: Option<sys::CUevent>, what: String) -> Result<Fence> {
-        let end = self.event(start.is_some(), &what)?;
+    /// Records the end of an operation on stream `k` as a fence.
+    fn fence(
+        &self,
+        (k, stream): (usize, Stream),
+        start: sys::CUevent,
+        what: String,
+    ) -> Result<Fence> {
+        let fence = |end| CudaFence {
+            ctx: self.ctx.clone(),
+            start: Some(start),
+            end,
+            what: what.clone(),
+            stream: k,
+            epoch: self.epoch.clone(),
+        };
+        let end = match self.event(true, &what) {
+            Ok(e) => e,
+            Err(e) => {
+                // SAFETY: ours; destroying a recorded event is allowed.
+                let _ = unsafe { result::event::destroy(start) };
+                return Err(e);
+            }
+        };
+        // Owned from here: dropping the fence destroys both events.
+        let f = fence(end);
         // SAFETY: our event and stream.
         unsafe { result::event::record(end, stream.0) }.map_err(cuda(what.clone()))?;
-        Ok(Fence(Arc::new(CudaFence { ctx: self.ctx.clone(), start, end, what })))
+        Ok(Fence(Arc::new(f)))
     }
 
     /// The module of `ptx`, loaded on first use (cached by the text's address).
@@ -379,11 +460,10 @@ impl GpuBackend for CudaBackend {
         let what = format!("upload of {bytes} bytes");
         self.bind(&what)?;
         let s = self.stream();
-        self.wait_for(s, after, &what)?;
-        sys::cuMemcpyHtoDAsync_v2(dst.0, src as *const c_void, bytes, s.0)
-            .result()
-            .map_err(cuda(what.clone()))?;
-        self.fence(s, None, what)
+        self.wait_for(s.1, after, &what)?;
+        let start = self.start(s.1, &what)?;
+        let r = sys::cuMemcpyHtoDAsync_v2(dst.0, src as *const c_void, bytes, s.1 .0).result();
+        self.fence(s, start, what.clone()).and_then(|f| r.map(|()| f).map_err(cuda(what)))
     }
 
     unsafe fn download(
@@ -396,23 +476,21 @@ impl GpuBackend for CudaBackend {
         let what = format!("download of {bytes} bytes");
         self.bind(&what)?;
         let s = self.stream();
-        self.wait_for(s, after, &what)?;
-        sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, src.0, bytes, s.0)
-            .result()
-            .map_err(cuda(what.clone()))?;
-        self.fence(s, None, what)
+        self.wait_for(s.1, after, &what)?;
+        let start = self.start(s.1, &what)?;
+        let r = sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, src.0, bytes, s.1 .0).result();
+        self.fence(s, start, what.clone()).and_then(|f| r.map(|()| f).map_err(cuda(what)))
     }
 
     fn zero(&self, dst: DevPtr, bytes: usize, after: &[Fence]) -> Result<Fence> {
         let what = format!("memset of {bytes} bytes");
         self.bind(&what)?;
         let s = self.stream();
-        self.wait_for(s, after, &what)?;
+        self.wait_for(s.1, after, &what)?;
+        let start = self.start(s.1, &what)?;
         // SAFETY: `dst` is an allocation of ours of at least `bytes`.
-        unsafe { sys::cuMemsetD8Async(dst.0, 0, bytes, s.0) }
-            .result()
-            .map_err(cuda(what.clone()))?;
-        self.fence(s, None, what)
+        let r = unsafe { sys::cuMemsetD8Async(dst.0, 0, bytes, s.1 .0) }.result();
+        self.fence(s, start, what.clone()).and_then(|f| r.map(|()| f).map_err(cuda(what)))
     }
 
     unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
@@ -439,9 +517,8 @@ impl GpuBackend for CudaBackend {
             store.iter_mut().map(|w| w.as_mut_ptr() as *mut c_void).collect();
         let (grid, block) = l.cfg.cuda_grid_block();
         let s = self.stream();
-        self.wait_for(s, after, &what)?;
-        let start = self.event(true, &what)?;
-        result::event::record(start, s.0).map_err(cuda(what.clone()))?;
+        self.wait_for(s.1, after, &what)?;
+        let start = self.start(s.1, &what)?;
         let r = sys::cuLaunchKernel(
             f.0,
             grid[0] as u32,
@@ -451,7 +528,7 @@ impl GpuBackend for CudaBackend {
             block[1] as u32,
             block[2] as u32,
             shared as u32,
-            s.0,
+            s.1 .0,
             params.as_mut_ptr(),
             std::ptr::null_mut(),
         )
@@ -460,7 +537,7 @@ impl GpuBackend for CudaBackend {
             let _ = result::event::destroy(start);
             return Err(cuda(what)(e));
         }
-        self.fence(s, Some(start), what)
+        self.fence(s, start, what)
     }
 
     fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {

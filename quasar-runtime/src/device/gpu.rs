@@ -1,15 +1,19 @@
-//! [`GpuDevice`]: a [`GpuBackend`] plus what the runtime keeps per device: the caching memory
-//! pool, the registry of buffers with a copy here (for LRU eviction), the graveyard of
-//! buffers dropped while their operations were in flight, and the profiler.
+//! [`GpuDevice`]: a [`GpuBackend`] plus what the runtime keeps per device: the memory pool,
+//! the registry of buffers with a copy here (for LRU eviction), the graveyard of buffers
+//! dropped while their operations were in flight, the bounded command queue, and the
+//! profiler. Every device operation goes through here: it waits for room in the queue, and
+//! the profiler records it on the timeline.
 
-use super::{DevPtr, Fence, GpuBackend};
+use super::{DevPtr, DeviceLaunch, Fence, GpuBackend};
 use crate::error::{Error, Result};
 use crate::hostmem::HostMem;
 use crate::memory::{MemoryConfig, MemoryModel, MemoryReport};
 use crate::pool::{size_class, Pool};
-use crate::profiler::Profiler;
+use crate::profiler::trace::Category;
+use crate::profiler::{Profiler, TransferNote};
 use crate::residency::Buffer;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
@@ -60,7 +64,15 @@ pub struct GpuDevice {
     profiler: Arc<Profiler>,
     evictions: AtomicU64,
     evicted_bytes: AtomicU64,
+    /// Operations submitted and perhaps not complete, oldest first.
+    queue: Mutex<VecDeque<Fence>>,
+    max_queue: AtomicUsize,
+    queue_peak: AtomicUsize,
+    failed: AtomicBool,
 }
+
+/// The default bound of a device's command queue (the manual's `max-command-queue-size`).
+pub const DEFAULT_MAX_QUEUE: usize = 64;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -70,9 +82,19 @@ impl GpuDevice {
     /// Wraps a back end; statistics go to `profiler`. Its memory starts with the medium
     /// footprint and no reservation ([`set_memory_config`](Self::set_memory_config)).
     pub fn new(backend: Arc<dyn GpuBackend>, profiler: Arc<Profiler>) -> Arc<GpuDevice> {
+        let name = backend.name();
+        GpuDevice::named(backend, profiler, name)
+    }
+
+    /// As [`new`](Self::new), with the name the runtime gives it (`… #1` among several).
+    pub(crate) fn named(
+        backend: Arc<dyn GpuBackend>,
+        profiler: Arc<Profiler>,
+        name: String,
+    ) -> Arc<GpuDevice> {
         let dev = Arc::new(GpuDevice {
             id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
-            name: backend.name(),
+            name,
             backend,
             pool: Mutex::new(Pool::new()),
             limits: Mutex::new(Limits {
@@ -85,6 +107,10 @@ impl GpuDevice {
             profiler,
             evictions: AtomicU64::new(0),
             evicted_bytes: AtomicU64::new(0),
+            queue: Mutex::new(VecDeque::new()),
+            max_queue: AtomicUsize::new(DEFAULT_MAX_QUEUE),
+            queue_peak: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
         });
         dev.configure(|_| {});
         dev
@@ -102,8 +128,121 @@ impl GpuDevice {
     pub fn backend(&self) -> &dyn GpuBackend {
         &*self.backend
     }
-    pub(crate) fn profiler(&self) -> &Profiler {
-        &self.profiler
+
+    /// Bounds the command queue: an operation waits while `n` earlier ones are incomplete
+    /// (the manual's `max-command-queue-size`, 64 by default).
+    pub fn set_max_queue(&self, n: usize) {
+        self.max_queue.store(n.max(1), Ordering::Relaxed);
+    }
+
+    /// The most operations that were in the queue at once, and the bound.
+    pub fn queue_peak(&self) -> (usize, usize) {
+        (self.queue_peak.load(Ordering::Relaxed), self.max_queue.load(Ordering::Relaxed))
+    }
+
+    /// Operations submitted that have not completed.
+    pub fn queue_len(&self) -> usize {
+        let mut q = lock(&self.queue);
+        q.retain(|f| !f.is_complete());
+        q.len()
+    }
+
+    /// Whether the device failed (then launches use the others, or the CPU).
+    pub fn has_failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
+    }
+    pub(crate) fn mark_failed(&self) {
+        self.failed.store(true, Ordering::Relaxed);
+    }
+
+    /// Runs `submit` once the queue has room, and queues its fence.
+    fn submit(&self, submit: impl FnOnce() -> Result<Fence>) -> Result<Fence> {
+        let max = self.max_queue.load(Ordering::Relaxed);
+        let mut q = lock(&self.queue);
+        loop {
+            q.retain(|f| !f.is_complete());
+            if q.len() < max {
+                break;
+            }
+            let oldest = q.front().cloned();
+            drop(q);
+            if let Some(f) = oldest {
+                // Its error goes to whoever waits for it; here it only means room.
+                let _ = f.wait();
+            }
+            q = lock(&self.queue);
+        }
+        // The queue stays locked while submitting, so that the bound is exact.
+        let f = submit()?;
+        q.push_back(f.clone());
+        self.queue_peak.fetch_max(q.len(), Ordering::Relaxed);
+        Ok(f)
+    }
+
+    /// Copies `bytes` from the host to `dst` after `after` (see [`GpuBackend::upload`]),
+    /// recorded in the profile for `note`.
+    ///
+    /// # Safety
+    /// As [`GpuBackend::upload`].
+    pub(crate) unsafe fn upload(
+        &self,
+        dst: DevPtr,
+        src: *const u8,
+        bytes: usize,
+        after: &[Fence],
+        note: &TransferNote<'_>,
+    ) -> Result<Fence> {
+        let f = self.submit(|| self.backend.upload(dst, src, bytes, after))?;
+        self.profiler.transfer(note, &self.name, true, &f);
+        Ok(f)
+    }
+
+    /// Copies `bytes` from `src` to the host after `after` (see [`GpuBackend::download`]),
+    /// recorded in the profile for `note`.
+    ///
+    /// # Safety
+    /// As [`GpuBackend::download`].
+    pub(crate) unsafe fn download(
+        &self,
+        dst: *mut u8,
+        src: DevPtr,
+        bytes: usize,
+        after: &[Fence],
+        note: &TransferNote<'_>,
+    ) -> Result<Fence> {
+        let f = self.submit(|| self.backend.download(dst, src, bytes, after))?;
+        self.profiler.transfer(note, &self.name, false, &f);
+        Ok(f)
+    }
+
+    /// Zeroes `bytes` at `dst` (a kernel's output slots) after `after`.
+    pub(crate) fn zero(&self, dst: DevPtr, bytes: usize, after: &[Fence]) -> Result<Fence> {
+        let f = self.submit(|| self.backend.zero(dst, bytes, after))?;
+        let args = vec![("bytes".to_string(), bytes.to_string())];
+        self.profiler.device_op(
+            None,
+            ("zero outputs".into(), Category::Memset, args),
+            &self.name,
+            &f,
+        );
+        Ok(f)
+    }
+
+    /// Runs a kernel after `after` (see [`GpuBackend::launch`]), recorded in the profile.
+    ///
+    /// # Safety
+    /// As [`GpuBackend::launch`].
+    pub(crate) unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
+        let f = self.submit(|| self.backend.launch(l, after))?;
+        let (grid, block) = l.cfg.cuda_grid_block();
+        let args = vec![
+            ("dims".to_string(), format!("{:?}", l.cfg.dims())),
+            ("grid".to_string(), format!("{grid:?}")),
+            ("block".to_string(), format!("{block:?}")),
+        ];
+        let name = l.kernel.name;
+        self.profiler.device_op(Some(name), (name.into(), Category::Kernel, args), &self.name, &f);
+        Ok(f)
     }
 
     /// Limits the memory the pool may hold (all chunks); `None` for no limit beyond the

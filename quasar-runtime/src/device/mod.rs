@@ -25,7 +25,7 @@ use crate::shape::Shape;
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// An address in a device's memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,6 +39,15 @@ pub trait FenceImpl: Send + Sync + Any {
     fn is_complete(&self) -> bool;
     /// How long the operation ran on the device, once complete (if the back end measures it).
     fn elapsed(&self) -> Option<Duration>;
+    /// When the operation started and ended on the host's clock, once complete (if the back
+    /// end knows), for the profiler's timeline.
+    fn span(&self) -> Option<(Instant, Instant)> {
+        None
+    }
+    /// The stream (queue) of the device the operation ran on.
+    fn stream(&self) -> usize {
+        0
+    }
     /// For back ends that recognise their own fences.
     fn as_any(&self) -> &dyn Any;
 }
@@ -59,6 +68,14 @@ impl Fence {
     /// The device time of the operation, once complete.
     pub fn elapsed(&self) -> Option<Duration> {
         self.0.elapsed()
+    }
+    /// When the operation ran (host clock), once complete, if the back end knows.
+    pub fn span(&self) -> Option<(Instant, Instant)> {
+        self.0.span()
+    }
+    /// The stream it ran on.
+    pub fn stream(&self) -> usize {
+        self.0.stream()
     }
     /// The back end's own fence type, if it is `F`.
     pub fn downcast<F: FenceImpl>(&self) -> Option<&F> {

@@ -140,14 +140,26 @@ impl Failure {
 pub struct SimFence {
     what: String,
     device: String,
-    done: Mutex<Option<(std::result::Result<(), Failure>, Duration)>>,
+    done: Mutex<Option<Done>>,
     cv: Condvar,
 }
 
+/// How a simulated operation ended, when and on which stream it ran.
+struct Done {
+    result: std::result::Result<(), Failure>,
+    start: Instant,
+    end: Instant,
+    stream: usize,
+}
+
 impl SimFence {
-    fn complete(&self, r: std::result::Result<(), Failure>, t: Duration) {
-        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some((r, t));
+    fn complete(&self, done: Done) {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner()) = Some(done);
         self.cv.notify_all();
+    }
+
+    fn with_done<R>(&self, f: impl FnOnce(&Done) -> R) -> Option<R> {
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(f)
     }
 }
 
@@ -157,7 +169,7 @@ impl FenceImpl for SimFence {
         while g.is_none() {
             g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
         }
-        match &g.as_ref().expect("completed").0 {
+        match &g.as_ref().expect("completed").result {
             Ok(()) => Ok(()),
             Err(Failure::Device(m)) => Err(Error::Device {
                 device: self.device.clone(),
@@ -175,7 +187,13 @@ impl FenceImpl for SimFence {
         self.done.lock().unwrap_or_else(|e| e.into_inner()).is_some()
     }
     fn elapsed(&self) -> Option<Duration> {
-        self.done.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|d| d.1)
+        self.with_done(|d| d.end - d.start)
+    }
+    fn span(&self) -> Option<(Instant, Instant)> {
+        self.with_done(|d| (d.start, d.end))
+    }
+    fn stream(&self) -> usize {
+        self.with_done(|d| d.stream).unwrap_or(0)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -247,7 +265,7 @@ impl SimBackend {
                 let max = cfg.max_jitter_us;
                 std::thread::Builder::new()
                     .name(format!("quasar-sim-stream-{k}"))
-                    .spawn(move || worker(s, seed, max))
+                    .spawn(move || worker(s, k, seed, max))
                     .expect("spawn a simulated stream")
             })
             .collect();
@@ -312,7 +330,7 @@ impl SimBackend {
     }
 }
 
-fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
+fn worker(s: Arc<Shared>, stream: usize, seed: Option<u64>, max_jitter_us: u64) {
     let mut rng = seed.unwrap_or(0) | 1;
     loop {
         let job = {
@@ -344,7 +362,7 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
             result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.work))
                 .unwrap_or_else(|p| Err(panic_message(&p).into()));
         }
-        let elapsed = start.elapsed();
+        let end = Instant::now();
         {
             let mut mem = lock(&s.mem);
             for r in &job.touches.ranges {
@@ -363,7 +381,7 @@ fn worker(s: Arc<Shared>, seed: Option<u64>, max_jitter_us: u64) {
                 }
             }
         }
-        job.fence.complete(result, elapsed);
+        job.fence.complete(Done { result, start, end, stream });
         let mut q = lock(&s.queue);
         q.outstanding -= 1;
         if q.outstanding == 0 {

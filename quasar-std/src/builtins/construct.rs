@@ -139,7 +139,11 @@ pub fn squeeze<T: Element>(x: &Array<T>) -> Result<Array<T>> {
 /// `max(ndims(x), reps.len())` dimensions (missing ones count as 1).
 pub fn repmat<T: Element>(x: &Array<T>, reps: &[usize]) -> Result<Array<T>> {
     let r = x.ndim().max(reps.len()).max(1);
-    let src_dims: Vec<usize> = (0..r).map(|i| x.size(i)).collect();
+    // A vector is a row: `repmat([1, 2, 3], [2, 1])` is 2 x 3.
+    let src_dims: Vec<usize> = match x.shape() {
+        [n] if r >= 2 => (0..r).map(|i| if i == 1 { *n } else { 1 }).collect(),
+        _ => (0..r).map(|i| x.size(i)).collect(),
+    };
     let reps: Vec<usize> = (0..r).map(|i| reps.get(i).copied().unwrap_or(1)).collect();
     let mut out_dims = Vec::with_capacity(r);
     for i in 0..r {
@@ -312,8 +316,9 @@ mod tests {
             ]
         );
         let v = Array::from_vec(&[3], vec![1.0f32, 2.0, 3.0]).unwrap();
+        // A vector is a row: 1 x 3, repeated twice along the third dimension.
         let t = repmat(&v, &[1, 1, 2]).unwrap();
-        assert_eq!(t.shape(), &[3, 1, 2]);
+        assert_eq!(t.shape(), &[1, 3, 2]);
         assert_eq!(t.to_vec().unwrap(), [1.0, 1.0, 2.0, 2.0, 3.0, 3.0]);
         assert_eq!(repmat(&v, &[0]).unwrap().shape(), &[0]);
         assert!(repmat(&v, &[usize::MAX, 2]).is_err());
@@ -399,8 +404,12 @@ mod tests {
                     coords[d] = rem % od[d];
                     rem /= od[d];
                 }
-                let src: Vec<i64> =
-                    (0..rk).map(|d| (coords[d] % a.size(d)) as i64).collect();
+                // A vector is a row (`a.get` reads `[0, j]` of a vector as element j).
+                let size = |d: usize| match a.shape() {
+                    [n] if rk >= 2 => if d == 1 { *n } else { 1 },
+                    _ => a.size(d),
+                };
+                let src: Vec<i64> = (0..rk).map(|d| (coords[d] % size(d)) as i64).collect();
                 prop_assert_eq!(e, a.get(&src).unwrap());
             }
         }

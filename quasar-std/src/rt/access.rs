@@ -112,6 +112,10 @@ pub fn mirror_ext(i: i64, n: i64) -> i64 {
 /// offset 0 of a one-element array. `None` when the access is outside.
 #[inline]
 pub fn elem_offset(shape: &[usize], idx: &[i64], mode: Mode) -> Option<usize> {
+    if let ([n], 2..) = (shape, idx.len()) {
+        // A vector indexed as a matrix is a row: `v[0, j]` (ARCHITECTURE §5).
+        return elem_offset(&[1, *n], idx, mode);
+    }
     let Some((&last, lead)) = idx.split_last() else {
         return if shape.iter().product::<usize>() == 1 { Some(0) } else { None };
     };

@@ -168,6 +168,15 @@ impl Selection {
         // `A[]` selects everything.
         let all = [Sub::All];
         let subs = if subs.is_empty() { &all[..] } else { subs };
+        // A vector indexed as a matrix is a row (`v[0, j]`, ARCHITECTURE §5).
+        let row;
+        let shape = match shape {
+            [n] if subs.len() >= 2 => {
+                row = [1, *n];
+                &row[..]
+            }
+            _ => shape,
+        };
         let last = subs.len() - 1;
         let mut axes = Vec::with_capacity(subs.len());
         let mut stride = 1usize;

@@ -79,7 +79,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     "passing a host array to a device function (call it from a kernel)",
                 ));
             }
-            vals.push(self.expr_as(a, &pr)?);
+            let param = format!("argument `{}` of `{}`", l.name, f.name);
+            vals.push(self.arg_as(a, &pr, &param, &l.ty)?);
         }
         let name = self.g.fn_ident(id);
         // The result as the callee returns it, then as this function holds it.

@@ -108,6 +108,17 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
         let ident = rust_ident(&l.name);
         let (ty, arg) = param_type(g, &r, &ident, l.span)?;
         params.push(quote!(#ident: #ty));
+        // An array from Rust is seen at the parameter's rank, checked (a vector is a row; a
+        // `[m, n, 1]` cube fits a `mat`, a `[m, n, 3]` one does not).
+        let arg = match r {
+            Repr::Array(_, Some(rank)) => {
+                let rank = rank as usize;
+                let what = format!("argument `{}` of `{name}`", l.name);
+                let declared = l.ty.to_string();
+                quote!(#ident.with_rank(#rank, #what, #declared)?)
+            }
+            _ => arg,
+        };
         args.push(arg);
     }
     if !f.captures.is_empty() {

@@ -66,6 +66,48 @@ impl<'g, 'm> FnGen<'g, 'm> {
         self.convert(v, target, e.span)
     }
 
+    /// Evaluates an argument for a parameter held as `target`. An array whose rank differs from
+    /// the parameter's (a vector passed as a `mat`, a `cube` with one channel as a `mat`) is
+    /// seen at the parameter's rank, checked at run time ([`Array::with_rank`]: a vector is a
+    /// row; the error names `param` and its `declared` type).
+    ///
+    /// [`Array::with_rank`]: quasar_runtime::Array::with_rank
+    pub fn arg_as(
+        &mut self,
+        e: &Expr,
+        target: &Repr,
+        param: &str,
+        declared: &Type,
+    ) -> GResult<TokenStream> {
+        let v = self.expr(e)?;
+        self.fit_arg(v, target, param, declared, e.span)
+    }
+
+    /// [`Self::arg_as`] for a value already evaluated.
+    pub fn fit_arg(
+        &mut self,
+        v: V,
+        target: &Repr,
+        param: &str,
+        declared: &Type,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let from = match &v.r {
+            Repr::Array(_, k) => Some(*k),
+            Repr::Fixed(_, s) => Some(Some(s.len() as u8)),
+            _ => None,
+        };
+        let t = self.convert(v, target, span)?;
+        Ok(match (target, from) {
+            (Repr::Array(_, Some(r)), Some(k)) if k != Some(*r) => {
+                let r = *r as usize;
+                let declared = declared.to_string();
+                quote!(#t.with_rank(#r, #param, #declared)?)
+            }
+            _ => t,
+        })
+    }
+
     /// Evaluates a number converted to `n`.
     pub fn num_as(&mut self, e: &Expr, n: Num) -> GResult<TokenStream> {
         self.expr_as(e, &Repr::Num(n))
@@ -221,6 +263,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let t = v.t;
         Ok(match (&v.r, target) {
             (Repr::Num(a), Repr::Num(b)) => cast_num(*a, *b, t, &rt),
+            // A vector held where a matrix (or cube) is expected is a row (ARCHITECTURE §5).
+            (Repr::Array(a, Some(1)), Repr::Array(b, Some(r))) if *r > 1 => {
+                let r = *r as usize;
+                let x = if a == b {
+                    t
+                } else {
+                    let bt = b.tokens(&rt);
+                    quote!(#q::builtins::cast::<#bt, _>(&#t)?)
+                };
+                quote!(#x.with_rank(#r, "a vector", "a matrix")?)
+            }
             (Repr::Array(a, _), Repr::Array(b, _)) if a == b => t,
             (Repr::Array(_, _), Repr::Array(b, _)) => {
                 let bt = b.tokens(&rt);
@@ -237,9 +290,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
                 quote!({ let __a = #t; ::core::array::from_fn::<_, #len, _>(|__k| #x) })
             }
-            (Repr::Fixed(a, s), Repr::Array(b, _)) => {
+            (Repr::Fixed(a, s), Repr::Array(b, rank)) => {
                 let len: usize = s.iter().product();
                 let x = cast_num(*a, *b, quote!(__a[__k]), &rt);
+                // A vector held where a matrix is expected is a row.
+                let row: Vec<usize> = match s.as_slice() {
+                    [n] if rank.is_some_and(|r| r > 1) => vec![1, *n],
+                    _ => s.clone(),
+                };
+                let s = &row;
                 let dims = s.iter();
                 quote!({ let __a = #t; let __b: [_; #len] = ::core::array::from_fn(|__k| #x); #q::rt::to_array(__b, &[#(#dims),*])? })
             }

@@ -431,6 +431,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
             }
         };
+        // More subscripts than the view has dimensions: a vector is indexed as a row
+        // (`v[0, j]`), other views gain trailing extents of 1.
+        let view = if k > r && geom.is_none() {
+            quote!((#view).with_subscripts(#k))
+        } else {
+            view.clone()
+        };
         Ok(
             quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }),
         )
@@ -456,6 +463,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let mut terms = Vec::new();
         let mut oks = Vec::new();
         let mut offs = Vec::new();
+        // A vector indexed as a matrix is a row: `v[0, j]`.
+        let row;
+        let shape = if shape.len() == 1 && k >= 2 {
+            row = [1, shape[0]];
+            &row[..]
+        } else {
+            shape
+        };
         for (d, c) in comps.iter().enumerate() {
             let (ext, stride): (usize, usize) = if k == 1 {
                 (len, 1)

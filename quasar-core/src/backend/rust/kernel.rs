@@ -72,7 +72,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
                         let ds = (0..r).map(|d| quote!(#n.dim(#d) as i64));
                         let st = (0..r).map(|d| quote!(#n.stride(#d)));
                         quote!(
-                            let #n = __args.view::<#et>(#i)?;
+                            let #n = __args.view_as::<#et>(#i, #r)?;
                             let #nn: [i64; #r] = [#(#ds),*];
                             let #ss: [usize; #r] = [#(#st),*];
                         )

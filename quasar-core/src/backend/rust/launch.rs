@@ -60,7 +60,10 @@ impl FnGen<'_, '_> {
                 Type::Array(arr) => {
                     let n = Num::of(&arr.elem, self.g.opts.double)
                         .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
-                    let x = self.convert(v, &Repr::Array(n, None), a.span)?;
+                    // Seen at the parameter's rank (a vector is a row), checked at run time.
+                    let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
+                    let rank = super::ty::rank_of(arr);
+                    let x = self.fit_arg(v, &Repr::Array(n, rank), &param, &l.ty, a.span)?;
                     // Written elements (also through device functions and function values)
                     // are copied back from a device.
                     let acc = if access.write { quote!(ReadWrite) } else { quote!(Read) };

@@ -193,6 +193,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Sub::Position(k) => Some(n + k),
             Sub::Rest => None,
         });
+        // A vector indexed as a matrix is a row (ARCHITECTURE §5): `v[0, j]`, `v[pos]` with
+        // `pos : ivec2`.
+        let row;
+        let a = match (a.rank, covered) {
+            (Rank::Fixed(1), Some(c)) if c >= 2 => {
+                row = as_row(a);
+                &row
+            }
+            _ => a,
+        };
         if let (Rank::Fixed(r), Some(c)) = (a.rank, covered) {
             let extra_are_scalars =
                 subs.iter().skip(r as usize).all(|s| matches!(s, Sub::Scalar { zero: true }));
@@ -277,6 +287,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
     }
+}
+
+/// A vector type seen as the `1 x n` matrix it is.
+fn as_row(a: &ArrayType) -> ArrayType {
+    let n = a.shape.as_ref().and_then(|s| s.first().cloned()).unwrap_or(Dim::Unknown);
+    ArrayType { rank: Rank::Fixed(2), shape: Some(vec![Dim::Known(1), n]), ..a.clone() }
 }
 
 /// The length of a vector type, when known.

@@ -337,4 +337,6 @@ impl<'a> Checker<'a> {
 }
 
 #[cfg(test)]
+mod real_code_tests;
+#[cfg(test)]
 mod tests;
