@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target/user-crate}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 
 cd "$work"
 cargo new --quiet --bin user-crate
