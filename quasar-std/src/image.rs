@@ -503,6 +503,19 @@ fn encode(
     }
 }
 
+/// Writes `bytes` (`width x height` RGB pixels, rows from the top) as a PNG file.
+#[cfg(feature = "png")]
+pub(crate) fn write_rgb8_png(path: &Path, width: u32, height: u32, bytes: &[u8]) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let mut out = BufWriter::new(file);
+    let pixels = Pixels { bytes, width, height, channels: 3 };
+    png::encode(&mut out, &pixels).map_err(|e| match e {
+        Encode::Io(e) => Error::io(path, e),
+        Encode::Format(e) => Error::io(path, io::Error::other(format!("cannot encode: {e}"))),
+    })?;
+    out.flush().map_err(|e| Error::io(path, e))
+}
+
 /// 8-bit pixels to encode: `channels` (1 = L, 3 = RGB, 4 = RGBA) interleaved, rows from the top.
 struct Pixels<'a> {
     bytes: &'a [u8],
