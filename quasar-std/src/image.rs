@@ -504,7 +504,7 @@ fn encode(
 }
 
 /// Writes `bytes` (`width x height` RGB pixels, rows from the top) as a PNG file.
-#[cfg(feature = "png")]
+#[cfg(feature = "plot")]
 pub(crate) fn write_rgb8_png(path: &Path, width: u32, height: u32, bytes: &[u8]) -> Result<()> {
     let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
     let mut out = BufWriter::new(file);
