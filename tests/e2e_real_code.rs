@@ -101,3 +101,37 @@ fn a_cube_with_one_channel_is_a_matrix_argument() {
     let e = rc::of_column(&wide).unwrap_err().to_string();
     assert!(e.contains("argument `v` of `column_sum`"), "{e}");
 }
+
+#[test]
+fn masks_and_index_vectors_select_elements() {
+    let data = vec![1.5, -2.0, 0.0, 12.0, 3.0, -0.5];
+    let x = Array::from_vec(&[6], data.clone()).unwrap();
+    let idx = Array::from_vec(&[4], vec![5, 0, 0, 3]).unwrap();
+    let (pos, picked, cleared, count) = rc::select(&x, &idx).unwrap();
+    let want_pos: Vec<f32> = data.iter().copied().filter(|v| *v > 0.0).collect();
+    assert_eq!(pos.to_vec().unwrap(), want_pos);
+    assert_eq!(picked.to_vec().unwrap(), [-0.5, 1.5, 1.5, 12.0]);
+    let want_cleared: Vec<f32> =
+        data.iter().map(|&v| if !(0.0..=10.0).contains(&v) { 0.0 } else { v }).collect();
+    assert_eq!(cleared.to_vec().unwrap(), want_cleared);
+    assert_eq!(count, data.iter().filter(|v| **v != 0.0).count() as i32);
+    // On a matrix, a mask selects in row-major order.
+    let m = Array::from_vec(&[2, 3], vec![1.0, 2.0, 5.0, 0.0, 3.0, 1.0]).unwrap();
+    assert_eq!(rc::big_entries(&m).unwrap().to_vec().unwrap(), [2.0, 5.0, 3.0]);
+}
+
+#[test]
+fn kernels_whose_position_differs_from_the_launch() {
+    let (m, n) = (3, 4);
+    let xd: Vec<f32> = (0..m * n * 3).map(|i| (i % 7) as f32).collect();
+    let x = Array::from_vec(&[m, n, 3], xd.clone()).unwrap();
+    let w = Array::from_vec(&[5], vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    let (y, v, z, c) = rc::launch_ranks(&x, &w).unwrap();
+    let want_y: Vec<f32> = xd.iter().enumerate().map(|(i, v)| v * 2.0 + (i % 3) as f32).collect();
+    assert_eq!(y.to_vec().unwrap(), want_y);
+    assert_eq!(v.to_vec().unwrap(), [2.0, 3.0, 4.0, 5.0, 6.0]);
+    let want_z: Vec<f32> = (0..6).map(|i| (10 * (i / 3) + i % 3) as f32).collect();
+    assert_eq!(z.to_vec().unwrap(), want_z);
+    // `pos : int` over a 2 x 3 launch: each row index comes up 3 times.
+    assert_eq!(c.to_vec().unwrap(), [3.0, 3.0]);
+}

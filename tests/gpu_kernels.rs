@@ -334,3 +334,20 @@ fn literal_filters_are_rows_on_both_devices() {
         .collect();
     assert_eq!(c, want);
 }
+
+#[test]
+fn positions_fitted_to_the_launch_on_both_devices() {
+    if !gpu_or_skip("positions_fitted_to_the_launch_on_both_devices") {
+        return;
+    }
+    // `pos` with fewer and more components than the launch has dimensions (the fitted
+    // position is bound first in the kernel, on both devices alike).
+    let x = Array::from_fn(&[7, 5, 3], |i| (i % 11) as f32).unwrap();
+    let w = Array::from_fn(&[9], |i| i as f32 * 0.5).unwrap();
+    let run = || -> quasar::Result<Vec<Vec<f32>>> {
+        let (y, v, z, c) = rc::launch_ranks(&x, &w)?;
+        Ok(vec![y.to_vec()?, v.to_vec()?, z.to_vec()?, c.to_vec()?])
+    };
+    let (c, g) = both("launch_ranks", false, run).unwrap();
+    assert_eq!(c, g);
+}

@@ -97,3 +97,51 @@ endfunction
 function s = of_column(m : mat)
     s = column_sum(m)
 endfunction
+
+% ---- logical masks and index vectors on the host ---------------------------------------------
+
+function [pos, picked, cleared, count] = select(x : vec, idx : ivec)
+    pos = x[x > 0]
+    picked = x[idx]
+    cleared = copy(x)
+    cleared[cleared < 0 || cleared > 10] = 0
+    count = numel(find(x != 0))
+endfunction
+
+function y = big_entries(m : mat)
+    y = m[m >= 2]
+endfunction
+
+% ---- kernels whose `pos` has fewer or more components than the launch has dimensions ----------
+
+% Launched over an M x N x 3 cube with a 2-component `pos`: runs for every (m, n, c), each time
+% writing the whole pixel (the same values), as the original did.
+function [] = __kernel__ per_pixel(x : cube, y : cube, pos : ivec2)
+    y[pos[0], pos[1], 0..2] = x[pos[0], pos[1], 0..2] * 2.0 + [0.0, 1.0, 2.0]
+endfunction
+
+% Launched over a vector (one dimension) with a 2-component `pos`: the launch is a row.
+function [] = __kernel__ on_row(x : vec, y : vec, pos : ivec2)
+    y[pos[0], pos[1]] = x[pos[0], pos[1]] + pos[0] * 100.0 + 1.0
+endfunction
+
+% Launched over a matrix with a 3-component `pos`: the third component is 0.
+function [] = __kernel__ with_depth(y : mat, pos : ivec3)
+    y[pos[0], pos[1]] = pos[2] * 1000 + 10 * pos[0] + pos[1]
+endfunction
+
+% Launched over a matrix with an `int` position: its first dimension.
+function [] = __kernel__ first_only(y : mat, count : vec, pos : int)
+    count[pos] += 1.0
+endfunction
+
+function [y, v, z, c] = launch_ranks(x : cube, w : vec)
+    y = zeros(size(x))
+    parallel_do(size(y), x, y, per_pixel)
+    v = zeros(size(w))
+    parallel_do(size(w), w, v, on_row)
+    z = zeros(2, 3)
+    parallel_do(size(z), z, with_depth)
+    c = zeros(2)
+    parallel_do(size(z), z, c, first_only)
+endfunction

@@ -173,6 +173,7 @@ builtins! {
         Dotprod = "dotprod",
         Any = "any",
         All = "all",
+        Find = "find",
         // Conversions and type queries.
         Complex = "complex",
         Type = "type",

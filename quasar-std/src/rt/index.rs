@@ -89,6 +89,22 @@ pub fn range_array_f<F: Float>(start: F, step: F, end: F) -> Result<Array<F>> {
     Array::from_fn(&[n as usize + 1], |k| F::from_f64(a + k as f64 * d))
 }
 
+/// `find(x)`: the linear indices of the non-zero elements, in order, as a vector (what
+/// `x[mask]` selects with, for a mask of the same number of elements).
+pub fn find<T: Element + PartialEq>(x: &Array<T>) -> Result<Array<i32>> {
+    let v = x.host_view()?;
+    let mut out = Vec::new();
+    for (i, e) in v.iter().enumerate() {
+        if *e != zero::<T>() {
+            let i = i32::try_from(i)
+                .map_err(|_| bad_range(format!("`find`: the index {i} does not fit in an int")))?;
+            out.push(i);
+        }
+    }
+    let n = out.len();
+    Array::from_vec(&[n], out)
+}
+
 /// The offsets one subscript selects, already multiplied by its stride.
 enum Axis {
     /// `n` offsets `start + k * delta`, all inside: `All`, and ranges within bounds (no

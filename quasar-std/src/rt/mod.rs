@@ -29,7 +29,9 @@ pub use access::{
 pub use concat::{cat, stack_rows, Part};
 pub use cpu::{has_avx2_fma, has_avx512};
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
-pub use index::{index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub};
+pub use index::{
+    find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
+};
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
     frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, real,

@@ -178,6 +178,7 @@ impl Ctx<'_> {
             | B::Dotprod
             | B::Any
             | B::All
+            | B::Find
             | B::Type
             | B::Typename
             | B::Isreal

@@ -471,6 +471,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
                 self.bits_and_limits(b, args, &r, span)?
             }
+            B::Find => {
+                arity(nargs == 1)?;
+                let a = self.expr(&args[0])?;
+                let n = a.r.num().ok_or_else(bad)?;
+                let x = self.convert(a, &Repr::Array(n, None), span)?;
+                quote!(#q::rt::find(&#x)?)
+            }
             B::Any | B::All => {
                 arity(nargs == 1)?;
                 let a = self.expr(&args[0])?;

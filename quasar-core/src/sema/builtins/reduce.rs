@@ -123,6 +123,18 @@ fn all(c: &BuiltinCall) -> RuleResult {
     reduction(c, "all", Elem::Bool)
 }
 
+/// `find(x)`: the linear indices of the non-zero elements of `x`, an integer vector (host
+/// code; `x[x > 0]` is indexing with them, manual §2.1).
+fn find(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "find")?;
+    let a = args(c, "find", 1, 1)?;
+    match &a[0].ty {
+        t if is_open(t) || is_real(t) => Ok(Type::vec(Type::INT)),
+        Type::Array(x) if is_real(&x.elem) || is_open(&x.elem) => Ok(Type::vec(Type::INT)),
+        t => Err(expected("find", "a real array", t)),
+    }
+}
+
 /// `min(x)` reduces; `min(a, b)` is the element-wise minimum.
 fn min(c: &BuiltinCall) -> RuleResult {
     min_or_max(c, "min")
@@ -202,11 +214,19 @@ pub(super) const SIGNATURES: &[Signature] = &[
     sig(B::Dotprod, true, "dotprod(a, b)", dotprod),
     sig(B::Any, true, "any(x)", any),
     sig(B::All, true, "all(x)", all),
+    sig(B::Find, false, "find(x)", find),
 ];
 
 #[cfg(test)]
 mod tests {
     use super::super::test_util::*;
+
+    #[test]
+    fn find_gives_integer_indices() {
+        assert_eq!(ok("find", &[a("vec")]), "ivec");
+        assert_eq!(ok("find", &[a("imat(2, 2)")]), "ivec");
+        assert!(err("find", &[a("string")]).contains("expects a real array"));
+    }
 
     #[test]
     fn reductions_give_the_element_type() {

@@ -936,9 +936,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 continue;
             }
             let declared = self.cx.declared_param_type(def, p);
-            if Special::from_name(&p.name.name).is_some() {
-                // `pos : ivec3` in a kernel launched over a matrix does not fit the launch.
-                if declared.is_concrete() && t.is_concrete() && !self.fits(t, &declared) {
+            if let Some(s) = Special::from_name(&p.name.name) {
+                // `pos : ivec2` over a 3-dimensional launch is fitted (a warning, `geometry.rs`);
+                // `pos : vec2` or `blkdim : scalar` does not fit any launch.
+                let geometry = |t: &Type| super::geometry::components(t).is_some();
+                let lengths_differ = s.is_geometry() && geometry(&declared) && geometry(t);
+                if declared.is_concrete()
+                    && t.is_concrete()
+                    && !lengths_differ
+                    && !self.fits(t, &declared)
+                {
                     let d = Diagnostic::error(span, format!("kernel parameter `{}` is declared as {declared}, but this launch gives it {t}", p.name.name))
                         .with_secondary(p.span, "declared here")
                         .with_note("positions have one integer per dimension of the `parallel_do` dimensions");

@@ -8,7 +8,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Const};
 use crate::sema::types::{ArrayMods, ArrayType, Dim, Rank, Type};
 use crate::span::Span;
-use crate::syntax::ast::{self, Expr, ExprKind};
+use crate::syntax::ast::{self, BinaryOp, Expr, ExprKind, UnaryOp};
 
 /// How one subscript addresses the array.
 enum Sub {
@@ -21,6 +21,8 @@ enum Sub {
     Rest,
     /// A dimension kept whole (`:`) or partly (`a..b`), with the length if known.
     Keep(Option<u64>),
+    /// Elements picked at run time (`x[x > 0]`): how many is not known.
+    Picked,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -76,7 +78,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let d = Diagnostic::error(n.span, "named arguments are not allowed in an index");
                 self.report(d);
             }
-            let (index, kind) = self.lower_subscript(&arg.value, indices.len() == 1);
+            let (index, kind) = if indices.len() == 1 {
+                self.lower_only_subscript(&arg.value, base)
+            } else {
+                self.lower_subscript(&arg.value, false)
+            };
             subs.push(index);
             kinds.push(kind);
         }
@@ -113,6 +119,51 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         (subs, ty)
+    }
+
+    /// The only subscript of `base[e]`. On the host, a comparison or logical expression is a
+    /// mask (`x[x > 0]`: the elements where it is non-zero) and an integer vector indexing a
+    /// vector lists elements (`x[idx]`); otherwise a vector is a position (`x[pos]`).
+    fn lower_only_subscript(&mut self, e: &'a Expr, base: &Type) -> (ir::Index, Sub) {
+        let host = !self.in_device_code() && !self.in_kernel_context();
+        let is_mask = matches!(
+            &e.kind,
+            ExprKind::Binary {
+                op: BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Gt
+                    | BinaryOp::Ge
+                    | BinaryOp::Eq
+                    | BinaryOp::Ne
+                    | BinaryOp::And
+                    | BinaryOp::Or,
+                ..
+            } | ExprKind::Unary { op: UnaryOp::Not, .. }
+        );
+        let base_is_vector = matches!(base, Type::Array(a) if a.rank == Rank::Fixed(1));
+        if !host || !(is_mask || base_is_vector) {
+            return self.lower_subscript(e, true);
+        }
+        let v = self.lower_expr(e);
+        match &v.ty {
+            Type::Array(m) if is_mask => {
+                if !(m.elem.is_number() || m.elem == Type::Unknown) {
+                    self.check_index_number(&v);
+                }
+                let span = v.span;
+                let find = ir::ExprKind::Call {
+                    callee: ir::Callee::Builtin(ir::Builtin::Find),
+                    args: vec![v],
+                };
+                let indices = ir::Expr::new(find, Type::vec(Type::INT), span);
+                (ir::Index::List(indices), Sub::Picked)
+            }
+            Type::Array(a) if a.rank == Rank::Fixed(1) && a.elem.is_int() && base_is_vector => {
+                let len = vector_len(&v.ty).map(|n| n as u64);
+                (ir::Index::List(v), Sub::Keep(len))
+            }
+            _ => self.subscript_of(v, true),
+        }
     }
 
     fn lower_subscript(&mut self, e: &'a Expr, only: bool) -> (ir::Index, Sub) {
@@ -153,26 +204,32 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             _ => {
                 let v = self.lower_expr(e);
-                let kind = match &v.ty {
-                    // Among several subscripts, a vector lists indices in its dimension.
-                    Type::Array(a) if a.rank == Rank::Fixed(1) && !only => {
-                        let len = vector_len(&v.ty).map(|n| n as u64);
-                        return (ir::Index::List(v), Sub::Keep(len));
-                    }
-                    Type::Array(a) if a.rank == Rank::Fixed(1) => {
-                        if !(a.elem.is_int() || a.elem.is_scalar() || a.elem == Type::Unknown) {
-                            self.check_index_number(&v);
-                        }
-                        vector_len(&v.ty).map(Sub::Position).unwrap_or(Sub::Rest)
-                    }
-                    _ => {
-                        self.check_index_number(&v);
-                        Sub::Scalar { zero: matches!(v.constant(), Some(Const::Int(0))) }
-                    }
-                };
-                (ir::Index::At(v), kind)
+                self.subscript_of(v, only)
             }
         }
+    }
+
+    /// A lowered value as a subscript: a position vector (several dimensions), an index list
+    /// (among several subscripts), or one index.
+    fn subscript_of(&mut self, v: ir::Expr, only: bool) -> (ir::Index, Sub) {
+        let kind = match &v.ty {
+            // Among several subscripts, a vector lists indices in its dimension.
+            Type::Array(a) if a.rank == Rank::Fixed(1) && !only => {
+                let len = vector_len(&v.ty).map(|n| n as u64);
+                return (ir::Index::List(v), Sub::Keep(len));
+            }
+            Type::Array(a) if a.rank == Rank::Fixed(1) => {
+                if !(a.elem.is_int() || a.elem.is_scalar() || a.elem == Type::Unknown) {
+                    self.check_index_number(&v);
+                }
+                vector_len(&v.ty).map(Sub::Position).unwrap_or(Sub::Rest)
+            }
+            _ => {
+                self.check_index_number(&v);
+                Sub::Scalar { zero: matches!(v.constant(), Some(Const::Int(0))) }
+            }
+        };
+        (ir::Index::At(v), kind)
     }
 
     fn check_index_number(&mut self, v: &ir::Expr) {
@@ -189,7 +246,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn slice_type(&mut self, a: &ArrayType, subs: &[Sub], span: Span) -> Type {
         let covered: Option<usize> = subs.iter().try_fold(0usize, |n, s| match s {
-            Sub::Scalar { .. } | Sub::Keep(_) => Some(n + 1),
+            Sub::Scalar { .. } | Sub::Keep(_) | Sub::Picked => Some(n + 1),
             Sub::Position(k) => Some(n + k),
             Sub::Rest => None,
         });
@@ -229,6 +286,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         _ => None,
                     })
                 })),
+                Sub::Picked => Some(None),
                 _ => None,
             })
             .collect();

@@ -12,6 +12,7 @@ mod call;
 mod classes;
 mod coop;
 mod expr;
+mod geometry;
 mod index;
 mod meta;
 mod predicates;

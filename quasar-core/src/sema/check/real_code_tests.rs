@@ -39,10 +39,13 @@ fn var(src: &str, name: &str) -> String {
 
 #[test]
 fn a_vector_indexed_as_a_matrix_is_a_row() {
-    let src = "v = [1.0, 2.0, 3.0]\na = v[0, 2]\np = [0, 1]\nb = v[p]\nc = v[0, 0..1]\n";
+    let src = "v = [1.0, 2.0, 3.0]\na = v[0, 2]\nc = v[0, 0..1]\n";
     assert_eq!(var(src, "a"), "scalar");
-    assert_eq!(var(src, "b"), "scalar");
     assert_eq!(var(src, "c"), "vec2");
+    // In a kernel a position vector addresses the row: `v[pos]` with `pos : ivec2`.
+    let src = "function [] = __kernel__ k(v : vec, y : mat, pos : ivec2)\n    y[pos] = v[pos]\n\
+               endfunction\ny = zeros(1, 3)\nparallel_do(size(y), [1.0, 2.0, 3.0], y, k)\n";
+    assert_eq!(messages(src, false), Vec::<String>::new());
     // A matrix still has two dimensions only (beyond them, only the constant 0).
     assert_eq!(
         messages("m = zeros(2, 2)\nx = m[0, 1, 1]\n", false),
@@ -142,4 +145,32 @@ fn older_built_in_forms() {
     assert_eq!(var(src, "t"), "scalar");
     assert_eq!(var(src, "s"), "ivec2");
     assert_eq!(var(src, "b"), "ivec3");
+}
+
+#[test]
+fn masks_and_index_vectors_select_elements_on_the_host() {
+    let src = "x = [1.0, -2.0, 3.0, -4.0]\np = x[x > 0]\nn = x[!(x > 0)]\n\
+               i = [0, 2]\nq = x[i]\nr = x[[3, 1, 1]]\nm = ones(2, 3)\nk = m[m > 0]\n\
+               x[x < 0] = 0.0\n";
+    assert_eq!(var(src, "p"), "vec");
+    assert_eq!(var(src, "n"), "vec");
+    assert_eq!(var(src, "q"), "vec2");
+    assert_eq!(var(src, "r"), "vec3");
+    assert_eq!(var(src, "k"), "vec");
+    // A position vector still addresses a matrix: `m[[1, 2]]` is one element.
+    assert_eq!(var("m = ones(2, 3)\ne = m[[1, 2]]\n", "e"), "scalar");
+}
+
+#[test]
+fn a_position_with_another_length_than_the_launch_is_fitted_with_a_warning() {
+    let src = "function [] = __kernel__ k(y : cube, pos : ivec2)\n    y[pos[0], pos[1], 0] = 1.0\n\
+               endfunction\ny = zeros(4, 4, 3)\nparallel_do(size(y), y, k)\n";
+    assert_eq!(
+        messages(src, true),
+        ["1:38: `pos` has 2 component(s) but the launch has 3 dimension(s)"]
+    );
+    // A position that is not integral still does not fit.
+    let src = "function [] = __kernel__ k(y : mat, pos : vec2)\n    y[0, 0] = 1.0\nendfunction\n\
+               y = zeros(4, 4)\nparallel_do(size(y), y, k)\n";
+    assert!(messages(src, false)[0].contains("kernel parameter `pos` is declared as vec2"));
 }

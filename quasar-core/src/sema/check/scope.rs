@@ -79,6 +79,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub void_reads: Vec<(LocalId, Span)>,
     /// Optional parameters not passed in this instance, set from their defaults first.
     pub prologue: Vec<(LocalId, &'a ast::Expr)>,
+    /// Geometry parameters declared with another length than the launch's (`geometry.rs`).
+    pub geometry_fits: Vec<super::geometry::GeometryFit>,
     /// Depth of `{!parallel for}` loops being lowered: their bodies become kernels, so
     /// kernel-only functions (`syncthreads`, `shared`) are allowed there.
     pub parallel_depth: u32,
@@ -110,6 +112,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             loop_depth: 0,
             void_reads: Vec::new(),
             prologue: Vec::new(),
+            geometry_fits: Vec::new(),
             parallel_depth: 0,
         }
     }
@@ -304,6 +307,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn check_generic_sizes(&mut self, def: &ast::FunctionDef, args: &[Type]) {
         for (p, arg) in def.params.iter().zip(args) {
             let Some(t) = &p.ty else { continue };
+            if def.kind == FunctionKind::Kernel && Special::from_name(&p.name.name).is_some() {
+                continue; // fitted to the launch (`geometry.rs`)
+            }
             let (Type::Array(d), Type::Array(a)) = (self.resolve_type_quiet(t), arg) else {
                 continue;
             };
@@ -373,7 +379,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if self.kind == FunctionKind::Kernel {
                 self.check_kernel_param(p, &ty);
             }
-            let id = self.add_local(&p.name.name, ty, role, p.span);
+            let id = match role {
+                LocalRole::Special(s) => {
+                    self.add_special_param(p, s, declared.as_ref(), ty, args.get(i))
+                }
+                _ => self.add_local(&p.name.name, ty, role, p.span),
+            };
             params.push(id);
         }
         let mut outputs = Vec::new();
@@ -455,7 +466,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 LocalRole::Special(s) => s.thread_group().map_or(ty, Type::ThreadBlock),
                 _ => ty,
             };
-            params.push(self.add_local(&p.name.name, ty, role, p.span));
+            params.push(match role {
+                LocalRole::Special(s) => {
+                    self.add_special_param(p, s, declared.as_ref(), ty, args.get(i))
+                }
+                _ => self.add_local(&p.name.name, ty, role, p.span),
+            });
         }
         if lambda.kind == FunctionKind::Kernel {
             // A kernel lambda runs for its effect (`y[pos] = …`); it has no result.
@@ -539,7 +555,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.changed = false;
             self.diags.clear();
             self.void_reads.clear();
-            block = self.lower_prologue();
+            block = self.lower_geometry_fits();
+            block.extend(self.lower_prologue());
             block.extend(match result {
                 Some((Some(r), e)) => self.lower_result_expr(e, r),
                 Some((None, e)) => self.lower_effect_expr(e),
