@@ -135,3 +135,9 @@ fn kernels_whose_position_differs_from_the_launch() {
     // `pos : int` over a 2 x 3 launch: each row index comes up 3 times.
     assert_eq!(c.to_vec().unwrap(), [3.0, 3.0]);
 }
+
+#[test]
+fn a_lambda_writes_into_a_captured_array() {
+    // Captured arrays share their elements (ARCHITECTURE §5).
+    assert_eq!(rc::fill_through_lambda(4).unwrap().to_vec().unwrap(), [3.0, 2.0, 3.0, 3.0]);
+}

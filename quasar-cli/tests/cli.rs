@@ -209,8 +209,31 @@ fn check_reports_a_missing_import_at_the_import_statement() {
     assert!(err.contains("cannot find the imported file `missing.q`"), "{err}");
     // A standard module that is not shipped yet is a warning, not an error.
     assert!(err.contains("std.q:1:1"), "{err}");
-    assert!(err.contains("warning: the standard module `system.q` is not available yet"), "{err}");
+    assert!(err.contains("warning: the library module `system.q` is not shipped yet"), "{err}");
     assert!(err.contains("checked 2 files: 1 error, 1 warning (1 file with errors)"), "{err}");
+}
+
+#[test]
+fn check_finds_imports_by_file_name_and_on_quasar_path() {
+    // An absolute Windows path from another machine: found by its file name on QUASAR_PATH.
+    let lib = dir_with(&[("shared/tf.q", "function y = gain(x)\n    y = 2 * x\nendfunction\n")]);
+    let dir = dir_with(&[(
+        "main.q",
+        "import \"C:\\Users\\someone\\tf.q\"\nimport \"Video.dll\"\ny = gain(3)\nv = vidopen(\"a.mp4\")\n",
+    )]);
+    let out = Command::new(env!("CARGO_BIN_EXE_quasar"))
+        .args(["check", "main.q"])
+        .current_dir(dir.path())
+        .env("QUASAR_PATH", lib.path().join("shared"))
+        .output()
+        .expect("the quasar binary runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("cannot find"), "{err}");
+    assert!(err.contains("main.q:2:1") && err.contains("`Video.dll` is a native library"), "{err}");
+    assert!(err.contains("main.q:4:5"), "{err}");
+    assert!(err.contains("it would come from the native library `Video.dll`"), "{err}");
+    assert!(err.contains("checked 1 file: 1 error, 1 warning"), "{err}");
 }
 
 #[test]

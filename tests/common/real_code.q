@@ -145,3 +145,14 @@ function [y, v, z, c] = launch_ranks(x : cube, w : vec)
     c = zeros(2)
     parallel_do(size(z), z, c, first_only)
 endfunction
+
+% ---- a lambda that writes into a captured array (an event handler in real code) --------------
+
+function y = fill_through_lambda(n : int)
+    lut = zeros(n)
+    set_all = () -> lut[:] = 3.0
+    set_one = () -> lut[1] = 2.0
+    set_all()
+    set_one()
+    y = lut
+endfunction

@@ -182,8 +182,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     self.report(d);
                     return unknown(span);
                 }
-                let d = Diagnostic::error(name_span, format!("undefined function `{name}`"))
-                    .with_label("not a function, lambda, type or built-in");
+                let d = self.cx.undefined(name, name_span, true);
                 self.report(d);
                 self.lower_args(args);
                 unknown(span)

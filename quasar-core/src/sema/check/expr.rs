@@ -229,8 +229,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ir::Expr::new(ir::ExprKind::BuiltinRef(sig.builtin), ty, span)
             }
             Some(NameRef::TypeDef(_)) | None => {
-                let d = Diagnostic::error(span, format!("undefined name `{name}`"))
-                    .with_label("not a variable, function, type or built-in");
+                let d = self.cx.undefined(name, span, false);
                 self.report(d);
                 unknown(span)
             }

@@ -141,7 +141,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             } | ExprKind::Unary { op: UnaryOp::Not, .. }
         );
         let base_is_vector = matches!(base, Type::Array(a) if a.rank == Rank::Fixed(1));
-        if !host || !(is_mask || base_is_vector) {
+        let structural =
+            matches!(e.kind, ExprKind::Colon | ExprKind::Range { .. } | ExprKind::Spread(_));
+        if !host || structural || !(is_mask || base_is_vector) {
             return self.lower_subscript(e, true);
         }
         let v = self.lower_expr(e);

@@ -18,6 +18,9 @@ mod meta;
 mod predicates;
 mod scope;
 mod stmt;
+mod unavailable;
+
+pub use unavailable::Unavailable;
 
 use super::decls::{Decls, FnDeclId, ScopeId};
 use super::resolve_type::TypeEnv;
@@ -55,9 +58,21 @@ pub fn check_program_with_imports(
     program: &ast::Program,
     imports: &[(&str, &ast::Program)],
 ) -> Checked {
+    check_program_in(program, imports, &[])
+}
+
+/// [`check_program_with_imports`], where `unavailable` lists the imports that provide nothing
+/// here (a library module not shipped, a native library): a use of a name they would have
+/// defined is an error naming them.
+pub fn check_program_in(
+    program: &ast::Program,
+    imports: &[(&str, &ast::Program)],
+    unavailable: &[Unavailable],
+) -> Checked {
     let bodies: Vec<&[ast::Stmt]> = imports.iter().map(|(_, p)| p.body.as_slice()).collect();
     let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);
+    cx.unavailable = unavailable.to_vec();
     let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
     cx.check_imports(&loaded);
     let script_env = cx.check_script(program);
@@ -96,6 +111,8 @@ pub(crate) struct Checker<'a> {
     /// when pruning, unless a call made a real instance of the same definition later.
     roots: Vec<(FnDeclId, FunctionId)>,
     depth: u32,
+    /// Imports that provide nothing here (`unavailable.rs`).
+    unavailable: Vec<Unavailable>,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -158,6 +175,7 @@ impl<'a> Checker<'a> {
             called: HashSet::new(),
             roots: Vec::new(),
             depth: 0,
+            unavailable: Vec::new(),
         }
     }
 

@@ -174,3 +174,10 @@ fn a_position_with_another_length_than_the_launch_is_fitted_with_a_warning() {
                y = zeros(4, 4)\nparallel_do(size(y), y, k)\n";
     assert_eq!(messages(src, true), Vec::<String>::new());
 }
+
+#[test]
+fn a_lambda_may_assign_into_a_captured_array() {
+    // Real code updates a lookup table from an event handler: `() -> lut[:] = …`.
+    let src = "lut = zeros(4)\nf = () -> lut[:] = 3.0\ng = () -> lut[1] = 2.0\nf()\ng()\n";
+    assert_eq!(messages(src, false), Vec::<String>::new());
+}
