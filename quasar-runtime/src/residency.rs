@@ -423,6 +423,15 @@ impl Buffer {
         }
     }
 
+    /// `{!alloc mode=gpu}`: gives the buffer a zeroed copy on `dev`, the one kernels use (the
+    /// host copy, zero as well, becomes stale).
+    pub fn zero_on(self: &Arc<Self>, dev: &Arc<GpuDevice>) -> Result<()> {
+        let (ptr, deps) = self.prepare_gpu(dev, Access::Write, "(alloc)")?;
+        let f = dev.zero(ptr, self.bytes, &deps, "{!alloc mode=gpu}");
+        self.finish_gpu(f.as_ref().ok(), Access::Write);
+        f.map(|_| ())
+    }
+
     /// `{!transfer target=cpu}`: makes the host copy valid now.
     pub fn fetch_to_host(&self) -> Result<()> {
         let mut st = self.lock_for(false, "transfer the array to the host")?;

@@ -18,6 +18,7 @@ mod barrier;
 mod bound;
 mod call;
 mod collapse;
+mod control;
 mod exports;
 mod expr;
 pub(crate) mod fnval;
