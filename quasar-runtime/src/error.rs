@@ -199,9 +199,24 @@ pub enum Error {
     /// Something the runtime does not support (yet); the text says what.
     #[error("unsupported: {0}")]
     Unsupported(String),
+
+    /// A library function was given an argument it cannot work with (a string where a number
+    /// is needed, a format that does not match its values, a non-square matrix for `inv`, …).
+    #[error("`{function}`: {message}")]
+    Argument {
+        /// The Quasar name of the function, e.g. `sprintf`.
+        function: String,
+        /// What is wrong with the argument.
+        message: String,
+    },
 }
 
 impl Error {
+    /// An [`Error::Argument`]: `function` (its Quasar name) was given a bad argument.
+    pub fn argument(function: &str, message: impl Into<String>) -> Error {
+        Error::Argument { function: function.to_string(), message: message.into() }
+    }
+
     /// An [`Error::Io`] for `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io { path: path.into(), source }

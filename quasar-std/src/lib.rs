@@ -8,12 +8,25 @@
 //! * [`image`]: `imread`/`imwrite` with the manual's 0..255 value range.
 //! * [`math`]: `exp log pow sin cos …` as branch-free polynomial routines that LLVM vectorises
 //!   inside kernel loops (a libm call per element is 2–3× slower, ARCHITECTURE §3).
+//! * [`fft`]: `fft1 fft2 fft3`, their inverses and `irealfft1/2/3` through `rustfft`.
+//! * [`linalg`]: `inv det linsolve chol svd symeig` through `nalgebra` (feature `linalg`).
+//! * [`text`]: `sprintf printf sscanf strcat num2str fromascii toascii fromunicode tounicode`.
+//! * [`files`]: `save`/`load` (format documented there), `fopen fread fwrite fgets fclose dir`.
+//! * [`system`]: `tic toc pause disp`.
+//! * [`figure`]: `imshow plot title xlabel ylabel xlim ylim legend hold` as PNG files in an
+//!   output folder (`QUASAR_FIGURES`); line plots need the feature `plot`.
 //! * [`rt`]: run-time support for generated code: scalar functions, access modes, slicing,
 //!   matrix literals, printing, fixed-size vectors.
 //!
 //! **Status:** being built (issue 5); see each module.
 
 pub mod builtins;
+pub mod fft;
+pub mod figure;
+pub mod files;
 pub mod image;
+pub mod linalg;
 pub mod math;
 pub mod rt;
+pub mod system;
+pub mod text;

@@ -43,6 +43,26 @@ impl Ctx<'_> {
                 Ok(Val::Void)
             }
             B::Shared | B::SharedZeros => self.shared(b, args, ty, span, node),
+            // `maxvalue(T)`/`minvalue(T)`: the type's limits (the most negative finite
+            // value for floats), from the result type.
+            B::Maxvalue | B::Minvalue => {
+                let Some(t) = NumTy::of(ty, self.opts) else {
+                    return unsupported(span, format!("`{b}` of {ty}"));
+                };
+                let max = b == B::Maxvalue;
+                let r = match t {
+                    NumTy::F16 => self.imm(t, if max { 65504.0 } else { -65504.0 }),
+                    NumTy::F32 => {
+                        self.imm(t, if max { f64::from(f32::MAX) } else { f64::from(f32::MIN) })
+                    }
+                    NumTy::F64 => self.imm(t, if max { f64::MAX } else { f64::MIN }),
+                    _ => {
+                        let (lo, hi) = int_limits(t);
+                        self.imm_int(t, if max { hi } else { lo })
+                    }
+                };
+                Ok(Val::Num(r, t))
+            }
             // `zeros(3)` in a kernel is a `vec3` in registers (the type checker gives the
             // constant length); one register per element, as element writes need.
             // `uninit` is zero too, so every register is defined.
@@ -118,7 +138,13 @@ impl Ctx<'_> {
             | B::Sinh
             | B::Cosh
             | B::Tanh
-            | B::Pow => {
+            | B::Pow
+            | B::And
+            | B::Or
+            | B::Xor
+            | B::Shl
+            | B::Shr
+            | B::Not => {
                 let mut vals = Vec::new();
                 for a in args {
                     vals.push(self.expr(a)?);
@@ -147,12 +173,6 @@ impl Ctx<'_> {
             | B::ScalarToHalf
             | B::Factorial
             | B::MirrorExt
-            | B::And
-            | B::Or
-            | B::Xor
-            | B::Shl
-            | B::Shr
-            | B::Not
             | B::Cumsum
             | B::Cumprod
             | B::Dotprod
@@ -160,8 +180,6 @@ impl Ctx<'_> {
             | B::All
             | B::Type
             | B::Typename
-            | B::Maxvalue
-            | B::Minvalue
             | B::Isreal
             | B::Iscomplex
             | B::Isscalar
@@ -172,6 +190,14 @@ impl Ctx<'_> {
             | B::HermTranspose
             | B::Inv
             | B::Svd
+            | B::Det
+            | B::Linsolve
+            | B::Chol
+            | B::Symeig
+            | B::Irealfft1
+            | B::Irealfft2
+            | B::Irealfft3
+            | B::Hold
             | B::Fft1
             | B::Ifft1
             | B::Fft2
@@ -547,5 +573,20 @@ impl Ctx<'_> {
         self.ins(format!("add.u32 {i}, {i}, {n}"));
         self.ins(format!("bra.uni {head}"));
         self.place(&done);
+    }
+}
+
+/// The smallest and largest value of an integer type, as the `i64` whose low bits
+/// `imm_int` writes (`u64::MAX` is -1).
+fn int_limits(t: NumTy) -> (i64, i64) {
+    match t {
+        NumTy::I8 => (i8::MIN.into(), i8::MAX.into()),
+        NumTy::I16 => (i16::MIN.into(), i16::MAX.into()),
+        NumTy::I32 => (i32::MIN.into(), i32::MAX.into()),
+        NumTy::U8 => (0, u8::MAX.into()),
+        NumTy::U16 => (0, u16::MAX.into()),
+        NumTy::U32 => (0, u32::MAX.into()),
+        NumTy::U64 => (0, -1),
+        _ => (i64::MIN, i64::MAX),
     }
 }

@@ -36,6 +36,52 @@ const LOG2E: f64 = std::f64::consts::LOG2_E;
 const LN2: f64 = std::f64::consts::LN_2;
 
 impl Ctx<'_> {
+    /// `and or xor not shl shr` on integers (manual table 14.1): C's operators, the shift
+    /// count taken modulo the width as PTX does for `shl`/`shr` with counts below it (larger
+    /// counts give 0, or the sign for `shr` of a negative number); results wrap to `rt`.
+    fn bit_function(
+        &mut self,
+        b: Builtin,
+        args: &[(Reg, NumTy)],
+        rt: NumTy,
+        span: Span,
+    ) -> Res<Reg> {
+        let bits = rt.bits();
+        let arg = |cx: &mut Self, k: usize, t: NumTy| -> Res<Reg> {
+            match args.get(k) {
+                Some(&(r, from)) => Ok(cx.convert_reg(r, from, t)),
+                None => {
+                    unsupported(span, format!("`{}` with {} argument(s)", b.name(), args.len()))
+                }
+            }
+        };
+        let x = arg(self, 0, rt)?;
+        let d = self.reg(rt.class());
+        match b {
+            B::Not => self.ins(format!("not.{bits} {d}, {x}")),
+            B::Shl | B::Shr => {
+                let n = arg(self, 1, NumTy::U32)?;
+                let op = match (b, rt.is_signed()) {
+                    (B::Shl, _) => format!("shl.{bits}"),
+                    (_, true) => format!("shr.s{}", &bits[1..]),
+                    _ => format!("shr.u{}", &bits[1..]),
+                };
+                self.ins(format!("{op} {d}, {x}, {n}"));
+            }
+            _ => {
+                let y = arg(self, 1, rt)?;
+                let op = match b {
+                    B::And => "and",
+                    B::Or => "or",
+                    _ => "xor",
+                };
+                self.ins(format!("{op}.{bits} {d}, {x}, {y}"));
+            }
+        }
+        self.wrap(d, rt);
+        Ok(d)
+    }
+
     /// `name(args…)` on numbers with the result type `rt`.
     pub fn math(&mut self, b: Builtin, args: &[(Reg, NumTy)], rt: NumTy, span: Span) -> Res<Reg> {
         if rt == NumTy::F16 {
@@ -187,6 +233,9 @@ impl Ctx<'_> {
                 }
             }
             B::Sqrt if rt.is_float() => one(self, "sqrt.rn"),
+            B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not if !rt.is_float() => {
+                self.bit_function(b, args, rt, span)
+            }
             _ if !rt.is_float() => unsupported(span, format!("`{name}` giving an integer")),
             B::Rsqrt if rt == NumTy::F32 => one(self, "rsqrt.approx"),
             B::Rsqrt => {

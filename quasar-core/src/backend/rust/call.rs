@@ -110,7 +110,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
         let bi = quote!(#q::builtins);
-        let r = self.repr_of(ty, span)?;
+        // `imshow` and `plot` return a figure handle (`??`): a statement here, no value.
+        let r = if matches!(b, B::Imshow | B::Plot) && *ty == Type::Unknown {
+            Repr::Unit
+        } else {
+            self.repr_of(ty, span)?
+        };
         let rn = r.num();
         let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
         let nargs = args.len();
@@ -385,66 +390,36 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(<_ as #bi::Cast<#nt>>::cast(#bi::dotprod(&#x, &#y)?))
             }
             B::Imread => {
-                arity(nargs == 1)?;
+                arity(nargs == 1 || nargs == 2)?;
                 let p = self.expr_as(&args[0], &Repr::Str)?;
-                let t = quote!(#q::image::imread(&#p)?);
+                let t = match args.get(1) {
+                    Some(m) => {
+                        let m = self.expr_as(m, &Repr::Str)?;
+                        quote!(#q::image::imread_mode(&#p, &#m)?)
+                    }
+                    None => quote!(#q::image::imread(&#p)?),
+                };
                 self.convert(V { t, r: Repr::Array(Num::F32, Some(3)) }, &r, span)?
             }
             B::Imwrite => {
-                arity(nargs == 2)?;
+                arity(nargs == 2 || nargs == 3)?;
                 let p = self.expr_as(&args[0], &Repr::Str)?;
                 let x = self.expr_as(&args[1], &Repr::Array(Num::F32, None))?;
-                quote!(#q::image::imwrite(&#p, &#x)?)
-            }
-            B::Any | B::All => {
-                arity(nargs == 1)?;
-                let a = self.expr(&args[0])?;
-                let n = a.r.num().ok_or_else(bad)?;
-                let z = n.zero(&rt);
-                let x = a.t;
-                let f = format_ident!("{}", name);
-                match a.r {
-                    Repr::Array(..) => quote!((#x.to_vec()?.iter().#f(|__v| *__v != #z) as i32)),
-                    Repr::Fixed(..) => quote!((#x.iter().#f(|__v| *__v != #z) as i32)),
-                    _ => quote!(((#x != #z) as i32)),
+                match args.get(2) {
+                    None => quote!(#q::image::imwrite(&#p, &#x)?),
+                    Some(range) => {
+                        let range = self.expr_as(range, &Repr::Array(Num::F32, None))?;
+                        quote!({
+                            let __r = #range.to_vec()?;
+                            let [__lo, __hi] = __r[..] else {
+                                return ::core::result::Result::Err(#rt::run::Error::argument("imwrite", ::std::format!("the value range must be [min, max], found {} values", __r.len())));
+                            };
+                            #q::image::imwrite_range(&#p, &#x, __lo, __hi)?
+                        })
+                    }
                 }
             }
-            // Not compiled by this back end (yet).
-            B::Cell
-            | B::Shuffledims
-            | B::Ind2pos
-            | B::Pos2ind
-            | B::Factorial
-            | B::And
-            | B::Or
-            | B::Xor
-            | B::Shl
-            | B::Shr
-            | B::Not
-            | B::Angle
-            | B::Type
-            | B::Typename
-            | B::Maxvalue
-            | B::Minvalue
-            | B::Isreal
-            | B::Iscomplex
-            | B::Isscalar
-            | B::Isvector
-            | B::Ismatrix
-            | B::Iscube
-            | B::HermTranspose
-            | B::Inv
-            | B::Svd
-            | B::Fft1
-            | B::Ifft1
-            | B::Fft2
-            | B::Ifft2
-            | B::Fft3
-            | B::Ifft3
-            | B::Print
-            | B::Unassert
-            | B::Assert
-            | B::Sprintf
+            B::Sprintf
             | B::Printf
             | B::Fprintf
             | B::Sscanf
@@ -456,6 +431,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             | B::Toascii
             | B::Tounicode
             | B::Imshow
+            | B::Hold
             | B::Plot
             | B::Title
             | B::Xlabel
@@ -477,8 +453,57 @@ impl<'g, 'm> FnGen<'g, 'm> {
             | B::Fclose
             | B::Fgets
             | B::Object
+            | B::Cell
             | B::Mat2cell
             | B::Cell2mat
+            | B::Inv
+            | B::Svd
+            | B::Det
+            | B::Linsolve
+            | B::Chol
+            | B::Symeig
+            | B::Fft1
+            | B::Ifft1
+            | B::Fft2
+            | B::Ifft2
+            | B::Fft3
+            | B::Ifft3
+            | B::Irealfft1
+            | B::Irealfft2
+            | B::Irealfft3 => self.library(b, args, &r, span)?,
+            B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
+                self.bits_and_limits(b, args, &r, span)?
+            }
+            B::Any | B::All => {
+                arity(nargs == 1)?;
+                let a = self.expr(&args[0])?;
+                let n = a.r.num().ok_or_else(bad)?;
+                let z = n.zero(&rt);
+                let x = a.t;
+                let f = format_ident!("{}", name);
+                match a.r {
+                    Repr::Array(..) => quote!((#x.to_vec()?.iter().#f(|__v| *__v != #z) as i32)),
+                    Repr::Fixed(..) => quote!((#x.iter().#f(|__v| *__v != #z) as i32)),
+                    _ => quote!(((#x != #z) as i32)),
+                }
+            }
+            // Not compiled by this back end (yet).
+            B::Shuffledims
+            | B::Ind2pos
+            | B::Pos2ind
+            | B::Factorial
+            | B::Type
+            | B::Typename
+            | B::Isreal
+            | B::Iscomplex
+            | B::Isscalar
+            | B::Isvector
+            | B::Ismatrix
+            | B::Iscube
+            | B::HermTranspose
+            | B::Print
+            | B::Unassert
+            | B::Assert
             | B::Shared
             | B::SharedZeros
             | B::Syncthreads
@@ -525,7 +550,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// A one-argument float function over a number, a fixed vector or a host array.
-    fn map1(
+    pub(super) fn map1(
         &mut self,
         a: &Expr,
         r: &Repr,
@@ -552,7 +577,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// A two-argument function with broadcasting of numbers.
-    fn map2(
+    pub(super) fn map2(
         &mut self,
         a: &Expr,
         c: &Expr,

@@ -28,6 +28,7 @@ mod index;
 mod interior;
 mod kernel;
 mod launch;
+mod library;
 mod ptx_embed;
 mod shared;
 mod slice;

@@ -96,13 +96,13 @@ fn fprintf(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Void)
 }
 
-/// `sscanf(string, format)`: the parsed values (known at run time).
+/// `sscanf(string, format)`: the values read, as a vector (MATLAB's `sscanf`).
 fn sscanf(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "sscanf")?;
     let a = args(c, "sscanf", 2, 2)?;
     string_arg("sscanf", "a string", &a[0])?;
     string_arg("sscanf", "a format string", &a[1])?;
-    Ok(Type::Unknown)
+    Ok(Type::vec(Type::SCALAR))
 }
 
 /// `num2str(x)`, `string(x)`: the textual form of a value.
@@ -317,11 +317,23 @@ fn tic(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Void)
 }
 
-/// `toc()`: prints and returns the seconds elapsed since `tic()`.
+/// `toc()`, and the older `toc(label)`: prints and returns the seconds elapsed since `tic()`.
 fn toc(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "toc")?;
-    args(c, "toc", 0, 0)?;
+    let a = args(c, "toc", 0, 1)?;
+    if let Some(label) = a.first() {
+        string_arg("toc", "a label (a string)", label)?;
+    }
     Ok(Type::SCALAR)
+}
+
+/// `hold("on")`, `hold("off")`: keeps the current plot's lines or not; the result says
+/// whether the figure window is still open (0 when running headless).
+fn hold(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "hold")?;
+    let a = args(c, "hold", 1, 1)?;
+    string_arg("hold", "\"on\" or \"off\"", &a[0])?;
+    Ok(Type::INT)
 }
 
 /// `eval(expr)`: the value of a Quasar expression given as a string.
@@ -435,7 +447,8 @@ pub(super) const SIGNATURES: &[Signature] = &[
     host_only(B::Save, "save(file, values...)", save),
     host_only(B::Dir, "dir(pattern)", dir),
     host_only(B::Tic, "tic()", tic),
-    host_only(B::Toc, "toc()", toc),
+    host_only(B::Toc, "toc() or toc(label)", toc),
+    host_only(B::Hold, "hold(\"on\")", hold),
     host_only(B::Eval, "eval(expression)", eval),
     host_only(B::Fopen, "fopen(file, mode)", fopen),
     host_only(B::Fread, "fread(file, dims, type)", fread),
@@ -480,6 +493,9 @@ mod tests {
         assert_eq!(ok("dir", &[s("/home/*.png")]), "vec[string]");
         assert_eq!(ok("tic", &[]), "()");
         assert_eq!(ok("toc", &[]), "scalar");
+        assert_eq!(ok("toc", &[s("")]), "scalar");
+        assert_eq!(ok("hold", &[s("on")]), "int");
+        assert_eq!(ok("sscanf", &[s("1 2"), s("%d")]), "vec");
         assert_eq!(ok("eval", &[s("x -> 2*x")]), "??");
         assert_eq!(ok("fgets", &[a("??")]), "string");
         assert_eq!(err("imread", &[a("int")]), "`imread` expects a file name, found int");

@@ -92,6 +92,71 @@ fn svd(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Tuple(vec![m.clone(), m.clone(), m]))
 }
 
+/// `det(A)`: the determinant, a number.
+fn det(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "det")?;
+    let a = args(c, "det", 1, 1)?;
+    float_matrix("det", &a[0].ty)
+}
+
+/// `linsolve(A, B)`: the solution `X` of `A X = B`, shaped like `B`.
+fn linsolve(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "linsolve")?;
+    let a = args(c, "linsolve", 2, 2)?;
+    let elem = float_matrix("linsolve", &a[0].ty)?;
+    float_matrix("linsolve", &a[1].ty)?;
+    match &a[1].ty {
+        Type::Array(arr) => Ok(make_array(elem, arr.rank, arr.shape.clone())),
+        t if is_open(t) => Ok(Type::Unknown),
+        _ => Ok(Type::array(elem, 1)),
+    }
+}
+
+/// `chol(A)`: the upper-triangular Cholesky factor, a matrix of the shape of `A`.
+fn chol(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "chol")?;
+    let a = args(c, "chol", 1, 1)?;
+    let elem = float_matrix("chol", &a[0].ty)?;
+    match &a[0].ty {
+        Type::Array(arr) => Ok(make_array(elem, Rank::Fixed(2), arr.shape.clone())),
+        _ => Ok(Type::array(elem, 2)),
+    }
+}
+
+/// `[V, D] = symeig(A)`: eigenvectors and eigenvalues of a symmetric matrix.
+fn symeig(c: &BuiltinCall) -> RuleResult {
+    no_type_args(c, "symeig")?;
+    let a = args(c, "symeig", 1, 1)?;
+    let m = Type::array(float_matrix("symeig", &a[0].ty)?, 2);
+    Ok(Type::Tuple(vec![m.clone(), m]))
+}
+
+/// `irealfftN(x)` = `real(ifftN(x))`: a real array of the same shape.
+fn irealfft(c: &BuiltinCall, name: &str) -> RuleResult {
+    Ok(match fft(c, name)? {
+        Type::Array(mut arr) => {
+            if let Type::Complex(p) = arr.elem {
+                arr.elem = Type::Scalar(p);
+            }
+            Type::Array(arr)
+        }
+        Type::Complex(p) => Type::Scalar(p),
+        t => t,
+    })
+}
+
+fn irealfft1(c: &BuiltinCall) -> RuleResult {
+    irealfft(c, "irealfft1")
+}
+
+fn irealfft2(c: &BuiltinCall) -> RuleResult {
+    irealfft(c, "irealfft2")
+}
+
+fn irealfft3(c: &BuiltinCall) -> RuleResult {
+    irealfft(c, "irealfft3")
+}
+
 /// `fftN(x)` / `ifftN(x)`: a complex array of the same shape.
 fn fft(c: &BuiltinCall, name: &str) -> RuleResult {
     no_type_args(c, name)?;
@@ -138,6 +203,13 @@ pub(super) const SIGNATURES: &[Signature] = &[
     Signature { device: true, ..host_only(B::HermTranspose, "herm_transpose(A)", herm_transpose) },
     host_only(B::Inv, "inv(A)", inv),
     host_only(B::Svd, "[U, S, V] = svd(A)", svd),
+    host_only(B::Det, "det(A)", det),
+    host_only(B::Linsolve, "linsolve(A, B)", linsolve),
+    host_only(B::Chol, "chol(A)", chol),
+    host_only(B::Symeig, "[V, D] = symeig(A)", symeig),
+    host_only(B::Irealfft1, "irealfft1(x)", irealfft1),
+    host_only(B::Irealfft2, "irealfft2(x)", irealfft2),
+    host_only(B::Irealfft3, "irealfft3(x)", irealfft3),
     host_only(B::Fft1, "fft1(x)", fft1),
     host_only(B::Ifft1, "ifft1(x)", ifft1),
     host_only(B::Fft2, "fft2(x)", fft2),
@@ -174,5 +246,10 @@ mod tests {
         assert_eq!(ok("fft3", &[a("icube")]), "ccube");
         assert_eq!(err("fft2", &[a("string")]), "`fft2` expects an array of numbers, found string");
         assert_eq!(err("inv", &[a("cube")]), "`inv` expects a matrix, found cube");
+        assert_eq!(ok("det", &[a("mat")]), "scalar");
+        assert_eq!(ok("linsolve", &[a("mat"), a("vec")]), "vec");
+        assert_eq!(ok("chol", &[a("mat(3, 3)")]), "mat(3, 3)");
+        assert_eq!(ok("symeig", &[a("mat")]), "(mat, mat)");
+        assert_eq!(ok("irealfft2", &[a("cmat")]), "mat");
     }
 }

@@ -1,0 +1,377 @@
+//! Calls of the run-time library (manual tables 14.1 and 14.2) in host code: strings
+//! (`quasar_std::text`), timing and console (`system`), figures (`figure`), files (`files`),
+//! FFTs (`fft`) and linear algebra (`linalg`), and the bit operations and type limits that
+//! kernels use too. Functions that need values this back end cannot hold yet (cells, `??`
+//! objects such as file handles, strings as array elements) are compile errors that name the
+//! function and what it needs.
+
+use super::expr::cast_num;
+use super::func::FnGen;
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{Builtin, Builtin as B, Expr, ExprKind};
+use crate::span::Span;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+impl FnGen<'_, '_> {
+    /// A library built-in `b` whose result is held as `r`.
+    pub(super) fn library(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        r: &Repr,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd);
+        let name = b.name();
+        let nargs = args.len();
+        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let needs = |what: &str| {
+            unsupported(
+                span,
+                format_args!("`{name}` ({what}, which this version does not compile yet)"),
+            )
+        };
+        Ok(match b {
+            B::Sprintf | B::Printf => {
+                if nargs == 0 {
+                    return Err(bad());
+                }
+                let f = self.expr_as(&args[0], &Repr::Str)?;
+                let (lets, refs) = self.operands(&args[1..], quote!(#q::text::FormatArg))?;
+                let call = if b == B::Sprintf {
+                    quote!(#q::text::sprintf("sprintf", &__fmt, &[#(#refs),*])?)
+                } else {
+                    quote!(#q::text::printf(&__fmt, &[#(#refs),*])?)
+                };
+                quote!({ let __fmt = #f; #(#lets)* #call })
+            }
+            B::Num2str | B::String => {
+                if nargs == 2 {
+                    let f = self.expr_as(&args[1], &Repr::Str)?;
+                    let (lets, refs) = self.operands(&args[..1], quote!(#q::text::FormatArg))?;
+                    quote!({ let __fmt = #f; #(#lets)* #q::text::sprintf(#name, &__fmt, &[#(#refs),*])? })
+                } else {
+                    let (lets, refs) = self.operands(&args[..1], quote!(#q::rt::Show))?;
+                    quote!({ #(#lets)* #q::text::strcat(&[#(#refs),*]) })
+                }
+            }
+            B::Strcat => {
+                let (lets, refs) = self.operands(args, quote!(#q::rt::Show))?;
+                quote!({ #(#lets)* #q::text::strcat(&[#(#refs),*]) })
+            }
+            B::Sscanf => {
+                let n = r.num().filter(|n| n.is_float()).ok_or_else(bad)?;
+                let nt = n.tokens(&rt);
+                let s = self.expr_as(&args[0], &Repr::Str)?;
+                let f = self.expr_as(&args[1], &Repr::Str)?;
+                quote!({
+                    let __v = #q::text::sscanf(&#s, &#f)?;
+                    let __n = __v.len();
+                    #rt::run::Array::from_vec(&[__n], __v.into_iter().map(|__x| __x as #nt).collect())?
+                })
+            }
+            B::Fromascii | B::Fromunicode => {
+                let n = r.num().ok_or_else(bad)?;
+                let nt = n.tokens(&rt);
+                let s = self.expr_as(&args[0], &Repr::Str)?;
+                let f = format_ident!("{}", name);
+                quote!(#q::text::#f::<#nt>(&#s)?)
+            }
+            B::Toascii | B::Tounicode => {
+                let codes = self.slice_of(&args[0])?;
+                let f = format_ident!("{}", name);
+                quote!(#q::text::#f(&#codes)?)
+            }
+            B::Tic => quote!(#q::system::tic()),
+            B::Toc => {
+                let label = match args.first() {
+                    Some(a) => {
+                        let l = self.expr_as(a, &Repr::Str)?;
+                        quote!(::core::option::Option::Some(#l.as_str()))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                let n = r.num().ok_or_else(bad)?;
+                cast_num(Num::F64, n, quote!(#q::system::toc(#label)?), &rt)
+            }
+            B::Pause => {
+                let ms = self.num_as(&args[0], Num::F64)?;
+                quote!(#q::system::pause(#ms)?)
+            }
+            B::Disp => {
+                let v = self.expr(&args[0])?;
+                let t = v.t;
+                match v.r {
+                    Repr::Array(..) => quote!(#q::system::disp_array(&#t)?),
+                    Repr::Num(_) | Repr::Str | Repr::Fixed(..) => quote!(#q::system::disp(&#t)),
+                    _ => return Err(bad()),
+                }
+            }
+            B::Imshow => {
+                let img = self.expr_as(&args[0], &Repr::Array(Num::F32, None))?;
+                let range = match args.get(1) {
+                    None => quote!(::core::option::Option::None),
+                    Some(a) if matches!(&a.kind, ExprKind::Matrix(items) if items.is_empty()) => {
+                        quote!(::core::option::Option::Some(&[][..]))
+                    }
+                    Some(a) => {
+                        let v = self.floats(a, Num::F32)?;
+                        quote!(::core::option::Option::Some(&#v[..]))
+                    }
+                };
+                let site = self.site(span);
+                quote!({ let _ = #q::figure::imshow(#site, &#img, #range)?; })
+            }
+            B::Hold => {
+                let s = self.expr_as(&args[0], &Repr::Str)?;
+                quote!(#q::figure::hold(&#s)?)
+            }
+            B::Plot => {
+                let style = match args.last().map(|a| self.repr_of(&a.ty, a.span)).transpose()? {
+                    Some(Repr::Str) if nargs >= 2 => {
+                        Some(self.expr_as(&args[nargs - 1], &Repr::Str)?)
+                    }
+                    _ => None,
+                };
+                let data = &args[..nargs - usize::from(style.is_some())];
+                let (x, y) = match data {
+                    [y] => (quote!(::core::option::Option::None), self.floats(y, Num::F64)?),
+                    [x, y] => {
+                        let x = self.floats(x, Num::F64)?;
+                        (quote!(::core::option::Option::Some(#x)), self.floats(y, Num::F64)?)
+                    }
+                    _ => return Err(bad()),
+                };
+                let style = match style {
+                    Some(s) => quote!(::core::option::Option::Some(#s.as_str())),
+                    None => quote!(::core::option::Option::None),
+                };
+                let site = self.site(span);
+                quote!({ let _ = #q::figure::plot::plot(#site, #x, #y, #style)?; })
+            }
+            B::Title | B::Xlabel | B::Ylabel => {
+                let s = self.expr_as(&args[0], &Repr::Str)?;
+                let f = format_ident!("{}", name);
+                quote!({ let _ = #q::figure::plot::#f(&#s)?; })
+            }
+            B::Legend => {
+                let mut names = Vec::new();
+                for a in args {
+                    names.push(self.expr_as(a, &Repr::Str)?);
+                }
+                quote!({ let _ = #q::figure::plot::legend(&[#(#names.as_str()),*])?; })
+            }
+            B::Xlim | B::Ylim => {
+                let v = self.floats(&args[0], Num::F64)?;
+                let f = format_ident!("{}", name);
+                quote!({ let _ = #q::figure::plot::#f(&#v)?; })
+            }
+            B::Save => {
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                let (lets, refs) = self.operands(&args[1..], quote!(#q::files::Save))?;
+                quote!({ #(#lets)* #q::files::save(&#p, &[#(#refs),*])? })
+            }
+            B::Fft1 | B::Ifft1 | B::Fft2 | B::Ifft2 | B::Fft3 | B::Ifft3 => {
+                let x = self.float_array(&args[0], r)?;
+                let f = format_ident!("{}", name);
+                quote!(#q::fft::#f(&#x)?)
+            }
+            B::Irealfft1 | B::Irealfft2 | B::Irealfft3 => {
+                let x = self.float_array(&args[0], r)?;
+                let f = format_ident!("{}", name);
+                quote!(#q::fft::#f(&#x)?)
+            }
+            B::Inv if r.is_num() => {
+                let n = r.num().ok_or_else(bad)?;
+                let x = self.num_as(&args[0], n)?;
+                let one = n.literal(1.0, &rt);
+                quote!((#one / #x))
+            }
+            B::Inv | B::Chol | B::Svd | B::Symeig | B::Det => {
+                let x = self.float_array(&args[0], r)?;
+                let f = format_ident!("{}", name);
+                quote!(#q::linalg::#f(&#x)?)
+            }
+            B::Linsolve => {
+                let a = self.float_array(&args[0], r)?;
+                let c = self.float_array(&args[1], r)?;
+                quote!(#q::linalg::linsolve(&#a, &#c)?)
+            }
+            B::Load => {
+                return Err(needs("its values' types are known only at run time: `??` values"))
+            }
+            B::Dir => return Err(needs("a vector of strings")),
+            B::Fopen | B::Fread | B::Fwrite | B::Fclose | B::Fgets | B::Fprintf => {
+                return Err(needs("a file handle, a `??` object"))
+            }
+            B::Object => return Err(needs("an object with dynamic fields")),
+            B::Cell | B::Mat2cell | B::Cell2mat => return Err(needs("cell arrays")),
+            B::Eval => return Err(unsupported(
+                span,
+                "`eval` of a string at run time (Quasar for Rust compiles programs ahead of time)",
+            )),
+            _ => return Err(bad()),
+        })
+    }
+
+    /// `let`s evaluating `args` once, and references to them as `&dyn Trait`.
+    fn operands(
+        &mut self,
+        args: &[Expr],
+        trait_path: TokenStream,
+    ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+        let (mut lets, mut refs) = (Vec::new(), Vec::new());
+        for (i, a) in args.iter().enumerate() {
+            let v = self.expr(a)?;
+            if !matches!(v.r, Repr::Num(_) | Repr::Str | Repr::Array(..) | Repr::Fixed(..)) {
+                return Err(unsupported(a.span, "this value as an argument of a library function"));
+            }
+            let id = format_ident!("__lib{}", i);
+            let t = v.t;
+            lets.push(quote!(let #id = #t;));
+            refs.push(quote!(&#id as &dyn #trait_path));
+        }
+        Ok((lets, refs))
+    }
+
+    /// A number, fixed vector or array as a `Vec` of `n` (a float type).
+    fn floats(&mut self, a: &Expr, n: Num) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let nt = n.tokens(&rt);
+        let v = self.expr(a)?;
+        let t = v.t;
+        let conv = |from: Num| cast_num(from, n, quote!(__v), &rt);
+        Ok(match v.r {
+            Repr::Num(from) if !from.is_complex() => {
+                let x = cast_num(from, n, t, &rt);
+                quote!(::std::vec![#x])
+            }
+            Repr::Fixed(from, _) if !from.is_complex() => {
+                let c = conv(from);
+                quote!(#t.iter().map(|&__v| #c).collect::<::std::vec::Vec<#nt>>())
+            }
+            Repr::Array(from, _) if !from.is_complex() => {
+                let c = conv(from);
+                quote!(#t.to_vec()?.into_iter().map(|__v| #c).collect::<::std::vec::Vec<#nt>>())
+            }
+            _ => return Err(unsupported(a.span, "this value where real numbers are expected")),
+        })
+    }
+
+    /// Character codes as a `Vec<f64>`.
+    fn slice_of(&mut self, a: &Expr) -> GResult<TokenStream> {
+        self.floats(a, Num::F64)
+    }
+
+    /// An array argument of an FFT or matrix function, as an array of the float (or complex)
+    /// type of the result `r`'s precision: integer arrays become `scalar` arrays.
+    fn float_array(&mut self, a: &Expr, r: &Repr) -> GResult<TokenStream> {
+        let v = self.expr(a)?;
+        let Some(from) = v.r.num() else {
+            return Err(unsupported(a.span, "this argument (an array of numbers is expected)"));
+        };
+        let double =
+            matches!(r, Repr::Num(Num::F64 | Num::C64) | Repr::Array(Num::F64 | Num::C64, _))
+                || matches!(r, Repr::Tuple(rs) if rs.first().and_then(Repr::num) == Some(Num::F64));
+        let target = match from {
+            Num::C32 | Num::C64 | Num::F32 | Num::F64 => from,
+            _ if double => Num::F64,
+            _ => Num::F32,
+        };
+        if !matches!(v.r, Repr::Array(..)) {
+            return Err(unsupported(a.span, "this argument (an array is expected)"));
+        }
+        self.convert(v, &Repr::Array(target, None), a.span)
+    }
+
+    /// The call site `file:line` that names a figure.
+    fn site(&self, span: Span) -> TokenStream {
+        let s = format!("{}:{}", self.g.opts.file_name_of(span), span.line);
+        quote!(#s)
+    }
+
+    /// `and or xor shl shr not` (bitwise, on integers), `angle`, `maxvalue`/`minvalue`, in host
+    /// and kernel code.
+    pub(super) fn bits_and_limits(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        r: &Repr,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let rt = self.g.rt.clone();
+        let bi = quote!(#rt::qstd::builtins);
+        let name = b.name();
+        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let n = r.num().ok_or_else(bad)?;
+        let nt = n.tokens(&rt);
+        Ok(match b {
+            B::Maxvalue | B::Minvalue => {
+                let c = if b == B::Maxvalue { quote!(MAX) } else { quote!(MIN) };
+                let v = quote!(<#nt>::#c);
+                match r {
+                    Repr::Num(_) => v,
+                    _ => return Err(bad()),
+                }
+            }
+            B::Not => {
+                if !n.is_int() || args.len() != 1 {
+                    return Err(bad());
+                }
+                self.map1(
+                    &args[0],
+                    r,
+                    n,
+                    |x| quote!((!#x)),
+                    Some(quote!((|__x| #bi::map(__x, |__v: #nt| !__v)))),
+                )?
+            }
+            B::And | B::Or | B::Xor | B::Shl | B::Shr => {
+                if !n.is_int() || args.len() != 2 {
+                    return Err(bad());
+                }
+                let op = |x: TokenStream, y: TokenStream| match b {
+                    B::And => quote!((#x & #y)),
+                    B::Or => quote!((#x | #y)),
+                    B::Xor => quote!((#x ^ #y)),
+                    // C's shifts for counts below the width; larger counts give 0 (or the
+                    // sign for `shr` of a negative number), never a panic.
+                    B::Shl => quote!(#x.checked_shl(#y as u32).unwrap_or(0)),
+                    _ if is_signed(n) => {
+                        quote!(#x.checked_shr(#y as u32).unwrap_or(#x >> (<#nt>::BITS - 1)))
+                    }
+                    _ => quote!(#x.checked_shr(#y as u32).unwrap_or(0)),
+                };
+                let e = op(quote!(__x), quote!(__y));
+                let array_fn =
+                    quote!((|__a, __b| #bi::zip_map(#name, __a, __b, |__x: #nt, __y: #nt| #e)));
+                self.map2(&args[0], &args[1], r, n, op, array_fn)?
+            }
+            B::Angle => {
+                let a = self.expr(&args[0])?;
+                let from = a.r.num().ok_or_else(bad)?;
+                if !matches!(a.r, Repr::Num(_)) || !matches!(r, Repr::Num(_)) {
+                    return Err(bad());
+                }
+                let x = a.t;
+                if from.is_complex() {
+                    let re = cast_num(from.part(), n, quote!(__z.re), &rt);
+                    let im = cast_num(from.part(), n, quote!(__z.im), &rt);
+                    quote!({ let __z = #x; #rt::qstd::rt::atan2(#im, #re) })
+                } else {
+                    let v = cast_num(from, n, x, &rt);
+                    let z = n.zero(&rt);
+                    quote!(#rt::qstd::rt::atan2(#z, #v))
+                }
+            }
+            _ => return Err(bad()),
+        })
+    }
+}
+
+fn is_signed(n: Num) -> bool {
+    matches!(n, Num::I8 | Num::I16 | Num::I32 | Num::I64)
+}

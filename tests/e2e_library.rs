@@ -1,0 +1,304 @@
+//! End to end: the run-time library of manual tables 14.1 and 14.2 through `quasar!`, each
+//! compared with an independent computation in plain Rust (direct DFT sums, cofactor
+//! formulas, C-formatted text, hand-computed bits); the kernel functions marked `(*)`
+//! (`and or xor shl shr not maxvalue minvalue`) on the CPU and, where a GPU (or the simulated
+//! one: `QUASAR_SIM_GPU=1` or `=ptx`) is there, on the GPU through their PTX.
+
+mod common;
+
+use common::{both, gpu_or_skip};
+use quasar::{Array, Complex};
+
+mod lib {
+    quasar::quasar! { r#"
+function s = formatted(n : int, x : scalar, name : string)
+    s = sprintf("%s: n=%05d x=%.3f", name, n, x)
+endfunction
+
+function s = joined(a : string, n : int)
+    s = strcat(a, "_", n, ".png")
+endfunction
+
+function [] = say(n : int)
+    printf("count %d\n", n)
+endfunction
+
+function v = numbers(s : string)
+    v = sscanf(s, "%f,")
+endfunction
+
+function [v, t] = codes(s : string)
+    v = fromascii(s)
+    t = toascii(v + 1)
+endfunction
+
+function y = spectrum(x : mat)
+    y = fft2(x)
+endfunction
+
+function y = roundtrip(x : mat)
+    y = irealfft2(fft2(x))
+endfunction
+
+function y = columns(x : mat)
+    y = fft1(x)
+endfunction
+
+function [b, d] = inverse(a : mat)
+    b = inv(a)
+    d = det(a)
+endfunction
+
+function [u, s, v] = decompose(a : mat)
+    [u, s, v] = svd(a)
+endfunction
+
+function x = solve(a : mat, b : vec)
+    x = linsolve(a, b)
+endfunction
+
+function r = factor(a : mat)
+    r = chol(a)
+endfunction
+
+function t = timed(ms : scalar)
+    tic()
+    pause(ms)
+    t = toc()
+    toc("")
+endfunction
+
+function [] = show(img : mat, lo : scalar, hi : scalar)
+    imshow(img, [lo, hi])
+    imshow(img, [])
+    disp(img)
+    disp("done")
+endfunction
+
+function [] = plots(x : vec, y : vec)
+    hold("off")
+    plot(x, y, "r-")
+    title("a line")
+    xlabel("x")
+    ylabel("y")
+    xlim([0, 10])
+    legend("line")
+    repeat
+    until !hold("on")
+endfunction
+
+function y = bits(a : int, b : int)
+    y = [and(a, b), or(a, b), xor(a, b), shl(a, 3), shr(a, 2), not(a)]
+endfunction
+
+function [] = write_scaled(file : string, img : mat)
+    imwrite(file, img, [0, 2])
+endfunction
+
+function img = read_gray(file : string)
+    img = imread(file, "gray")
+endfunction
+
+function [] = store(file : string, a : mat, n : int)
+    save(file, a, n, "label")
+endfunction
+
+function [] = __kernel__ bit_kernel(x : vec[int], y : mat[int], pos : int)
+    v = x[pos]
+    y[pos, 0] = and(v, 12)
+    y[pos, 1] = or(v, 5)
+    y[pos, 2] = xor(v, 255)
+    y[pos, 3] = shl(v, 2)
+    y[pos, 4] = shr(v, 1)
+    y[pos, 5] = not(v)
+    y[pos, 6] = maxvalue(v)
+    y[pos, 7] = minvalue(v)
+endfunction
+
+function y = run_bits(x : vec[int])
+    y = int(zeros(numel(x), 8))
+    parallel_do(numel(x), x, y, bit_kernel)
+endfunction
+
+function [] = __kernel__ limit_kernel(y : vec, pos : int)
+    if pos == 0
+        y[pos] = maxvalue(y[pos])
+    else
+        y[pos] = minvalue(y[pos])
+    endif
+endfunction
+
+function y = run_limits()
+    y = zeros(2)
+    parallel_do(2, y, limit_kernel)
+endfunction
+"# }
+}
+
+fn mat(m: usize, n: usize, v: &[f32]) -> Array<f32> {
+    Array::from_vec(&[m, n], v.to_vec()).unwrap()
+}
+
+#[test]
+fn strings_follow_c_and_matlab() {
+    assert_eq!(lib::formatted(42, 1.23456, "v").unwrap(), "v: n=00042 x=1.235");
+    assert_eq!(lib::joined("out", 7).unwrap(), "out_7.png");
+    lib::say(3).unwrap();
+    assert_eq!(lib::numbers("1.5,-2,1e3").unwrap().to_vec().unwrap(), vec![1.5, -2.0, 1000.0]);
+    let (v, t) = lib::codes("HAL").unwrap();
+    assert_eq!(v.to_vec().unwrap(), vec![72.0, 65.0, 76.0]);
+    assert_eq!(t, "IBM");
+    let e = lib::codes("€").unwrap_err().to_string();
+    assert!(e.starts_with("`fromascii`"), "{e}");
+}
+
+/// The 2-D DFT by its definition, in f64.
+fn dft2(m: usize, n: usize, x: &[f32]) -> Vec<Complex<f64>> {
+    let mut out = vec![Complex::new(0.0, 0.0); m * n];
+    for k in 0..m {
+        for l in 0..n {
+            for i in 0..m {
+                for j in 0..n {
+                    let a = -2.0
+                        * std::f64::consts::PI
+                        * ((i * k) as f64 / m as f64 + (j * l) as f64 / n as f64);
+                    out[k * n + l] += Complex::from_polar(f64::from(x[i * n + j]), a);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn ffts_match_the_definition() {
+    let v: Vec<f32> = (0..12).map(|i| ((i * 5) % 7) as f32 - 2.0).collect();
+    let x = mat(3, 4, &v);
+    let y = lib::spectrum(&x).unwrap();
+    assert_eq!(y.shape(), &[3, 4]);
+    for (a, b) in y.to_vec().unwrap().iter().zip(dft2(3, 4, &v)) {
+        assert!(
+            (f64::from(a.re) - b.re).abs() < 1e-4 && (f64::from(a.im) - b.im).abs() < 1e-4,
+            "{a} vs {b}"
+        );
+    }
+    let back = lib::roundtrip(&x).unwrap().to_vec().unwrap();
+    for (a, b) in back.iter().zip(&v) {
+        assert!((a - b).abs() < 1e-5);
+    }
+    // fft1 of a matrix: each column (MATLAB's fft); a column of [1, 1, 1] gives [3, 0, 0].
+    let c = lib::columns(&mat(3, 2, &[1.0, 0.0, 1.0, 1.0, 1.0, 0.0])).unwrap().to_vec().unwrap();
+    let re: Vec<f32> = c.iter().map(|z| z.re).collect();
+    assert!((re[0] - 3.0).abs() < 1e-6 && (re[1] - 1.0).abs() < 1e-6 && re[2].abs() < 1e-6);
+}
+
+#[test]
+fn linear_algebra_matches_closed_forms() {
+    // inv of [[a, b], [c, d]] = [[d, -b], [-c, a]] / (ad - bc).
+    let (b, d) = lib::inverse(&mat(2, 2, &[4.0, 7.0, 2.0, 6.0])).unwrap();
+    assert!((d - 10.0).abs() < 1e-5);
+    let expect = [0.6, -0.7, -0.2, 0.4];
+    for (g, e) in b.to_vec().unwrap().iter().zip(expect) {
+        assert!((g - e).abs() < 1e-6, "{g} vs {e}");
+    }
+    // The singular values of diag(3, -2) are 3 and 2.
+    let (u, s, v) = lib::decompose(&mat(2, 2, &[3.0, 0.0, 0.0, -2.0])).unwrap();
+    let s = s.to_vec().unwrap();
+    assert!((s[0] - 3.0).abs() < 1e-6 && (s[3] - 2.0).abs() < 1e-6 && s[1] == 0.0);
+    assert_eq!((u.shape(), v.shape()), (&[2, 2][..], &[2, 2][..]));
+    let x = lib::solve(
+        &mat(2, 2, &[2.0, 1.0, 1.0, 3.0]),
+        &Array::from_vec(&[2], vec![3.0, 5.0]).unwrap(),
+    )
+    .unwrap();
+    let x = x.to_vec().unwrap();
+    assert!((x[0] - 0.8).abs() < 1e-6 && (x[1] - 1.4).abs() < 1e-6);
+    // chol([[4, 2], [2, 5]]) = [[2, 1], [0, 2]].
+    let r = lib::factor(&mat(2, 2, &[4.0, 2.0, 2.0, 5.0])).unwrap().to_vec().unwrap();
+    assert_eq!(r, vec![2.0, 1.0, 0.0, 2.0]);
+    let e = lib::inverse(&mat(2, 2, &[1.0, 2.0, 2.0, 4.0])).unwrap_err().to_string();
+    assert!(e.starts_with("`inv`: the matrix is singular"), "{e}");
+}
+
+#[test]
+fn timing_display_and_figures() {
+    let t = lib::timed(15.0).unwrap();
+    assert!(t >= 0.014, "{t}");
+    let dir = tempfile_dir("figures");
+    quasar::figure::set_output(Some(dir.clone()));
+    let img = mat(2, 2, &[0.0, 1.0, 2.0, 4.0]);
+    lib::show(&img, 0.0, 4.0).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let shown = quasar::imread(dir.join(&files[0])).unwrap().to_vec().unwrap();
+    // [0, 4] -> 0..255: 0, 63.75, 127.5, 255, rounded.
+    assert_eq!(shown, vec![0.0, 64.0, 128.0, 255.0]);
+    lib::plots(
+        &Array::from_vec(&[3], vec![0.0, 5.0, 10.0]).unwrap(),
+        &Array::from_vec(&[3], vec![1.0, 4.0, 2.0]).unwrap(),
+    )
+    .unwrap();
+    let plot = quasar::figure::plot::current();
+    assert_eq!((plot.title.as_str(), plot.xlabel.as_str(), plot.legend.len()), ("a line", "x", 1));
+    assert!(std::fs::read_dir(&dir).unwrap().count() >= 3);
+    quasar::figure::set_output(None);
+}
+
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("quasar-e2e-library-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn image_files_with_modes_and_ranges() {
+    let dir = tempfile_dir("images");
+    let p = dir.join("scaled.png");
+    let p = p.to_str().unwrap();
+    lib::write_scaled(p, &mat(1, 3, &[0.0, 1.0, 2.0])).unwrap();
+    let g = lib::read_gray(p).unwrap();
+    assert_eq!((g.shape(), g.to_vec().unwrap()), (&[1, 3][..], vec![0.0, 128.0, 255.0]));
+    let q = dir.join("saved.qd");
+    lib::store(q.to_str().unwrap(), &mat(1, 2, &[1.0, 2.0]), 5).unwrap();
+    let v = quasar::files::load(&q).unwrap();
+    assert!(matches!(&v[1], quasar::files::Saved::I32(a) if a.to_vec().unwrap() == vec![5]));
+    assert!(matches!(&v[2], quasar::files::Saved::Str(s) if s == "label"));
+}
+
+#[test]
+fn bit_functions_on_the_host() {
+    let a = 0b1011_0110;
+    let b = 0b0110_0011;
+    let y = lib::bits(a, b).unwrap().to_vec().unwrap();
+    assert_eq!(y, vec![a & b, a | b, a ^ b, a << 3, a >> 2, !a]);
+    let y = lib::bits(-8, 1).unwrap().to_vec().unwrap();
+    assert_eq!((y[4], y[5]), (-2, 7));
+}
+
+fn bit_expect(x: &[i32]) -> Vec<i32> {
+    x.iter()
+        .flat_map(|&v| [v & 12, v | 5, v ^ 255, v.wrapping_shl(2), v >> 1, !v, i32::MAX, i32::MIN])
+        .collect()
+}
+
+#[test]
+fn bit_functions_and_limits_in_kernels_on_both_devices() {
+    let x: Vec<i32> = vec![0, 1, 7, -1, -100, 12345, i32::MAX, i32::MIN];
+    let xa = Array::from_vec(&[x.len()], x.clone()).unwrap();
+    let cpu = common::on(quasar::SchedMode::Cpu, || lib::run_bits(&xa)).unwrap().to_vec().unwrap();
+    assert_eq!(cpu, bit_expect(&x));
+    let limits = common::on(quasar::SchedMode::Cpu, lib::run_limits).unwrap().to_vec().unwrap();
+    assert_eq!(limits, vec![f32::MAX, f32::MIN]);
+    if !gpu_or_skip("bit_functions_and_limits_in_kernels_on_both_devices") {
+        return;
+    }
+    let (c, g) = both("bit_kernel", false, || lib::run_bits(&xa)?.to_vec()).unwrap();
+    assert_eq!(c, g);
+    let (c, g) = both("limit_kernel", false, || lib::run_limits()?.to_vec()).unwrap();
+    assert_eq!(c, g);
+}
