@@ -10,8 +10,7 @@
 mod common;
 
 use quasar_core::backend::ptx::{emit_module_with, PtxOptions, PtxOutput};
-use quasar_core::sema::check::check_program;
-use quasar_core::{syntax, FileId};
+use quasar_core::driver;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,12 +79,10 @@ fn inline_blocks(text: &str) -> Vec<String> {
 /// the project's own files must type-check).
 fn ptx_of(path: &Path, own: bool, opts: &PtxOptions) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
-    let parsed = syntax::parse(&src, FileId(0));
-    let checked = (!parsed.has_errors()).then(|| check_program(&parsed.program));
-    match checked {
-        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => {
-            Some(emit_module_with(&c.module, opts))
-        }
+    // Through the driver, as `quasar!` compiles it (passes and verifier included).
+    let (art, _) = driver::compile(&driver::Options::new(path.display().to_string(), src, path));
+    match art.module {
+        Some(m) if !art.has_errors() => Some(emit_module_with(&m, opts)),
         _ => {
             assert!(!own, "{} does not type-check", path.display());
             None
