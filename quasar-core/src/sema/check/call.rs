@@ -17,6 +17,19 @@ use crate::syntax::ast::{self, Expr, ExprKind, FunctionKind};
 /// Types a kernel's parameter list for one launch (or says why it does not fit).
 type ParamFill<'f> = &'f dyn Fn(&[ast::Param]) -> Result<Vec<Type>, String>;
 
+/// The weight of an exactly matched parameter in an overload's score (more than any number
+/// of parameters matched through subtyping).
+const EXACT: usize = 1 << 16;
+
+/// `arg` is of the declared type itself, not of a subtype or a type that converts: the same
+/// kind of number, or an array of the same element type and rank.
+fn matches_exactly(arg: &Type, declared: &Type) -> bool {
+    match (arg, declared) {
+        (Type::Array(a), Type::Array(d)) => a.elem == d.elem && a.rank == d.rank,
+        (a, d) => a == d,
+    }
+}
+
 /// The result type of a call to something with these outputs.
 pub fn results_type(results: &[Type]) -> Type {
     match results {
@@ -392,6 +405,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 if declared.is_concrete() {
                     score += 1;
+                    // An exact match outranks one through subtyping or conversion (manual
+                    // §4.9.2, rule 2): `f(x : vec)` before `f(x : mat)` for a vector.
+                    if matches_exactly(&arg.ty, &declared) {
+                        score += EXACT;
+                    }
                 }
             }
             ordered.push(arg);

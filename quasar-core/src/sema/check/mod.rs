@@ -14,6 +14,7 @@ mod coop;
 mod expr;
 mod index;
 mod meta;
+mod predicates;
 mod scope;
 mod stmt;
 
