@@ -3,6 +3,7 @@
 //! (`p.scale(2)` is `scale(p, 2)`), `parallel_do`/`serial_do`, and the calling rules between
 //! host, device and kernel functions (manual §2.4.1, §4.3).
 
+use super::attributes::schedule_candidates;
 use super::expr::unknown;
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
@@ -638,7 +639,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let lowered = self.lower_args(args);
+        let mut lowered = self.lower_args(args);
+        if sig.builtin == ir::Builtin::Schedule {
+            schedule_candidates(&mut lowered);
+        }
         if self.in_device_code() && !sig.device {
             let d = Diagnostic::error(
                 span,
