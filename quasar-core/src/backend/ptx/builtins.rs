@@ -250,6 +250,10 @@ impl Ctx<'_> {
             | B::OptBlockSize
             | B::OptBlockCnt
             | B::GpuFeature
+            | B::Schedule
+            | B::SchedAttr
+            | B::AllocAttr
+            | B::TransferAttr
             | B::MetaCheck
             | B::MetaStr
             | B::MetaEval

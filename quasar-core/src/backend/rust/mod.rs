@@ -17,6 +17,7 @@
 mod barrier;
 mod call;
 mod collapse;
+mod control;
 mod exports;
 mod expr;
 pub(crate) mod fnval;

@@ -3,6 +3,7 @@
 //! (`p.scale(2)` is `scale(p, 2)`), `parallel_do`/`serial_do`, and the calling rules between
 //! host, device and kernel functions (manual §2.4.1, §4.3).
 
+use super::attributes::schedule_candidates;
 use super::expr::unknown;
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
@@ -182,7 +183,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     self.report(d);
                     return unknown(span);
                 }
-                let d = self.cx.undefined(name, name_span, true);
+                let mut d = self.cx.undefined(name, name_span, true);
+                // Only a plain undefined name (not one an unavailable import explains).
+                if d.message.starts_with("undefined ") {
+                    if let Some(similar) = self.similar_name(name) {
+                        d = d.with_note(format!("did you mean `{similar}`?"));
+                    }
+                }
                 self.report(d);
                 self.lower_args(args);
                 unknown(span)
@@ -634,7 +641,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let lowered = self.lower_args(args);
+        let mut lowered = self.lower_args(args);
+        if sig.builtin == ir::Builtin::Schedule {
+            schedule_candidates(&mut lowered);
+        }
         if self.in_device_code() && !sig.device {
             let d = Diagnostic::error(
                 span,

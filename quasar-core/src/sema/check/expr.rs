@@ -229,7 +229,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ir::Expr::new(ir::ExprKind::BuiltinRef(sig.builtin), ty, span)
             }
             Some(NameRef::TypeDef(_)) | None => {
-                let d = self.cx.undefined(name, span, false);
+                let mut d = self.cx.undefined(name, span, false);
+                // Only a plain undefined name (not one an unavailable import explains).
+                if d.message.starts_with("undefined ") {
+                    if let Some(similar) = self.similar_name(name) {
+                        d = d.with_note(format!("did you mean `{similar}`?"));
+                    }
+                }
                 self.report(d);
                 unknown(span)
             }

@@ -36,6 +36,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if let Some(stmt) = self.lower_stmt(s) {
                 out.push(stmt);
             }
+            if let StmtKind::Attribute(a) = &s.kind {
+                out.extend(self.lower_runtime_attributes(a));
+            }
             self.parallel_depth -= parallel as u32;
             if let StmtKind::Attribute(a) = &s.kind {
                 parallel_next = a.items.iter().any(|i| {
