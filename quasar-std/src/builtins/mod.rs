@@ -59,8 +59,8 @@ pub mod reduce;
 pub mod shape;
 
 pub use construct::{
-    cones, copy, czeros, deepcopy, eye, eye_rect, herm_transpose, linspace, ones, repmat, reshape,
-    squeeze, to_dims, transpose, uninit, zeros,
+    cones, copy, czeros, deepcopy, eye, eye_rect, float_dim, herm_transpose, linspace, ones,
+    repmat, reshape, squeeze, to_dims, transpose, uninit, zeros,
 };
 pub use convert::{cast, complex, complex_re_im, conj, float, imag, int, real};
 pub use cumulative::{cumprod, cumprod_dim, cumsum, cumsum_dim};
