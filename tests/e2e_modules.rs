@@ -188,7 +188,7 @@ fn imfilter_correlates_with_each_boundary_mode() {
     let circ =
         |i: i64, j: i64| Some((i.rem_euclid(mm as i64) as usize, j.rem_euclid(nn as i64) as usize));
     let zero = |i: i64, j: i64| {
-        (i >= 0 && j >= 0 && i < mm as i64 && j < nn as i64).then(|| (i as usize, j as usize))
+        (i >= 0 && j >= 0 && i < mm as i64 && j < nn as i64).then_some((i as usize, j as usize))
     };
     let mirror = |i: i64, j: i64| {
         let f = |k: i64, len: i64| quasar::__rt::qstd::rt::mirror_ext(k, len) as usize;
@@ -396,7 +396,8 @@ fn module_kernels_on_both_devices() {
     }
     let x = cube(9, 7, 3, |i, j, c| ((i * 7 + j * 3 + c * 5) % 11) as f32 / 10.0);
     let h = Array::from_vec(&[3, 3], vec![1.0, 2.0, 0.0, -1.0, 0.5, 0.0, 0.0, 0.0, 3.0]).unwrap();
-    let runs: Vec<(&str, Box<dyn Fn() -> quasar::Result<Array<f32>>>)> = vec![
+    type Run<'a> = (&'a str, Box<dyn Fn() -> quasar::Result<Array<f32>> + 'a>);
+    let runs: Vec<Run> = vec![
         ("rgb2lab", Box::new(|| m::t_lab(&x))),
         ("rgb2hsv", Box::new(|| m::t_hsv(&x))),
         ("sRGB_decode", Box::new(|| m::t_decode(&x))),
