@@ -10,8 +10,7 @@
 mod common;
 
 use quasar_core::backend::ptx::{emit_module_with, PtxOptions, PtxOutput};
-use quasar_core::load::Loader;
-use quasar_core::syntax;
+use quasar_core::driver;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,17 +79,10 @@ fn inline_blocks(text: &str) -> Vec<String> {
 /// the project's own files must type-check).
 fn ptx_of(path: &Path, own: bool, opts: &PtxOptions) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
-    // Through the loader, so that imports (the shipped standard modules too) are resolved.
-    let mut loader = Loader::default();
-    let file = loader.map.add(path.display().to_string(), src);
-    let parsed = syntax::parse(loader.map.source(file), file);
-    let checked = (!parsed.has_errors())
-        .then(|| loader.check(path, &parsed.program))
-        .and_then(|(c, d)| c.filter(|_| !d.iter().any(|d| d.is_error())));
-    match checked {
-        Some(c) if !c.diagnostics.iter().any(|d| d.is_error()) => {
-            Some(emit_module_with(&c.module, opts))
-        }
+    // Through the driver, as `quasar!` compiles it (passes and verifier included).
+    let (art, _) = driver::compile(&driver::Options::new(path.display().to_string(), src, path));
+    match art.module {
+        Some(m) if !art.has_errors() => Some(emit_module_with(&m, opts)),
         _ => {
             assert!(!own, "{} does not type-check", path.display());
             None

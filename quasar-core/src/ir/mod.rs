@@ -9,6 +9,7 @@ pub mod builtin;
 pub mod dump;
 pub mod dump_body;
 pub mod number;
+pub mod partition;
 pub mod prune;
 pub mod slice;
 pub mod special;
@@ -99,6 +100,9 @@ pub struct Function {
     /// the instances that calls create instead.
     pub generic: bool,
     pub span: Span,
+    /// A kernel's interior/border partition (boundary-check elimination), once
+    /// `transform::interior` ran.
+    pub partition: Option<partition::Partition>,
 }
 
 impl Function {

@@ -5,8 +5,10 @@
 //! To add a pass: write `transform/NAME.rs` with a `pub fn run(module: &mut Module, cx:
 //! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
 
+pub mod collapse;
 pub mod dead_fn_values;
 pub mod fold_guards;
+pub mod interior;
 
 use crate::ir::Module;
 
@@ -38,6 +40,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "dead-fn-values",
             about: "function values stored in variables that nothing reads are removed",
             run: dead_fn_values::run,
+        },
+        Pass {
+            name: "interior",
+            about: "boundary-check elimination: each kernel's interior/border partition",
+            run: interior::run,
         },
     ]
 }

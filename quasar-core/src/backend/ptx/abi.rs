@@ -117,6 +117,7 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         cx.ins(format!("mad.lo.s32 {r}, {c}, {n}, {t}"));
         pos.push(r);
     }
+    cx.positions = pos.clone();
     if !cx.uses_sync {
         for (&at, dim) in pos.iter().zip(cx.dims.clone()) {
             let p = cx.reg(RegClass::Pred);

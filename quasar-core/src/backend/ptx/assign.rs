@@ -37,9 +37,12 @@ impl Ctx<'_> {
             PlaceKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 match b {
-                    Val::Array(arr) => self.atomic_update(&arr, indices, op, v, place.span),
+                    Val::Array(arr) => {
+                        self.atomic_update(&arr, indices, op, v, place.span, place.id)
+                    }
                     Val::Vec(..) => {
-                        let cur = self.index_value(b.clone(), indices, &place.ty, place.span)?;
+                        let cur =
+                            self.index_value(b.clone(), indices, &place.ty, place.span, place.id)?;
                         let new = self.compound(op, cur, v, &place.ty, place.span)?;
                         self.store_vec_elem(base, b, indices, new.clone(), place.span)?;
                         Ok(new)
@@ -92,13 +95,13 @@ impl Ctx<'_> {
                     Val::Array(arr) if arr.complex => {
                         let t = arr.elem;
                         let (re, im) = self.cplx_val(v, t, place.span)?;
-                        self.store_cplx_elem(&arr, indices, (re, im), place.span)?;
+                        self.store_cplx_elem(&arr, indices, (re, im), place.span, place.id)?;
                         Ok(Val::Cplx(re, im, t))
                     }
                     Val::Array(arr) => {
                         let t = arr.elem;
                         let x = self.num_val(v, t, place.span)?;
-                        self.store_elem(&arr, indices, x, place.span)?;
+                        self.store_elem(&arr, indices, x, place.span, place.id)?;
                         Ok(Val::Num(x, t))
                     }
                     Val::Vec(..) => self.store_vec_elem(base, b, indices, v, place.span),

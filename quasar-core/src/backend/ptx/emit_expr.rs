@@ -86,7 +86,7 @@ impl Ctx<'_> {
             ExprKind::Call { callee, args } => self.call(callee, args, e),
             ExprKind::Index { base, indices } => {
                 let b = self.expr(base)?;
-                self.index_value(b, indices, &e.ty, e.span)
+                self.index_value(b, indices, &e.ty, e.span, e.id)
             }
             ExprKind::Matrix(items) => self.matrix(items, &e.ty, e.span),
             ExprKind::Ternary { cond, then, otherwise } => {

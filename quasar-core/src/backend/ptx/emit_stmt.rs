@@ -16,6 +16,11 @@ impl Ctx<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Res<()> {
+        // Where the code comes from, once per Quasar line.
+        if self.last_line != Some(s.span.line) {
+            self.last_line = Some(s.span.line);
+            self.code.push_str(&format!("\t// line {}\n", s.span.line));
+        }
         match &s.kind {
             StmtKind::Assign { place, op, value } => {
                 self.assign(place, *op, value)?;

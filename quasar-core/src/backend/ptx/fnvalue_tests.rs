@@ -3,9 +3,7 @@
 //! (`tests/ptxas.rs` assembles `tests/ptx_kernels/fnvalues.q`.)
 
 use super::fnvalue::enum_layout;
-use super::{emit_module, PtxParamRole};
-use crate::sema::check::check_program;
-use crate::{syntax, FileId};
+use super::PtxParamRole;
 use std::mem::{align_of, offset_of, size_of};
 
 #[allow(dead_code)]
@@ -59,11 +57,7 @@ endfunction
 
 #[test]
 fn a_call_branches_on_the_tag() {
-    let parsed = syntax::parse(SRC, FileId(0));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let checked = check_program(&parsed.program);
-    assert!(!checked.diagnostics.iter().any(|d| d.is_error()), "{:?}", checked.diagnostics);
-    let out = emit_module(&checked.module);
+    let out = super::tests::ptx(SRC);
     assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
     let k = &out.kernels[0];
     // `fn`, a captured launch argument: the enum's bytes, the tag then (scalar a, int k)

@@ -5,6 +5,7 @@
 use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
 use super::{unsupported, PtxCheckSite, Res};
+use crate::ir::NodeId;
 use crate::ir::{Const, Index};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
@@ -18,13 +19,20 @@ pub(super) struct Elem {
 
 impl Ctx<'_> {
     /// `base[indices]` as a value.
-    pub fn index_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
+    pub fn index_value(
+        &mut self,
+        base: Val,
+        indices: &[Index],
+        ty: &Type,
+        span: Span,
+        node: NodeId,
+    ) -> Res<Val> {
         if crate::ir::slice::is_slice(indices) {
             return self.slice_value(base, indices, ty, span);
         }
         match base {
             Val::Array(arr) if arr.complex => {
-                let el = self.element(&arr, indices, span)?;
+                let el = self.element(&arr, indices, span, node)?;
                 let t = arr.elem;
                 let (re, im) = (self.imm(t, 0.0), self.imm(t, 0.0));
                 let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
@@ -38,7 +46,7 @@ impl Ctx<'_> {
                 if NumTy::of(ty, self.opts).is_none() {
                     return unsupported(span, format!("indexing that gives {ty} (slices)"));
                 }
-                let el = self.element(&arr, indices, span)?;
+                let el = self.element(&arr, indices, span, node)?;
                 Ok(Val::Num(self.load_at(&arr, &el), arr.elem))
             }
             Val::Vec(regs, t) => {
@@ -73,8 +81,9 @@ impl Ctx<'_> {
         indices: &[Index],
         (re, im): (Reg, Reg),
         span: Span,
+        node: NodeId,
     ) -> Res<()> {
-        let el = self.element(arr, indices, span)?;
+        let el = self.element(arr, indices, span, node)?;
         let pred = el.ok.map(|p| format!("@{p} ")).unwrap_or_default();
         let sp = arr.space.name();
         let (m, b) = (arr.elem.mem(), arr.elem.bytes());
@@ -84,8 +93,15 @@ impl Ctx<'_> {
     }
 
     /// `arr[indices] = x`.
-    pub fn store_elem(&mut self, arr: &ArrRef, indices: &[Index], x: Reg, span: Span) -> Res<()> {
-        let el = self.element(arr, indices, span)?;
+    pub fn store_elem(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        x: Reg,
+        span: Span,
+        node: NodeId,
+    ) -> Res<()> {
+        let el = self.element(arr, indices, span, node)?;
         self.store_at(arr, &el, x);
         Ok(())
     }
@@ -134,13 +150,14 @@ impl Ctx<'_> {
         op: AssignOp,
         v: Val,
         span: Span,
+        node: NodeId,
     ) -> Res<Val> {
         let t = arr.elem;
         if arr.complex {
-            return self.atomic_cplx(arr, indices, op, v, span);
+            return self.atomic_cplx(arr, indices, op, v, span, node);
         }
         let x = self.num_val(v, t, span)?;
-        let el = self.element(arr, indices, span)?;
+        let el = self.element(arr, indices, span, node)?;
         self.atomic_elem(arr, &el, op, x, span)
     }
 
@@ -176,13 +193,14 @@ impl Ctx<'_> {
         op: AssignOp,
         v: Val,
         span: Span,
+        node: NodeId,
     ) -> Res<Val> {
         if !matches!(op, AssignOp::Add | AssignOp::Sub) {
             return unsupported(span, "this compound assignment to complex array elements");
         }
         let t = arr.elem;
         let (re, im) = self.cplx_val(v, t, span)?;
-        let el = self.element(arr, indices, span)?;
+        let el = self.element(arr, indices, span, node)?;
         let (nr, ni) = (self.imm(t, 0.0), self.imm(t, 0.0));
         let skip = self.label();
         if let Some(ok) = el.ok {
@@ -288,8 +306,10 @@ impl Ctx<'_> {
         Ok(old)
     }
 
-    /// The address of `arr[indices]` after the access mode, and the access predicate.
-    fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span) -> Res<Elem> {
+    /// The address of `arr[indices]` (the access `node`) after the access mode, and the access
+    /// predicate; none of either in the interior of the kernel's partition when `node` is
+    /// proven in bounds there.
+    fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span, node: NodeId) -> Res<Elem> {
         let mut idx = Vec::new();
         for ix in indices {
             let (Index::At(e) | Index::Spread(e)) = ix else {
@@ -297,7 +317,9 @@ impl Ctx<'_> {
             };
             idx.extend(self.subscript(e)?);
         }
-        self.element_at(arr, idx, span)
+        let proven =
+            self.frames.len() == 1 && self.interior.as_ref().is_some_and(|u| u.contains(&node));
+        self.element_at(arr, idx, span, proven)
     }
 
     /// The `int` subscripts of one index expression (an integer vector addresses several
@@ -313,8 +335,14 @@ impl Ctx<'_> {
     }
 
     /// The address of the element at the `int` subscripts `idx` after the access mode, and
-    /// the access predicate.
-    pub fn element_at(&mut self, arr: &ArrRef, mut idx: Vec<Reg>, span: Span) -> Res<Elem> {
+    /// the access predicate; `proven`: the indices are known to be in range (no mode applies).
+    pub fn element_at(
+        &mut self,
+        arr: &ArrRef,
+        mut idx: Vec<Reg>,
+        span: Span,
+        proven: bool,
+    ) -> Res<Elem> {
         if idx.is_empty() || arr.dims.is_empty() {
             return unsupported(span, "indexing without subscripts");
         }
@@ -341,6 +369,9 @@ impl Ctx<'_> {
         let mut access = arr.access;
         if access == Access::Unchecked && self.opts.check_unchecked {
             access = Access::Checked;
+        }
+        if proven {
+            access = Access::Unchecked;
         }
         let ok = match access {
             Access::Unchecked => None,

@@ -46,6 +46,12 @@ pub(super) struct Ctx<'m> {
     pub block_sensitive: bool,
     /// The launch dimensions (`u32`).
     pub dims: Vec<Reg>,
+    /// The thread's position (`s32`, one per launch dimension).
+    pub positions: Vec<Reg>,
+    /// Emitting the interior copy of a partitioned kernel: the accesses proven in bounds.
+    pub interior: Option<std::collections::BTreeSet<ir::NodeId>>,
+    /// The Quasar line of the last `// line` comment.
+    pub last_line: Option<u32>,
 }
 
 impl<'m> Ctx<'m> {
@@ -152,6 +158,9 @@ pub(super) fn emit_kernel(
         uses_sync: k.sync,
         block_sensitive: k.sync || k.uses_shared || k.block_geometry,
         dims: Vec::new(),
+        positions: Vec::new(),
+        interior: None,
+        last_line: None,
     };
     let exit = cx.label();
     cx.frames.push(Frame {
@@ -197,8 +206,10 @@ pub(super) fn emit_kernel(
     }
     specials(&mut cx, f, rank, &exit)?;
     cx.init_vars(f)?;
-    let body = &f.body;
-    cx.block(body)?;
+    match f.partition.as_ref().filter(|_| !cx.uses_sync) {
+        Some(p) => cx.partitioned_body(f, p, &exit)?,
+        None => cx.block(&f.body)?,
+    }
     cx.place(&exit);
     cx.ins("ret");
 

@@ -86,6 +86,7 @@ mod math_f64;
 mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
+mod partition;
 mod regs;
 mod slice;
 #[cfg(test)]

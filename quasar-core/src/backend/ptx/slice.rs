@@ -111,7 +111,7 @@ impl Ctx<'_> {
             Val::Array(arr) if !arr.complex => {
                 for k in 0..n {
                     let idx = self.slice_elem_subscripts(&s, k);
-                    let el = self.element_at(&arr, idx, span)?;
+                    let el = self.element_at(&arr, idx, span, false)?;
                     let x = self.load_at(&arr, &el);
                     out.push(self.convert_reg(x, arr.elem, t));
                 }
@@ -198,7 +198,7 @@ impl Ctx<'_> {
                 for k in 0..n {
                     let x = item(self, k, arr.elem)?;
                     let idx = self.slice_elem_subscripts(&s, k);
-                    let el = self.element_at(&arr, idx, span)?;
+                    let el = self.element_at(&arr, idx, span, false)?;
                     if compound {
                         self.atomic_elem(&arr, &el, op, x, span)?;
                     } else {

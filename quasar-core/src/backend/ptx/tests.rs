@@ -1,16 +1,22 @@
 //! Emitted instruction sequences of small kernels. (`tests/ptxas.rs` assembles them all.)
 
 use super::{emit_module, emit_module_with, PtxKernel, PtxOptions, PtxOutput, PtxParamRole};
-use crate::sema::check::check_program;
-use crate::{syntax, FileId};
-
-pub(super) fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
-    let parsed = syntax::parse(src, FileId(0));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let checked = check_program(&parsed.program);
-    let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
+/// The module of `src` after the driver's passes (verified), as the back ends get it.
+pub(super) fn module_of(src: &str) -> crate::ir::Module {
+    let opts = crate::driver::Options::new("t.q", src, "t.q");
+    let (art, _) = crate::driver::compile(&opts);
+    let errors: Vec<_> = art.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    emit_module_with(&checked.module, opts)
+    art.module.expect("a module")
+}
+
+/// The PTX of `src` with each kernel's body as written: these tests look at how the emitter
+/// handles every construct, so the interior copies of partitioned kernels (tested below and
+/// in `partition.rs`) are left out.
+pub(super) fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
+    let mut m = module_of(src);
+    m.functions.iter_mut().for_each(|f| f.partition = None);
+    emit_module_with(&m, opts)
 }
 
 pub(super) fn ptx(src: &str) -> PtxOutput {
@@ -505,4 +511,35 @@ fn rounding_to_half() {
     assert_eq!(round_f16(1e-8), 0.0);
     assert_eq!(round_f16(2.0f64.powi(-24)), 2.0f32.powi(-24));
     assert_eq!(round_f16(1.0 + 2.0f64.powi(-11)), 1.0, "ties to even");
+}
+
+/// The lines of entry `name` between its interior and border markers.
+fn interior_of<'t>(text: &'t str, name: &str) -> Vec<&'t str> {
+    let start = text.find(&format!(".entry {name}")).unwrap_or_else(|| panic!("{name}"));
+    let entry = &text[start..text[start..].find("\n}\n").map_or(text.len(), |e| start + e)];
+    entry
+        .lines()
+        .skip_while(|l| !l.contains("// interior"))
+        .take_while(|l| !l.contains("// border"))
+        .collect()
+}
+
+#[test]
+fn the_pipeline_interior_taps_have_no_boundary_handling() {
+    let src = include_str!("../../../../examples/pipeline.q");
+    let out = emit_module(&module_of(src));
+    for kernel in ["blur_horizontal", "blur_vertical", "sharpen_kernel"] {
+        let interior = interior_of(&out.text, kernel);
+        assert!(interior.len() > 5, "{kernel} has an interior copy:\n{}", out.text);
+        assert!(interior.iter().any(|l| l.contains("ld.global.f32")), "{kernel}: {interior:#?}");
+        for l in &interior {
+            // No mirroring or wrapping (`rem`), clamping (`min`/`max` on indices) or
+            // predicated (range-tested) loads of the image.
+            assert!(
+                !l.contains("rem.") && !l.contains("min.s32") && !l.contains("max.s32"),
+                "{kernel}: {l}"
+            );
+            assert!(!(l.contains('@') && l.contains("ld.global")), "{kernel}: {l}");
+        }
+    }
 }

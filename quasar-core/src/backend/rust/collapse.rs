@@ -12,81 +12,26 @@
 //! offsets leave the array, runs the general body with `pos` recovered from `j`.
 
 use super::func::FnGen;
-use super::interior::Facts;
-use crate::ir::walk::{walk_block, walk_expr};
-use crate::ir::{ExprKind, Function, Index, LocalId, PlaceKind, StmtKind};
+use super::kernel::bound_tokens;
+use crate::ir::partition::Partition;
+use crate::ir::LocalId;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::cell::Cell;
 
-/// Whether the flat loop applies to kernel `f` with position `pos` of rank `d`.
-pub(crate) fn applies(f: &Function, pos: LocalId, facts: &Facts, d: usize) -> bool {
-    if d < 3 {
-        return false; // the ordinary loop is already flat
-    }
-    let zero = super::bound::Bound::constant(0);
-    let shapes_ok = facts.comps.iter().all(|c| {
-        c.array_dim == c.launch_dim && (c.launch_dim < 2 || (c.lo == zero && c.hi == zero))
-    });
-    shapes_ok && pos_only_in_covered_accesses(f, pos, facts)
-}
-
-fn pos_only_in_covered_accesses(f: &Function, pos: LocalId, facts: &Facts) -> bool {
-    let count_pos = |indices: &[Index]| {
-        let n = Cell::new(0usize);
-        for ix in indices {
-            if let Index::At(e) | Index::Spread(e) | Index::List(e) = ix {
-                walk_expr(e, &mut |x| {
-                    if matches!(x.kind, ExprKind::Local(l) if l == pos) {
-                        n.set(n.get() + 1);
-                    }
-                });
-            }
-        }
-        n.get()
-    };
-    // Both visitors count (the walker takes them at once).
-    let (uses, covered, ok) = (Cell::new(0usize), Cell::new(0usize), Cell::new(true));
-    let place = |p: &crate::ir::Place| match &p.kind {
-        PlaceKind::Local(l) if *l == pos => ok.set(false),
-        PlaceKind::Index { indices, .. } if facts.in_bounds(p.id) => {
-            covered.set(covered.get() + count_pos(indices))
-        }
-        _ => {}
-    };
-    walk_block(
-        &f.body,
-        &mut |s| match &s.kind {
-            StmtKind::Assign { place: p, .. } => place(p),
-            StmtKind::Destructure { places, .. } => places.iter().flatten().for_each(place),
-            _ => {}
-        },
-        &mut |e| match &e.kind {
-            ExprKind::Local(l) if *l == pos => uses.set(uses.get() + 1),
-            ExprKind::Local(l) if f.local(*l).special().is_some() => ok.set(false),
-            ExprKind::Index { indices, .. } if facts.in_bounds(e.id) => {
-                covered.set(covered.get() + count_pos(indices))
-            }
-            _ => {}
-        },
-    );
-    ok.get() && uses.get() > 0 && uses.get() == covered.get()
-}
-
-/// The flat loop ([`applies`] holds): used when every view's trailing extents equal the
+/// The flat loop (`Partition::flat` holds): used when every view's trailing extents equal the
 /// launch's and the block spans them, else `code` (the ordinary loops). `fast` and `general`
 /// are the interior and general bodies of one thread.
 pub(crate) fn flat_loop(
     fg: &FnGen,
     d: usize,
-    facts: &Facts,
+    facts: &Partition,
     fast: &TokenStream,
     general: &TokenStream,
     code: TokenStream,
 ) -> TokenStream {
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
-    let mut bases: Vec<LocalId> = facts.comps.iter().map(|c| c.base).collect();
+    let mut bases: Vec<LocalId> = facts.region.iter().map(|c| c.base).collect();
     bases.sort_by_key(|b| b.0);
     bases.dedup();
     let mut same = Vec::new();
@@ -104,9 +49,9 @@ pub(crate) fn flat_loop(
     let mut jlo = vec![quote!(0i64)];
     let mut jhi = vec![quote!(__run as i64)];
     let mut row_ok = vec![quote!(true)];
-    for c in &facts.comps {
+    for c in &facts.region {
         let v = &fg.names[c.base.0 as usize];
-        let (lo, hi) = (c.lo.tokens(&fg.names), c.hi.tokens(&fg.names));
+        let (lo, hi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
         match c.launch_dim {
             0 => row_ok
                 .push(quote!((__p0 as i64 + #lo >= 0 && __p0 as i64 + #hi < #v.dim(0) as i64))),

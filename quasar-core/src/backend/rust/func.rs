@@ -30,7 +30,7 @@ pub(crate) struct FnGen<'g, 'm> {
     /// Kernel output locals and their output slot.
     pub outputs: HashMap<LocalId, usize>,
     /// The interior fast path of a kernel's innermost loop is being generated.
-    pub interior: Option<super::interior::Facts>,
+    pub interior: Option<crate::ir::partition::Partition>,
     pub loop_depth: usize,
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.

@@ -192,7 +192,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         span: Span,
         node: NodeId,
     ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
-        if self.interior.as_ref().is_some_and(|f| f.in_bounds(node)) {
+        if self.interior.as_ref().is_some_and(|p| p.unchecked.contains(&node)) {
             let mut out = Vec::new();
             let mut ok = true;
             for ix in indices {
@@ -332,8 +332,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             _ => None,
         };
-        let fast: Vec<bool> =
-            (0..k).map(|_| self.interior.as_ref().is_some_and(|f| f.in_bounds(node))).collect();
+        let fast: Vec<bool> = (0..k)
+            .map(|_| self.interior.as_ref().is_some_and(|p| p.unchecked.contains(&node)))
+            .collect();
         let mut lets = Vec::new();
         let mut oks = Vec::new();
         let mut offs = Vec::new();

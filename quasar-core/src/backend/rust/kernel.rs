@@ -13,11 +13,11 @@
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult, Gen};
+use crate::ir::partition::{Bound, Term};
 use crate::ir::{Block, Expr, FunctionId, LocalId, LocalRole, Special, StmtKind};
 use crate::sema::types::Type;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use std::collections::HashMap;
 
 pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let rt = g.rt.clone();
@@ -246,27 +246,10 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
     let general = thread(&body);
-    // The interior fast path.
-    let views: HashMap<LocalId, usize> =
-        fg.f.locals
-            .iter()
-            .enumerate()
-            .filter_map(|(i, _)| {
-                let id = LocalId(i as u32);
-                match fg.local_repr(id) {
-                    Repr::View(_, Some(r)) => Some((id, *r as usize)),
-                    _ => None,
-                }
-            })
-            .collect();
-    let pos =
-        fg.f.locals
-            .iter()
-            .position(|l| l.special() == Some(Special::Pos))
-            .map(|i| LocalId(i as u32));
-    let facts = super::interior::analyse(fg.f, pos, &views);
+    // The interior fast path (the kernel's partition, `transform::interior`).
+    let facts = fg.f.partition.clone().unwrap_or_default();
     let mut flat_fast = None;
-    let inner = if facts.useful(last) {
+    let inner = if facts.constrains(last) {
         fg.interior = Some(facts.clone());
         let fast_body = fg.block(&fg.f.body);
         fg.interior = None;
@@ -275,10 +258,10 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
         let mut lo = vec![quote!(__r.start as i64)];
         let mut hi = vec![quote!(__r.end as i64)];
         let mut row_ok = vec![quote!(true)];
-        for c in &facts.comps {
+        for c in &facts.region {
             let v = &fg.names[c.base.0 as usize];
             let ad = c.array_dim;
-            let (clo, chi) = (c.lo.tokens(&fg.names), c.hi.tokens(&fg.names));
+            let (clo, chi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
             if c.launch_dim == last {
                 lo.push(quote!((-(#clo))));
                 hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
@@ -310,12 +293,36 @@ fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
         let p = format_ident!("__p{}", k);
         code = quote!(for #p in __ctx.range(#k) { #code });
     }
-    match (pos, &flat_fast) {
-        (Some(p), Some(fast)) if super::collapse::applies(fg.f, p, &facts, d) => {
+    match &flat_fast {
+        Some(fast) if facts.flat => {
             Ok(super::collapse::flat_loop(fg, d, &facts, fast, &general, code))
         }
         _ => Ok(code),
     }
+}
+
+/// A partition bound as an `i64` expression of the block function, where `names` are the
+/// locals' Rust names (arguments are bound before the position loops).
+pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
+    let c = b.c;
+    let terms = b.terms.iter().map(|&(k, t)| {
+        let v = match t {
+            Term::Local(l) => {
+                let n = &names[l.0 as usize];
+                quote!((#n as i64))
+            }
+            Term::Numel(l) => {
+                let n = &names[l.0 as usize];
+                quote!((#n.numel() as i64))
+            }
+            Term::Size(l, d) => {
+                let n = &names[l.0 as usize];
+                quote!((#n.dim(#d) as i64))
+            }
+        };
+        quote!(+ (#k) * #v)
+    });
+    quote!(((#c) #(#terms)*))
 }
 
 /// The blocks nested directly in a statement.

@@ -15,7 +15,6 @@
 //! Quasar location, never wrong code.
 
 mod barrier;
-mod bound;
 mod call;
 mod collapse;
 mod exports;
@@ -24,7 +23,6 @@ pub(crate) mod fnval;
 mod func;
 mod gpu_only;
 mod index;
-mod interior;
 mod kernel;
 mod launch;
 mod library;

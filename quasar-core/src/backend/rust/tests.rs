@@ -1,23 +1,14 @@
 //! Shapes of generated code that the end-to-end tests cannot see: which copies of a kernel's
 //! block function exist and what they call.
 
-use super::{generate, Options};
-use crate::sema::check::check_program;
-use crate::{syntax, FileId};
+use crate::driver::{compile, BackEnd, Options};
 
+/// The Rust items of `src`, through the driver.
 fn rust_of(src: &str) -> String {
-    let parsed = syntax::parse(src, FileId(0));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let checked = check_program(&parsed.program);
-    assert!(checked.diagnostics.iter().all(|d| !d.is_error()), "{:?}", checked.diagnostics);
-    let out = generate(
-        &checked.module,
-        &crate::analysis::ModuleInfo::of(&checked.module),
-        &Options::default(),
-        None,
-    );
-    assert!(!out.has_errors(), "{:?}", out.diagnostics);
-    out.tokens.to_string()
+    let opts = Options { back_ends: vec![BackEnd::Rust], ..Options::new("t.q", src, "t.q") };
+    let (art, _) = compile(&opts);
+    assert!(!art.has_errors(), "{:?}", art.diagnostics);
+    art.rust.expect("Rust items").to_string()
 }
 
 #[test]

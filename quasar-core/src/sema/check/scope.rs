@@ -586,6 +586,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             body: block,
             top_level: false,
             span,
+            partition: None,
         };
         (f, env)
     }

@@ -1,16 +1,49 @@
-//! Loop-invariant integer bounds for boundary-check elimination ([`super::interior`]): a
-//! constant plus multiples of values that do not change during a launch (integer parameters
-//! and captures never assigned, `numel(v)` and `size(v, d)` of a view). A filter radius passed
-//! as a parameter (`x[pos + [0, i - n]]` for `i = 0..2n`) so gets an interior as a constant
-//! one does; the kernel evaluates the bounds once per block.
+//! The interior/border partition of a kernel, made by boundary-check elimination
+//! (`transform::interior`) and consumed by both back ends: in the *interior* of the launch,
+//! where every [`RegionBound`] holds, the accesses in [`Partition::unchecked`] are inside
+//! their arrays and need no boundary handling (no clamping, mirroring, wrapping or tests);
+//! the *border* runs the body as written. The bounds are loop-invariant: a constant plus
+//! multiples of values fixed for the whole launch ([`Term`]), so that a back end evaluates
+//! them once per block (CPU) or per thread at entry (GPU).
 
-use crate::ir::LocalId;
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use super::{LocalId, NodeId};
+use std::collections::BTreeSet;
+
+/// A kernel's partition (`ir::Function::partition`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Partition {
+    /// The interior is where every one of these holds.
+    pub region: Vec<RegionBound>,
+    /// The accesses (index expressions and places) needing no boundary handling there.
+    pub unchecked: BTreeSet<NodeId>,
+    /// Every use of `pos` is inside an unchecked access, indexing array dimension k with launch
+    /// dimension k, offset only along dimensions 0 and 1: a CPU kernel over three or more
+    /// dimensions may run the interior of a block row as one flat loop (`backend/rust/collapse.rs`).
+    pub flat: bool,
+}
+
+/// `0 <= pos[launch_dim] + lo` and `pos[launch_dim] + hi < size(base, array_dim)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionBound {
+    /// A kernel argument (an array) the kernel never reassigns.
+    pub base: LocalId,
+    pub array_dim: usize,
+    pub launch_dim: usize,
+    pub lo: Bound,
+    pub hi: Bound,
+}
+
+impl Partition {
+    /// Whether some bound constrains launch dimension `d` (a CPU kernel splits its innermost
+    /// loop only then).
+    pub fn constrains(&self, d: usize) -> bool {
+        self.region.iter().any(|c| c.launch_dim == d)
+    }
+}
 
 /// A value fixed for the whole launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Term {
+pub enum Term {
     /// An integer parameter or capture that the kernel never assigns.
     Local(LocalId),
     /// `numel(v)` of a view.
@@ -21,7 +54,7 @@ pub(crate) enum Term {
 
 /// `c + Σ k·term`, terms sorted and merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Bound {
+pub struct Bound {
     pub c: i64,
     pub terms: Vec<(i64, Term)>,
 }
@@ -52,30 +85,6 @@ impl Bound {
 
     pub fn neg(&self) -> Option<Bound> {
         Bound::constant(0).add_scaled(self, -1)
-    }
-
-    /// The bound as an `i64` expression of the block function, where `names` are the locals'
-    /// Rust names (parameters and views are bound before the position loops).
-    pub fn tokens(&self, names: &[Ident]) -> TokenStream {
-        let c = self.c;
-        let terms = self.terms.iter().map(|&(k, t)| {
-            let v = match t {
-                Term::Local(l) => {
-                    let n = &names[l.0 as usize];
-                    quote!((#n as i64))
-                }
-                Term::Numel(l) => {
-                    let n = &names[l.0 as usize];
-                    quote!((#n.numel() as i64))
-                }
-                Term::Size(l, d) => {
-                    let n = &names[l.0 as usize];
-                    quote!((#n.dim(#d) as i64))
-                }
-            };
-            quote!(+ (#k) * #v)
-        });
-        quote!(((#c) #(#terms)*))
     }
 }
 

@@ -1,50 +1,62 @@
-//! Boundary-check elimination for CPU kernels: finds the array accesses whose every index is
-//! `pos[e] + c` with `c` in a known interval (constants, loop-invariant values such as
-//! integer parameters and `numel(v)`, loops with such bounds: [`super::bound`]), so that
-//! the innermost loop can be split into a border (full access-mode handling) and an interior
-//! where those accesses are plain loads and stores (which LLVM vectorises).
+//! Boundary-check elimination: the interior/border partition of each kernel
+//! ([`crate::ir::partition`]). An access whose every index is `pos[e] + c`, with `c` in a
+//! loop-invariant interval (constants, integer parameters and captures never assigned,
+//! `numel(v)`/`size(v, d)` of an argument, loop variables with such bounds), is inside its
+//! array wherever `pos[e] + lo >= 0` and `pos[e] + hi < size(v, d)`; the interior is where
+//! all those hold. An access whose indices stay within the extents for any launch (`w[i]` for
+//! `i = 0..numel(w) - 1`) is unchecked everywhere in it too.
 //!
-//! For the interior the kernel checks, once per row, that `pos[e] + lo >= 0` and
-//! `pos[e] + hi < dim` for the outer dimensions, and narrows the innermost range so that the
-//! same holds for the last dimension.
+//! Kernels with barriers, shared memory, block geometry or thread groups get no partition: a
+//! split body would let the threads of one block take different paths to a barrier.
 
-use super::bound::{Bound, Term};
+use crate::analysis::ModuleInfo;
+use crate::ir::partition::{Bound, Partition, RegionBound, Term};
+use crate::ir::visit::{walk_expr, Visit};
 use crate::ir::{
-    Block, Builtin, Callee, Const, Expr, ExprKind, Function, Index, LocalId, LocalRole, NodeId,
-    PlaceKind, StmtKind,
+    Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, LocalId, LocalRole,
+    Module, NodeId, PlaceKind, Special, StmtKind,
 };
-use crate::syntax::ast::{BinaryOp, UnaryOp};
+use crate::sema::types::{Rank, Type};
+use crate::syntax::ast::{BinaryOp, FunctionKind, UnaryOp};
 use std::collections::{HashMap, HashSet};
 
-/// One index component `pos[dim] + [lo, hi]` of an eligible access to the view `base`.
-#[derive(Clone, Debug)]
-pub(crate) struct Comp {
-    pub base: LocalId,
-    /// The array dimension this component addresses.
-    pub array_dim: usize,
-    /// The launch dimension (`pos[launch_dim]`).
-    pub launch_dim: usize,
-    pub lo: Bound,
-    pub hi: Bound,
-}
-
-/// The accesses that need no boundary handling in the interior.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Facts {
-    accesses: HashSet<NodeId>,
-    pub comps: Vec<Comp>,
-}
-
-impl Facts {
-    /// Whether the access `node` (an index expression or place) is in bounds in the interior.
-    pub fn in_bounds(&self, node: NodeId) -> bool {
-        self.accesses.contains(&node)
-    }
-
-    /// Whether any access constrains the innermost launch dimension (otherwise there is no
-    /// point in a split).
-    pub fn useful(&self, last: usize) -> bool {
-        self.comps.iter().any(|c| c.launch_dim == last)
+pub fn run(module: &mut Module, _cx: &super::PassContext) {
+    let info = ModuleInfo::of(module);
+    for (i, f) in module.functions.iter_mut().enumerate() {
+        let Some(k) = info.kernel(FunctionId(i as u32)) else { continue };
+        if f.kind != FunctionKind::Kernel
+            || k.sync
+            || k.uses_shared
+            || k.block_geometry
+            || k.body_barrier
+        {
+            continue;
+        }
+        let mut counts: HashMap<LocalId, usize> = HashMap::new();
+        count_assignments(&f.body, &mut counts);
+        let views: HashMap<LocalId, usize> = k
+            .arg_slots
+            .iter()
+            .filter(|l| !counts.contains_key(l))
+            .filter_map(|l| match &f.local(*l).ty {
+                Type::Array(a) => match a.rank {
+                    Rank::Fixed(r) => Some((*l, r as usize)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let pos = f
+            .locals
+            .iter()
+            .position(|l| l.special() == Some(Special::Pos))
+            .map(|i| LocalId(i as u32));
+        let mut p = analyse(f, pos, &views);
+        if p.unchecked.is_empty() {
+            continue;
+        }
+        p.flat = pos.is_some_and(|pos| super::collapse::flat_applies(f, pos, &p));
+        f.partition = Some(p);
     }
 }
 
@@ -60,15 +72,12 @@ struct Analysis {
     views: HashSet<LocalId>,
     /// The number of array dimensions of each view, when known.
     ranks: HashMap<LocalId, usize>,
-    facts: Facts,
+    facts: Partition,
 }
 
-/// Analyses a kernel body. `views` are the locals held as `KernelView`s with their rank.
-pub(crate) fn analyse(
-    f: &Function,
-    pos: Option<LocalId>,
-    views: &HashMap<LocalId, usize>,
-) -> Facts {
+/// The accesses of `f` in bounds in the interior; `views` are its array arguments, with their
+/// rank, that it never reassigns.
+fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) -> Partition {
     let mut counts: HashMap<LocalId, usize> = HashMap::new();
     count_assignments(&f.body, &mut counts);
     let mut a = Analysis {
@@ -88,7 +97,7 @@ pub(crate) fn analyse(
             .collect(),
         views: views.keys().copied().collect(),
         ranks: views.clone(),
-        facts: Facts::default(),
+        facts: Partition::default(),
     };
     // Aliases of position components, assigned once at the top level.
     for s in &f.body {
@@ -121,49 +130,54 @@ pub(crate) fn analyse(
     a.facts
 }
 
+/// How many times each local is assigned; anything assigned in a `while`/`repeat` loop
+/// counts as assigned many times.
 fn count_assignments(b: &Block, counts: &mut HashMap<LocalId, usize>) {
-    for s in b {
-        match &s.kind {
-            StmtKind::Assign { place, .. } => {
-                if let PlaceKind::Local(l) = place.kind {
-                    *counts.entry(l).or_default() += 1;
-                }
-            }
-            StmtKind::Destructure { places, .. } => {
-                for p in places.iter().flatten() {
-                    if let PlaceKind::Local(l) = p.kind {
-                        *counts.entry(l).or_default() += 1;
+    struct Count<'c> {
+        counts: &'c mut HashMap<LocalId, usize>,
+        weight: usize,
+    }
+    impl<'a> Visit<'a> for Count<'_> {
+        fn visit_stmt(&mut self, s: &'a crate::ir::Stmt) {
+            let mut add = |l: LocalId, w: usize| *self.counts.entry(l).or_default() += w;
+            match &s.kind {
+                StmtKind::Assign { place, .. } => {
+                    if let PlaceKind::Local(l) = place.kind {
+                        add(l, self.weight);
                     }
                 }
-            }
-            StmtKind::If { then_body, else_body, .. } => {
-                count_assignments(then_body, counts);
-                count_assignments(else_body, counts);
-            }
-            StmtKind::ForRange { var, body, .. } | StmtKind::ForEach { var, body, .. } => {
-                *counts.entry(*var).or_default() += 1;
-                count_assignments(body, counts);
-            }
-            StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
-                // Anything assigned in a loop counts as assigned many times.
-                count_assignments(body, counts);
-                count_assignments(body, counts);
-            }
-            StmtKind::Match { arms, default, .. } => {
-                for a in arms {
-                    count_assignments(&a.body, counts);
+                StmtKind::Destructure { places, .. } => {
+                    for p in places.iter().flatten() {
+                        if let PlaceKind::Local(l) = p.kind {
+                            add(l, self.weight);
+                        }
+                    }
                 }
-                if let Some(d) = default {
-                    count_assignments(d, counts);
+                StmtKind::ForRange { var, .. } | StmtKind::ForEach { var, .. } => {
+                    add(*var, self.weight)
+                }
+                StmtKind::While { .. } | StmtKind::Repeat { .. } => {
+                    let w = self.weight;
+                    self.weight = 2 * w;
+                    crate::ir::visit::walk_stmt(self, s);
+                    self.weight = w;
+                    return;
+                }
+                _ => {}
+            }
+            crate::ir::visit::walk_stmt(self, s);
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            // `cnt = (p.n += 1)` assigns inside an expression.
+            if let ExprKind::Assign { place, .. } = &e.kind {
+                if let PlaceKind::Local(l) = place.kind {
+                    *self.counts.entry(l).or_default() += self.weight;
                 }
             }
-            StmtKind::Try { body, handler, .. } => {
-                count_assignments(body, counts);
-                count_assignments(handler, counts);
-            }
-            _ => {}
+            walk_expr(self, e);
         }
     }
+    Count { counts, weight: 1 }.visit_block(b);
 }
 
 impl Analysis {
@@ -303,16 +317,16 @@ impl Analysis {
         }
         let Some(comps) = self.components(indices) else {
             if self.within_extents(b, indices) {
-                self.facts.accesses.insert(node);
+                self.facts.unchecked.insert(node);
             }
             return;
         };
         if self.ranks.get(&b) != Some(&comps.len()) {
             return;
         }
-        self.facts.accesses.insert(node);
+        self.facts.unchecked.insert(node);
         for (array_dim, (launch_dim, lo, hi)) in comps.into_iter().enumerate() {
-            self.facts.comps.push(Comp { base: b, array_dim, launch_dim, lo, hi });
+            self.facts.region.push(RegionBound { base: b, array_dim, launch_dim, lo, hi });
         }
     }
 
@@ -400,9 +414,13 @@ impl Analysis {
     }
 }
 
-fn vec_len(t: &crate::sema::types::Type) -> Option<usize> {
-    let a = t.as_array()?;
-    super::ty::known_shape(a).map(|s| s.iter().product())
+/// The number of elements of a small vector of known length (`ivec3` → 3).
+fn vec_len(t: &Type) -> Option<usize> {
+    let shape = t.as_array()?.shape.as_ref()?;
+    shape.iter().try_fold(1usize, |n, d| match d {
+        crate::sema::types::Dim::Known(k) => n.checked_mul(*k as usize),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -412,8 +430,8 @@ mod tests {
     use crate::sema::types::Rank;
     use crate::{syntax, FileId};
 
-    /// The facts of the first kernel of `src`, with every fixed-rank array a view.
-    fn facts(src: &str) -> (Facts, Function) {
+    /// The partition of the first kernel of `src`, with every fixed-rank array a view.
+    fn facts(src: &str) -> (Partition, Function) {
         let parsed = syntax::parse(src, FileId(0));
         assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
         let checked = check_program(&parsed.program);
@@ -429,7 +447,7 @@ mod tests {
         let mut pos = None;
         for (i, l) in f.locals.iter().enumerate() {
             match (&l.ty, l.role) {
-                (_, LocalRole::Special(crate::ir::Special::Pos)) => pos = Some(LocalId(i as u32)),
+                (_, LocalRole::Special(Special::Pos)) => pos = Some(LocalId(i as u32)),
                 (crate::sema::types::Type::Array(a), LocalRole::Param) => {
                     if let Rank::Fixed(r) = a.rank {
                         views.insert(LocalId(i as u32), r as usize);
@@ -452,9 +470,9 @@ mod tests {
                  y[pos] = x[pos[0] - 1, pos[1] + 2]
              endfunction",
         );
-        let c: Vec<_> = facts.comps.iter().map(|c| (c.launch_dim, c.lo.c, c.hi.c)).collect();
+        let c: Vec<_> = facts.region.iter().map(|c| (c.launch_dim, c.lo.c, c.hi.c)).collect();
         assert!(c.contains(&(0, -1, -1)) && c.contains(&(1, 2, 2)), "{c:?}");
-        assert!(facts.useful(1));
+        assert!(facts.constrains(1));
     }
 
     #[test]
@@ -469,11 +487,11 @@ mod tests {
              endfunction",
         );
         let (x, r, w) = (local(&f, "x"), local(&f, "r"), local(&f, "w"));
-        let c = facts.comps.iter().find(|c| c.base == x).expect("x is eligible");
+        let c = facts.region.iter().find(|c| c.base == x).expect("x is eligible");
         assert_eq!(c.lo, Bound { c: 0, terms: vec![(-1, Term::Local(r))] });
         assert_eq!(c.hi, Bound { c: -1, terms: vec![(-1, Term::Local(r)), (1, Term::Numel(w))] });
         // `w[i]` is always inside `w`: it needs no check in the interior either.
-        assert_eq!(facts.accesses.len(), 3, "x[..], w[i] and y[pos]");
+        assert_eq!(facts.unchecked.len(), 3, "x[..], w[i] and y[pos]");
     }
 
     #[test]
@@ -485,6 +503,6 @@ mod tests {
              endfunction",
         );
         let x = local(&f, "x");
-        assert!(facts.comps.iter().all(|c| c.base != x), "r changes: x[pos + r] has no bound");
+        assert!(facts.region.iter().all(|c| c.base != x), "r changes: x[pos + r] has no bound");
     }
 }
