@@ -28,6 +28,8 @@
 //! It does not depend on the compiler (`quasar-core`): generated code depends only on this crate
 //! and `quasar-std`.
 
+#![warn(missing_docs)]
+
 mod array;
 pub mod atomic;
 pub mod device;

@@ -2,10 +2,10 @@
 //!
 //! * Every function instance becomes a private Rust function `__q_<instance>` over runtime
 //!   values ([`ty`] says which); every top-level Quasar function is also exported as a
-//!   `pub fn` with its source name ([`exports`]).
+//!   `pub fn` with its source name (`exports`).
 //! * Every kernel becomes a `static Kernel` with a CPU implementation over one block
-//!   ([`kernel`]), whose innermost loop runs along the contiguous dimension, with an interior
-//!   fast path without boundary handling ([`interior`]).
+//!   (`kernel`), whose innermost loop runs along the contiguous dimension, with an interior
+//!   fast path without boundary handling (`interior`).
 //! * The file's top-level statements become `pub fn script()`, followed by `main()` if the
 //!   module has one.
 //!
