@@ -77,7 +77,8 @@ pub use reduce::{
     dotprod, max, max_dim, mean, mean_dim, min, min_dim, prod, prod_dim, sum, sum_dim,
 };
 pub use shape::{
-    ind2pos, ind2pos_n, ndims, numel, pos2ind, pos2ind_n, size, size_dim, size_dims, size_n,
+    factorial, ind2pos, ind2pos_n, ndims, numel, pos2ind, pos2ind_n, shuffledims, size, size_dim,
+    size_dims, size_n,
 };
 
 use quasar_runtime::{Error, MAX_DIMS};
