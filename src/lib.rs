@@ -179,6 +179,7 @@ pub use quasar_macros::quasar;
 pub use quasar_runtime::{
     host_memory_in_use, print_profile, profile, set_host_memory_limit, set_mode, write_trace,
     Array, Element, Error, Profile, Result, Runtime, SchedMode, SourceLocation, Trace,
+    TransferReason,
 };
 
 /// `half::f16`: the element type of `scalar'half`.

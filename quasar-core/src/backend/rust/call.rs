@@ -121,6 +121,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let nargs = args.len();
         let arity = |ok: bool| if ok { Ok(()) } else { Err(bad()) };
         let t = match b {
+            B::Schedule | B::SchedAttr | B::AllocAttr | B::TransferAttr => {
+                return self.runtime_control(b, args, span)
+            }
             B::Exp
             | B::Exp2
             | B::Log

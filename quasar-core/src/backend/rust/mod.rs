@@ -17,6 +17,7 @@
 mod barrier;
 mod call;
 mod collapse;
+mod control;
 mod exports;
 mod expr;
 pub(crate) mod fnval;
@@ -106,8 +107,13 @@ impl Output {
 pub fn untyped_exports(module: &Module) -> Vec<Diagnostic> {
     let mut names: Vec<&str> = Vec::new();
     let mut out = Vec::new();
+    // A generic function of an imported library that the program never calls is simply not
+    // exported (as in the original, an import does not make every library function need
+    // annotations); only the module's own functions must be typed.
+    let main_file = module.script.map(|s| module.function(s).span.file);
     for f in &module.functions {
         let exported = f.top_level
+            && main_file.is_none_or(|m| f.span.file == m)
             && f.kind != crate::syntax::ast::FunctionKind::Kernel
             && f.name != "main"
             && !f.name.starts_with('<');

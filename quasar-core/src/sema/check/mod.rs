@@ -8,12 +8,14 @@
 //! polymorphic variable). Functions that nothing calls are still checked, with their
 //! declared parameter types (untyped parameters as `??`), so their errors are reported.
 
+mod attributes;
 mod call;
 mod classes;
 mod coop;
 mod expr;
 mod index;
 mod meta;
+mod predicates;
 mod scope;
 mod stmt;
 
