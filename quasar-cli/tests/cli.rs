@@ -296,3 +296,31 @@ fn check_ir_after_a_pass_prints_that_stage_and_rejects_unknown_passes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("fold-guards"), "the known passes are listed: {}", stderr(&out));
 }
+
+#[test]
+fn check_suggests_the_closest_name_for_a_misspelt_one() {
+    let src = "function y = scaled(x : mat, factor : scalar)\n    acc = zeroes(size(x))\n    \
+               y = acc + x * facter\nendfunction\n";
+    let dir = dir_with(&[("typo.q", src)]);
+    let out = quasar(&["check", "typo.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let expected = "\
+error: undefined function `zeroes`
+  ┌─ typo.q:2:11
+  │
+2 │     acc = zeroes(size(x))
+  │           ^^^^^^ not a function, lambda, type or built-in
+  │
+  = did you mean `zeros`?
+
+error: undefined name `facter`
+  ┌─ typo.q:3:19
+  │
+3 │     y = acc + x * facter
+  │                   ^^^^^^ not a variable, function, type or built-in
+  │
+  = did you mean `factor`?
+";
+    assert!(err.contains(expected), "{err}");
+}
