@@ -77,7 +77,7 @@ fn check_reports_an_unreadable_file_without_panicking() {
 fn check_reads_a_file_that_is_not_utf8_as_windows_1252_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     // `é` (0xE9) in a comment and curly quotes (0x93, 0x94) in a string, as Windows-1252.
-    let latin = b"function y = f(x)\ny = 2 % r\xe9sum\xe9\nz = \"\x93q\x94\"\nendfunction\n";
+    let latin = b"function y = f(x : int)\ny = 2 % r\xe9sum\xe9\nz = \"\x93q\x94\"\nendfunction\n";
     std::fs::write(dir.path().join("latin.q"), latin).unwrap();
     std::fs::write(dir.path().join("main.q"), b"import \"latin.q\"\nw = f(1)\n").unwrap();
     for file in ["latin.q", "main.q"] {
@@ -200,7 +200,7 @@ fn check_loads_imported_files_relative_to_the_importing_file() {
 fn check_reports_a_missing_import_at_the_import_statement() {
     let dir = dir_with(&[
         ("main.q", "x = 1\nimport \"missing.q\"\ny = x\n"),
-        ("std.q", "import \"system.q\"\nx = 1\n"),
+        ("std.q", "import \"immedfilt.q\"\nx = 1\n"),
     ]);
     let out = quasar(&["check", "main.q", "std.q"], dir.path());
     let err = stderr(&out);
@@ -209,7 +209,7 @@ fn check_reports_a_missing_import_at_the_import_statement() {
     assert!(err.contains("cannot find the imported file `missing.q`"), "{err}");
     // A standard module that is not shipped yet is a warning, not an error.
     assert!(err.contains("std.q:1:1"), "{err}");
-    assert!(err.contains("warning: the library module `system.q` is not shipped yet"), "{err}");
+    assert!(err.contains("warning: the library module `immedfilt.q` is not shipped yet"), "{err}");
     assert!(err.contains("checked 2 files: 1 error, 1 warning (1 file with errors)"), "{err}");
 }
 
@@ -343,4 +343,34 @@ error: undefined name `facter`
   = did you mean `factor`?
 ";
     assert!(err.contains(expected), "{err}");
+}
+
+/// A program that type-checks but that the back end rejects: `check` rejects it too, with the
+/// back end's message, so that what it accepts compiles with `quasar!`.
+#[test]
+fn check_runs_the_back_ends_and_reports_their_errors() {
+    let src = "\
+function [] = __kernel__ smooth(y : vec, pos : int, blkpos : int, blkdim : int)
+    tile = shared(blkdim)
+    if blkdim > 4
+        tile[blkpos] = y[pos]
+        syncthreads
+        y[pos] = tile[blkdim - 1 - blkpos]
+    endif
+endfunction
+function [] = smooth_in_blocks(y : vec)
+    parallel_do([[numel(y)], [8]], y, smooth)
+endfunction
+";
+    let dir = dir_with(&[("branch.q", src)]);
+    let out = quasar(&["check", "branch.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "error: code generation does not support `syncthreads` inside a branch, `repeat` or \
+             `for` over values yet\n  ┌─ branch.q:3:5"
+        ),
+        "{err}"
+    );
 }

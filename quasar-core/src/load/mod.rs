@@ -14,7 +14,7 @@ use crate::syntax::encoding::Decoded;
 use crate::{syntax, Diagnostic, SourceMap, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std_modules::StdModule;
+use std_modules::{Library, NotShipped};
 
 /// An imported file, parsed once per run.
 pub struct Loaded {
@@ -24,6 +24,8 @@ pub struct Loaded {
     pub file: crate::FileId,
     pub program: Program,
     pub has_errors: bool,
+    /// A library module shipped with the compiler, not a file: nothing to track for rebuilds.
+    pub shipped: bool,
 }
 
 /// What one `import` path (as written) provides to the type checker of one program.
@@ -108,17 +110,10 @@ impl Loader {
                             .map(|index| (index, directory(&target)))
                             .map_err(|e| missing_file(&written, &dir, span, &e))
                     }
-                    Resolved::Std(m, Some(source)) => {
-                        Ok((self.load_std(m, source, &mut diagnostics), dir.clone()))
+                    Resolved::Std(Library::Shipped(name, source)) => {
+                        Ok((self.load_std(name, source, &mut diagnostics), dir.clone()))
                     }
-                    // Everything it defines is built in: nothing to load, nothing to say.
-                    Resolved::Std(m, None) if m.built_in => {
-                        if first_mention {
-                            imports.push(Import { written, file: None, unavailable: None });
-                        }
-                        continue;
-                    }
-                    Resolved::Std(m, None) => Err(unavailable_module(m, span)),
+                    Resolved::Std(Library::NotShipped(m)) => Err(unavailable_module(m, span)),
                     Resolved::Native => Err(native_library(&written, span)),
                     Resolved::NotFound(looked) => Err(not_found(&written, &looked, span)),
                 };
@@ -150,8 +145,8 @@ impl Loader {
 /// Where an import was found.
 enum Resolved {
     File(PathBuf),
-    /// A library module, with its source when it ships.
-    Std(&'static StdModule, Option<&'static str>),
+    /// A library module.
+    Std(Library),
     Native,
     /// Not found; where it was looked for.
     NotFound(Vec<PathBuf>),
@@ -176,7 +171,7 @@ impl Loader {
             return Resolved::File(found.clone());
         }
         match std_modules::lookup(name) {
-            Some(m) => Resolved::Std(m, m.source),
+            Some(library) => Resolved::Std(library),
             None => Resolved::NotFound(candidates),
         }
     }
@@ -197,19 +192,22 @@ impl Loader {
         Ok(self.add_parsed(target.to_path_buf(), key, file, diagnostics))
     }
 
-    /// A shipped library module, parsed once as the file `<std>/NAME`.
+    /// A shipped library module, parsed once (named as imported, keyed under a directory
+    /// that is never a real path).
     fn load_std(
         &mut self,
-        m: &'static StdModule,
+        name: &'static str,
         source: &'static str,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> usize {
-        let path = PathBuf::from(format!("<std>/{}", m.name));
-        if let Some(&index) = self.by_path.get(&path) {
+        let key = PathBuf::from(SHIPPED).join(name);
+        if let Some(&index) = self.by_path.get(&key) {
             return index;
         }
-        let file = self.map.add(path.display().to_string(), source);
-        self.add_parsed(path.clone(), path, file, diagnostics)
+        let file = self.map.add(name, source);
+        let index = self.add_parsed(key.clone(), key, file, diagnostics);
+        self.files[index].shipped = true;
+        index
     }
 
     fn add_parsed(
@@ -227,6 +225,7 @@ impl Loader {
             file,
             has_errors: parsed.has_errors(),
             program: parsed.program,
+            shipped: false,
         });
         self.by_path.insert(key, index);
         index
@@ -241,9 +240,12 @@ pub fn read_source(path: &Path) -> std::io::Result<Decoded> {
 
 type Failed = (Diagnostic, Option<Unavailable>);
 
+/// The directory name that keys shipped library modules (never a real path).
+const SHIPPED: &str = "<quasar standard modules>";
+
 /// A library module that is not shipped yet: a warning here; calls to its functions are
 /// errors that name it (the type checker, from the [`Unavailable`] it gets).
-fn unavailable_module(m: &'static StdModule, span: Span) -> Failed {
+fn unavailable_module(m: &'static NotShipped, span: Span) -> Failed {
     let d = Diagnostic::warning(
         span,
         format!(

@@ -470,7 +470,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
             | B::Ifft3
             | B::Irealfft1
             | B::Irealfft2
-            | B::Irealfft3 => self.library(b, args, &r, span)?,
+            | B::Irealfft3
+            | B::Factorial
+            | B::Shuffledims
+            | B::Ind2pos
+            | B::Pos2ind
+            | B::Isreal
+            | B::Iscomplex
+            | B::Isscalar
+            | B::Isvector
+            | B::Ismatrix
+            | B::Iscube => self.library(b, args, &r, span)?,
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
                 self.bits_and_limits(b, args, &r, span)?
             }
@@ -495,18 +505,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
             }
             // Not compiled by this back end (yet).
-            B::Shuffledims
-            | B::Ind2pos
-            | B::Pos2ind
-            | B::Factorial
-            | B::Type
+            B::Type
             | B::Typename
-            | B::Isreal
-            | B::Iscomplex
-            | B::Isscalar
-            | B::Isvector
-            | B::Ismatrix
-            | B::Iscube
             | B::HermTranspose
             | B::Print
             | B::Unassert
@@ -623,7 +623,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// Dimension arguments (`zeros(m, n)`, `zeros(size(x))`, `zeros([2, 3])`) as a `Vec<usize>`.
-    fn dims_arg(&mut self, name: &str, args: &[Expr]) -> GResult<TokenStream> {
+    pub(super) fn dims_arg(&mut self, name: &str, args: &[Expr]) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
         let mut pushes = Vec::new();
@@ -641,6 +641,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Repr::Fixed(n, _) if n.is_int() => {
                     pushes.push(quote!(__d.extend(#t.iter().map(|__v| *__v as i32));))
                 }
+                // `scalar` dimensions (`repmat(x, [r, 1])` with a scalar `r`): whole numbers.
+                Repr::Array(n, _) if n.is_float() => pushes.push(
+                    quote!(for __v in #t.to_vec()? { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
+                ),
+                Repr::Fixed(n, _) if n.is_float() => pushes.push(
+                    quote!(for __v in #t { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
+                ),
                 _ => return Err(unsupported(a.span, "this dimension argument")),
             }
         }

@@ -35,19 +35,16 @@ impl Checker<'_> {
             )
             .with_secondary(u.span, "imported here");
         }
-        // Known from the library table, from a module this program does not import itself
-        // (an imported module of the original may have imported it).
-        if let Some(m) = crate::load::std_modules::unavailable_defining(name) {
-            if !self.unavailable.is_empty() {
-                return Diagnostic::error(
-                    span,
-                    format!(
-                        "`{name}` is defined by the library module `{}`, which is not shipped yet",
-                        m.name
-                    ),
-                )
-                .with_note(format!("`import \"{}\"` once it ships", m.name));
-            }
+        // A library module's function, from a module this program does not import (itself or
+        // through the modules it imports).
+        if let Some((module, shipped)) = crate::load::std_modules::defining(name) {
+            let d = Diagnostic::error(span, format!("undefined {what} `{name}`"))
+                .with_label(format!("defined by the library module `{module}`"));
+            return if shipped {
+                d.with_note(format!("add `import \"{module}\"`"))
+            } else {
+                d.with_note(format!("`{module}` is not shipped in this version"))
+            };
         }
         let natives: Vec<&Unavailable> =
             self.unavailable.iter().filter(|u| u.functions.is_none()).collect();
