@@ -54,6 +54,27 @@ pub fn verify(module: &Module, expect: Expect) -> Result<(), Vec<Violation>> {
     }
 }
 
+/// The verifier's findings after `stage` as error diagnostics (none when the IR is valid).
+pub fn check_after(module: &Module, expect: Expect, stage: &str) -> Vec<crate::Diagnostic> {
+    let Err(violations) = verify(module, expect) else { return Vec::new() };
+    violations
+        .into_iter()
+        .map(|v| {
+            crate::Diagnostic::error(
+                v.span,
+                format!(
+                    "internal compiler error: after {stage}, the IR breaks an invariant: {}",
+                    v.message
+                ),
+            )
+            .with_note(format!(
+                "in the instance `{}`; this is a bug of the Quasar compiler",
+                v.function
+            ))
+        })
+        .collect()
+}
+
 fn violation(f: &Function, span: Span, message: impl Into<String>) -> Violation {
     Violation { function: f.instance_name.clone(), span, message: message.into() }
 }
