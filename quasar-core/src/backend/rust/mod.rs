@@ -15,6 +15,7 @@
 //! Quasar location, never wrong code.
 
 mod barrier;
+mod builtins;
 mod call;
 mod collapse;
 mod exports;
@@ -134,7 +135,7 @@ pub fn generate(
 ) -> Output {
     let mut g = Gen::new(module, info, opts);
     if let Some(builds) = ptx {
-        g.ptx = ptx_embed::embed(module, opts, &g.rt, builds);
+        g.ptx = ptx_embed::embed(module, info, opts, &g.rt, builds);
     }
     let mut items = vec![std::mem::take(&mut g.ptx.items)];
     for (i, f) in module.functions.iter().enumerate() {

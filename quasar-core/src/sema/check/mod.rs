@@ -13,6 +13,7 @@ mod classes;
 mod coop;
 mod expr;
 mod index;
+mod lower;
 mod meta;
 mod scope;
 mod stmt;
