@@ -15,10 +15,11 @@
 //! "# }
 //! ```
 //!
-//! **Status:** host code and kernels run on multicore CPUs; the PTX back end is not embedded
-//! yet (see README). With the `compiler` feature the compiler is available as
+//! **Status:** host code and kernels run on multicore CPUs; `quasar!` embeds the PTX of every
+//! kernel the PTX back end compiles, launched on an NVIDIA GPU with the `cuda` feature (see
+//! README for what is tested where). With the `compiler` feature the compiler is available as
 //! `quasar::compiler`; the `quasar` binary (`cargo install quasar-cli`) checks `.q` files and
-//! prints the generated Rust or PTX.
+//! prints the IR after any pass and the generated Rust or PTX.
 
 pub use quasar_macros::quasar;
 
@@ -59,7 +60,9 @@ pub mod __rt {
     pub use quasar_std as qstd;
 }
 
-/// The Quasar compiler (the `quasar-core` crate), with the `compiler` feature.
+/// The Quasar compiler (the `quasar-core` crate), with the `compiler` feature:
+/// `compiler::driver::compile` runs every stage as `quasar!` does (parse, imports, type check,
+/// verifier, passes, PTX and Rust back ends); `docs/ARCHITECTURE.md` describes the layers.
 #[cfg(feature = "compiler")]
 pub mod compiler {
     pub use quasar_core::*;

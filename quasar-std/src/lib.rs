@@ -18,7 +18,8 @@
 //! * [`rt`]: run-time support for generated code: scalar functions, access modes, slicing,
 //!   matrix literals, printing, fixed-size vectors.
 //!
-//! **Status:** being built (issue 5); see each module.
+//! What each built-in covers (types, shapes, options) is documented in its module; the
+//! compiler's table of built-ins is `quasar_core::ir::Builtin`.
 
 pub mod builtins;
 pub mod fft;

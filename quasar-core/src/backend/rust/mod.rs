@@ -5,7 +5,7 @@
 //!   `pub fn` with its source name ([`exports`]).
 //! * Every kernel becomes a `static Kernel` with a CPU implementation over one block
 //!   ([`kernel`]), whose innermost loop runs along the contiguous dimension, with an interior
-//!   fast path without boundary handling ([`interior`]).
+//!   fast path without boundary handling (the kernel's partition, `transform::interior`).
 //! * The file's top-level statements become `pub fn script()`, followed by `main()` if the
 //!   module has one.
 //!
