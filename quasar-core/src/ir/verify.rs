@@ -226,7 +226,16 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
                     if g.kind == FunctionKind::Kernel {
                         self.report(e.span, format!("the kernel `{name}` is called directly"));
                     }
-                    self.arity(np, nc, args.len(), &name, e.span);
+                    // A variadic last parameter (a vector) collects any number of arguments.
+                    let variadic = g.params.last().is_some_and(|p| {
+                        g.locals.get(p.0 as usize).is_some_and(|l| l.ty.as_array().is_some())
+                    });
+                    // `f(...v)` passes the elements of `v` as separate arguments.
+                    let spread = args.iter().any(|a| matches!(a.kind, ExprKind::Spread(_)));
+                    let collects = variadic && args.len() + 1 >= np + nc;
+                    if !(spread || collects) {
+                        self.arity(np, nc, args.len(), &name, e.span);
+                    }
                 }
             }
             ExprKind::Call { callee: Callee::Builtin(b), args }

@@ -75,7 +75,9 @@ pub fn check_program_with_imports(
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
     #[cfg(debug_assertions)]
-    diagnostics.extend(verified);
+    if !diagnostics.iter().any(|d| d.is_error()) {
+        diagnostics.extend(verified);
+    }
     Checked { module: cx.module, diagnostics }
 }
 
