@@ -7,6 +7,8 @@
 //!
 //! Use the `quasar` crate, which re-exports this macro (generated code refers to `::quasar`).
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::Span;
 use quasar_core::driver::{self, BackEnd, Options, Stage};

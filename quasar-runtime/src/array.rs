@@ -56,7 +56,10 @@ impl<T: Element> Array<T> {
     pub fn zeros(shape: &[usize]) -> Result<Array<T>> {
         let s = Shape::new(shape)?;
         let bytes = byte_len::<T>(&s)?;
-        Ok(Array::from_host(s, HostMem::zeroed(bytes, std::mem::align_of::<T>())?))
+        let a = Array::from_host(s, HostMem::zeroed(bytes, std::mem::align_of::<T>())?);
+        // `{!alloc mode=gpu}` before this allocation.
+        crate::control::place_new(&a.buf)?;
+        Ok(a)
     }
 
     /// An array with every element `v`.

@@ -1,4 +1,4 @@
-//! Atomic read-modify-write on array elements for CPU kernels (ARCHITECTURE §5: inside kernels
+//! Atomic read-modify-write on array elements for CPU kernels (inside kernels,
 //! `+= -= *= /= ^^= __= ~= |= &=` on array elements are atomic and return the new value).
 //!
 //! Elements of 1, 2, 4 or 8 bytes (with natural alignment) use a compare-and-swap loop on the

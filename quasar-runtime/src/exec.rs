@@ -245,7 +245,7 @@ impl Runtime {
                 LaunchArg::Output(spec) => {
                     let (p, class) = dev.alloc(spec.size())?;
                     slots.list.push((p, class, *spec, None));
-                    let z = dev.zero(p, spec.size(), &[])?;
+                    let z = dev.zero(p, spec.size(), &[], "zero outputs")?;
                     slots.list.last_mut().expect("just pushed").3 = Some(z.clone());
                     deps.push(z);
                     DeviceArg::Output { ptr: p, spec: *spec }

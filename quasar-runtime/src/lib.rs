@@ -28,8 +28,11 @@
 //! It does not depend on the compiler (`quasar-core`): generated code depends only on this crate
 //! and `quasar-std`.
 
+#![warn(missing_docs)]
+
 mod array;
 pub mod atomic;
+pub mod control;
 pub mod device;
 mod element;
 mod error;
@@ -49,6 +52,7 @@ pub mod scheduler;
 mod shape;
 
 pub use array::{Array, HostView, HostViewMut, IndexInt};
+pub use control::{alloc_attribute, sched_attribute, schedule, transfer_attribute, Schedule};
 pub use device::{GpuDevice, PoolStats};
 pub use element::{ElemInfo, Element};
 pub use error::{Error, Result, SourceLocation};

@@ -11,7 +11,7 @@
 //!   that writes also waits for the readers. Uploads and downloads count as writers (of the
 //!   copy they fill). So GPU work overlaps freely and a host read waits only for the
 //!   operations that produce what it reads;
-//! * pins (launches being prepared) and host borrows (views and CPU kernels, `RefCell`-like:
+//! * pins (GPU launches being prepared) and host borrows (views and CPU kernels, `RefCell`-like:
 //!   violations are errors, not panics).
 //!
 //! Transitions: launching a kernel makes each argument valid where it runs (uploading only a
@@ -46,7 +46,11 @@ pub(crate) struct BufState {
     pub dev: Option<DevCopy>,
     last_writer: Option<Fence>,
     readers: Vec<Fence>,
+    /// GPU launches being prepared (from `prepare_gpu` to `finish_gpu`): readers, or one
+    /// writer. A writer's launch is ordered after the others only once its fence is recorded,
+    /// so conflicting accesses wait until then.
     pins: u32,
+    pin_exclusive: bool,
     /// Host views: readers, or one writer.
     shared: u32,
     exclusive: bool,
@@ -62,7 +66,8 @@ enum Conflict {
     None,
     /// A host view: an error (it may live for as long as its owner likes).
     View(&'static str),
-    /// A CPU kernel in another thread: wait until it is done.
+    /// A CPU kernel, or a GPU launch being prepared, in another thread: wait until it is
+    /// done (both are short).
     Kernel,
 }
 
@@ -139,7 +144,14 @@ impl BufState {
         if self.kernel_exclusive || (writes && self.kernel_shared > 0) {
             return Conflict::Kernel;
         }
+        if self.pin_exclusive || (writes && self.pins > 0) {
+            return Conflict::Kernel;
+        }
         Conflict::None
+    }
+
+    fn pinned(&self) -> bool {
+        self.pins > 0 || self.pin_exclusive
     }
 
     fn host_borrowed(&self) -> bool {
@@ -156,7 +168,7 @@ pub(crate) struct Buffer {
     label: OnceLock<String>,
     last_use: AtomicU64,
     state: Mutex<BufState>,
-    /// Signalled when a CPU kernel releases the host copy.
+    /// Signalled when a CPU kernel releases the host copy or a GPU launch its pin.
     released: Condvar,
 }
 
@@ -175,6 +187,7 @@ impl Buffer {
                 last_writer: None,
                 readers: Vec::new(),
                 pins: 0,
+                pin_exclusive: false,
                 shared: 0,
                 exclusive: false,
                 kernel_shared: 0,
@@ -189,13 +202,26 @@ impl Buffer {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The state, once no host borrow conflicts with an access (`writes` or not): a host view
-    /// in the way is [`Error::Borrowed`]; a CPU kernel of another thread is waited for.
+    /// The state, once no borrow conflicts with an access (`writes` or not): a host view in
+    /// the way is [`Error::Borrowed`]; a CPU kernel or a GPU launch being prepared in another
+    /// thread is waited for (every holder takes its buffers in buffer order, so waits form no
+    /// cycle).
     fn lock_for(&self, writes: bool, what: &str) -> Result<MutexGuard<'_, BufState>> {
+        self.lock_until(writes, what, |_| false)
+    }
+
+    /// As [`lock_for`](Self::lock_for), also waiting while `busy` says so.
+    fn lock_until(
+        &self,
+        writes: bool,
+        what: &str,
+        busy: impl Fn(&BufState) -> bool,
+    ) -> Result<MutexGuard<'_, BufState>> {
         let mut st = self.lock();
         loop {
             match st.conflict(writes) {
-                Conflict::None => return Ok(st),
+                Conflict::None if !busy(&st) => return Ok(st),
+                Conflict::None => st = self.released.wait(st).unwrap_or_else(|e| e.into_inner()),
                 Conflict::View(holder) => return Err(Error::borrowed(what, holder)),
                 Conflict::Kernel => {
                     st = self.released.wait(st).unwrap_or_else(|e| e.into_inner());
@@ -372,7 +398,7 @@ impl Buffer {
             }
         };
         let d = st.dev.as_ref().filter(|d| d.dev.id() == dev.id())?;
-        Some(BlockState { ptr: d.ptr, class: d.class, busy: st.pins > 0 || st.in_flight() })
+        Some(BlockState { ptr: d.ptr, class: d.class, busy: st.pinned() || st.in_flight() })
     }
 
     /// Bytes a launch on `dev` would copy for this buffer with `access`: the upload of a
@@ -395,6 +421,15 @@ impl Buffer {
         } else {
             0
         }
+    }
+
+    /// `{!alloc mode=gpu}`: gives the buffer a zeroed copy on `dev`, the one kernels use (the
+    /// host copy, zero as well, becomes stale).
+    pub fn zero_on(self: &Arc<Self>, dev: &Arc<GpuDevice>) -> Result<()> {
+        let (ptr, deps) = self.prepare_gpu(dev, Access::Write, "(alloc)")?;
+        let f = dev.zero(ptr, self.bytes, &deps, "{!alloc mode=gpu}");
+        self.finish_gpu(f.as_ref().ok(), Access::Write);
+        f.map(|_| ())
     }
 
     /// `{!transfer target=cpu}`: makes the host copy valid now.
@@ -429,7 +464,11 @@ impl Buffer {
         access: Access,
         row: &str,
     ) -> Result<(DevPtr, Vec<Fence>)> {
-        let mut st = self.lock_for(access.writes(), "use the array in a GPU kernel")?;
+        // Moving the copy off another device waits until no launch there is being prepared
+        // with it (launches that read it may share it otherwise).
+        let elsewhere = |st: &BufState| st.dev.as_ref().is_some_and(|d| d.dev.id() != dev.id());
+        let what = "use the array in a GPU kernel";
+        let mut st = self.lock_until(access.writes(), what, |st| st.pinned() && elsewhere(st))?;
         let mut reason = TransferReason::StaleCopy;
         // A copy on another device: bring the data home first and give that copy back.
         if st.dev.as_ref().is_some_and(|d| d.dev.id() != dev.id()) {
@@ -469,7 +508,11 @@ impl Buffer {
                 d.valid = true;
             }
         }
-        st.pins += 1;
+        if access.writes() {
+            st.pin_exclusive = true;
+        } else {
+            st.pins += 1;
+        }
         self.touch();
         Ok((ptr, st.deps(access.writes())))
     }
@@ -478,13 +521,18 @@ impl Buffer {
     /// launched) and unpins.
     pub fn finish_gpu(&self, fence: Option<&Fence>, access: Access) {
         let mut st = self.lock();
-        st.pins = st.pins.saturating_sub(1);
+        if access.writes() {
+            st.pin_exclusive = false;
+        } else {
+            st.pins = st.pins.saturating_sub(1);
+        }
         if let Some(f) = fence {
             st.record(f, access.writes());
             if access.writes() {
                 st.host_valid = false;
             }
         }
+        self.released.notify_all();
     }
 
     /// Moves the buffer's copy on `dev` to the host if it is idle (not pinned, nothing in
@@ -495,7 +543,7 @@ impl Buffer {
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
         };
-        if st.pins > 0 || st.dev.as_ref().is_none_or(|d| d.dev.id() != dev.id()) {
+        if st.pinned() || st.dev.as_ref().is_none_or(|d| d.dev.id() != dev.id()) {
             return None;
         }
         st.prune();

@@ -215,3 +215,25 @@ fn the_command_queue_is_bounded() {
     }
     assert!(sims[0].violations().is_empty(), "{:?}", sims[0].violations());
 }
+
+#[test]
+fn schedule_picks_the_implementation_the_scheduler_would_run() {
+    let (rt, _) = gpus(2);
+    let small = Array::<i32>::zeros(&[16]).unwrap();
+    let _scope = SchedScope::enter();
+    // Automatic: a tiny problem stays on the CPU (implementation 1), a huge one with its data
+    // on a GPU goes there (implementation 0).
+    assert_eq!(rt.schedule(16).array(&small).choose(2), 1);
+    let big = Array::<i32>::zeros(&[N]).unwrap();
+    slow_fill(&rt, &big, 1, 0);
+    assert_eq!(rt.schedule(1 << 30).array(&big).choose(2), 0);
+    // The {!sched} mode decides when set; one candidate is always 0.
+    sched(Some(SchedMode::Gpu), None);
+    assert_eq!(rt.schedule(16).array(&small).choose(2), 0);
+    sched(Some(SchedMode::Cpu), None);
+    assert_eq!(rt.schedule(1 << 30).array(&big).choose(2), 1);
+    assert_eq!(rt.schedule(1 << 30).choose(1), 0);
+    // Without a GPU the CPU implementation runs, even in GPU mode.
+    sched(Some(SchedMode::Gpu), None);
+    assert_eq!(Runtime::cpu_only().schedule(1 << 30).choose(2), 1);
+}

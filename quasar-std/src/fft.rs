@@ -24,6 +24,7 @@ use rustfft::{FftDirection, FftNum, FftPlanner};
 pub trait FftInput: Element + Copy {
     /// The real type of the result's parts (`f32` or `f64`).
     type Real: FftNum + Element + Default;
+    /// The value as a complex number (a real value gets imaginary part 0).
     fn to_complex(self) -> Complex<Self::Real>;
 }
 

@@ -39,33 +39,53 @@ const VERSION: u16 = 1;
 /// One value in a saved file.
 #[derive(Clone, Debug)]
 pub enum Saved {
+    /// An array of `f32`.
     F32(Array<f32>),
+    /// An array of `f64`.
     F64(Array<f64>),
+    /// An array of `i8`.
     I8(Array<i8>),
+    /// An array of `i16`.
     I16(Array<i16>),
+    /// An array of `i32`.
     I32(Array<i32>),
+    /// An array of `i64`.
     I64(Array<i64>),
+    /// An array of `u8`.
     U8(Array<u8>),
+    /// An array of `u16`.
     U16(Array<u16>),
+    /// An array of `u32`.
     U32(Array<u32>),
+    /// An array of `u64`.
     U64(Array<u64>),
+    /// An array of `Complex<f32>`.
     C32(Array<Complex<f32>>),
+    /// An array of `Complex<f64>`.
     C64(Array<Complex<f64>>),
+    /// A string.
     Str(String),
 }
 
 /// A value `save` can write (arrays, numbers and strings).
 pub trait Save {
+    /// The value as it is saved (arrays are copied from the device if needed).
     fn to_saved(&self) -> Result<Saved>;
 }
 
 /// An element type of the `save` format, with its code and bytes.
 pub trait SaveElem: Element + Copy {
+    /// The element type's code in the file.
     const CODE: u8;
+    /// The bytes of one element.
     const SIZE: usize;
+    /// An array of this type as a saved value.
     fn wrap(a: Array<Self>) -> Saved;
+    /// Appends the element's little-endian bytes.
     fn put(self, out: &mut Vec<u8>);
+    /// Reads an element from its little-endian bytes (`SIZE` of them).
     fn get(b: &[u8]) -> Self;
+    /// The Quasar name of the type, for messages.
     fn name() -> &'static str;
 }
 

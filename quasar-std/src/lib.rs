@@ -7,7 +7,7 @@
 //!   (`sum`, `prod`, `mean`, `min`, `max`, `cumsum`) over [`quasar_runtime::Array`].
 //! * [`image`]: `imread`/`imwrite` with the manual's 0..255 value range.
 //! * [`math`]: `exp log pow sin cos …` as branch-free polynomial routines that LLVM vectorises
-//!   inside kernel loops (a libm call per element is 2–3× slower, ARCHITECTURE §3).
+//!   inside kernel loops (a libm call per element is 2–3× slower).
 //! * [`fft`]: `fft1 fft2 fft3`, their inverses and `irealfft1/2/3` through `rustfft`.
 //! * [`linalg`]: `inv det linsolve chol svd symeig` through `nalgebra` (feature `linalg`).
 //! * [`text`]: `sprintf printf sscanf strcat num2str fromascii toascii fromunicode tounicode`.
@@ -18,8 +18,9 @@
 //! * [`rt`]: run-time support for generated code: scalar functions, access modes, slicing,
 //!   matrix literals, printing, fixed-size vectors.
 //!
-//! What each built-in covers (types, shapes, options) is documented in its module; the
-//! compiler's table of built-ins is `quasar_core::ir::Builtin`.
+//! Most users reach these through the `quasar` crate, which re-exports the public parts.
+
+#![warn(missing_docs)]
 
 pub mod builtins;
 pub mod fft;

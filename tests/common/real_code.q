@@ -49,3 +49,51 @@ function y = unused_lambdas(x : scalar)
     shifted = (t, u) -> t + u + offset
     y = x + 1
 endfunction
+
+% ---- branches on type predicates -------------------------------------------------------------
+
+function y = magnitude(x)
+    if isscalar(x)
+        y = abs(x)
+    elseif isvector(x)
+        y = sum(abs(x))
+    else
+        y = sum(sum(abs(x)))
+    endif
+endfunction
+
+function [a, b, c] = magnitudes(v : vec, m : mat)
+    a = magnitude(-2.5)
+    b = magnitude(v)
+    c = magnitude(m)
+endfunction
+
+% ---- older built-in forms and integer vectors from scalar ones -------------------------------
+
+function [c, d] = centre(h : mat)
+    c : ivec2 = ceil(size(h) / 2) - 1
+    d = size(h, [0..1])
+endfunction
+
+% ---- a cube with one channel where a matrix is expected --------------------------------------
+
+function s = total(x : mat)
+    s = 0.0
+    for i = 0..size(x, 0) - 1
+        for j = 0..size(x, 1) - 1
+            s += x[i, j] * (j + 1)
+        endfor
+    endfor
+endfunction
+
+function s = gray_total(img : cube)
+    s = total(img)
+endfunction
+
+function s = column_sum(v : vec)
+    s = sum(v) + 100 * size(v, 0)
+endfunction
+
+function s = of_column(m : mat)
+    s = column_sum(m)
+endfunction

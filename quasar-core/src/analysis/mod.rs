@@ -2,7 +2,7 @@
 //! naga's `valid::ModuleInfo` is by every writer): function values, read/write effects,
 //! per-function use of barriers, shared memory and warp-level operations, and per kernel a
 //! [`KernelInfo`]. A back end never recomputes one of these; the affine access bounds of
-//! boundary-check elimination are in the IR itself ([`crate::ir::partition`], made by
+//! boundary-check elimination are in the IR itself (`ir::partition`, made by
 //! `transform::interior`).
 
 pub mod effects;

@@ -256,6 +256,13 @@ builtins! {
         OptBlockSize = "opt_block_size",
         OptBlockCnt = "opt_block_cnt",
         GpuFeature = "gpu_feature",
+        // Runtime control (manual §16.7, §17.2.5, `sema/builtins/runtime.rs`): `schedule`, and
+        // the code attributes `{!sched}`, `{!alloc}` and `{!transfer}`, which the type checker
+        // lowers to calls of these (their names cannot be written as calls).
+        Schedule = "schedule",
+        SchedAttr = "{!sched}",
+        AllocAttr = "{!alloc}",
+        TransferAttr = "{!transfer}",
     }
     group_methods {
         GroupSync = "sync",

@@ -92,7 +92,7 @@ impl Precision {
     }
 }
 
-/// Boundary handling of array accesses (manual §2.4.1). `None` in [`ArrayType::access`]
+/// Boundary handling of array accesses (manual §2.4.1). `None` in [`ArrayMods::access`]
 /// means the default: `'safe` inside kernel/device functions, `'checked` in host code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Access {

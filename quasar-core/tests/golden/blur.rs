@@ -446,6 +446,7 @@ static __Q_KERNEL_BLUR_ROWS_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run
         "blur_rows_2",
         __q_blur_rows_2,
     )
+    .with_params(&["x", "y", "w", "n"])
     .with_ptx_entry(&__Q_PTXK_BLUR_ROWS_2);
 #[allow(
     unused_mut,

@@ -253,6 +253,7 @@ static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::
         "through_call_2",
         __q_through_call_2,
     )
+    .with_params(&["x", "y"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_CALL_2);
 #[allow(
     unused_mut,
@@ -442,6 +443,7 @@ static __Q_KERNEL_THROUGH_VALUE_3: ::quasar::__rt::run::Kernel = ::quasar::__rt:
         "through_value_3",
         __q_through_value_3,
     )
+    .with_params(&["x", "y", "f"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_VALUE_3);
 #[allow(
     unused_mut,

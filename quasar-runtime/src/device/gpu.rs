@@ -215,16 +215,17 @@ impl GpuDevice {
         Ok(f)
     }
 
-    /// Zeroes `bytes` at `dst` (a kernel's output slots) after `after`.
-    pub(crate) fn zero(&self, dst: DevPtr, bytes: usize, after: &[Fence]) -> Result<Fence> {
+    /// Zeroes `bytes` at `dst` after `after`; `what` names it on the timeline.
+    pub(crate) fn zero(
+        &self,
+        dst: DevPtr,
+        bytes: usize,
+        after: &[Fence],
+        what: &str,
+    ) -> Result<Fence> {
         let f = self.submit(|| self.backend.zero(dst, bytes, after))?;
         let args = vec![("bytes".to_string(), bytes.to_string())];
-        self.profiler.device_op(
-            None,
-            ("zero outputs".into(), Category::Memset, args),
-            &self.name,
-            &f,
-        );
+        self.profiler.device_op(None, (what.into(), Category::Memset, args), &self.name, &f);
         Ok(f)
     }
 

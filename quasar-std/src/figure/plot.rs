@@ -15,7 +15,9 @@ use std::sync::Mutex;
 /// One line of a plot.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {
+    /// The x coordinates of the points.
     pub x: Vec<f64>,
+    /// The y coordinates of the points.
     pub y: Vec<f64>,
     /// RGB colour.
     pub color: Option<(u8, u8, u8)>,
@@ -24,13 +26,21 @@ pub struct Line {
 /// The state of the current plot.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Plot {
+    /// The call site of the `plot` that started it (names its file).
     pub site: Option<String>,
+    /// The lines, in the order they were plotted.
     pub lines: Vec<Line>,
+    /// The title above the plot.
     pub title: String,
+    /// The label of the x axis.
     pub xlabel: String,
+    /// The label of the y axis.
     pub ylabel: String,
+    /// The range of the x axis (`None`: from the data).
     pub xlim: Option<(f64, f64)>,
+    /// The range of the y axis (`None`: from the data).
     pub ylim: Option<(f64, f64)>,
+    /// The legend entries, one per line.
     pub legend: Vec<String>,
 }
 

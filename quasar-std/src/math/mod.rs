@@ -1,7 +1,7 @@
 //! Math for kernel loops: `exp exp2 log log2 log10 pow sin cos tan atan atan2 asin acos tanh
 //! sqrt rsqrt` for `f32` ([`f32`](mod@f32)) and `f64` ([`f64`](mod@f64)), written so that LLVM
-//! vectorises the loop around them (ARCHITECTURE §3: a libm call per element cannot be
-//! vectorised and is 2–3× slower).
+//! vectorises the loop around them (a libm call per element cannot be vectorised and is
+//! 2–3× slower).
 //!
 //! ```
 //! use quasar_std::math::f32 as m;

@@ -12,8 +12,8 @@
 //!   array are dropped. The manual's feature overview ("Boundary access modes in Quasar")
 //!   says so: put modes are only safe, unchecked and checked, to avoid unforeseen data races
 //!   (a mapped write could hit an element another thread writes). See [`Mode::for_write`].
-//! * `'unchecked` reports out-of-range host accesses like `'checked` (ARCHITECTURE §5: the
-//!   check is dropped only in release kernels, which the code generator handles).
+//! * `'unchecked` reports out-of-range host accesses like `'checked` (the check is
+//!   dropped only in release kernels, which the code generator handles).
 //! * Indices past the array's rank address dimensions of extent 1, mapped like any other
 //!   (`'safe`/`'checked`: they must be 0; `'circular`/`'clamped`/`'mirror`: they map to 0).
 

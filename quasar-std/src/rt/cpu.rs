@@ -1,5 +1,5 @@
 //! CPU feature detection for generated kernels (compiled for baseline x86-64 and for
-//! AVX2+FMA and for AVX-512, dispatched at run time as ARCHITECTURE §3 describes).
+//! AVX2+FMA and for AVX-512, dispatched at run time).
 
 /// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached).
 #[inline]

@@ -1,7 +1,7 @@
 //! Scalar functions for generated code, in kernels (hot loops) and host code alike.
 //!
 //! Every function is `#[inline(always)]`. The float routines avoid libm calls and
-//! data-dependent branches so that LLVM vectorises the loop around them (ARCHITECTURE §3):
+//! data-dependent branches so that LLVM vectorises the loop around them:
 //! transcendental functions come from [`crate::math`]; `floor ceil round frac` use the
 //! `x + 2^p - 2^p` rounding trick (baseline x86-64 has no `roundps`, so `f32::floor` would be a
 //! call per element). The rounding, ordering and NaN rules are the built-ins' (documented in

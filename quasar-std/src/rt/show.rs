@@ -1,4 +1,4 @@
-//! Printing (`print`, and the text of `error(...)`), as ARCHITECTURE §5 says:
+//! Printing (`print`, and the text of `error(...)`):
 //!
 //! * integers as integers;
 //! * floats in the shortest form that reads back as the same value of their own type

@@ -26,13 +26,17 @@ use std::fmt::Write as _;
 /// One value fed to a format conversion.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A signed integer.
     Int(i64),
+    /// An unsigned integer.
     Uint(u64),
+    /// A double-precision number.
     Float(f64),
     /// A single-precision number (`%s` writes its own shortest form).
     Single(f32),
     /// A complex number, with the text `print` writes for it.
     Complex(f64, f64, String),
+    /// A string.
     Str(String),
 }
 

@@ -87,6 +87,7 @@ fn to_text<T: ToCode>(name: &str, codes: &[T], max: u32) -> Result<String> {
 
 /// An element type that can hold a character code.
 pub trait FromCode: quasar_runtime::Element {
+    /// The element for character code `code`.
     fn from_code(code: u32) -> Self;
 }
 
@@ -94,6 +95,7 @@ pub trait FromCode: quasar_runtime::Element {
 pub trait ToCode: Copy {
     /// The code, when the value is a non-negative integer.
     fn to_code(self) -> Option<u32>;
+    /// The value as text, for an error message when it is not a character code.
     fn describe(self) -> String;
 }
 

@@ -249,6 +249,10 @@ impl Ctx<'_> {
             | B::OptBlockSize
             | B::OptBlockCnt
             | B::GpuFeature
+            | B::Schedule
+            | B::SchedAttr
+            | B::AllocAttr
+            | B::TransferAttr
             | B::MetaCheck
             | B::MetaStr
             | B::MetaEval

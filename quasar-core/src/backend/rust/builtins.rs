@@ -37,6 +37,9 @@ impl FnGen<'_, '_> {
         let nargs = args.len();
         let arity = |ok: bool| if ok { Ok(()) } else { Err(bad()) };
         let t = match b {
+            B::Schedule | B::SchedAttr | B::AllocAttr | B::TransferAttr => {
+                return self.runtime_control(b, args, span)
+            }
             B::Exp
             | B::Exp2
             | B::Log

@@ -79,6 +79,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
         param: &str,
         declared: &Type,
     ) -> GResult<TokenStream> {
+        // The type checker's conversion of an array to the parameter's type is done here,
+        // with the parameter's name in the error.
+        let e = match &e.kind {
+            ExprKind::Convert(inner)
+                if inner.ty.as_array().is_some() && e.ty.as_array().is_some() =>
+            {
+                inner
+            }
+            _ => e,
+        };
         let v = self.expr(e)?;
         self.fit_arg(v, target, param, declared, e.span)
     }
@@ -97,7 +107,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Repr::Fixed(_, s) => Some(Some(s.len() as u8)),
             _ => None,
         };
-        let t = self.convert(v, target, span)?;
+        // Convert the elements only; the rank is fitted below with the parameter's name.
+        let elems_only = match (target, &v.r) {
+            (Repr::Array(n, _), Repr::Array(_, k)) => Repr::Array(*n, *k),
+            _ => target.clone(),
+        };
+        let t = self.convert(v, &elems_only, span)?;
         Ok(match (target, from) {
             (Repr::Array(_, Some(r)), Some(k)) if k != Some(*r) => {
                 let r = *r as usize;
@@ -263,16 +278,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let t = v.t;
         Ok(match (&v.r, target) {
             (Repr::Num(a), Repr::Num(b)) => cast_num(*a, *b, t, &rt),
-            // A vector held where a matrix (or cube) is expected is a row (ARCHITECTURE §5).
-            (Repr::Array(a, Some(1)), Repr::Array(b, Some(r))) if *r > 1 => {
-                let r = *r as usize;
+            // An array held at another rank: a vector where a matrix is expected is a row
+            // (ARCHITECTURE §5); a `cube` with one channel is a `mat` (checked at run time).
+            (Repr::Array(a, Some(k)), Repr::Array(b, Some(r))) if k != r => {
                 let x = if a == b {
                     t
                 } else {
                     let bt = b.tokens(&rt);
                     quote!(#q::builtins::cast::<#bt, _>(&#t)?)
                 };
-                quote!(#x.with_rank(#r, "a vector", "a matrix")?)
+                let what = format!("a value of {k} dimension(s)");
+                let want = format!("an array of {r} dimension(s)");
+                let r = *r as usize;
+                quote!(#x.with_rank(#r, #what, #want)?)
             }
             (Repr::Array(a, _), Repr::Array(b, _)) if a == b => t,
             (Repr::Array(_, _), Repr::Array(b, _)) => {

@@ -193,11 +193,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let body = fg.block(&f.body)?;
     let result = fg.result_value();
     let inline = if ctx == Ctx::Device { quote!(#[inline(always)]) } else { quote!() };
+    let scope = super::control::sched_scope(&rt, &f.body);
     let generic = if views { quote!(<'__v>) } else { quote!() };
     Ok(quote! {
         #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_parens, unused_braces, non_snake_case, clippy::all)]
         #inline
         fn #name #generic (#(#params),*) -> #rt::run::Result<#ret> {
+            #scope
             #locals
             #body
             #[allow(unreachable_code)]

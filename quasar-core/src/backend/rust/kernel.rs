@@ -121,7 +121,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         super::shared::shared_bytes_fn(&mut fg, d, &shared)?
     };
     let sname = format_ident!("{}__shared", name);
-    let mut builder = quote!(#rt::run::Kernel::new(#kname, #name));
+    // The Quasar names of the launch arguments, for errors and the profile.
+    let params: Vec<String> = slots.iter().map(|&l| fg.f.local(l).name.clone()).collect();
+    let mut builder = quote!(#rt::run::Kernel::new(#kname, #name).with_params(&[#(#params),*]));
     if !shared.is_empty() {
         builder = quote!(#builder.with_shared(#sname));
     } else if block_sensitive {

@@ -2,9 +2,9 @@
 //!
 //! * Every function instance becomes a private Rust function `__q_<instance>` over runtime
 //!   values ([`ty`] says which); every top-level Quasar function is also exported as a
-//!   `pub fn` with its source name ([`exports`]).
+//!   `pub fn` with its source name (`exports`).
 //! * Every kernel becomes a `static Kernel` with a CPU implementation over one block
-//!   ([`kernel`]), whose innermost loop runs along the contiguous dimension, with an interior
+//!   (`kernel`), whose innermost loop runs along the contiguous dimension, with an interior
 //!   fast path without boundary handling (the kernel's partition, `transform::interior`).
 //! * The file's top-level statements become `pub fn script()`, followed by `main()` if the
 //!   module has one.
@@ -18,6 +18,7 @@ mod barrier;
 mod builtins;
 mod call;
 mod collapse;
+mod control;
 mod exports;
 mod expr;
 pub(crate) mod fnval;
@@ -107,8 +108,13 @@ impl Output {
 pub fn untyped_exports(module: &Module) -> Vec<Diagnostic> {
     let mut names: Vec<&str> = Vec::new();
     let mut out = Vec::new();
+    // A generic function of an imported library that the program never calls is simply not
+    // exported (as in the original, an import does not make every library function need
+    // annotations); only the module's own functions must be typed.
+    let main_file = module.script.map(|s| module.function(s).span.file);
     for f in &module.functions {
         let exported = f.top_level
+            && main_file.is_none_or(|m| f.span.file == m)
             && f.kind != crate::syntax::ast::FunctionKind::Kernel
             && f.name != "main"
             && !f.name.starts_with('<');

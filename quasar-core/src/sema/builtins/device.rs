@@ -100,6 +100,11 @@ fn ivec(len: Option<Dim>) -> Type {
 fn block_size(c: &BuiltinCall, name: &str) -> RuleResult {
     no_type_args(c, name)?;
     let a = args(c, name, 1, 2)?;
+    // The older form without a kernel: `max_block_size([16, 32, 1])`, the largest block of
+    // at most these dimensions (real code uses it).
+    if let ([d], Type::Array(_)) = (a, &a[0].ty) {
+        return Ok(ivec(dims_arg(name, d)?));
+    }
     kernel_arg(name, &a[0])?;
     match a.get(1) {
         Some(d) => Ok(ivec(dims_arg(name, d)?)),
@@ -338,6 +343,8 @@ mod tests {
         assert_eq!(ok("opt_block_size", &[a("fn")]), "ivec");
         assert_eq!(ok("opt_block_cnt", &[a("fn"), a("ivec2"), a("ivec2")]), "ivec2");
         assert_eq!(ok("max_block_size", &[a("??"), a("int")]), "int");
+        // The older form with the dimensions only.
+        assert_eq!(ok("max_block_size", &[a("ivec3")]), "ivec3");
         assert_eq!(
             err("max_block_size", &[a("mat"), a("ivec2")]),
             "`max_block_size` expects a kernel function, found mat"

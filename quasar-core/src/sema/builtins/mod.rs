@@ -4,11 +4,12 @@
 //! `zeros(2, 2)` is a `mat(2, 2)` and `size(x, 0..1)` an `ivec2`). The implementations are
 //! in quasar-std; this module only types the calls.
 //!
-//! The families are in separate files: [`construct`] (allocation and reshaping),
-//! [`shape`] (`size numel …`), [`elementwise`] (math on numbers and arrays), [`reduce`]
-//! (`sum max …`), [`convert`] (`complex type cast …`), [`linalg`] (`transpose inv fft2 …`),
-//! [`io`] (strings, printing, files, images, timing), [`device`] (shared memory, barriers,
-//! cooperative groups, launch configuration), [`constants`] (`pi eps inf nan true false`).
+//! The families are in separate files: `construct` (allocation and reshaping),
+//! `shape` (`size numel …`), `elementwise` (math on numbers and arrays), `reduce`
+//! (`sum max …`), `convert` (`complex type cast …`), `linalg` (`transpose inv fft2 …`),
+//! `io` (strings, printing, files, images, timing), `device` (shared memory, barriers,
+//! cooperative groups, launch configuration), [`runtime`] (`schedule` and the runtime code
+//! attributes), `constants` (`pi eps inf nan true false`).
 //! `parallel_do` and `serial_do` are typed by the checker itself and are not in the table.
 
 mod common;
@@ -20,6 +21,7 @@ mod elementwise;
 mod io;
 mod linalg;
 mod reduce;
+pub mod runtime;
 mod shape;
 #[cfg(test)]
 mod test_util;
@@ -100,6 +102,7 @@ pub fn table() -> &'static [Signature] {
             linalg::SIGNATURES,
             io::SIGNATURES,
             device::SIGNATURES,
+            runtime::SIGNATURES,
         ]
         .concat()
     })

@@ -43,6 +43,14 @@ fn size(c: &BuiltinCall) -> RuleResult {
         {
             Ok(ivec(v.shape.as_ref().and_then(|s| s.first().cloned())))
         }
+        // `size(x, [0..1])`: the range in brackets is a 1 x n matrix (real code writes it).
+        Type::Array(v)
+            if matches!(v.rank, Rank::Fixed(2))
+                && matches!(v.shape.as_deref(), Some([Dim::Known(1), _]))
+                && (is_integer(&v.elem) || is_open(&v.elem)) =>
+        {
+            Ok(ivec(v.shape.as_ref().and_then(|s| s.get(1).cloned())))
+        }
         t if is_open(t) => Ok(Type::Unknown),
         _ => {
             dim_index("size", d)?;
@@ -133,6 +141,9 @@ mod tests {
         assert_eq!(ok("size", &[a("cube"), a("ivec2")]), "ivec2");
         assert_eq!(ok("size", &[a("cube{:}"), a("ivec(N)")]), "ivec(N)");
         assert_eq!(ok("size", &[a("cube"), a("ivec")]), "ivec");
+        // `size(x, [0..1])`: a one-row matrix of dimensions.
+        assert_eq!(ok("size", &[a("cube"), a("imat(1, 2)")]), "ivec2");
+        assert!(err("size", &[a("cube"), a("imat(2, 2)")]).contains("expects a dimension"));
         assert_eq!(
             err("size", &[a("mat"), a("string")]),
             "`size` expects a dimension (an integer), found string"

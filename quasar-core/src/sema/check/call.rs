@@ -3,6 +3,7 @@
 //! (`p.scale(2)` is `scale(p, 2)`), `parallel_do`/`serial_do`, and the calling rules between
 //! host, device and kernel functions (manual §2.4.1, §4.3).
 
+use super::attributes::schedule_candidates;
 use super::expr::unknown;
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
@@ -16,6 +17,19 @@ use crate::syntax::ast::{self, Expr, ExprKind, FunctionKind};
 
 /// Types a kernel's parameter list for one launch (or says why it does not fit).
 type ParamFill<'f> = &'f dyn Fn(&[ast::Param]) -> Result<Vec<Type>, String>;
+
+/// The weight of an exactly matched parameter in an overload's score (more than any number
+/// of parameters matched through subtyping).
+const EXACT: usize = 1 << 16;
+
+/// `arg` is of the declared type itself, not of a subtype or a type that converts: the same
+/// kind of number, or an array of the same element type and rank.
+fn matches_exactly(arg: &Type, declared: &Type) -> bool {
+    match (arg, declared) {
+        (Type::Array(a), Type::Array(d)) => a.elem == d.elem && a.rank == d.rank,
+        (a, d) => a == d,
+    }
+}
 
 /// The result type of a call to something with these outputs.
 pub fn results_type(results: &[Type]) -> Type {
@@ -389,6 +403,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 if declared.is_concrete() {
                     score += 1;
+                    // An exact match outranks one through subtyping or conversion (manual
+                    // §4.9.2, rule 2): `f(x : vec)` before `f(x : mat)` for a vector.
+                    if matches_exactly(&arg.ty, &declared) {
+                        score += EXACT;
+                    }
                 }
             }
             ordered.push(arg);
@@ -617,7 +636,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let lowered = self.lower_args(args);
+        let mut lowered = self.lower_args(args);
+        if sig.builtin == ir::Builtin::Schedule {
+            schedule_candidates(&mut lowered);
+        }
         if self.in_device_code() && !sig.device {
             let d = Diagnostic::error(
                 span,

@@ -8,6 +8,7 @@
 //! polymorphic variable). Functions that nothing calls are still checked, with their
 //! declared parameter types (untyped parameters as `??`), so their errors are reported.
 
+mod attributes;
 mod call;
 mod classes;
 mod coop;
@@ -15,6 +16,7 @@ mod expr;
 mod index;
 mod lower;
 mod meta;
+mod predicates;
 mod scope;
 mod stmt;
 

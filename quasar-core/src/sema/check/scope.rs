@@ -297,7 +297,8 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
             if d.rank == Rank::Any {
                 out.rank = a.rank;
             }
-            if a.shape.is_some() && (d.shape.is_none() || a.rank == out.rank) {
+            // A `cube(m, n, 1)` passed as a `mat` keeps the declared rank and shape.
+            if a.shape.is_some() && a.rank == out.rank {
                 let merged = match (&d.shape, &a.shape) {
                     (Some(ds), Some(as_)) if ds.len() == as_.len() => ds
                         .iter()

@@ -36,6 +36,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if let Some(stmt) = self.lower_stmt(s) {
                 out.push(stmt);
             }
+            if let StmtKind::Attribute(a) = &s.kind {
+                out.extend(self.lower_runtime_attributes(a));
+            }
             self.parallel_depth -= parallel as u32;
             if let StmtKind::Attribute(a) = &s.kind {
                 parallel_next = a.items.iter().any(|i| {
@@ -60,21 +63,47 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match &s.kind {
             StmtKind::Expr(e) => self.lower_expr_stmt(e, span),
             StmtKind::If { branches, else_body } => {
-                let mut else_ir = match else_body {
-                    Some(b) => self.lower_block(b),
-                    None => Vec::new(),
+                // Conditions first: a type predicate that the types decide (`isscalar(x)`)
+                // keeps only the branch it takes, the others are not checked.
+                let mut conds = Vec::new();
+                let mut taken = None;
+                for (i, (cond, _)) in branches.iter().enumerate() {
+                    let c = self.lower_condition(cond);
+                    match super::predicates::static_truth(&c) {
+                        Some(true) => {
+                            taken = Some(i);
+                            break;
+                        }
+                        Some(false) => {}
+                        None => conds.push((i, c)),
+                    }
+                }
+                let mut else_ir = match (taken, else_body) {
+                    (Some(i), _) => self.lower_block(&branches[i].1),
+                    (None, Some(b)) => self.lower_block(b),
+                    (None, None) => Vec::new(),
                 };
                 // `elseif` chains become nested ifs, built from the last branch outwards.
-                for (cond, body) in branches.iter().rev() {
-                    let c = self.lower_condition(cond);
-                    let then_body = self.lower_block(body);
+                for (i, c) in conds.into_iter().rev() {
+                    let then_body = self.lower_block(&branches[i].1);
                     let nested = ir::Stmt {
                         kind: ir::StmtKind::If { cond: c, then_body, else_body: else_ir },
                         span,
                     };
                     else_ir = vec![nested];
                 }
-                else_ir.pop()
+                match else_ir.len() {
+                    0 | 1 => else_ir.pop(),
+                    // The statements of the branch taken, under `if 1` (the fold-guards pass
+                    // makes them straight-line code).
+                    _ => {
+                        let yes =
+                            ir::Expr::new(ir::ExprKind::Const(ir::Const::Int(1)), Type::INT, span);
+                        let kind =
+                            ir::StmtKind::If { cond: yes, then_body: else_ir, else_body: vec![] };
+                        Self::stmt(kind, span)
+                    }
+                }
             }
             StmtKind::For { var, iter, body } => self.lower_for(var, iter, body, span),
             StmtKind::While { cond, body } => {

@@ -101,6 +101,5 @@ pub fn draw(plot: &Plot, path: &Path) -> Result<(), String> {
         }
         root.present().map_err(|e| e.to_string())?;
     }
-    image::save_buffer(path, &buf, WIDTH, HEIGHT, image::ExtendedColorType::Rgb8)
-        .map_err(|e| e.to_string())
+    crate::image::write_rgb8_png(path, WIDTH, HEIGHT, &buf).map_err(|e| e.to_string())
 }
