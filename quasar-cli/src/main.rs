@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and type-check Quasar files and print their diagnostics.
+    /// Compile Quasar files as `quasar!` does (parse, type check, passes, both back ends),
+    /// without writing the output, and print their diagnostics.
     Check {
         /// Check the syntax only (parse, no type checking).
         #[arg(long, conflicts_with_all = ["types", "ir"])]
@@ -212,7 +213,9 @@ fn compile_file(
         Show::Rust => opts.back_ends = vec![BackEnd::Rust],
         Show::Ptx => opts.back_ends = vec![BackEnd::Ptx],
         Show::Ir(after) => opts.dump_ir_after = vec![after.clone()],
-        Show::Nothing | Show::Types => {}
+        // Everything `quasar!` runs, both back ends included, so that what `check` accepts
+        // compiles with the macro.
+        Show::Nothing | Show::Types => opts.back_ends = vec![BackEnd::Ptx, BackEnd::Rust],
     }
     let art = driver::compile_with(loader, &opts);
     let warning: Vec<Diagnostic> = art.file.and_then(|f| source.warning(f)).into_iter().collect();

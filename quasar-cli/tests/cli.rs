@@ -77,7 +77,7 @@ fn check_reports_an_unreadable_file_without_panicking() {
 fn check_reads_a_file_that_is_not_utf8_as_windows_1252_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     // `é` (0xE9) in a comment and curly quotes (0x93, 0x94) in a string, as Windows-1252.
-    let latin = b"function y = f(x)\ny = 2 % r\xe9sum\xe9\nz = \"\x93q\x94\"\nendfunction\n";
+    let latin = b"function y = f(x : int)\ny = 2 % r\xe9sum\xe9\nz = \"\x93q\x94\"\nendfunction\n";
     std::fs::write(dir.path().join("latin.q"), latin).unwrap();
     std::fs::write(dir.path().join("main.q"), b"import \"latin.q\"\nw = f(1)\n").unwrap();
     for file in ["latin.q", "main.q"] {
@@ -292,4 +292,62 @@ fn check_ir_after_a_pass_prints_that_stage_and_rejects_unknown_passes() {
     let out = quasar(&["check", "--ir", "--after=no-such-pass", "p.q"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("fold-guards"), "the known passes are listed: {}", stderr(&out));
+}
+
+#[test]
+fn check_suggests_the_closest_name_for_a_misspelt_one() {
+    let src = "function y = scaled(x : mat, factor : scalar)\n    acc = zeroes(size(x))\n    \
+               y = acc + x * facter\nendfunction\n";
+    let dir = dir_with(&[("typo.q", src)]);
+    let out = quasar(&["check", "typo.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let expected = "\
+error: undefined function `zeroes`
+  ┌─ typo.q:2:11
+  │
+2 │     acc = zeroes(size(x))
+  │           ^^^^^^ not a function, lambda, type or built-in
+  │
+  = did you mean `zeros`?
+
+error: undefined name `facter`
+  ┌─ typo.q:3:19
+  │
+3 │     y = acc + x * facter
+  │                   ^^^^^^ not a variable, function, type or built-in
+  │
+  = did you mean `factor`?
+";
+    assert!(err.contains(expected), "{err}");
+}
+
+/// A program that type-checks but that the back end rejects: `check` rejects it too, with the
+/// back end's message, so that what it accepts compiles with `quasar!`.
+#[test]
+fn check_runs_the_back_ends_and_reports_their_errors() {
+    let src = "\
+function [] = __kernel__ smooth(y : vec, pos : int, blkpos : int, blkdim : int)
+    tile = shared(blkdim)
+    if blkdim > 4
+        tile[blkpos] = y[pos]
+        syncthreads
+        y[pos] = tile[blkdim - 1 - blkpos]
+    endif
+endfunction
+function [] = smooth_in_blocks(y : vec)
+    parallel_do([[numel(y)], [8]], y, smooth)
+endfunction
+";
+    let dir = dir_with(&[("branch.q", src)]);
+    let out = quasar(&["check", "branch.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "error: code generation does not support `syncthreads` inside a branch, `repeat` or \
+             `for` over values yet\n  ┌─ branch.q:3:5"
+        ),
+        "{err}"
+    );
 }

@@ -9,6 +9,8 @@
 
 #![warn(missing_docs)]
 
+mod stubs;
+
 use proc_macro::TokenStream;
 use proc_macro2::Span;
 use quasar_core::driver::{self, BackEnd, Options, Stage};
@@ -123,7 +125,11 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
     let (name, source, span, path) = match input.source {
         // Imports of an inline block are relative to the crate's directory.
         Source::Inline(lit) => {
-            (INLINE_NAME.to_string(), lit.value(), lit.span(), dir.join(INLINE_NAME))
+            let (name, source) = match in_rust_file(&lit) {
+                Some((file, padding)) => (file, padding + &lit.value()),
+                None => (INLINE_NAME.to_string(), lit.value()),
+            };
+            (name, source, lit.span(), dir.join(INLINE_NAME))
         }
         Source::File(lit) => {
             let relative = lit.value();
@@ -156,6 +162,31 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
     out
 }
 
+/// The `.rs` file an inline block is written in, and the whitespace that puts its source at
+/// the literal's line and column there: prefixed with it, the source's line and column
+/// numbers are the `.rs` file's, in compile errors and in run-time error locations. `None`
+/// outside a compiler's macro expansion (unit tests), for a span without a file, and for a
+/// non-raw string with escapes (whose text is not the source's).
+fn in_rust_file(lit: &LitStr) -> Option<(String, String)> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let span = lit.span().unwrap();
+    // Only a span in a real file; named as rustc names it.
+    span.local_file()?;
+    let written = lit.token().to_string();
+    let opening = if written.starts_with('r') {
+        written.find('"')? + 1
+    } else if written.contains('\\') {
+        return None;
+    } else {
+        1
+    };
+    let (line, column) = (span.line(), span.column());
+    let padding = "\n".repeat(line.saturating_sub(1)) + &" ".repeat(column - 1 + opening);
+    Some((span.file(), padding))
+}
+
 /// Compiles through the driver (parse, imports, type check, passes, PTX, Rust); any error
 /// becomes one `compile_error!`. Also returns the imported files read (to be tracked).
 fn compile(
@@ -168,12 +199,24 @@ fn compile(
 ) -> (proc_macro2::TokenStream, Vec<PathBuf>) {
     let back_ends = if ptx { vec![BackEnd::Ptx, BackEnd::Rust] } else { vec![BackEnd::Rust] };
     let opts = Options { double, back_ends, ..Options::new(name, source, path) };
-    let (art, loader) = driver::compile(&opts);
-    match (art.failed, art.rust) {
+    let (mut art, loader) = driver::compile(&opts);
+    match (art.failed, art.rust.take()) {
         (None, Some(tokens)) => (tokens, art.imported),
         (failed, _) => {
             let kind = failed.unwrap_or(Stage::CodeGeneration).word();
-            (failure(&loader.map, &art.diagnostics, kind, name, span), art.imported)
+            let mut out = failure(&loader.map, &art.diagnostics, kind, name, span);
+            // The module's items all the same, so that the caller's code has no errors of its
+            // own: the parse recovers, so a syntax error leaves the other functions.
+            let program = match art.program {
+                Some(program) => program,
+                None => {
+                    let mut map = SourceMap::new();
+                    let file = map.add(name, source.to_string());
+                    quasar_core::syntax::parse(map.source(file), file).program
+                }
+            };
+            out.extend(stubs::stubs(&program, art.checked.as_ref(), double));
+            (out, art.imported)
         }
     }
 }

@@ -91,6 +91,7 @@ fn median(mut f: impl FnMut(), reps: usize, rounds: usize) -> Duration {
 
 fn ratios() {
     let rt = Runtime::cpu_only();
+    let profiled = Runtime::cpu_only(); // the profiler records every launch and its timeline
     rt.profiler().set_enabled(false);
     println!(
         "\nCPU launcher vs plain rayon, y = a*x + y (f32), {} threads:",
@@ -99,18 +100,23 @@ fn ratios() {
     for n in SIZES {
         let mut c = case(n);
         let reps = (1 << 24) / n;
-        // Interleave the two so that both see the same machine state.
-        let (mut tl, mut tr) = (Vec::new(), Vec::new());
+        // Interleave the three so that all see the same machine state.
+        let (mut tl, mut tp, mut tr) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..7 {
             tl.push(median(|| launch(&rt, &c), reps, 5));
+            tp.push(median(|| launch(&profiled, &c), reps, 5));
             tr.push(median(|| rayon_saxpy(black_box(1.0001), &c.xv, &mut c.yv), reps, 5));
+            profiled.profiler().reset();
         }
         tl.sort();
+        tp.sort();
         tr.sort();
-        let (l, r) = (tl[3], tr[3]);
+        let (l, p, r) = (tl[3], tp[3], tr[3]);
         println!(
-            "  n = {n:>8}: launcher {l:>10.2?}  rayon {r:>10.2?}  ratio launcher/rayon = {:.3}",
-            l.as_secs_f64() / r.as_secs_f64()
+            "  n = {n:>8}: launcher {l:>10.2?}  profiled {p:>10.2?}  rayon {r:>10.2?}  \
+             ratio launcher/rayon = {:.3}  profiled/launcher = {:.3}",
+            l.as_secs_f64() / r.as_secs_f64(),
+            p.as_secs_f64() / l.as_secs_f64()
         );
     }
 }

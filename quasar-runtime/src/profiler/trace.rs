@@ -73,8 +73,9 @@ pub struct Trace {
     pub dropped: u64,
 }
 
-/// The most events kept (about 40 MB); later ones are counted in [`Trace::dropped`].
-pub const MAX_EVENTS: usize = 1 << 18;
+/// The most events kept (a few MB; a long-running program keeps its first ones); later ones
+/// are counted in [`Trace::dropped`]. [`Profiler::reset`](super::Profiler::reset) starts over.
+pub const MAX_EVENTS: usize = 1 << 16;
 
 /// This host thread's lane number (small integers in order of first use).
 pub(crate) fn thread_lane() -> Lane {

@@ -183,8 +183,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     self.report(d);
                     return unknown(span);
                 }
-                let d = Diagnostic::error(name_span, format!("undefined function `{name}`"))
+                let mut d = Diagnostic::error(name_span, format!("undefined function `{name}`"))
                     .with_label("not a function, lambda, type or built-in");
+                if let Some(similar) = self.similar_name(name) {
+                    d = d.with_note(format!("did you mean `{similar}`?"));
+                }
                 self.report(d);
                 self.lower_args(args);
                 unknown(span)

@@ -229,8 +229,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ir::Expr::new(ir::ExprKind::BuiltinRef(sig.builtin), ty, span)
             }
             Some(NameRef::TypeDef(_)) | None => {
-                let d = Diagnostic::error(span, format!("undefined name `{name}`"))
+                let mut d = Diagnostic::error(span, format!("undefined name `{name}`"))
                     .with_label("not a variable, function, type or built-in");
+                if let Some(similar) = self.similar_name(name) {
+                    d = d.with_note(format!("did you mean `{similar}`?"));
+                }
                 self.report(d);
                 unknown(span)
             }

@@ -217,6 +217,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         false
     }
 
+    /// The name most like `name` (misspelt) among the variables, functions, types and
+    /// built-ins this function sees, for a "did you mean" note.
+    pub fn similar_name(&self, name: &str) -> Option<String> {
+        let mut candidates: Vec<&str> = self.names.keys().map(String::as_str).collect();
+        let mut outer = self.outer.as_deref();
+        while let Some(env) = outer {
+            candidates.extend(env.vars.keys().map(String::as_str));
+            outer = env.parent.as_deref();
+        }
+        candidates.extend(self.cx.decls.fn_names.keys().map(|(_, n)| n.as_str()));
+        candidates.extend(self.cx.decls.type_names.keys().map(String::as_str));
+        candidates.extend(builtins::table().iter().map(|s| s.name));
+        candidates.sort_unstable();
+        crate::suggest::similar(name, candidates).map(str::to_string)
+    }
+
     /// Resolves `name` as seen from this function.
     pub fn resolve_name(&mut self, name: &str, span: Span) -> Option<NameRef> {
         if let Some(&id) = self.names.get(name) {
