@@ -99,6 +99,24 @@ function img = read_gray(file : string)
     img = imread(file, "gray")
 endfunction
 
+function y = tile(x : mat, r : scalar)
+    y = repmat(x, [r, 1])
+endfunction
+
+function [f, p, i] = shapes(n : int, x : cube)
+    f = factorial(n)
+    p = ind2pos([2, 3, 4], 17)
+    i = pos2ind([2, 3, 4], [1, 1, 1])
+endfunction
+
+function y = permuted(x : cube)
+    y = shuffledims(x, [2, 0, 1])
+endfunction
+
+function t = predicates(s : scalar, c : cscalar, v : vec, m : mat, q : cube)
+    t = [isscalar(s), isreal(s), iscomplex(c), isvector(v), ismatrix(v), ismatrix(m), iscube(q), isvector(m), isscalar(v)]
+endfunction
+
 function [] = store(file : string, a : mat, n : int)
     save(file, a, n, "label")
 endfunction
@@ -222,8 +240,9 @@ fn linear_algebra_matches_closed_forms() {
 
 #[test]
 fn timing_display_and_figures() {
+    // toc() returns milliseconds (what it prints; real code sums them as milliseconds).
     let t = lib::timed(15.0).unwrap();
-    assert!(t >= 0.014, "{t}");
+    assert!(t >= 14.0, "{t}");
     let dir = tempfile_dir("figures");
     quasar::figure::set_output(Some(dir.clone()));
     let img = mat(2, 2, &[0.0, 1.0, 2.0, 4.0]);
@@ -268,6 +287,32 @@ fn image_files_with_modes_and_ranges() {
     let v = quasar::files::load(&q).unwrap();
     assert!(matches!(&v[1], quasar::files::Saved::I32(a) if a.to_vec().unwrap() == vec![5]));
     assert!(matches!(&v[2], quasar::files::Saved::Str(s) if s == "label"));
+}
+
+#[test]
+fn repmat_takes_scalar_dimensions_that_are_whole() {
+    let y = lib::tile(&mat(1, 2, &[1.0, 2.0]), 3.0).unwrap();
+    assert_eq!((y.shape(), y.to_vec().unwrap()), (&[3, 2][..], vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]));
+    let e = lib::tile(&mat(1, 2, &[1.0, 2.0]), 1.5).unwrap_err().to_string();
+    assert_eq!(e, "`repmat`: the dimension 1.5 is not a whole number");
+}
+
+#[test]
+fn factorial_positions_permutations_and_type_predicates() {
+    let x = Array::from_fn(&[2, 3, 4], |k| k as f32).unwrap();
+    let (f, p, i) = lib::shapes(5, &x).unwrap();
+    assert_eq!(f, 120.0);
+    // Row-major: 17 = 1 * 12 + 1 * 4 + 1.
+    assert_eq!(p.to_vec().unwrap(), vec![1, 1, 1]);
+    assert_eq!(i, 17);
+    assert!(lib::shapes(-1, &x).unwrap_err().to_string().starts_with("`factorial`"));
+    let y = lib::permuted(&x).unwrap();
+    assert_eq!(y.shape(), &[4, 2, 3]);
+    assert_eq!(y.get(&[3usize, 1, 2]).unwrap(), x.get(&[1usize, 2, 3]).unwrap());
+    let v = Array::from_vec(&[2], vec![1.0f32, 2.0]).unwrap();
+    let m = Array::from_vec(&[1, 2], vec![1.0f32, 2.0]).unwrap();
+    let t = lib::predicates(1.0, Complex::new(0.0, 1.0), &v, &m, &x).unwrap().to_vec().unwrap();
+    assert_eq!(t, vec![1, 1, 1, 1, 1, 1, 1, 0, 0]);
 }
 
 #[test]

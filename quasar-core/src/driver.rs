@@ -146,7 +146,7 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
     }
     let (checked, load_diagnostics) = loader.check(&opts.path, &parsed.program);
     art.program = Some(parsed.program);
-    art.imported = loader.files.iter().map(|f| f.path.clone()).collect();
+    art.imported = loader.files.iter().filter(|f| !f.shipped).map(|f| f.path.clone()).collect();
     let load_failed = load_diagnostics.iter().any(|d| d.is_error());
     art.diagnostics.extend(load_diagnostics);
     let Some(checked) = checked else {

@@ -16,6 +16,7 @@ pub mod load;
 pub mod sema;
 pub mod span;
 pub mod stack;
+pub mod std_modules;
 pub mod suggest;
 pub mod syntax;
 pub mod transform;

@@ -10,10 +10,9 @@ use crate::{syntax, Diagnostic, SourceMap, Span};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Standard modules of the manual that are not files next to the program; this version does
-/// not ship them yet.
-const STANDARD_MODULES: &[&str] =
-    &["system.q", "inttypes.q", "floattypes.q", "imfilter.q", "immedfilt.q"];
+/// Standard modules of the manual that this version does not ship (the shipped ones are in
+/// `std_modules`).
+const STANDARD_MODULES: &[&str] = &["immedfilt.q"];
 
 /// An imported file, parsed once per run.
 pub struct Loaded {
@@ -23,7 +22,13 @@ pub struct Loaded {
     pub file: crate::FileId,
     pub program: Program,
     pub has_errors: bool,
+    /// A standard module shipped with the compiler (`std_modules`), not a file: nothing to
+    /// track for rebuilds.
+    pub shipped: bool,
 }
+
+/// The directory name that keys shipped standard modules (never a real path).
+const SHIPPED: &str = "<quasar standard modules>";
 
 /// What one `import` path (as written) provides to the type checker of one program.
 pub struct Import {
@@ -95,8 +100,30 @@ impl Loader {
                 if key == main {
                     continue; // an import cycle back to the checked file
                 }
+                // A standard module that is not a file next to the importer: the copy
+                // shipped with the compiler (`std_modules`).
+                let shipped = crate::std_modules::source(&written)
+                    .filter(|_| Path::new(&written).components().count() == 1 && !target.exists());
+                let key =
+                    if shipped.is_some() { PathBuf::from(SHIPPED).join(&written) } else { key };
                 let index = match self.by_path.get(&key) {
                     Some(&index) => Some(index),
+                    None if shipped.is_some() => {
+                        let text = shipped.unwrap_or_default().to_string();
+                        let file = self.map.add(written.clone(), text);
+                        let parsed = syntax::parse(self.map.source(file), file);
+                        diagnostics.extend(parsed.diagnostics.iter().cloned());
+                        let index = self.files.len();
+                        self.files.push(Loaded {
+                            path: key.clone(),
+                            file,
+                            has_errors: parsed.has_errors(),
+                            program: parsed.program,
+                            shipped: true,
+                        });
+                        self.by_path.insert(key, index);
+                        Some(index)
+                    }
                     None => match read_source(&target) {
                         Ok(source) => {
                             let file =
@@ -110,6 +137,7 @@ impl Loader {
                                 file,
                                 has_errors: parsed.has_errors(),
                                 program: parsed.program,
+                                shipped: false,
                             });
                             self.by_path.insert(key, index);
                             Some(index)

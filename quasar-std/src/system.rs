@@ -1,7 +1,9 @@
 //! Timing and console functions of manual table 14.2: `tic`, `toc`, `pause`, `disp`.
 //!
 //! * `tic()` starts the timer (one per program, as in the original); `toc()` prints
-//!   `Elapsed time: 12.345 msec` and returns the seconds since `tic()` (MATLAB's unit).
+//!   `Elapsed time: 12.345 msec` and returns the **milliseconds** since `tic()`: the unit it
+//!   prints, and the one real code relies on (it sums `toc("")` results and prints them as
+//!   "milliseconds"; MATLAB's `toc` returns seconds).
 //!   The older form `toc(label)` prints `label` before the time (`toc("")` prints the time
 //!   alone). `toc` without `tic` is an error naming `toc`.
 //! * `pause(msec)`: waits `msec` milliseconds (the manual's unit); `pause(0)` only yields.
@@ -30,13 +32,13 @@ fn elapsed() -> Result<f64> {
         .ok_or_else(|| Error::argument("toc", "the timer was not started (call tic() first)"))
 }
 
-/// `toc()` and `toc(label)`: prints the time since `tic()` and returns it in seconds.
+/// `toc()` and `toc(label)`: prints the time since `tic()` and returns it in milliseconds.
 pub fn toc(label: Option<&str>) -> Result<f64> {
     let s = elapsed()?;
     let line = toc_line(label, s);
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
-    Ok(s)
+    Ok(s * 1e3)
 }
 
 fn toc_line(label: Option<&str>, seconds: f64) -> String {
@@ -114,8 +116,8 @@ mod tests {
     fn tic_toc_measures_a_pause() {
         tic();
         pause(20.0).unwrap();
-        let s = toc(Some("")).unwrap();
-        assert!(s >= 0.019, "{s}");
+        let ms = toc(Some("")).unwrap();
+        assert!(ms >= 19.0, "{ms}");
         assert_eq!(toc_line(None, 0.0125), "Elapsed time: 12.500 msec");
         assert_eq!(toc_line(Some("blur:"), 0.002), "blur: Elapsed time: 2.000 msec");
     }

@@ -151,7 +151,7 @@ fn __q_blur_rows_2__body(
                                         let __i0: i64 = (q_i_6 as i64);
                                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                         let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize) * 1usize);
+                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
                                             unsafe { __v.get_unchecked(__off) }
                                         } else {
@@ -169,8 +169,10 @@ fn __q_blur_rows_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0)
                                 && (__i1 >= 0 && __i1 < __n1);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * q_y_1__s[0usize])
-                                .wrapping_add((__i1 as usize) * 1usize);
+                                .wrapping_add(
+                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
+                                )
+                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
                                 if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
@@ -295,7 +297,7 @@ fn __q_blur_rows_2__body(
                                         let __i0: i64 = (q_i_6 as i64);
                                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                         let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize) * 1usize);
+                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
                                             unsafe { __v.get_unchecked(__off) }
                                         } else {
@@ -313,8 +315,10 @@ fn __q_blur_rows_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0)
                                 && (__i1 >= 0 && __i1 < __n1);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * q_y_1__s[0usize])
-                                .wrapping_add((__i1 as usize) * 1usize);
+                                .wrapping_add(
+                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
+                                )
+                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
                                 if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
@@ -374,7 +378,7 @@ fn __q_blur_rows_2__body(
                                         let __i0: i64 = (q_i_6 as i64);
                                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                         let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize) * 1usize);
+                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
                                             unsafe { __v.get_unchecked(__off) }
                                         } else {
@@ -392,8 +396,10 @@ fn __q_blur_rows_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0)
                                 && (__i1 >= 0 && __i1 < __n1);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * q_y_1__s[0usize])
-                                .wrapping_add((__i1 as usize) * 1usize);
+                                .wrapping_add(
+                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
+                                )
+                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
                                 if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}

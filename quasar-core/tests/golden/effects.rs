@@ -78,7 +78,8 @@ fn __q_put_1<'__v>(
         let __n0: i64 = (__v.dim(0usize) as i64);
         let __i0: i64 = (q_i_1 as i64);
         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-        let __off: usize = 0usize.wrapping_add((__i0 as usize) * __v.stride(0usize));
+        let __off: usize = 0usize
+            .wrapping_add((__i0 as usize).wrapping_mul(__v.stride(0usize)));
         {
             let __x = q_v_2;
             if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
@@ -139,7 +140,7 @@ fn __q_through_call_2__body(
                             let __i0: i64 = (q_pos_2 as i64);
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * 1usize);
+                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                             if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
                         } + (q_warpSize_3 as f32)),
                     )?;
@@ -181,7 +182,7 @@ fn __q_through_call_2__body(
                             let __i0: i64 = (q_pos_2 as i64);
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * 1usize);
+                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                             if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
                         } + (q_warpSize_3 as f32)),
                     )?;
@@ -203,7 +204,7 @@ fn __q_through_call_2__body(
                             let __i0: i64 = (q_pos_2 as i64);
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize) * 1usize);
+                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                             if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
                         } + (q_warpSize_3 as f32)),
                     )?;
@@ -310,7 +311,7 @@ fn __q_through_value_3__body(
                                 let __i0: i64 = (q_pos_3 as i64);
                                 let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                 let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize) * 1usize);
+                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
                                     unsafe { __v.get_unchecked(__off) }
                                 } else {
@@ -362,7 +363,7 @@ fn __q_through_value_3__body(
                                 let __i0: i64 = (q_pos_3 as i64);
                                 let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                 let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize) * 1usize);
+                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
                                     unsafe { __v.get_unchecked(__off) }
                                 } else {
@@ -389,7 +390,7 @@ fn __q_through_value_3__body(
                                 let __i0: i64 = (q_pos_3 as i64);
                                 let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                                 let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize) * 1usize);
+                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
                                     unsafe { __v.get_unchecked(__off) }
                                 } else {

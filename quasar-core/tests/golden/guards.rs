@@ -139,14 +139,15 @@ fn __q_reverse_tiles_2__body(
                 let __i0: i64 = (q_blkpos_3 as i64);
                 let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                 let __off: usize = 0usize
-                    .wrapping_add((__i0 as usize) * __v.stride(0usize));
+                    .wrapping_add((__i0 as usize).wrapping_mul(__v.stride(0usize)));
                 {
                     let __x = {
                         let __v = q_x_0;
                         let __n0: i64 = q_x_0__n[0usize];
                         let __i0: i64 = (q_pos_2 as i64);
                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize.wrapping_add((__i0 as usize) * 1usize);
+                        let __off: usize = 0usize
+                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                         if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
                     };
                     if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
@@ -168,7 +169,8 @@ fn __q_reverse_tiles_2__body(
                 let __n0: i64 = q_y_1__n[0usize];
                 let __i0: i64 = (q_pos_2 as i64);
                 let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                let __off: usize = 0usize.wrapping_add((__i0 as usize) * 1usize);
+                let __off: usize = 0usize
+                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                 {
                     let __x = {
                         let __v = q_tile_5;
@@ -178,7 +180,9 @@ fn __q_reverse_tiles_2__body(
                             .wrapping_sub(q_blkpos_3) as i64);
                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                         let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize) * __v.stride(0usize));
+                            .wrapping_add(
+                                (__i0 as usize).wrapping_mul(__v.stride(0usize)),
+                            );
                         if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
                     };
                     if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}

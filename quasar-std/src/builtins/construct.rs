@@ -22,6 +22,16 @@ pub fn to_dims(name: &str, dims: &[i32]) -> Result<Vec<usize>> {
         .collect()
 }
 
+/// A dimension given as a `scalar` (`repmat(x, [r, 1])` with a scalar `r`): it must be a whole
+/// number, or it is an error naming the built-in `name` (MATLAB's rule).
+pub fn float_dim(name: &str, d: f64) -> Result<i32> {
+    if d.fract() == 0.0 && d.abs() <= f64::from(i32::MAX) {
+        Ok(d as i32)
+    } else {
+        Err(Error::argument(name, format!("the dimension {d} is not a whole number")))
+    }
+}
+
 /// `zeros(dims)`: an array of zeros (the all-zero value of any element type).
 pub fn zeros<T: Element>(dims: &[usize]) -> Result<Array<T>> {
     alloc("zeros", dims)
@@ -242,6 +252,13 @@ fn transpose_with<T: Element, F: Fn(T) -> T + Sync>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn scalar_dimensions_must_be_whole() {
+        assert_eq!(float_dim("repmat", 3.0).unwrap(), 3);
+        let e = float_dim("repmat", 2.5).unwrap_err().to_string();
+        assert_eq!(e, "`repmat`: the dimension 2.5 is not a whole number");
+    }
 
     #[test]
     fn constructors() {

@@ -59,8 +59,8 @@ pub mod reduce;
 pub mod shape;
 
 pub use construct::{
-    cones, copy, czeros, deepcopy, eye, eye_rect, herm_transpose, linspace, ones, repmat, reshape,
-    squeeze, to_dims, transpose, uninit, zeros,
+    cones, copy, czeros, deepcopy, eye, eye_rect, float_dim, herm_transpose, linspace, ones,
+    repmat, reshape, squeeze, to_dims, transpose, uninit, zeros,
 };
 pub use convert::{cast, complex, complex_re_im, conj, float, imag, int, real};
 pub use cumulative::{cumprod, cumprod_dim, cumsum, cumsum_dim};
@@ -77,7 +77,8 @@ pub use reduce::{
     dotprod, max, max_dim, mean, mean_dim, min, min_dim, prod, prod_dim, sum, sum_dim,
 };
 pub use shape::{
-    ind2pos, ind2pos_n, ndims, numel, pos2ind, pos2ind_n, size, size_dim, size_dims, size_n,
+    factorial, ind2pos, ind2pos_n, ndims, numel, pos2ind, pos2ind_n, shuffledims, size, size_dim,
+    size_dims, size_n,
 };
 
 use quasar_runtime::{Error, MAX_DIMS};

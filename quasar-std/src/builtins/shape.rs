@@ -139,10 +139,104 @@ pub fn pos2ind_n<const N: usize>(dims: [i32; N], pos: [i32; N]) -> Result<i32> {
     pos2ind(&dims, &pos)
 }
 
+/// `factorial(n)`: `n!` of a whole number `n >= 0` (as a float: 171! and above are `Inf`, as
+/// in MATLAB); anything else is an error naming `factorial`.
+pub fn factorial(n: f64) -> Result<f64> {
+    if n < 0.0 || n.fract() != 0.0 || n.is_nan() {
+        return Err(Error::argument(
+            "factorial",
+            format!("expects a whole number >= 0, found {n}"),
+        ));
+    }
+    let mut acc = 1.0f64;
+    let mut k = 2.0;
+    while k <= n && acc.is_finite() {
+        acc *= k;
+        k += 1.0;
+    }
+    Ok(acc)
+}
+
+/// `shuffledims(x, perm)`: the array whose dimension `d` is dimension `perm[d]` of `x`
+/// (MATLAB's `permute`, zero-based); `perm` must be a permutation of `0..perm.len()`, at
+/// least as long as `x` has dimensions.
+pub fn shuffledims<T: quasar_runtime::Element + Copy>(
+    x: &Array<T>,
+    perm: &[i32],
+) -> Result<Array<T>> {
+    let n = perm.len();
+    let mut seen = vec![false; n];
+    for &p in perm {
+        match usize::try_from(p).ok().filter(|&p| p < n) {
+            Some(p) if !seen[p] => seen[p] = true,
+            _ => {
+                return Err(Error::argument(
+                    "shuffledims",
+                    format!(
+                        "{perm:?} is not a permutation of the dimensions 0 to {}",
+                        n.saturating_sub(1)
+                    ),
+                ))
+            }
+        }
+    }
+    if x.ndim() > n {
+        return Err(Error::argument(
+            "shuffledims",
+            format!("the array has {} dimensions but the permutation {perm:?} only {n}", x.ndim()),
+        ));
+    }
+    let src: Vec<usize> = (0..n).map(|d| if d < x.ndim() { x.size(d) } else { 1 }).collect();
+    let dims: Vec<usize> = perm.iter().map(|&p| src[p as usize]).collect();
+    let mut strides = vec![1usize; n];
+    for d in (0..n.saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * src[d + 1];
+    }
+    let v = x.host_view()?;
+    let mut idx = vec![0usize; n];
+    let total: usize = dims.iter().product();
+    let mut out = Vec::with_capacity(total);
+    for _ in 0..total {
+        let off: usize = (0..n).map(|d| idx[d] * strides[perm[d] as usize]).sum();
+        out.push(v[off]);
+        for d in (0..n).rev() {
+            idx[d] += 1;
+            if idx[d] < dims[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Array::from_vec(&dims, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn factorial_and_shuffledims() {
+        assert_eq!(factorial(0.0).unwrap(), 1.0);
+        assert_eq!(factorial(10.0).unwrap(), 3628800.0);
+        assert!(factorial(171.0).unwrap().is_infinite());
+        assert_eq!(
+            factorial(2.5).unwrap_err().to_string(),
+            "`factorial`: expects a whole number >= 0, found 2.5"
+        );
+        let x = Array::from_fn(&[2, 3, 4], |k| k as i32).unwrap();
+        let y = shuffledims(&x, &[2, 0, 1]).unwrap();
+        assert_eq!(y.shape(), &[4, 2, 3]);
+        // y[c, a, b] = x[a, b, c]
+        for a in 0..2 {
+            for b in 0..3 {
+                for c in 0..4 {
+                    assert_eq!(y.get(&[c, a, b]).unwrap(), x.get(&[a, b, c]).unwrap());
+                }
+            }
+        }
+        assert!(shuffledims(&x, &[0, 0, 1]).unwrap_err().to_string().starts_with("`shuffledims`"));
+    }
 
     #[test]
     fn sizes() {

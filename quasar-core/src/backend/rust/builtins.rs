@@ -386,7 +386,17 @@ impl FnGen<'_, '_> {
             | B::Ifft3
             | B::Irealfft1
             | B::Irealfft2
-            | B::Irealfft3 => self.library(b, args, &r, span)?,
+            | B::Irealfft3
+            | B::Factorial
+            | B::Shuffledims
+            | B::Ind2pos
+            | B::Pos2ind
+            | B::Isreal
+            | B::Iscomplex
+            | B::Isscalar
+            | B::Isvector
+            | B::Ismatrix
+            | B::Iscube => self.library(b, args, &r, span)?,
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
                 self.bits_and_limits(b, args, &r, span)?
             }
@@ -404,18 +414,8 @@ impl FnGen<'_, '_> {
                 }
             }
             // Not compiled by this back end (yet).
-            B::Shuffledims
-            | B::Ind2pos
-            | B::Pos2ind
-            | B::Factorial
-            | B::Type
+            B::Type
             | B::Typename
-            | B::Isreal
-            | B::Iscomplex
-            | B::Isscalar
-            | B::Isvector
-            | B::Ismatrix
-            | B::Iscube
             | B::HermTranspose
             | B::Print
             | B::Unassert

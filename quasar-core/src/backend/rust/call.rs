@@ -188,6 +188,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Repr::Fixed(n, _) if n.is_int() => {
                     pushes.push(quote!(__d.extend(#t.iter().map(|__v| *__v as i32));))
                 }
+                // `scalar` dimensions (`repmat(x, [r, 1])` with a scalar `r`): whole numbers.
+                Repr::Array(n, _) if n.is_float() => pushes.push(
+                    quote!(for __v in #t.to_vec()? { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
+                ),
+                Repr::Fixed(n, _) if n.is_float() => pushes.push(
+                    quote!(for __v in #t { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
+                ),
                 _ => return Err(unsupported(a.span, "this dimension argument")),
             }
         }

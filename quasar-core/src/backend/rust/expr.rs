@@ -408,6 +408,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
     fn binary(&mut self, op: BinaryOp, l: &Expr, rr: &Expr, r: Repr, span: Span) -> GResult<V> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
+        // `mode == "mirror"`: strings compare by their text.
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne)
+            && l.ty == Type::String
+            && rr.ty == Type::String
+        {
+            let a = self.expr_as(l, &Repr::Str)?;
+            let b = self.expr_as(rr, &Repr::Str)?;
+            let t = if op == BinaryOp::Eq { quote!((#a == #b)) } else { quote!((#a != #b)) };
+            let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
+            return Ok(V { t, r });
+        }
         let n =
             r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
         let compare = matches!(

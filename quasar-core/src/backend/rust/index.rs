@@ -363,13 +363,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 continue;
             }
             match mode {
+                // The offset is computed before `ok` is tested, so an index outside (negative,
+                // for a 'safe read that gives 0) must wrap instead of overflowing.
                 Access::Unchecked => {
                     oks.push(quote!((cfg!(debug_assertions) == false || (#i >= 0 && #i < #en))));
-                    offs.push(quote!((#i as usize) * #stride));
+                    offs.push(quote!((#i as usize).wrapping_mul(#stride)));
                 }
                 Access::Safe | Access::Checked => {
                     oks.push(quote!((#i >= 0 && #i < #en)));
-                    offs.push(quote!((#i as usize) * #stride));
+                    offs.push(quote!((#i as usize).wrapping_mul(#stride)));
                 }
                 Access::Clamped => {
                     oks.push(quote!((#en > 0)));

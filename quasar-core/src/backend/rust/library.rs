@@ -200,6 +200,64 @@ impl FnGen<'_, '_> {
                 let c = self.float_array(&args[1], r)?;
                 quote!(#q::linalg::linsolve(&#a, &#c)?)
             }
+            B::Factorial => {
+                let n = r.num().filter(|n| !n.is_complex()).ok_or_else(bad)?;
+                if !r.is_num() {
+                    return Err(bad());
+                }
+                let x = self.num_as(&args[0], Num::F64)?;
+                cast_num(Num::F64, n, quote!(#q::builtins::factorial(#x)?), &rt)
+            }
+            B::Shuffledims => {
+                let x = self.expr(&args[0])?;
+                if !matches!(x.r, Repr::Array(..)) {
+                    return Err(bad());
+                }
+                let t = x.t;
+                let perm = self.dims_arg(name, &args[1..])?;
+                quote!(#q::builtins::shuffledims(&#t, &#perm.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>())?)
+            }
+            B::Ind2pos | B::Pos2ind => {
+                let dims = self.dims_arg(name, &args[..1])?;
+                let dims =
+                    quote!(#dims.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>());
+                if b == B::Pos2ind {
+                    let pos = self.dims_arg(name, &args[1..2])?;
+                    let pos = quote!(#pos.iter().map(|&__d| __d as i32).collect::<::std::vec::Vec<i32>>());
+                    let t = quote!(#q::builtins::pos2ind(&#dims, &#pos)?);
+                    let n = r.num().ok_or_else(bad)?;
+                    cast_num(Num::I32, n, t, &rt)
+                } else {
+                    let i = self.num_as(&args[1], Num::I32)?;
+                    let v = quote!(#q::builtins::ind2pos(&#dims, #i)?);
+                    match r {
+                        Repr::Fixed(Num::I32, s) => {
+                            let k: usize = s.iter().product();
+                            quote!({
+                                let __v = #v;
+                                let mut __a = [0i32; #k];
+                                for (__o, __x) in __a.iter_mut().zip(__v) { *__o = __x; }
+                                __a
+                            })
+                        }
+                        Repr::Array(Num::I32, _) => {
+                            quote!({ let __v = #v; let __n = __v.len(); #rt::run::Array::from_vec(&[__n], __v)? })
+                        }
+                        _ => return Err(bad()),
+                    }
+                }
+            }
+            B::Isreal | B::Iscomplex | B::Isscalar | B::Isvector | B::Ismatrix | B::Iscube => {
+                let v = type_predicate(b, &args[0].ty).ok_or_else(|| {
+                    unsupported(
+                        span,
+                        format_args!("`{name}` of a value whose type is not known here"),
+                    )
+                })?;
+                let n = r.num().ok_or_else(bad)?;
+                let v = i32::from(v);
+                cast_num(Num::I32, n, quote!(#v), &rt)
+            }
             B::Load => {
                 return Err(needs("its values' types are known only at run time: `??` values"))
             }
@@ -374,4 +432,32 @@ impl FnGen<'_, '_> {
 
 fn is_signed(n: Num) -> bool {
     matches!(n, Num::I8 | Num::I16 | Num::I32 | Num::I64)
+}
+
+/// The manual's `system.q` type predicates (§2.2), decided from the static type: `isreal`
+/// (not complex), `iscomplex`, `isscalar` (a number), `isvector` (a `vec`), `ismatrix` (a
+/// `vec` or `mat`), `iscube` (a `vec`, `mat` or `cube`). `None` when the type is not known.
+fn type_predicate(b: Builtin, t: &crate::sema::types::Type) -> Option<bool> {
+    use crate::sema::types::{Rank, Type};
+    let (elem, rank) = match t {
+        Type::Array(a) => (&a.elem, Some(a.rank)),
+        t => (t, None),
+    };
+    let complex = matches!(elem, Type::Complex(_));
+    if !(complex || matches!(elem, Type::Scalar(_) | Type::Int(..))) {
+        return None;
+    }
+    let r = match rank {
+        None => Some(0),
+        Some(Rank::Fixed(r)) => Some(r),
+        Some(Rank::Any) => None,
+    };
+    Some(match b {
+        B::Isreal => !complex,
+        B::Iscomplex => complex,
+        B::Isscalar => r? == 0,
+        B::Isvector => r? == 1,
+        B::Ismatrix => matches!(r?, 1 | 2),
+        _ => matches!(r?, 1..=3),
+    })
 }

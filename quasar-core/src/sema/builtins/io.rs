@@ -317,7 +317,7 @@ fn tic(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Void)
 }
 
-/// `toc()`, and the older `toc(label)`: prints and returns the seconds elapsed since `tic()`.
+/// `toc()`, and the older `toc(label)`: prints and returns the milliseconds since `tic()`.
 fn toc(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "toc")?;
     let a = args(c, "toc", 0, 1)?;

@@ -1,0 +1,414 @@
+//! End to end: the original's standard modules shipped with the compiler (`import
+//! "system.q"`, …), compiled through `quasar!` and compared with plain-Rust computations of
+//! the documented semantics (the manual's where it defines them, MATLAB's otherwise).
+
+mod common;
+
+use common::{both, gpu_or_skip};
+use quasar::Array;
+
+mod m {
+    quasar::quasar! { r#"
+import "system.q"
+import "imfilter.q"
+import "imresize.q"
+import "imboundary.q"
+import "colortransform.q"
+import "immorphology.q"
+import "inttypes.q"
+import "floattypes.q"
+import "linalg.q"
+
+function [t, d, x, n] = t_linalg(a : mat, b : vec)
+    t = trace(a)
+    d = logdet(a)
+    x = solve(a, b)
+    n = norm2(b)
+endfunction
+function y = t_half(x : cube)
+    y = half_to_float(float_to_half(x))
+endfunction
+
+function y = t_gray(x : cube)
+    y = rgb2gray(x)
+endfunction
+function y = t_decode(x : cube)
+    y = sRGB_decode(x)
+endfunction
+function y = t_encode(x : cube)
+    y = sRGB_encode(x)
+endfunction
+function y = t_lab(x : cube)
+    y = rgb2lab(x)
+endfunction
+function y = t_unlab(x : cube)
+    y = lab2rgb(x)
+endfunction
+function y = t_hsv(x : cube)
+    y = rgb2hsv(x)
+endfunction
+function y = t_unhsv(x : cube)
+    y = hsv2rgb(x)
+endfunction
+function y = t_yuv(x : cube)
+    y = yuv2rgb(rgb2yuv(x))
+endfunction
+function y = t_filter(x : cube, h : mat, mode : string)
+    y = imfilter(x, h, [1, 1], mode)
+endfunction
+function y = t_filter_default(x : cube, h : mat)
+    y = imfilter(x, h)
+endfunction
+function y = t_gauss(x : cube, sigma : scalar, n : int)
+    y = gaussian_filter(x, sigma, n)
+endfunction
+function y = t_erode(x : cube, h : mat)
+    y = imerode(x, h, [1, 1])
+endfunction
+function y = t_dilate(x : cube, h : mat)
+    y = imdilate(x, h, [1, 1])
+endfunction
+function y = t_open(x : cube, h : mat)
+    y = imopen(x, h, [1, 1])
+endfunction
+function y = t_resize(x : cube, s : scalar, method : string)
+    y = imresize(x, s, method)
+endfunction
+function y = t_pad(x : cube, mode : string)
+    y = padarray(x, [1, 2], mode)
+endfunction
+function [e, p, v, s, md] = t_stats(x : cube)
+    e = isempty(x)
+    p = nextpow2(numel(x))
+    v = var(x)
+    s = std(x)
+    md = median(x)
+endfunction
+function y = t_find(x : cube)
+    y = find(x)
+endfunction
+function [a, d] = t_diag(v : vec)
+    a = diag(v)
+    d = diagonal(a)
+endfunction
+function [l, u, s] = t_flip(x : cube)
+    l = fliplr(x)
+    u = flipud(x)
+    s = fftshift2(x)
+endfunction
+function y = t_u8(x : cube[uint8])
+    y = uint8_to_float(x)
+endfunction
+function y = t_to_u8(x : cube)
+    y = float_to_uint8(x)
+endfunction
+"# }
+}
+
+fn cube(m: usize, n: usize, c: usize, f: impl Fn(usize, usize, usize) -> f32) -> Array<f32> {
+    Array::from_fn(&[m, n, c], |k| f(k / (n * c), (k / c) % n, k % c)).unwrap()
+}
+
+fn close(a: &[f32], b: &[f32], tol: f32) {
+    assert_eq!(a.len(), b.len());
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        assert!((x - y).abs() <= tol * (1.0 + y.abs()), "{k}: {x} vs {y}");
+    }
+}
+
+fn srgb_decode(v: f32) -> f32 {
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+#[test]
+fn colour_transforms_follow_the_standards() {
+    let x = cube(3, 4, 3, |i, j, c| ((i * 7 + j * 3 + c * 5) % 11) as f32 / 10.0);
+    let v = x.to_vec().unwrap();
+    let g = m::t_gray(&x).unwrap();
+    assert_eq!(g.shape(), &[3, 4]);
+    let expect: Vec<f32> =
+        v.chunks(3).map(|p| 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]).collect();
+    close(&g.to_vec().unwrap(), &expect, 1e-6);
+    let d = m::t_decode(&x).unwrap().to_vec().unwrap();
+    close(&d, &v.iter().map(|&a| srgb_decode(a)).collect::<Vec<_>>(), 1e-5);
+    close(&m::t_encode(&m::t_decode(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-5);
+    // MATLAB: rgb2lab([1 0 0]) = [53.2408 80.0925 67.2032]; white is [100 0 0].
+    let red = cube(1, 2, 3, |_, j, c| if j == 1 || c == 0 { 1.0 } else { 0.0 });
+    let lab = m::t_lab(&red).unwrap().to_vec().unwrap();
+    close(&lab[..3], &[53.2408, 80.0925, 67.2032], 2e-4);
+    assert!((lab[3] - 100.0).abs() < 1e-3 && lab[4].abs() < 1e-3 && lab[5].abs() < 1e-3, "{lab:?}");
+    close(&m::t_unlab(&m::t_lab(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-4);
+    // rgb2hsv of pure colours: red (0, 1, 1), green (1/3, 1, 1), grey (0, 0, v).
+    let px = cube(1, 3, 3, |_, j, c| [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.5, 0.5, 0.5]][j][c]);
+    let hsv = m::t_hsv(&px).unwrap().to_vec().unwrap();
+    close(&hsv, &[0.0, 1.0, 1.0, 1.0 / 3.0, 1.0, 1.0, 0.0, 0.0, 0.5], 1e-6);
+    close(&m::t_unhsv(&m::t_hsv(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-5);
+    close(&m::t_yuv(&x).unwrap().to_vec().unwrap(), &v, 1e-5);
+}
+
+/// The correlation of one channel with a 3x3 mask centred at (1, 1), `at` mapping indices.
+fn correlate(
+    x: &[f32],
+    m: usize,
+    n: usize,
+    h: &[f32],
+    at: impl Fn(i64, i64) -> Option<(usize, usize)>,
+) -> Vec<f32> {
+    let mut out = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0.0;
+            for a in 0..3 {
+                for b in 0..3 {
+                    if let Some((p, q)) = at(i as i64 + a as i64 - 1, j as i64 + b as i64 - 1) {
+                        acc += h[a * 3 + b] * x[p * n + q];
+                    }
+                }
+            }
+            out[i * n + j] = acc;
+        }
+    }
+    out
+}
+
+#[test]
+fn imfilter_correlates_with_each_boundary_mode() {
+    let (mm, nn) = (5, 6);
+    let x = cube(mm, nn, 1, |i, j, _| ((i * 13 + j * 7) % 10) as f32);
+    let v = x.to_vec().unwrap();
+    let hv = [1.0, 2.0, 0.0, -1.0, 0.5, 0.0, 0.0, 0.0, 3.0];
+    let h = Array::from_vec(&[3, 3], hv.to_vec()).unwrap();
+    let clamp = |i: i64, j: i64| {
+        Some((i.clamp(0, mm as i64 - 1) as usize, j.clamp(0, nn as i64 - 1) as usize))
+    };
+    let circ =
+        |i: i64, j: i64| Some((i.rem_euclid(mm as i64) as usize, j.rem_euclid(nn as i64) as usize));
+    let zero = |i: i64, j: i64| {
+        (i >= 0 && j >= 0 && i < mm as i64 && j < nn as i64).then_some((i as usize, j as usize))
+    };
+    let mirror = |i: i64, j: i64| {
+        let f = |k: i64, len: i64| quasar::__rt::qstd::rt::mirror_ext(k, len) as usize;
+        Some((f(i, mm as i64), f(j, nn as i64)))
+    };
+    close(
+        &m::t_filter(&x, &h, "clamped").unwrap().to_vec().unwrap(),
+        &correlate(&v, mm, nn, &hv, clamp),
+        1e-6,
+    );
+    close(
+        &m::t_filter(&x, &h, "circular").unwrap().to_vec().unwrap(),
+        &correlate(&v, mm, nn, &hv, circ),
+        1e-6,
+    );
+    close(
+        &m::t_filter(&x, &h, "zero").unwrap().to_vec().unwrap(),
+        &correlate(&v, mm, nn, &hv, zero),
+        1e-6,
+    );
+    close(
+        &m::t_filter(&x, &h, "mirror").unwrap().to_vec().unwrap(),
+        &correlate(&v, mm, nn, &hv, mirror),
+        1e-6,
+    );
+    close(
+        &m::t_filter_default(&x, &h).unwrap().to_vec().unwrap(),
+        &correlate(&v, mm, nn, &hv, mirror),
+        1e-6,
+    );
+    let e = m::t_filter(&x, &h, "wrap").unwrap_err().to_string();
+    assert!(e.contains("imfilter: unknown boundary mode wrap"), "{e}");
+}
+
+#[test]
+fn gaussian_filter_is_the_separable_gaussian() {
+    let (mm, nn) = (7, 9);
+    let x = cube(mm, nn, 1, |i, j, _| ((i * 5 + j * 11) % 13) as f32);
+    let v = x.to_vec().unwrap();
+    let sigma = 1.2f32;
+    let taps: Vec<f32> =
+        (0..5).map(|k| (-((k as f32 - 2.0).powi(2)) / (2.0 * sigma * sigma)).exp()).collect();
+    let s: f32 = taps.iter().sum();
+    let taps: Vec<f32> = taps.iter().map(|t| t / s).collect();
+    let mir = |k: i64, len: usize| quasar::__rt::qstd::rt::mirror_ext(k, len as i64) as usize;
+    let mut rows = vec![0.0; mm * nn];
+    for i in 0..mm {
+        for j in 0..nn {
+            rows[i * nn + j] =
+                (0..5).map(|t| taps[t] * v[i * nn + mir(j as i64 + t as i64 - 2, nn)]).sum();
+        }
+    }
+    let mut out = vec![0.0; mm * nn];
+    for i in 0..mm {
+        for j in 0..nn {
+            out[i * nn + j] =
+                (0..5).map(|t| taps[t] * rows[mir(i as i64 + t as i64 - 2, mm) * nn + j]).sum();
+        }
+    }
+    close(&m::t_gauss(&x, sigma, 5).unwrap().to_vec().unwrap(), &out, 1e-5);
+}
+
+#[test]
+fn morphology_is_min_and_max_over_the_mask() {
+    let (mm, nn) = (4, 5);
+    let x = cube(mm, nn, 1, |i, j, _| ((i * 7 + j * 3) % 8) as f32);
+    let v = x.to_vec().unwrap();
+    let hv = [0.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0];
+    let h = Array::from_vec(&[3, 3], hv.to_vec()).unwrap();
+    let morph = |src: &[f32], dilate: bool| -> Vec<f32> {
+        let mut out = vec![0.0; mm * nn];
+        for i in 0..mm {
+            for j in 0..nn {
+                let mut acc = src[i * nn + j];
+                for a in 0..3 {
+                    for b in 0..3 {
+                        let (p, q) = (i as i64 + a as i64 - 1, j as i64 + b as i64 - 1);
+                        if hv[a * 3 + b] != 0.0
+                            && p >= 0
+                            && q >= 0
+                            && p < mm as i64
+                            && q < nn as i64
+                        {
+                            let s = src[p as usize * nn + q as usize];
+                            acc = if dilate { acc.max(s) } else { acc.min(s) };
+                        }
+                    }
+                }
+                out[i * nn + j] = acc;
+            }
+        }
+        out
+    };
+    let eroded = morph(&v, false);
+    assert_eq!(m::t_erode(&x, &h).unwrap().to_vec().unwrap(), eroded);
+    assert_eq!(m::t_dilate(&x, &h).unwrap().to_vec().unwrap(), morph(&v, true));
+    assert_eq!(m::t_open(&x, &h).unwrap().to_vec().unwrap(), morph(&eroded, true));
+}
+
+#[test]
+fn imresize_samples_pixel_centres() {
+    let x = cube(2, 2, 1, |i, j, _| (i * 2 + j) as f32);
+    // Nearest, scale 2: every pixel becomes a 2x2 block.
+    let y = m::t_resize(&x, 2.0, "nearest").unwrap();
+    assert_eq!(y.shape(), &[4, 4, 1]);
+    assert_eq!(
+        y.to_vec().unwrap(),
+        vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 2.0, 2.0, 3.0, 3.0]
+    );
+    // Bilinear, scale 2: output m samples (m + 0.5) / 2 - 0.5, clamped at the borders.
+    let y = m::t_resize(&x, 2.0, "bilinear").unwrap().to_vec().unwrap();
+    let w = |m: usize| -> (usize, usize, f32) {
+        let u = ((m as f32 + 0.5) / 2.0 - 0.5).max(0.0);
+        let k = u.floor() as usize;
+        (k.min(1), (k + 1).min(1), u - u.floor())
+    };
+    let v = [0.0f32, 1.0, 2.0, 3.0];
+    let mut expect = Vec::new();
+    for m in 0..4 {
+        for n in 0..4 {
+            let (r0, r1, a) = w(m);
+            let (c0, c1, b) = w(n);
+            let top = (1.0 - b) * v[r0 * 2 + c0] + b * v[r0 * 2 + c1];
+            let bottom = (1.0 - b) * v[r1 * 2 + c0] + b * v[r1 * 2 + c1];
+            expect.push((1.0 - a) * top + a * bottom);
+        }
+    }
+    close(&y, &expect, 1e-6);
+    // Bicubic reproduces a linear ramp inside (Keys' kernel is exact for linear functions).
+    let ramp = cube(6, 6, 1, |i, j, _| (i + 2 * j) as f32);
+    let y = m::t_resize(&ramp, 1.0, "bicubic").unwrap().to_vec().unwrap();
+    close(&y, &ramp.to_vec().unwrap(), 1e-5);
+    assert!(m::t_resize(&x, 2.0, "lanczos")
+        .unwrap_err()
+        .to_string()
+        .contains("unknown method lanczos"));
+}
+
+#[test]
+fn padarray_extends_the_border() {
+    let x = cube(2, 2, 1, |i, j, _| (1 + i * 2 + j) as f32);
+    let z = m::t_pad(&x, "zero").unwrap();
+    assert_eq!(z.shape(), &[4, 6, 1]);
+    let zv = z.to_vec().unwrap();
+    assert_eq!(&zv[6..12], &[0.0, 0.0, 1.0, 2.0, 0.0, 0.0]);
+    let r = m::t_pad(&x, "replicate").unwrap().to_vec().unwrap();
+    assert_eq!(&r[..6], &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+}
+
+#[test]
+fn system_functions() {
+    let vals = [3.0f32, -1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0];
+    let x = Array::from_vec(&[2, 4, 1], vals.to_vec()).unwrap();
+    let (e, p, v, s, md) = m::t_stats(&x).unwrap();
+    let mean = vals.iter().sum::<f32>() / 8.0;
+    let var = vals.iter().map(|a| (a - mean).powi(2)).sum::<f32>() / 7.0;
+    assert_eq!((e, p), (0, 8));
+    close(&[v, s], &[var, var.sqrt()], 1e-6);
+    assert_eq!(md, 3.5);
+    let f = m::t_find(&Array::from_vec(&[2, 3, 1], vec![0.0, 2.0, 0.0, 0.0, -1.0, 3.0]).unwrap())
+        .unwrap();
+    assert_eq!(f.to_vec().unwrap(), vec![1, 4, 5]);
+    let (a, d) = m::t_diag(&Array::from_vec(&[3], vec![1.0, 2.0, 3.0]).unwrap()).unwrap();
+    assert_eq!(a.to_vec().unwrap(), vec![1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0]);
+    assert_eq!(d.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
+    let g = cube(3, 3, 1, |i, j, _| (i * 3 + j) as f32);
+    let (l, u, sh) = m::t_flip(&g).unwrap();
+    assert_eq!(l.to_vec().unwrap(), vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 8.0, 7.0, 6.0]);
+    assert_eq!(u.to_vec().unwrap(), vec![6.0, 7.0, 8.0, 3.0, 4.0, 5.0, 0.0, 1.0, 2.0]);
+    // fftshift of 3 x 3 (MATLAB): shift by 1: y[i, j] = x[i - 1, j - 1] circularly.
+    assert_eq!(sh.to_vec().unwrap(), vec![8.0, 6.0, 7.0, 2.0, 0.0, 1.0, 5.0, 3.0, 4.0]);
+}
+
+#[test]
+fn integer_conversions() {
+    let x = Array::from_vec(&[1, 3, 1], vec![0u8, 128, 255]).unwrap();
+    assert_eq!(m::t_u8(&x).unwrap().to_vec().unwrap(), vec![0.0, 128.0, 255.0]);
+    let y = Array::from_vec(&[1, 4, 1], vec![-3.0f32, 1.4, 1.6, 300.0]).unwrap();
+    assert_eq!(m::t_to_u8(&y).unwrap().to_vec().unwrap(), vec![0u8, 1, 2, 255]);
+}
+
+#[test]
+fn linear_algebra_module() {
+    // A = [[4, 2], [2, 3]]: det 8, trace 7; A x = [2, 1] at x = [0.5, 0].
+    let a = Array::from_vec(&[2, 2], vec![4.0f32, 2.0, 2.0, 3.0]).unwrap();
+    let b = Array::from_vec(&[2], vec![2.0f32, 1.0]).unwrap();
+    let (t, d, x, n) = m::t_linalg(&a, &b).unwrap();
+    assert_eq!(t, 7.0);
+    close(&[d, n], &[8f32.ln(), 5f32.sqrt()], 1e-6);
+    close(&x.to_vec().unwrap(), &[0.5, 0.0], 1e-6);
+}
+
+#[test]
+fn half_conversions_round_to_binary16() {
+    let v = vec![0.1f32, 1.0 / 3.0, 65504.0, 1e-8, -2.5];
+    let x = Array::from_vec(&[1, 5, 1], v.clone()).unwrap();
+    let expect: Vec<f32> = v.iter().map(|&a| quasar::f16::from_f32(a).to_f32()).collect();
+    assert_eq!(m::t_half(&x).unwrap().to_vec().unwrap(), expect);
+}
+
+#[test]
+fn module_kernels_on_both_devices() {
+    if !gpu_or_skip("module_kernels_on_both_devices") {
+        return;
+    }
+    let x = cube(9, 7, 3, |i, j, c| ((i * 7 + j * 3 + c * 5) % 11) as f32 / 10.0);
+    let h = Array::from_vec(&[3, 3], vec![1.0, 2.0, 0.0, -1.0, 0.5, 0.0, 0.0, 0.0, 3.0]).unwrap();
+    type Run<'a> = (&'a str, Box<dyn Fn() -> quasar::Result<Array<f32>> + 'a>);
+    let runs: Vec<Run> = vec![
+        ("rgb2lab", Box::new(|| m::t_lab(&x))),
+        ("rgb2hsv", Box::new(|| m::t_hsv(&x))),
+        ("sRGB_decode", Box::new(|| m::t_decode(&x))),
+        ("imfilter mirror", Box::new(|| m::t_filter(&x, &h, "mirror"))),
+        ("imfilter zero", Box::new(|| m::t_filter(&x, &h, "zero"))),
+        ("imerode", Box::new(|| m::t_erode(&x, &h))),
+        ("imresize bicubic", Box::new(|| m::t_resize(&x, 1.5, "bicubic"))),
+        ("padarray", Box::new(|| m::t_pad(&x, "circular"))),
+    ];
+    for (name, f) in &runs {
+        let (c, g) = both(name, false, || f()?.to_vec()).unwrap();
+        close(&c, &g, 2e-5);
+    }
+}
