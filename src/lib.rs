@@ -214,7 +214,9 @@ pub mod __rt {
     pub use quasar_std as qstd;
 }
 
-/// The Quasar compiler (the `quasar-core` crate), with the `compiler` feature.
+/// The Quasar compiler (the `quasar-core` crate), with the `compiler` feature:
+/// `compiler::driver::compile` runs every stage as `quasar!` does (parse, imports, type check,
+/// verifier, passes, PTX and Rust back ends); `docs/ARCHITECTURE.md` describes the layers.
 #[cfg(feature = "compiler")]
 pub mod compiler {
     pub use quasar_core::*;

@@ -214,21 +214,11 @@ fn dump(art: &mut Artifacts, opts: &Options, stage: &str, module: &Module) {
 
 /// Runs the verifier; on violations records them as errors and returns false.
 fn verified(art: &mut Artifacts, module: &Module, expect: Expect, after: &str) -> bool {
-    let Err(violations) = verify::verify(module, expect) else { return true };
-    for v in violations {
-        let d = Diagnostic::error(
-            v.span,
-            format!(
-                "internal compiler error: after {after}, the IR breaks an invariant: {}",
-                v.message
-            ),
-        )
-        .with_note(format!(
-            "in the instance `{}`; this is a bug of the Quasar compiler",
-            v.function
-        ));
-        art.diagnostics.push(d);
+    let found = verify::check_after(module, expect, after);
+    if found.is_empty() {
+        return true;
     }
+    art.diagnostics.extend(found);
     art.failed = Some(Stage::Verify);
     false
 }

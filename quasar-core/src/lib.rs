@@ -1,7 +1,11 @@
-//! The Quasar compiler as a plain library: source text in, diagnostics, typed IR and
-//! (in later layers) Rust tokens and PTX text out.
+//! The Quasar compiler as a plain library: source text in, diagnostics, typed IR, Rust tokens
+//! and PTX text out.
 //!
-//! Layers: [`syntax`] (lexer, parser, AST, printer) → `sema` → `ir` → `transform` → `backend`.
+//! Layers: [`syntax`] (lexer, parser, AST, printer) → [`sema`] (type inference, lowering to the
+//! IR) → [`ir`] (the typed IR, its verifier and visitor) → [`transform`] (passes) →
+//! [`analysis`] (facts both back ends read) → [`backend`] (Rust and PTX). [`driver::compile`]
+//! runs them all, as the `quasar!` macro and the `quasar` binary do; `docs/ARCHITECTURE.md`
+//! in the repository describes them for a newcomer.
 
 pub mod analysis;
 pub mod backend;

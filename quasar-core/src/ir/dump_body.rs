@@ -5,6 +5,9 @@
 //! scale(x : mat, a : scalar) -> (y : mat)
 //!     y = (x{mat} * a{scalar}){mat}
 //! ```
+//!
+//! A partitioned kernel (`ir::partition`) marks the accesses unchecked in its interior with
+//! `!` after the brackets and lists the bounds of the interior after its body.
 
 use super::dump::signature;
 use super::{
@@ -27,6 +30,17 @@ pub fn function(m: &Module, f: &Function) -> String {
     let mut d = Dumper { m, f, out: String::new() };
     let _ = writeln!(d.out, "{}", signature(f));
     d.block(&f.body, 1);
+    if let Some(p) = &f.partition {
+        let flat = if p.flat { " (flat rows)" } else { "" };
+        d.line(1, &format!("interior{flat}:"));
+        for c in &p.region {
+            let pos = format!("pos[{}]", c.launch_dim);
+            let (lo, hi) = (d.bound(&c.lo), d.bound(&c.hi));
+            let base = d.local(c.base);
+            let text = format!("0 <= {pos} + {lo} && {pos} + {hi} < size({base}, {})", c.array_dim);
+            d.line(2, &text);
+        }
+    }
     d.out
 }
 
@@ -159,11 +173,43 @@ impl Dumper<'_> {
         items.iter().map(|e| self.expr(e)).collect::<Vec<_>>().join(", ")
     }
 
+    /// `!` for an access unchecked in the interior of the kernel's partition.
+    fn mark(&self, id: super::NodeId) -> &'static str {
+        match &self.f.partition {
+            Some(p) if p.unchecked.contains(&id) => "!",
+            _ => "",
+        }
+    }
+
+    fn bound(&self, b: &super::partition::Bound) -> String {
+        use super::partition::Term;
+        let mut s = b.c.to_string();
+        for &(k, t) in &b.terms {
+            let v = match t {
+                Term::Local(l) => self.local(l),
+                Term::Numel(l) => format!("numel({})", self.local(l)),
+                Term::Size(l, d) => format!("size({}, {d})", self.local(l)),
+            };
+            let _ = write!(
+                s,
+                " {} {}{v}",
+                if k < 0 { '-' } else { '+' },
+                if k.abs() == 1 { String::new() } else { format!("{}*", k.abs()) }
+            );
+        }
+        if b.terms.is_empty() {
+            s
+        } else {
+            format!("({s})")
+        }
+    }
+
     fn place(&self, p: &Place) -> String {
         match &p.kind {
             PlaceKind::Local(id) => format!("{}{{{}}}", self.local(*id), p.ty),
             PlaceKind::Index { base, indices } => {
-                format!("{}[{}]{{{}}}", self.expr(base), self.indices(indices), p.ty)
+                let m = self.mark(p.id);
+                format!("{}[{}]{m}{{{}}}", self.expr(base), self.indices(indices), p.ty)
             }
             PlaceKind::Field { base, field } => format!("{}.{field}{{{}}}", self.expr(base), p.ty),
         }
@@ -244,7 +290,7 @@ impl Dumper<'_> {
                 )
             }
             ExprKind::Index { base, indices } => {
-                format!("{}[{}]", self.expr(base), self.indices(indices))
+                format!("{}[{}]{}", self.expr(base), self.indices(indices), self.mark(e.id))
             }
             ExprKind::Field { base, field } => format!("{}.{field}", self.expr(base)),
             ExprKind::Matrix(items) => format!("[{}]", self.list(items)),

@@ -2,8 +2,28 @@
 //!
 //! Each function *instance* (one per distinct tuple of argument types, manual §17.1.3) has
 //! its own locals, each with one type; every expression carries its type; implicit
-//! conversions are explicit [`ExprKind::Convert`] nodes; calls name the instance or built-in
-//! they resolve to; constants are folded. A readable dump is in [`dump`].
+//! conversions are explicit [`ExprKind::Convert`] nodes; calls name the instance or the
+//! [`Builtin`] they resolve to; constants are folded. A readable dump is in [`dump_body`].
+//!
+//! # Invariants
+//!
+//! [`verify`] checks these after type checking and after every pass (the driver reports a
+//! violation as an internal compiler error naming the stage):
+//!
+//! 1. Every [`LocalId`] names a local of its function and every [`FunctionId`] a function of
+//!    the module; parameters have the role `Param` or `Special`, outputs `Output`, captures
+//!    `Capture`.
+//! 2. A local is [`LocalRole::Special`] only as a parameter of a kernel ([`Special`] is the one
+//!    list of special parameters).
+//! 3. Every expression and place has a [`NodeId`] unique in its function ([`number`]); results
+//!    about nodes are keyed by it, never by span.
+//! 4. A call passes its callee's parameters then its captures; a launch passes the kernel's
+//!    non-special parameters then its captures; a kernel is launched, never called; a closure
+//!    gives each capture of its function.
+//! 5. After the driver's prune, concrete code never calls a generic (error-only) instance.
+//! 6. `break`/`continue` are inside loops; `syncthreads` is not in host code.
+//!
+//! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 
 pub mod builtin;
 pub mod dump;

@@ -54,6 +54,27 @@ pub fn verify(module: &Module, expect: Expect) -> Result<(), Vec<Violation>> {
     }
 }
 
+/// The verifier's findings after `stage` as error diagnostics (none when the IR is valid).
+pub fn check_after(module: &Module, expect: Expect, stage: &str) -> Vec<crate::Diagnostic> {
+    let Err(violations) = verify(module, expect) else { return Vec::new() };
+    violations
+        .into_iter()
+        .map(|v| {
+            crate::Diagnostic::error(
+                v.span,
+                format!(
+                    "internal compiler error: after {stage}, the IR breaks an invariant: {}",
+                    v.message
+                ),
+            )
+            .with_note(format!(
+                "in the instance `{}`; this is a bug of the Quasar compiler",
+                v.function
+            ))
+        })
+        .collect()
+}
+
 fn violation(f: &Function, span: Span, message: impl Into<String>) -> Violation {
     Violation { function: f.instance_name.clone(), span, message: message.into() }
 }
@@ -205,7 +226,16 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
                     if g.kind == FunctionKind::Kernel {
                         self.report(e.span, format!("the kernel `{name}` is called directly"));
                     }
-                    self.arity(np, nc, args.len(), &name, e.span);
+                    // A variadic last parameter (a vector) collects any number of arguments.
+                    let variadic = g.params.last().is_some_and(|p| {
+                        g.locals.get(p.0 as usize).is_some_and(|l| l.ty.as_array().is_some())
+                    });
+                    // `f(...v)` passes the elements of `v` as separate arguments.
+                    let spread = args.iter().any(|a| matches!(a.kind, ExprKind::Spread(_)));
+                    let collects = variadic && args.len() + 1 >= np + nc;
+                    if !(spread || collects) {
+                        self.arity(np, nc, args.len(), &name, e.span);
+                    }
                 }
             }
             ExprKind::Call { callee: Callee::Builtin(b), args }

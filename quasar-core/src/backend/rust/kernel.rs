@@ -4,7 +4,7 @@
 //!   the innermost loop along the last (contiguous) dimension; per-thread locals are plain
 //!   Rust locals inside that loop (no allocation, no closure, no reference count).
 //! * The innermost loop is split into border / interior / border when some accesses are
-//!   affine in `pos` ([`super::interior`]); the interior copy of the body has no boundary
+//!   affine in `pos` (the partition of `transform::interior`); the interior copy has no boundary
 //!   handling for them.
 //! * Kernels with `syncthreads` or `shared` memory: [`super::barrier`].
 //! * On x86-64 the block function is compiled three times (baseline, AVX2+FMA, AVX-512) and dispatched

@@ -5,7 +5,7 @@
 //!   `pub fn` with its source name (`exports`).
 //! * Every kernel becomes a `static Kernel` with a CPU implementation over one block
 //!   (`kernel`), whose innermost loop runs along the contiguous dimension, with an interior
-//!   fast path without boundary handling (`interior`).
+//!   fast path without boundary handling (the kernel's partition, `transform::interior`).
 //! * The file's top-level statements become `pub fn script()`, followed by `main()` if the
 //!   module has one.
 //!
@@ -15,6 +15,7 @@
 //! Quasar location, never wrong code.
 
 mod barrier;
+mod builtins;
 mod call;
 mod collapse;
 mod control;
@@ -140,7 +141,7 @@ pub fn generate(
 ) -> Output {
     let mut g = Gen::new(module, info, opts);
     if let Some(builds) = ptx {
-        g.ptx = ptx_embed::embed(module, opts, &g.rt, builds);
+        g.ptx = ptx_embed::embed(module, info, opts, &g.rt, builds);
     }
     let mut items = vec![std::mem::take(&mut g.ptx.items)];
     for (i, f) in module.functions.iter().enumerate() {

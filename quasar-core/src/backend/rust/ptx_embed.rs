@@ -14,6 +14,7 @@
 //!   reported by the macro (the program is correct and runs); `quasar emit --ptx` shows them.
 
 use super::{sanitize, Options};
+use crate::analysis::ModuleInfo;
 use crate::backend::ptx::{PtxBuilds, PtxOutput, PtxParamRole};
 use crate::ir::Module;
 use crate::syntax::ast::FunctionKind;
@@ -49,16 +50,22 @@ impl Embedded {
 }
 
 /// The PTX items of module `m` (see the module documentation), from the driver's `builds`.
-pub(crate) fn embed(m: &Module, opts: &Options, rt: &TokenStream, builds: &PtxBuilds) -> Embedded {
+pub(crate) fn embed(
+    m: &Module,
+    info: &ModuleInfo,
+    opts: &Options,
+    rt: &TokenStream,
+    builds: &PtxBuilds,
+) -> Embedded {
     let (rel, d) = (&builds.release, &builds.debug);
     let names = |o: &PtxOutput| -> Vec<String> {
         o.kernels.iter().map(|k| k.instance_name.clone()).collect()
     };
     let mut out = Embedded::default();
-    let rel_items = variant(m, opts, rt, rel, &mut out);
+    let rel_items = variant(m, info, opts, rt, rel, &mut out);
     if d.text != rel.text && names(d) == names(rel) {
         // Same kernels, different checks: one variant per build profile.
-        let dbg_items = variant(m, opts, rt, d, &mut Embedded::default());
+        let dbg_items = variant(m, info, opts, rt, d, &mut Embedded::default());
         out.items = cfg_each(rel_items, quote!(not(debug_assertions)));
         out.items.extend(cfg_each(dbg_items, quote!(debug_assertions)));
     } else {
@@ -98,6 +105,7 @@ fn entry_static(instance: &str) -> Ident {
 /// The statics of one PTX output; fills `out.builders`/`out.block_sensitive`.
 fn variant(
     m: &Module,
+    info: &ModuleInfo,
     opts: &Options,
     rt: &TokenStream,
     o: &PtxOutput,
@@ -109,14 +117,12 @@ fn variant(
     // Launch-argument names per kernel entry, to say which argument a site's array is.
     let mut arg_names: HashMap<&str, Vec<String>> = HashMap::new();
     for k in &o.kernels {
-        if let Some(f) = m.functions.iter().find(|f| f.instance_name == k.instance_name) {
-            let names = f
-                .params
-                .iter()
-                .filter(|p| f.local(**p).special().is_none())
-                .chain(&f.captures)
-                .map(|p| f.local(*p).name.clone())
-                .collect();
+        let id = m.functions.iter().position(|f| f.instance_name == k.instance_name);
+        if let Some((f, ki)) = id.and_then(|i| {
+            let id = crate::ir::FunctionId(i as u32);
+            Some((m.function(id), info.kernel(id)?))
+        }) {
+            let names = ki.arg_slots.iter().map(|p| f.local(*p).name.clone()).collect();
             arg_names.insert(k.entry.as_str(), names);
         }
     }

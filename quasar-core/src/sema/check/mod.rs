@@ -15,6 +15,7 @@ mod coop;
 mod expr;
 mod geometry;
 mod index;
+mod lower;
 mod meta;
 mod predicates;
 mod scope;
@@ -81,9 +82,20 @@ pub fn check_program_in(
     let roots = cx.live_roots();
     crate::ir::prune::prune(&mut cx.module, &roots);
     crate::ir::number::number_module(&mut cx.module);
+    // The IR contract holds for every program checked in tests and debug builds.
+    #[cfg(debug_assertions)]
+    let verified = crate::ir::verify::check_after(
+        &cx.module,
+        crate::ir::verify::Expect { numbered: true, concrete_calls: false },
+        "type checking",
+    );
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
     diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
+    #[cfg(debug_assertions)]
+    if !diagnostics.iter().any(|d| d.is_error()) {
+        diagnostics.extend(verified);
+    }
     Checked { module: cx.module, diagnostics }
 }
 
