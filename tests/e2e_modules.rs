@@ -406,6 +406,22 @@ fn module_kernels_on_both_devices() {
         ("imerode", Box::new(|| m::t_erode(&x, &h))),
         ("imresize bicubic", Box::new(|| m::t_resize(&x, 1.5, "bicubic"))),
         ("padarray", Box::new(|| m::t_pad(&x, "circular"))),
+        // Every other kernel of the shipped modules (tests/ptx_coverage.rs lists them).
+        ("rgb2gray", Box::new(|| m::t_gray(&x))),
+        ("sRGB_encode", Box::new(|| m::t_encode(&x))),
+        ("lab2rgb", Box::new(|| m::t_unlab(&m::t_lab(&x)?))),
+        ("hsv2rgb", Box::new(|| m::t_unhsv(&m::t_hsv(&x)?))),
+        ("rgb2yuv, yuv2rgb", Box::new(|| m::t_yuv(&x))),
+        ("imfilter circular", Box::new(|| m::t_filter(&x, &h, "circular"))),
+        ("imfilter clamped", Box::new(|| m::t_filter(&x, &h, "clamped"))),
+        ("imresize bilinear", Box::new(|| m::t_resize(&x, 1.5, "bilinear"))),
+        ("imresize nearest", Box::new(|| m::t_resize(&x, 0.7, "nearest"))),
+        ("padarray zero", Box::new(|| m::t_pad(&x, "zero"))),
+        ("padarray clamped", Box::new(|| m::t_pad(&x, "clamped"))),
+        ("padarray mirror", Box::new(|| m::t_pad(&x, "mirror"))),
+        ("fliplr", Box::new(|| Ok(m::t_flip(&x)?.0))),
+        ("flipud", Box::new(|| Ok(m::t_flip(&x)?.1))),
+        ("fftshift2", Box::new(|| Ok(m::t_flip(&x)?.2))),
     ];
     for (name, f) in &runs {
         let (c, g) = both(name, false, || f()?.to_vec()).unwrap();

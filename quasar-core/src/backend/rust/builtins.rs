@@ -10,6 +10,7 @@ use super::{unsupported, GResult};
 use crate::ir::{Builtin, Builtin as B, Expr};
 use crate::sema::types::Type;
 use crate::span::Span;
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 impl FnGen<'_, '_> {
@@ -63,7 +64,12 @@ impl FnGen<'_, '_> {
                 arity(nargs == 1)?;
                 let n = rn.ok_or_else(bad)?;
                 let fi = format_ident!("{}", name);
-                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), Some(quote!(#bi::#fi)))?
+                // `half` is computed in `f32` and rounded back once, as the PTX back end does.
+                let scalar = |x: TokenStream| match n {
+                    Num::F16 => quote!(#rt::run::f16::from_f32(#q::rt::#fi((#x).to_f32()))),
+                    _ => quote!(#q::rt::#fi(#x)),
+                };
+                self.map1(&args[0], &r, n, scalar, Some(quote!(#bi::#fi)))?
             }
             B::Rsqrt => {
                 arity(nargs == 1)?;
@@ -87,6 +93,12 @@ impl FnGen<'_, '_> {
                 let fi = format_ident!("{}", name);
                 let out = rn.ok_or_else(bad)?;
                 match &a.r {
+                    // `half` through `f32` (exact for these functions).
+                    Repr::Num(Num::F16) => {
+                        let x = a.t;
+                        let f = Num::F32;
+                        cast_num(result_num(b, f), out, quote!(#q::rt::#fi((#x).to_f32())), &rt)
+                    }
                     Repr::Num(_) => {
                         let x = a.t;
                         cast_num(result_num(b, an), out, quote!(#q::rt::#fi(#x)), &rt)
@@ -117,14 +129,14 @@ impl FnGen<'_, '_> {
                     B::Min => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),
                 };
-                self.map2(
-                    &args[0],
-                    &args[1],
-                    &r,
-                    n,
-                    |x, y| quote!(#q::rt::#sf(#x, #y)),
-                    quote!(#bi::#af),
-                )?
+                let scalar = |x: TokenStream, y: TokenStream| match n {
+                    Num::F16 => quote!(#rt::run::f16::from_f32(#q::rt::#sf(
+                        (#x).to_f32(),
+                        (#y).to_f32()
+                    ))),
+                    _ => quote!(#q::rt::#sf(#x, #y)),
+                };
+                self.map2(&args[0], &args[1], &r, n, scalar, quote!(#bi::#af))?
             }
             B::Mod | B::Atan2 | B::Pow => return Err(bad()),
             B::Clamp => {
