@@ -143,7 +143,7 @@ impl FnGen<'_, '_> {
                     if let Some(bop) = bop {
                         let comps = self.components(&list, span)?;
                         let cur = self.fixed_access(&target, n, &shape, comps, None, span)?;
-                        x = super::expr::num_binary(bop, n, n, cur, x, value, &rt, false);
+                        x = super::arith::num_binary(bop, n, n, cur, x, value, &rt, false);
                     }
                     let comps = self.components(&list, span)?;
                     let t = self.fixed_access(&target, n, &shape, comps, Some(x), span)?;
