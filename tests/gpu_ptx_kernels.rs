@@ -616,6 +616,17 @@ fn manual_reductions() {
 }
 
 #[test]
+fn kernels_assigning_to_their_parameters() {
+    if !gpu_or_skip("kernels_assigning_to_their_parameters") {
+        return;
+    }
+    // Each thread counts its own copy of k down to pos (the CPU back end once shared one).
+    let (c, g) = both("countdown", false, || manual::run_countdown(45, 30)?.to_vec()).unwrap();
+    let want: Vec<f32> = (0..45).map(|p| (30 - p).max(0) as f32).collect();
+    assert_eq!((&c, &g), (&want, &want));
+}
+
+#[test]
 fn manual_matrix_products() {
     if !gpu_or_skip("manual_matrix_products") {
         return;

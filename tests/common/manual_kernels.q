@@ -45,15 +45,12 @@ function y : scalar = __kernel__ parallel_reduction(x : vec'unchecked, acc : acc
                                                     val : scalar, blkpos : int, blkdim : int)
     bins = shared(blkdim)
     nblocks = (numel(x) + blkdim - 1) / blkdim
-    % The manual assigns to the parameter `val`; the CPU back end does not support assigning
-    % to kernel parameters yet: a local copy.
-    total = val
     for m = 0..nblocks - 1
         if blkpos + m * blkdim < numel(x)
-            total = acc(total, x[blkpos + m * blkdim])
+            val = acc(val, x[blkpos + m * blkdim])
         endif
     endfor
-    bins[blkpos] = total
+    bins[blkpos] = val
     syncthreads
     bit = 1
     while bit < blkdim
@@ -170,4 +167,17 @@ endfunction
 function hist = manual_histogram(im : vec, bins : int)
     hist = zeros(bins)
     parallel_do(numel(im), im, hist, hist_kernel_global)
+endfunction
+
+% A kernel that assigns to its parameter (each thread has its own copy, as on the GPU).
+function [] = __kernel__ countdown(y : vec, k : int, pos : int)
+    while k > pos
+        k -= 1
+        y[pos] += 1
+    endwhile
+endfunction
+
+function y = run_countdown(n : int, k : int)
+    y = zeros(n)
+    parallel_do(n, y, k, countdown)
 endfunction
