@@ -136,7 +136,7 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
     let (name, source, span, path) = match &input.source {
         // Imports of an inline block are relative to the crate's directory.
         Source::Inline(lit) => {
-            let (name, source) = match in_rust_file(&lit) {
+            let (name, source) = match in_rust_file(lit) {
                 Some((file, padding)) => (file, padding + &lit.value()),
                 None => (INLINE_NAME.to_string(), lit.value()),
             };

@@ -224,11 +224,11 @@ fn main_is_instantiated_for_the_command_line() {
     // The variadic parameter takes the rest as a vector (of scalars when none is given).
     let src = "function [] = main(a : string, ...rest)\n    print a, numel(rest)\nendfunction\n";
     assert_eq!(main_for(src, &[t.clone(), s.clone(), s.clone()]).unwrap()[1], "vec");
-    assert_eq!(main_for(src, &[t.clone()]).unwrap()[1], "vec");
+    assert_eq!(main_for(src, std::slice::from_ref(&t)).unwrap()[1], "vec");
     // Also after a parameter with a default value that is left out.
     let src =
         "function [] = main(a, b = 1.0, ...rest)\n    print a + b, numel(rest)\nendfunction\n";
-    assert_eq!(main_for(src, &[s.clone()]), Ok(vec!["scalar".into(), "vec".into()]));
+    assert_eq!(main_for(src, std::slice::from_ref(&s)), Ok(vec!["scalar".into(), "vec".into()]));
     // Too few or too many arguments, or none to take them: errors (manual §13.1).
     let src = "function [] = main(a : scalar, b : scalar = 1)\n    print a + b\nendfunction\n";
     let few = main_for(src, &[]).unwrap_err();
@@ -237,7 +237,7 @@ fn main_is_instantiated_for_the_command_line() {
         ["1:15: `main(a, b)` cannot be called with the 0 argument(s) of the command line"]
     );
     assert!(main_for(src, &[s.clone(), s.clone(), s.clone()]).is_err());
-    let none = main_for("print 1\n", &[s.clone()]).unwrap_err();
+    let none = main_for("print 1\n", std::slice::from_ref(&s)).unwrap_err();
     assert!(none[0].contains("no `main` function to take them"), "{none:?}");
     // Without arguments a `main` without parameters is the module's `main`, as before.
     assert_eq!(main_for("function [] = main()\n    print 1\nendfunction\n", &[]), Ok(vec![]));
