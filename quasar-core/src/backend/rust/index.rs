@@ -398,7 +398,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(#i)
             })
             .collect();
-        let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error(#name, &[#(#idx_list),*], __v.shape().dims())));
+        // The access's Quasar location, as the GPU reports it from its site table.
+        let file = self.g.opts.file_name_of(span);
+        let (line, col) = (span.line, span.col);
+        let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error_at(#name, &[#(#idx_list),*], __v.shape().dims(), (#file, #line, #col))));
         let on_fail_read = match mode {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
             _ => quote!(#zero),

@@ -121,19 +121,31 @@ impl FnGen<'_, '_> {
         Ok(V { t, r: want })
     }
 
-    /// Launch dimensions as a `Vec<usize>` expression (an `int`, or a vector of them).
+    /// Launch dimensions as a `Vec<usize>` expression: an `int`, a vector of them, or (as
+    /// the checker warns) numbers that are truncated (`numel(x) / 2`, `size(x) / 2`).
     fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let v = self.expr(e)?;
         let t = v.t;
+        let to_dims = quote!(#rt::qstd::builtins::to_dims);
         Ok(match v.r {
-            Repr::Num(n) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?)
+            Repr::Num(n) if !n.is_complex() => quote!(#to_dims("parallel_do", &[#t as i32])?),
+            Repr::Array(n, _) if !n.is_complex() => {
+                quote!(#to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
             }
-            Repr::Array(n, _) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
+            Repr::Fixed(n, _) if !n.is_complex() => {
+                quote!(#to_dims("parallel_do", &#t.iter().map(|&__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
             }
-            _ => return Err(unsupported(e.span, "these launch dimensions")),
+            other => {
+                return Err(unsupported(
+                    e.span,
+                    format_args!(
+                        "launch dimensions that are {} (write an `int`, such as `numel(y)`, or \
+                         a vector of them, such as `size(y)` or `[m, n]`)",
+                        super::expr::describe(&other)
+                    ),
+                ))
+            }
         })
     }
 }
