@@ -117,7 +117,12 @@ impl Ctx<'_> {
     /// its site to `quasar_error` (see `mod.rs`), and the thread ends as the CPU kernel does.
     fn fail(&mut self, kind: PtxSiteKind, ok: Option<Reg>, span: Span) {
         let site = self.site_base + self.sites.len();
-        self.sites.push(PtxCheckSite { kernel: self.entry.clone(), kind, array: String::new(), span });
+        self.sites.push(PtxCheckSite {
+            kernel: self.entry.clone(),
+            kind,
+            array: String::new(),
+            span,
+        });
         let fine = self.label();
         if let Some(ok) = ok {
             self.ins(format!("@{ok} bra {fine}"));

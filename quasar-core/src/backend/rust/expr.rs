@@ -51,7 +51,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!((#(#vs,)*))
             }
             Repr::View(..) | Repr::FnVal(_) => {
-                return Err(unsupported(span, "a variable of this type without a value"))
+                return Err(unsupported(
+                    span,
+                    "a variable of this type without a value",
+                    "assign the variable a value before it is used",
+                ))
             }
         })
     }
@@ -137,8 +141,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if self.outputs.contains_key(id) {
                     return Err(unsupported(
                         e.span,
-                        "reading a kernel output argument inside the kernel",
-                    ));
+                        "reading a kernel output argument inside the kernel", "accumulate into it (`+=`, `^^=`, `__=`) and read the result after `parallel_do`",
+));
                 }
                 // Reports a local whose type has no representation.
                 self.local_repr_checked(*id)?;
@@ -161,7 +165,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Range { start, step, end } => {
                 let r = r?;
                 let Repr::Array(n, _) = r else {
-                    return Err(unsupported(e.span, "a range used as a value inside a kernel"));
+                    return Err(unsupported(
+                        e.span,
+                        "a range used as a value inside a kernel",
+                        "loop over the range with `for`",
+                    ));
                 };
                 let s = self.num_as(start, n)?;
                 let st = match step {
@@ -172,7 +180,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = if n == Num::I32 {
                     quote!(#rt::qstd::rt::range_array_i32(#s, #st, #en)?)
                 } else if n.is_int() {
-                    return Err(unsupported(e.span, "ranges of integers other than `int`"));
+                    return Err(unsupported(
+                        e.span,
+                        "ranges of integers other than `int`",
+                        "convert the bounds with `int(…)`",
+                    ));
                 } else {
                     quote!(#rt::qstd::rt::range_array_f(#s, #st, #en)?)
                 };
@@ -188,7 +200,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Closure { function, captures } => {
                 let r = r?;
                 let Repr::FnVal(_) = r else {
-                    return Err(unsupported(e.span, "this closure"));
+                    return Err(unsupported(
+                        e.span,
+                        "this closure",
+                        "define a named function and pass the captured values as parameters",
+                    ));
                 };
                 let t = self.closure_value(*function, captures, &e.ty, e.span)?;
                 Ok(V { t, r })
@@ -214,7 +230,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         ts.push(quote!(let _ = #t;));
                     }
                 }
-                let last = last.ok_or_else(|| unsupported(e.span, "an empty sequence"))?;
+                let last = last.ok_or_else(|| {
+                    unsupported(e.span, "an empty sequence", "give at least one expression")
+                })?;
                 let t = last.t;
                 Ok(V { t: quote!({ #(#ts)* #t }), r: last.r })
             }
@@ -231,22 +249,51 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     if *index == 0 {
                         return Ok(v);
                     }
-                    return Err(unsupported(e.span, "this use of a result"));
+                    return Err(unsupported(
+                        e.span,
+                        "this use of a result",
+                        "assign the results to variables first: `[a, b] = f(x)`",
+                    ));
                 };
-                let r =
-                    rs.get(*index).cloned().ok_or_else(|| unsupported(e.span, "this result"))?;
+                let r = rs.get(*index).cloned().ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        "this result",
+                        "assign the results to variables first: `[a, b] = f(x)`",
+                    )
+                })?;
                 let t = v.t;
                 let i = syn_index(*index);
                 Ok(V { t: quote!((#t).#i), r })
             }
-            ExprKind::Field { .. } => Err(unsupported(e.span, "fields (classes)")),
-            ExprKind::Construct { .. } => Err(unsupported(e.span, "class values")),
-            ExprKind::Cell(_) => Err(unsupported(e.span, "cell arrays")),
-            ExprKind::BuiltinRef(name) => {
-                Err(unsupported(e.span, format_args!("the built-in `{name}` used as a value")))
+            ExprKind::Field { .. } => Err(unsupported(
+                e.span,
+                "fields (classes)",
+                "keep the fields in separate variables",
+            )),
+            ExprKind::Construct { .. } => Err(unsupported(
+                e.span,
+                "class values",
+                "keep the fields in separate variables or arrays",
+            )),
+            ExprKind::Cell(_) => Err(unsupported(
+                e.span,
+                "cell arrays",
+                "use separate variables, or an array when the elements are numbers of one type",
+            )),
+            ExprKind::BuiltinRef(name) => Err(unsupported(
+                e.span,
+                format_args!("the built-in `{name}` used as a value"),
+                "wrap it in a lambda, e.g. `x -> sin(x)`",
+            )),
+            ExprKind::TypeValue => Err(unsupported(
+                e.span,
+                "a type used as a value here",
+                "use the type in an annotation (`x : mat`) or in `type(x, \"mat\")`",
+            )),
+            ExprKind::Spread(_) => {
+                Err(unsupported(e.span, "`...` here", "pass the elements as separate arguments"))
             }
-            ExprKind::TypeValue => Err(unsupported(e.span, "a type used as a value here")),
-            ExprKind::Spread(_) => Err(unsupported(e.span, "`...` here")),
         }
     }
 
@@ -262,7 +309,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(<#ty>::new(#re, #im))
             }
             (Const::Str(s), Repr::Str) => quote!(::std::string::String::from(#s)),
-            _ => return Err(unsupported(span, format_args!("the constant {c:?} here"))),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format_args!("the constant {c:?} here"),
+                    "assign the constant to a variable with a type annotation",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -346,8 +399,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
             (from, to) => {
                 return Err(unsupported(
                     span,
-                    format_args!("a conversion from {} to {}", describe(from), describe(to)),
-                ))
+                    format_args!("a conversion from {} to {}", describe(from), describe(to)), "convert explicitly (`int(…)`, `float(…)`, `complex(…)`), or give the variable the value's type",
+))
             }
         })
     }
@@ -370,14 +423,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let z = n.zero(&rt);
                 quote!(#t.iter().all(|__v| *__v != #z))
             }
-            r => return Err(unsupported(e.span, format_args!("{} as a condition", describe(&r)))),
+            r => {
+                return Err(unsupported(
+                    e.span,
+                    format_args!("{} as a condition", describe(&r)),
+                    "compare explicitly, e.g. `x != 0`, `any(x)` or `all(x)`",
+                ))
+            }
         })
     }
 
     fn unary(&mut self, op: UnaryOp, operand: &Expr, r: Repr, span: Span) -> GResult<V> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
-        let n = r.num().ok_or_else(|| unsupported(span, "this operand"))?;
+        let n = r.num().ok_or_else(|| {
+            unsupported(span, "this operand", "use numbers or arrays of numbers as operands")
+        })?;
         let x = self.expr_as(operand, &with_num(&r, n))?;
         let scalar = |x: TokenStream| match op {
             UnaryOp::Plus => x,
@@ -400,7 +461,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let f = scalar(quote!(__v));
                 quote!(#q::builtins::map(&#x, |__v| #f)?)
             }
-            _ => return Err(unsupported(span, "this operand")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "this operand",
+                    "use numbers or arrays of numbers as operands",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -419,15 +486,24 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
             return Ok(V { t, r });
         }
-        let n =
-            r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
+        let n = r.num().ok_or_else(|| {
+            unsupported(
+                span,
+                format_args!("the operator {op:?} here"),
+                "apply it to numbers or arrays of numbers",
+            )
+        })?;
         let compare = matches!(
             op,
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
         );
         let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
         if op == BinaryOp::Pipe {
-            return Err(unsupported(span, "the pipeline operator `|>` (reductions)"));
+            return Err(unsupported(
+                span,
+                "the pipeline operator `|>` (reductions)",
+                "call the function instead: `sum(x)` for `x |> sum`",
+            ));
         }
         // The operand type: the result's, or for comparisons the operands' common type.
         let operand_num = if compare || logic {
@@ -447,7 +523,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let t = match (&lt, &rtk) {
             (Operand::Num(a), Operand::Num(b)) => match &r {
                 Repr::Num(_) => scalar_op(a.clone(), b.clone()),
-                _ => return Err(unsupported(span, "this operation")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "this operation",
+                        "apply it to numbers or arrays of numbers",
+                    ))
+                }
             },
             (Operand::Array(a), Operand::Array(b)) if op == BinaryOp::Mul => {
                 quote!(#q::builtins::matmul(&#a, &#b)?)
@@ -456,7 +538,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if op == BinaryOp::Div && matches!(rtk, Operand::Array(_)) {
                     return Err(unsupported(
                         span,
-                        "`/` with an array divisor (matrix division); use `./`",
+                        "`/` with an array divisor (matrix division)",
+                        "divide element-wise with `./`, or solve the system with `linsolve`",
                     ));
                 }
                 let (a, b) = (lt.host_operand(), rtk.host_operand());
@@ -470,6 +553,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     return Err(unsupported(
                         span,
                         "matrix products of small fixed-size arrays in kernels",
+                        "write the sums of products out, or multiply element-wise with `.*`",
                     ));
                 }
                 let (a, ai) = lt.fixed_parts(quote!(__a));
@@ -495,9 +579,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
             }
             Repr::View(..) => {
-                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel"));
+                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel", "compute one element per thread (`y[pos] = a[pos] + b[pos]`), or loop with `for`"));
             }
-            r => return Err(unsupported(span, format_args!("arithmetic on {}", describe(r)))),
+            r => {
+                return Err(unsupported(
+                    span,
+                    format_args!("arithmetic on {}", describe(r)),
+                    "compute with numbers or arrays of numbers",
+                ))
+            }
         })
     }
 
@@ -522,7 +612,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                 parts.push(quote!(#name[#k]));
                             }
                         }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                        _ => {
+                            return Err(unsupported(
+                                it.span,
+                                "this element of a matrix literal",
+                                "build matrix literals from numbers or vectors of numbers",
+                            ))
+                        }
                     }
                 }
                 Ok(V { t: quote!({ #(#lets)* [#(#parts),*] }), r })
@@ -560,7 +656,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                             let x = self.convert(v, &Repr::Array(*n, rk), it.span)?;
                             parts.push(if stacked { x } else { quote!(#q::rt::Part::Array(&#x)) });
                         }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                        _ => {
+                            return Err(unsupported(
+                                it.span,
+                                "this element of a matrix literal",
+                                "build matrix literals from numbers or vectors of numbers",
+                            ))
+                        }
                     }
                 }
                 let t = if stacked {
@@ -571,7 +673,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 Ok(V { t, r })
             }
-            _ => Err(unsupported(span, "this matrix literal")),
+            _ => Err(unsupported(
+                span,
+                "this matrix literal",
+                "build matrix literals from numbers or vectors of numbers",
+            )),
         }
     }
 }
@@ -591,7 +697,7 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
         }
         Type::Array(a) => {
             let n = Num::of(&a.elem, double)
-                .ok_or_else(|| unsupported(span, format_args!("arrays of {} elements", a.elem)))?;
+                .ok_or_else(|| unsupported(span, format_args!("arrays of {} elements", a.elem), "use arrays of numbers (`int`, `scalar`, `cscalar`, …)"))?;
             match ctx {
                 Ctx::Host => Repr::Array(n, rank_of(a)),
                 Ctx::Kernel | Ctx::Device => match fixed_shape(a) {
@@ -605,24 +711,20 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             let inner = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
             for t in ft.params.iter().chain(&ft.results) {
                 repr_in(g, t, inner, span).map_err(|_| {
-                    unsupported(span, format_args!("function values of type {ty}")).with_note(
-                        "the parameter and result types of a function value must be known: \
-                         annotate the lambda's or function's parameters",
-                    )
+                    unsupported(span, format_args!("function values of type {ty}"), "annotate the parameter and result types of the lambda or function (a function \
+                     value needs them)")
                 })?;
             }
             Repr::FnVal(
                 g.info.fnvals.index_of(ft).ok_or_else(|| {
-                    unsupported(span, format_args!("function values of type {ty}"))
+                    unsupported(span, format_args!("function values of type {ty}"), "annotate the parameter and result types of the lambda or function")
                 })?,
             )
         }
         Type::Unknown => {
-            return Err(unsupported(span, "values of type `??` (dynamic typing)").with_note(
-                "add a type annotation so that the type of this value is known at compile time",
-            ))
+            return Err(unsupported(span, "values of type `??` (dynamic typing)", "add a type annotation so that the type of this value is known at compile time"))
         }
-        t => return Err(unsupported(span, format_args!("values of type {t}"))),
+        t => return Err(unsupported(span, format_args!("values of type {t}"), "use numbers, strings, arrays or function values; keep class fields and cell elements in separate variables")),
     })
 }
 

@@ -70,10 +70,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = self.fixed_access(&b.t, n, &shape, comps, None, span)?;
                 Ok(V { t, r })
             }
-            Repr::Str => Err(unsupported(span, "indexing strings")),
-            other => {
-                Err(unsupported(span, format_args!("indexing {}", super::expr::describe(&other))))
-            }
+            Repr::Str => Err(unsupported(
+                span,
+                "indexing strings",
+                "convert the string with `toascii` and index the vector of codes",
+            )),
+            other => Err(unsupported(
+                span,
+                format_args!("indexing {}", super::expr::describe(&other)),
+                "index arrays, vectors and matrices; assign the value to an array variable first",
+            )),
         }
     }
 
@@ -103,7 +109,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             Repr::Fixed(n, shape) => {
                 let ExprKind::Local(id) = &base.kind else {
-                    return Err(unsupported(span, "writing into a temporary vector"));
+                    return Err(unsupported(
+                        span,
+                        "writing into a temporary vector",
+                        "assign the vector to a variable, write into the variable, then use it",
+                    ));
                 };
                 let target = self.local(*id);
                 let comps = self.components(indices, span)?;
@@ -134,6 +144,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             other => Err(unsupported(
                 span,
                 format_args!("writing into {}", super::expr::describe(&other)),
+                "write into an array variable: `y[i] = v`",
             )),
         }
     }
@@ -169,14 +180,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                 out.push(quote!((#name[#k] as i64)));
                             }
                         }
-                        _ => return Err(unsupported(e.span, "this index inside a kernel")),
+                        _ => return Err(unsupported(e.span, "this index inside a kernel", "index with integers, positions (`pos`) or integer vectors inside kernels")),
                     }
                 }
                 Index::All | Index::Range { .. } | Index::List(_) => {
                     return Err(unsupported(
                         span,
-                        "slicing (`:`, ranges) inside kernel or device functions",
-                    ))
+                        "slicing (`:`, ranges) inside kernel or device functions", "loop over the elements with `for`, or slice in host code and pass the slice to the kernel",
+))
                 }
             }
         }
@@ -429,8 +440,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => {
                         return Err(unsupported(
                             span,
-                            "this compound assignment on an array element in a kernel",
-                        ))
+                            "this compound assignment on an array element in a kernel", "use `+=`, `-=`, `*=`, `/=`, `^^=` or `__=` (atomic), or read, compute and assign with `=`",
+))
                     }
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
@@ -463,7 +474,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let len: usize = shape.iter().product();
         let k = comps.len();
         if k == 0 {
-            return Err(unsupported(span, "an empty index"));
+            return Err(unsupported(
+                span,
+                "an empty index",
+                "give at least one index, e.g. `x[0]`",
+            ));
         }
         // Row-major offset; a single index is linear.
         let mut terms = Vec::new();
@@ -524,7 +539,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let subs = self.host_subs(indices)?;
                 quote!(#q::index_get(&#bt, #name, &#subs, #mode)?)
             }
-            _ => return Err(unsupported(span, "this index")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "this index",
+                    "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -565,7 +586,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             op,
             AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And
         ) {
-            return Err(unsupported(span, "this compound assignment on host array elements"));
+            return Err(unsupported(
+                span,
+                "this compound assignment on host array elements",
+                "write it out: `x[i] = max(x[i], v)` (or `min`, `xor`, `or`, `and`)",
+            ));
         }
         let element = elem_ty.is_number();
         if element {
@@ -584,7 +609,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = self.convert(v, &Repr::Array(n, None), span)?;
                 quote!({ let __x = #x; #q::index_set(&#bt, #name, &#subs, &__x, #mode)?; })
             }
-            _ => return Err(unsupported(span, "assigning this value to a slice")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "assigning this value to a slice",
+                    "assign a number or an array with the slice's shape",
+                ))
+            }
         })
     }
 
@@ -604,10 +635,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Array(m, _) if m.is_int() => pushes.push(
                             quote!(__ix.extend(#t.to_vec()?.into_iter().map(|__v| __v as i64));),
                         ),
-                        _ => return Err(unsupported(e.span, "this index")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index",
+                                "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                            ))
+                        }
                     }
                 }
-                _ => return Err(unsupported(span, "a slice where one element is expected")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "a slice where one element is expected",
+                        "index with one number per dimension, e.g. `x[i, j]`",
+                    ))
+                }
             }
         }
         Ok(
@@ -632,7 +675,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Array(m, _) if m.is_int() => pushes.push(
                             quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }),
                         ),
-                        _ => return Err(unsupported(e.span, "this index")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index",
+                                "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                            ))
+                        }
                     }
                 }
                 Index::Spread(e) => {
