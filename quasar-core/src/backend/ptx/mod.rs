@@ -285,7 +285,12 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
                         ),
                     )
                     .with_secondary(f.span, "in this kernel")
-                    .with_note("the kernel runs on the CPU"),
+                    .with_note("the kernel runs on the CPU, with the same results")
+                    .with_note(
+                        "instead, to run it on the GPU: write that part with numbers, \
+                         fixed-size vectors and element accesses such as `x[pos]`, or move it \
+                         to host code around `parallel_do`",
+                    ),
                 );
             }
         }

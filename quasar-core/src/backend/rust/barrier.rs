@@ -40,7 +40,9 @@ fn split(b: &Block, in_loop: bool) -> GResult<Vec<Segment>> {
             _ if child_blocks(s).into_iter().any(|b| contains_barrier(b)) => {
                 return Err(unsupported(
                     s.span,
-                    "`syncthreads` inside a branch, `repeat` or `for` over values", "call `syncthreads` at the top level of the kernel body or in a `for` range or `while` loop, and branch around the code between barriers",
+                    "`syncthreads` inside a branch, `repeat` or `for` over values",
+                    "call `syncthreads` at the top level of the kernel body or in a `for` range or \
+                     `while` loop, and branch around the code between barriers",
 ));
             }
             StmtKind::Break | StmtKind::Continue if in_loop => {

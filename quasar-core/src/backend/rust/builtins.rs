@@ -471,7 +471,8 @@ impl FnGen<'_, '_> {
             | B::MetaTyperecon => {
                 return Err(unsupported(
                     span,
-                    format_args!("the built-in `{b}` ({nargs} arguments)"), "pass the arguments the manual lists for this built-in",
+                    format_args!("the built-in `{b}` ({nargs} arguments)"),
+                    "pass the arguments the manual lists for this built-in",
 ))
             }
         };

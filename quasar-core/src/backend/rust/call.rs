@@ -233,7 +233,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Repr::Fixed(n, _) if n.is_float() => pushes.push(
                     quote!(for __v in #t { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
                 ),
-                _ => return Err(unsupported(a.span, "this dimension argument", "give the dimensions as integers or an integer vector, e.g. `zeros(m, n)` or `zeros(size(x))`")),
+                _ => return Err(unsupported(
+                    a.span,
+                    "this dimension argument",
+                    "give the dimensions as integers or an integer vector, e.g. `zeros(m, n)` or \
+                     `zeros(size(x))`",
+                )),
             }
         }
         Ok(
@@ -299,7 +304,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Repr::Array(..) => {
                 quote!(#dt.to_vec()?.into_iter().map(|__d| __d as i32).collect::<::std::vec::Vec<i32>>())
             }
-            _ => return Err(unsupported(span, "`size(x, dims)` with these dimensions", "give the dimension as an integer or a constant vector, e.g. `size(x, 0)` or `size(x, 0..1)`")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "`size(x, dims)` with these dimensions",
+                    "give the dimension as an integer or a constant vector, e.g. `size(x, 0)` or \
+                     `size(x, 0..1)`",
+                ))
+            }
         };
         // The extent of dimension `__d` of `x` (1 past its last dimension).
         let extent = match v.r {

@@ -44,7 +44,12 @@ impl FnGen<'_, '_> {
         let rt = self.g.rt.clone();
         let run = quote!(#rt::run);
         let bad = || {
-            unsupported(span, format_args!("`{}` with these arguments", b.name()), "pass the arguments the manual lists for this built-in (constants where it asks for a mode)")
+            unsupported(
+                span,
+                format_args!("`{}` with these arguments", b.name()),
+                "pass the arguments the manual lists for this built-in (constants where it asks \
+                 for a mode)",
+            )
         };
         let int = Repr::Num(Num::I32);
         let (t, r) = match (b, args) {

@@ -141,8 +141,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if self.outputs.contains_key(id) {
                     return Err(unsupported(
                         e.span,
-                        "reading a kernel output argument inside the kernel", "accumulate into it (`+=`, `^^=`, `__=`) and read the result after `parallel_do`",
-));
+                        "reading a kernel output argument inside the kernel",
+                        "accumulate into it (`+=`, `^^=`, `__=`) and read the result after \
+                         `parallel_do`",
+                    ));
                 }
                 // Reports a local whose type has no representation.
                 self.local_repr_checked(*id)?;
@@ -396,12 +398,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = cast_num(*a, *b, t, &rt);
                 quote!([#x; #n])
             }
-            (from, to) => {
-                return Err(unsupported(
-                    span,
-                    format_args!("a conversion from {} to {}", describe(from), describe(to)), "convert explicitly (`int(…)`, `float(…)`, `complex(…)`), or give the variable the value's type",
-))
-            }
+            (from, to) => return Err(unsupported(
+                span,
+                format_args!("a conversion from {} to {}", describe(from), describe(to)),
+                "convert explicitly (`int(…)`, `float(…)`, `complex(…)`), or give the variable \
+                     the value's type",
+            )),
         })
     }
 
@@ -579,7 +581,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
             }
             Repr::View(..) => {
-                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel", "compute one element per thread (`y[pos] = a[pos] + b[pos]`), or loop with `for`"));
+                return Err(unsupported(
+                    span,
+                    "whole-array arithmetic on arrays inside a kernel",
+                    "compute one element per thread (`y[pos] = a[pos] + b[pos]`), or loop \
+                     with `for`",
+                ));
             }
             r => {
                 return Err(unsupported(
@@ -696,8 +703,13 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             Repr::Tuple(ts.iter().map(|t| repr_in(g, t, ctx, span)).collect::<GResult<_>>()?)
         }
         Type::Array(a) => {
-            let n = Num::of(&a.elem, double)
-                .ok_or_else(|| unsupported(span, format_args!("arrays of {} elements", a.elem), "use arrays of numbers (`int`, `scalar`, `cscalar`, …)"))?;
+            let n = Num::of(&a.elem, double).ok_or_else(|| {
+                unsupported(
+                    span,
+                    format_args!("arrays of {} elements", a.elem),
+                    "use arrays of numbers (`int`, `scalar`, `cscalar`, …)",
+                )
+            })?;
             match ctx {
                 Ctx::Host => Repr::Array(n, rank_of(a)),
                 Ctx::Kernel | Ctx::Device => match fixed_shape(a) {
@@ -711,20 +723,36 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             let inner = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
             for t in ft.params.iter().chain(&ft.results) {
                 repr_in(g, t, inner, span).map_err(|_| {
-                    unsupported(span, format_args!("function values of type {ty}"), "annotate the parameter and result types of the lambda or function (a function \
-                     value needs them)")
+                    unsupported(
+                        span,
+                        format_args!("function values of type {ty}"),
+                        "annotate the parameter and result types of the lambda or function",
+                    )
                 })?;
             }
-            Repr::FnVal(
-                g.info.fnvals.index_of(ft).ok_or_else(|| {
-                    unsupported(span, format_args!("function values of type {ty}"), "annotate the parameter and result types of the lambda or function")
-                })?,
-            )
+            Repr::FnVal(g.info.fnvals.index_of(ft).ok_or_else(|| {
+                unsupported(
+                    span,
+                    format_args!("function values of type {ty}"),
+                    "annotate the parameter and result types of the lambda or function",
+                )
+            })?)
         }
         Type::Unknown => {
-            return Err(unsupported(span, "values of type `??` (dynamic typing)", "add a type annotation so that the type of this value is known at compile time"))
+            return Err(unsupported(
+                span,
+                "values of type `??` (dynamic typing)",
+                "add a type annotation so that the type of this value is known at compile time",
+            ))
         }
-        t => return Err(unsupported(span, format_args!("values of type {t}"), "use numbers, strings, arrays or function values; keep class fields and cell elements in separate variables")),
+        t => {
+            return Err(unsupported(
+                span,
+                format_args!("values of type {t}"),
+                "use numbers, strings, arrays or function values; keep class fields and cell \
+                 elements in separate variables",
+            ))
+        }
     })
 }
 

@@ -180,14 +180,23 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                 out.push(quote!((#name[#k] as i64)));
                             }
                         }
-                        _ => return Err(unsupported(e.span, "this index inside a kernel", "index with integers, positions (`pos`) or integer vectors inside kernels")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index inside a kernel",
+                                "index with integers, positions (`pos`) or integer vectors inside \
+                             kernels",
+                            ))
+                        }
                     }
                 }
                 Index::All | Index::Range { .. } | Index::List(_) => {
                     return Err(unsupported(
                         span,
-                        "slicing (`:`, ranges) inside kernel or device functions", "loop over the elements with `for`, or slice in host code and pass the slice to the kernel",
-))
+                        "slicing (`:`, ranges) inside kernel or device functions",
+                        "loop over the elements with `for`, or slice in host code and pass the \
+                         slice to the kernel",
+                    ))
                 }
             }
         }
@@ -437,12 +446,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     AssignOp::Xor => quote!(xor),
                     AssignOp::Or => quote!(or),
                     AssignOp::And => quote!(and),
-                    _ => {
-                        return Err(unsupported(
-                            span,
-                            "this compound assignment on an array element in a kernel", "use `+=`, `-=`, `*=`, `/=`, `^^=` or `__=` (atomic), or read, compute and assign with `=`",
-))
-                    }
+                    _ => return Err(unsupported(
+                        span,
+                        "this compound assignment on an array element in a kernel",
+                        "use `+=`, `-=`, `*=`, `/=`, `^^=` or `__=` (atomic), or read, compute \
+                             and assign with `=`",
+                    )),
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })

@@ -158,15 +158,12 @@ impl FnGen<'_, '_> {
             Repr::Fixed(n, _) if !n.is_complex() => {
                 quote!(#to_dims("parallel_do", &#t.iter().map(|&__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
             }
-            other => {
-                return Err(unsupported(
-                    e.span,
-                    format_args!(
-                        "launch dimensions that are {}",
-                        super::expr::describe(&other)
-                    ), "write an `int`, such as `numel(y)`, or a vector of them, such as `size(y)` or `[m, n]`",
-))
-            }
+            other => return Err(unsupported(
+                e.span,
+                format_args!("launch dimensions that are {}", super::expr::describe(&other)),
+                "write an `int`, such as `numel(y)`, or a vector of them, such as `size(y)` or \
+                     `[m, n]`",
+            )),
         })
     }
 }

@@ -64,7 +64,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         };
                         quote!(for __item in #iter { #var_t = #x; #b })
                     }
-                    _ => return Err(unsupported(s.span, "`for` over these values", "loop over a range (`for i = 0..n-1`) or over the elements of an array")),
+                    _ => {
+                        return Err(unsupported(
+                            s.span,
+                            "`for` over these values",
+                            "loop over a range (`for i = 0..n-1`) or over the elements of an array",
+                        ))
+                    }
                 }
             }
             StmtKind::While { cond, body } => {
@@ -118,14 +124,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if self.ctx != Ctx::Host {
                     return Err(unsupported(
                         s.span,
-                        "`try`/`catch` inside kernel or device functions", "put the `try` in host code around `parallel_do`",
-));
+                        "`try`/`catch` inside kernel or device functions",
+                        "put the `try` in host code around `parallel_do`",
+                    ));
                 }
                 if contains_jump(body) {
                     return Err(unsupported(
                         s.span,
-                        "`return`, `break` or `continue` inside `try`", "set a variable in the `try` block and act on it after `end`",
-));
+                        "`return`, `break` or `continue` inside `try`",
+                        "set a variable in the `try` block and act on it after `end`",
+                    ));
                 }
                 let b = self.block(body)?;
                 let h = self.block(handler)?;
@@ -147,7 +155,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             StmtKind::Print(items) => {
                 let parts = self.show_parts(items)?;
                 if self.ctx != Ctx::Host {
-                    return Err(unsupported(s.span, "`print` inside kernel or device functions", "write the values to an array argument and print them in host code"));
+                    return Err(unsupported(
+                        s.span,
+                        "`print` inside kernel or device functions",
+                        "write the values to an array argument and print them in host code",
+                    ));
                 }
                 quote!({ #q::rt::print_line(&[#(&#parts as &dyn #q::rt::Show),*]); })
             }
@@ -185,8 +197,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             StmtKind::SyncThreads => {
                 return Err(unsupported(
                     s.span,
-                    "`syncthreads` outside a kernel body (or inside a branch of one)", "call `syncthreads` at the top level of a kernel body, or in a `for` range or `while` loop there",
-))
+                    "`syncthreads` outside a kernel body (or inside a branch of one)",
+                    "call `syncthreads` at the top level of a kernel body, or in a `for` range or \
+                     `while` loop there",
+                ))
             }
         })
     }
