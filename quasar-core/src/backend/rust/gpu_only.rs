@@ -35,7 +35,13 @@ pub(crate) fn stub_kernel(g: &mut Gen, id: FunctionId, what: &str) -> GResult<To
         let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
         for (l, args) in &shared {
             let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
-            let n = n.ok_or_else(|| unsupported(fg.f.span, "this shared array"))?;
+            let n = n.ok_or_else(|| {
+                unsupported(
+                    fg.f.span,
+                    "this shared array",
+                    "give `shared` arrays a numeric element type",
+                )
+            })?;
             fg.set_repr(*l, Repr::View(n, Some(args.len().max(1) as u8)));
         }
         let d = fg.g.info.kernel(id).and_then(|k| k.position_rank).unwrap_or(1);

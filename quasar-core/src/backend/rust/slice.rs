@@ -160,6 +160,7 @@ impl FnGen<'_, '_> {
                             return Err(unsupported(
                                 span,
                                 "this compound assignment to a slice of a vector in a kernel",
+                                "write the elements one by one (`w[k] = max(w[k], v[k])`)",
                             ))
                         }
                     };
