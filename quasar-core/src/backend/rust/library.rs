@@ -1,9 +1,9 @@
 //! Calls of the run-time library (manual tables 14.1 and 14.2) in host code: strings
 //! (`quasar_std::text`), timing and console (`system`), figures (`figure`), files (`files`),
 //! FFTs (`fft`) and linear algebra (`linalg`), and the bit operations and type limits that
-//! kernels use too. Functions that need values this back end cannot hold yet (cells, `??`
-//! objects such as file handles, strings as array elements) are compile errors that name the
-//! function and what it needs.
+//! kernels use too. A file is the `int` identifier `fopen` returns. Functions that need
+//! values this back end cannot hold yet (cells, `??` objects, strings as array elements) are
+//! compile errors that name the function and what it needs.
 
 use super::expr::cast_num;
 use super::func::FnGen;
@@ -262,8 +262,60 @@ impl FnGen<'_, '_> {
                 return Err(needs("its values' types are known only at run time: `??` values"))
             }
             B::Dir => return Err(needs("a vector of strings")),
-            B::Fopen | B::Fread | B::Fwrite | B::Fclose | B::Fgets | B::Fprintf => {
-                return Err(needs("a file handle, a `??` object"))
+            // A file is the identifier `fopen` returns (an `int`, as in MATLAB).
+            B::Fopen => {
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                let m = match args.get(1) {
+                    Some(m) => self.expr_as(m, &Repr::Str)?,
+                    None => quote!(::std::string::String::from("r")),
+                };
+                let n = r.num().ok_or_else(bad)?;
+                cast_num(Num::I32, n, quote!(#q::files::fopen_id(&#p, &#m)?), &rt)
+            }
+            B::Fread => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                let dims = self.dims_arg(name, &args[1..2])?;
+                let ty = self.elem_type_name(args.get(2))?;
+                let n = r.num().filter(|n| n.is_float()).ok_or_else(bad)?;
+                let nt = n.tokens(&rt);
+                quote!({
+                    let __id = #id;
+                    let __ty = #ty;
+                    #q::files::fread_id(__id, &#dims, &__ty, |__v| __v as #nt)?
+                })
+            }
+            B::Fwrite => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                let data = self.floats(&args[1], Num::F64)?;
+                let ty = self.elem_type_name(args.get(2))?;
+                quote!({
+                    let __id = #id;
+                    let __data = #data;
+                    let __ty = #ty;
+                    #q::files::fwrite_id(__id, &__data, &__ty)?
+                })
+            }
+            B::Fclose => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                quote!(#q::files::fclose_id(#id)?)
+            }
+            B::Fgets => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                quote!(#q::files::fgets_id(#id)?)
+            }
+            B::Fprintf => {
+                if nargs < 2 {
+                    return Err(bad());
+                }
+                let id = self.num_as(&args[0], Num::I32)?;
+                let f = self.expr_as(&args[1], &Repr::Str)?;
+                let (lets, refs) = self.operands(&args[2..], quote!(#q::text::FormatArg))?;
+                quote!({
+                    let __id = #id;
+                    let __fmt = #f;
+                    #(#lets)*
+                    #q::files::fprintf_id(__id, &#q::text::sprintf("fprintf", &__fmt, &[#(#refs),*])?)?
+                })
             }
             B::Object => return Err(needs("an object with dynamic fields")),
             B::Cell | B::Mat2cell | B::Cell2mat => return Err(needs("cell arrays")),
@@ -317,6 +369,14 @@ impl FnGen<'_, '_> {
             }
             _ => return Err(unsupported(a.span, "this value where real numbers are expected")),
         })
+    }
+
+    /// The element type name of `fread`/`fwrite` (MATLAB's default: `"uint8"`).
+    fn elem_type_name(&mut self, a: Option<&Expr>) -> GResult<TokenStream> {
+        match a {
+            Some(t) => self.expr_as(t, &Repr::Str),
+            None => Ok(quote!(::std::string::String::from("uint8"))),
+        }
     }
 
     /// Character codes as a `Vec<f64>`.
