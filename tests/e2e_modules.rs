@@ -38,6 +38,13 @@ endfunction
 function y = t_encode(x : cube)
     y = sRGB_encode(x)
 endfunction
+function [d, e] = t_srgb_number(v : scalar)
+    d = sRGB_decode(v)
+    e = sRGB_encode(v)
+endfunction
+function y = t_resize_to(x : cube, rows : int, cols : int)
+    y = imresize(x, [rows, cols], "nearest")
+endfunction
 function y = t_lab(x : cube)
     y = rgb2lab(x)
 endfunction
@@ -101,9 +108,10 @@ endfunction
 function y = t_find(x : cube)
     y = find(x)
 endfunction
-function [a, d] = t_diag(v : vec)
+function [a, d, e] = t_diag(v : vec)
     a = diag(v)
     d = diagonal(a)
+    e = diag(a)
 endfunction
 function [l, u, s] = t_flip(x : cube)
     l = fliplr(x)
@@ -150,6 +158,9 @@ fn colour_transforms_follow_the_standards() {
     let d = m::t_decode(&x).unwrap().to_vec().unwrap();
     close(&d, &v.iter().map(|&a| srgb_decode(a)).collect::<Vec<_>>(), 1e-5);
     close(&m::t_encode(&m::t_decode(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-5);
+    // A single number takes the same formulas.
+    let (dn, en) = m::t_srgb_number(0.5).unwrap();
+    close(&[dn, m::t_srgb_number(en).unwrap().0], &[srgb_decode(0.5), 0.5], 1e-5);
     // MATLAB: rgb2lab([1 0 0]) = [53.2408 80.0925 67.2032]; white is [100 0 0].
     let red = cube(1, 2, 3, |_, j, c| if j == 1 || c == 0 { 1.0 } else { 0.0 });
     let lab = m::t_lab(&red).unwrap().to_vec().unwrap();
@@ -359,6 +370,10 @@ fn imresize_samples_pixel_centres() {
         .unwrap_err()
         .to_string()
         .contains("unknown method lanczos"));
+    // A vector [rows, cols] is the output size (MATLAB): 2 x 2 to 2 x 4 repeats columns.
+    let y = m::t_resize_to(&x, 2, 4).unwrap();
+    assert_eq!(y.shape(), &[2, 4, 1]);
+    assert_eq!(y.to_vec().unwrap(), vec![0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0]);
 }
 
 #[test]
@@ -385,9 +400,10 @@ fn system_functions() {
     let f = m::t_find(&Array::from_vec(&[2, 3, 1], vec![0.0, 2.0, 0.0, 0.0, -1.0, 3.0]).unwrap())
         .unwrap();
     assert_eq!(f.to_vec().unwrap(), vec![1, 4, 5]);
-    let (a, d) = m::t_diag(&Array::from_vec(&[3], vec![1.0, 2.0, 3.0]).unwrap()).unwrap();
+    let (a, d, e) = m::t_diag(&Array::from_vec(&[3], vec![1.0, 2.0, 3.0]).unwrap()).unwrap();
     assert_eq!(a.to_vec().unwrap(), vec![1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0]);
     assert_eq!(d.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
+    assert_eq!(e.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
     let g = cube(3, 3, 1, |i, j, _| (i * 3 + j) as f32);
     let (l, u, sh) = m::t_flip(&g).unwrap();
     assert_eq!(l.to_vec().unwrap(), vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 8.0, 7.0, 6.0]);
