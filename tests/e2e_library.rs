@@ -182,6 +182,10 @@ function [y, line1, line2] = file_roundtrip(path : string, x : mat, textpath : s
     fclose(t)
 endfunction
 
+function t = types(s : scalar, n : int, v : vec, m : mat, c : ccube, str : string)
+    t = [type(s, "scalar"), type(n, "int"), type(v, "vec"), type(v, "mat"), type(m, "mat"), type(c, "ccube"), type(str, "string"), type(s, "int")]
+endfunction
+
 function y = hermitian(z : cmat)
     y = herm_transpose(z)
 endfunction
@@ -475,4 +479,14 @@ fn herm_transpose_conjugates_the_transpose() {
             assert_eq!(y[j * 2 + i], z[i * 3 + j].conj());
         }
     }
+}
+
+#[test]
+fn type_with_a_name_follows_the_static_type() {
+    let v = Array::from_vec(&[2], vec![1.0f32, 2.0]).unwrap();
+    let m = mat(1, 2, &[1.0, 2.0]);
+    let c = Array::from_vec(&[1, 1, 1], vec![Complex::new(1.0f32, 0.0)]).unwrap();
+    let t = lib::types(1.0, 2, &v, &m, &c, "s").unwrap().to_vec().unwrap();
+    // Manual §2.2: a vec is not a mat (ismatrix adds the vectors).
+    assert_eq!(t, vec![1, 1, 1, 0, 1, 1, 1, 0]);
 }

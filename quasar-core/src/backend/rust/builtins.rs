@@ -455,6 +455,7 @@ impl FnGen<'_, '_> {
                     _ => quote!(((#x != #z) as i32)),
                 }
             }
+            B::Type if nargs == 2 => self.library(b, args, &r, span)?,
             // Not compiled by this back end (yet).
             B::Type
             | B::Typename

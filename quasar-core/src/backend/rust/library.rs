@@ -258,6 +258,27 @@ impl FnGen<'_, '_> {
                 let v = i32::from(v);
                 cast_num(Num::I32, n, quote!(#v), &rt)
             }
+            // `type(x, "mat")` (manual §2.2): decided from the static type, as the type
+            // predicates are.
+            B::Type if nargs == 2 => {
+                let name_of = match args[1].constant() {
+                    Some(crate::ir::Const::Str(t)) => t.clone(),
+                    _ => return Err(needs("a type name given as a constant string")),
+                };
+                let v = type_is(&args[0].ty, &name_of).ok_or_else(|| {
+                    unsupported(
+                        span,
+                        format_args!(
+                            "`type(x, \"{name_of}\")` where the type of x is not known here, or \
+                             with a type name other than scalar, int, cscalar, string, vec, mat, \
+                             cube, cvec, cmat, ccube"
+                        ),
+                    )
+                })?;
+                let n = r.num().ok_or_else(bad)?;
+                let v = i32::from(v);
+                cast_num(Num::I32, n, quote!(#v), &rt)
+            }
             B::Load => {
                 return Err(needs("its values' types are known only at run time: `??` values"))
             }
@@ -520,4 +541,39 @@ fn type_predicate(b: Builtin, t: &crate::sema::types::Type) -> Option<bool> {
         B::Ismatrix => matches!(r?, 1 | 2),
         _ => matches!(r?, 1..=3),
     })
+}
+
+/// `type(x, name)` from the static type of `x` (manual §2.2: `type(zeros(2, 2), "mat")`; a
+/// `vec` is not a `mat`, the predicates `ismatrix`/`iscube` add the lower ranks). `None` when
+/// the type of `x` or the name is not one this decides.
+fn type_is(t: &crate::sema::types::Type, name: &str) -> Option<bool> {
+    use crate::sema::types::{Rank, Type};
+    let class = |elem: &Type| match elem {
+        Type::Scalar(_) => Some(0),
+        Type::Complex(_) => Some(1),
+        Type::Int(..) => Some(2),
+        _ => None,
+    };
+    let (kind, rank) = match t {
+        Type::String => (3, 0),
+        Type::Array(a) => match a.rank {
+            Rank::Fixed(r) => (class(&a.elem)?, r),
+            Rank::Any => return None,
+        },
+        t => (class(t)?, 0),
+    };
+    let want = match name {
+        "scalar" => (0, 0),
+        "cscalar" => (1, 0),
+        "int" => (2, 0),
+        "string" => (3, 0),
+        "vec" => (0, 1),
+        "mat" => (0, 2),
+        "cube" => (0, 3),
+        "cvec" => (1, 1),
+        "cmat" => (1, 2),
+        "ccube" => (1, 3),
+        _ => return None,
+    };
+    Some((kind, rank) == want)
 }
