@@ -6,7 +6,7 @@
 %     dimensions; output size round(size(x, 0..1) * scale); a vector [rows, cols]: to that
 %     size), method "nearest", "bilinear"
 %     (the default) or "bicubic" (Keys' kernel with a = -0.5, as MATLAB).
-%   imresize_to(x, rows, cols, method)  to rows x cols.
+%   imresize(x, [rows, cols], method), imresize_to(x, rows, cols, method)  to rows x cols.
 % Output pixel m samples the input at (m + 0.5) / s - 0.5 (pixel centres aligned, MATLAB);
 % samples outside the image take the nearest border pixel.
 
@@ -77,4 +77,8 @@ function y = imresize(x : cube, scale, method : string = "bilinear")
     else
         y = imresize_to(x, int(scale[0]), int(scale[1]), method)
     endif
+endfunction
+
+function y = imresize(x : cube, sz : ivec2, method : string = "bilinear")
+    y = imresize_to(x, sz[0], sz[1], method)
 endfunction
