@@ -42,9 +42,6 @@ function [d, e] = t_srgb_number(v : scalar)
     d = sRGB_decode(v)
     e = sRGB_encode(v)
 endfunction
-function y = t_resize_to(x : cube, rows : int, cols : int)
-    y = imresize(x, [rows, cols], "nearest")
-endfunction
 function y = t_lab(x : cube)
     y = rgb2lab(x)
 endfunction
@@ -379,10 +376,6 @@ fn imresize_samples_pixel_centres() {
         .unwrap_err()
         .to_string()
         .contains("unknown method lanczos"));
-    // A vector [rows, cols] is the output size (MATLAB): 2 x 2 to 2 x 4 repeats columns.
-    let y = m::t_resize_to(&x, 2, 4).unwrap();
-    assert_eq!(y.shape(), &[2, 4, 1]);
-    assert_eq!(y.to_vec().unwrap(), vec![0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0]);
 }
 
 #[test]

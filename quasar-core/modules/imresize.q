@@ -3,8 +3,7 @@
 % The original's definitions are not published; these follow MATLAB's imresize without its
 % anti-aliasing when shrinking:
 %   imresize(x, scale, method)  every channel of x resized by scale (a number: both
-%     dimensions; output size round(size(x, 0..1) * scale); a vector [rows, cols]: to that
-%     size), method "nearest", "bilinear"
+%     dimensions; output size round(size(x, 0..1) * scale)), method "nearest", "bilinear"
 %     (the default) or "bicubic" (Keys' kernel with a = -0.5, as MATLAB).
 %   imresize(x, [rows, cols], method), imresize_to(x, rows, cols, method)  to rows x cols.
 % Output pixel m samples the input at (m + 0.5) / s - 0.5 (pixel centres aligned, MATLAB);
@@ -69,14 +68,8 @@ function y = imresize_to(x : cube, rows : int, cols : int, method : string = "bi
     endif
 endfunction
 
-% `scale` is a number (both dimensions) or a vector [rows, cols] (the output size, MATLAB's
-% imresize(x, [m n])); each instance keeps its branch.
-function y = imresize(x : cube, scale, method : string = "bilinear")
-    if isscalar(scale)
-        y = imresize_to(x, int(round(size(x, 0) * scale)), int(round(size(x, 1) * scale)), method)
-    else
-        y = imresize_to(x, int(scale[0]), int(scale[1]), method)
-    endif
+function y = imresize(x : cube, scale : scalar, method : string = "bilinear")
+    y = imresize_to(x, int(round(size(x, 0) * scale)), int(round(size(x, 1) * scale)), method)
 endfunction
 
 function y = imresize(x : cube, sz : ivec2, method : string = "bilinear")
