@@ -7,8 +7,8 @@
 %   yuv2rgb(x)      its inverse
 %   rgb2hsv(x)      hue, saturation, value, each in [0, 1] (MATLAB's rgb2hsv); x in [0, 1]
 %   hsv2rgb(x)      its inverse
-%   sRGB_decode(x)  sRGB-encoded values in [0, 1] to linear light (IEC 61966-2-1); x a
-%                   number or an array
+%   sRGB_decode(x)  sRGB-encoded values in [0, 1] to linear light (IEC 61966-2-1); x a cube
+%                   or one scalar
 %   sRGB_encode(x)  linear light in [0, 1] to sRGB-encoded values
 %   rgb2lab(x)      sRGB in [0, 1] (D65) to CIE L*a*b* (MATLAB's rgb2lab): L in [0, 100]
 %   lab2rgb(x)      its inverse (sRGB values, not clamped)
@@ -37,31 +37,23 @@ function [] = __kernel__ srgb_encode_kernel(x : cube'const, y : cube, pos : ivec
     y[pos] = srgb_encode_value(x[pos])
 endfunction
 
-% A number or an array (real code decodes single values too); each instance keeps its branch.
-function y = sRGB_decode(x)
-    if isscalar(x)
-        y = srgb_decode_value(x)
-    else
-        y = srgb_decode_array(x)
-    endif
-endfunction
-
-function y = sRGB_encode(x)
-    if isscalar(x)
-        y = srgb_encode_value(x)
-    else
-        y = srgb_encode_array(x)
-    endif
-endfunction
-
-function y = srgb_decode_array(x : cube)
+function y = sRGB_decode(x : cube)
     y = uninit(size(x))
     parallel_do(size(x), x, y, srgb_decode_kernel)
 endfunction
 
-function y = srgb_encode_array(x : cube)
+function y = sRGB_encode(x : cube)
     y = uninit(size(x))
     parallel_do(size(x), x, y, srgb_encode_kernel)
+endfunction
+
+% One value (real code converts thresholds: `sRGB_decode(222 / 255)`).
+function y = sRGB_decode(x : scalar)
+    y = srgb_decode_value(x)
+endfunction
+
+function y = sRGB_encode(x : scalar)
+    y = srgb_encode_value(x)
 endfunction
 
 function [] = __kernel__ rgb2gray_kernel(x : cube'const, y : mat, pos : ivec2)
