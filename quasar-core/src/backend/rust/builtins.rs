@@ -324,7 +324,11 @@ impl FnGen<'_, '_> {
                 if let (Repr::Fixed(nx, sx), Repr::Fixed(ny, sy)) = (&rx, &ry) {
                     let len: usize = sx.iter().product();
                     if len != sy.iter().product::<usize>() || len == 0 {
-                        return Err(unsupported(span, "`dotprod` of vectors of different lengths"));
+                        return Err(unsupported(
+                            span,
+                            "`dotprod` of vectors of different lengths",
+                            "pass two vectors of the same length",
+                        ));
                     }
                     let ex = cast_num(*nx, n, quote!(__x[__k]), &rt);
                     let ey = cast_num(*ny, n, quote!(__y[__k]), &rt);

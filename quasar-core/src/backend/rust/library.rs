@@ -281,6 +281,7 @@ impl FnGen<'_, '_> {
                              with a type name other than scalar, int, cscalar, string, vec, mat, \
                              cube, cvec, cmat, ccube"
                         ),
+                        "annotate the argument's type (`x : mat`) and name one of these types",
                     )
                 })?;
                 let n = r.num().ok_or_else(bad)?;
