@@ -57,6 +57,24 @@ fn a_script_runs_and_an_unchanged_rerun_does_not_build() {
     assert!(!err.contains("building") && !err.contains("Compiling"), "{err}");
     assert!(err.is_empty(), "{err}");
     assert!(elapsed.as_secs() < 10, "{elapsed:?}");
+
+    // `--profile` prints the profiler's table after the run and `--trace` writes the timeline,
+    // without a rebuild (both are read by the built program at run time).
+    let trace = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("quasar-run-tests/script.json");
+    let _ = std::fs::remove_file(&trace);
+    let profiled =
+        quasar_run(&["--profile", "--trace", trace.to_str().unwrap(), path.to_str().unwrap()]);
+    let err = text(&profiled.stderr);
+    assert!(profiled.status.success(), "{err}");
+    assert_eq!(text(&profiled.stdout), "total 14\nmain ran\n");
+    assert!(!err.contains("Compiling"), "{err}");
+    let header = err.lines().find(|l| l.contains("kernel")).unwrap_or_default();
+    for column in ["device", "launches", "time"] {
+        assert!(header.contains(column), "{err}");
+    }
+    assert!(err.lines().any(|l| l.trim_start().starts_with("square")), "{err}");
+    let json = std::fs::read_to_string(&trace).expect("the trace file was written");
+    assert!(json.trim_start().starts_with(['{', '[']) && json.contains("square"), "{json}");
 }
 
 #[test]
