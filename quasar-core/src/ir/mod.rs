@@ -22,6 +22,7 @@
 //!    gives each capture of its function.
 //! 5. After the driver's prune, concrete code never calls a generic (error-only) instance.
 //! 6. `break`/`continue` are inside loops; `syncthreads` is not in host code.
+//! 7. Operators are the IR's own ([`op`]): no pipeline `|>`, and `:=` is a plain assignment.
 //!
 //! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 
@@ -29,6 +30,7 @@ pub mod builtin;
 pub mod dump;
 pub mod dump_body;
 pub mod number;
+pub mod op;
 pub mod partition;
 pub mod prune;
 pub mod slice;
@@ -38,11 +40,12 @@ pub mod visit;
 pub mod walk;
 
 pub use builtin::{Builtin, BuiltinKind};
+pub use op::{AssignOp, BinaryOp, UnaryOp};
 pub use special::Special;
 
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp, FunctionKind, UnaryOp};
+use crate::syntax::ast::FunctionKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunctionId(pub u32);

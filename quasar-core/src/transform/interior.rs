@@ -12,12 +12,13 @@
 use crate::analysis::ModuleInfo;
 use crate::ir::partition::{Bound, Partition, RegionBound, Term};
 use crate::ir::visit::{walk_expr, Visit};
+use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{
     Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, LocalId, LocalRole,
     Module, NodeId, PlaceKind, Special, StmtKind,
 };
 use crate::sema::types::{Rank, Type};
-use crate::syntax::ast::{BinaryOp, FunctionKind, UnaryOp};
+use crate::syntax::ast::FunctionKind;
 use std::collections::{HashMap, HashSet};
 
 pub fn run(module: &mut Module, _cx: &super::PassContext) {

@@ -140,7 +140,7 @@ fn __q_blur_rows_2__body(
                                                 as usize) * 1usize,
                                         );
                                     if __ok {
-                                        unsafe { __v.get_unchecked(__off) }
+                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                     } else {
                                         0f32
                                     }
@@ -153,7 +153,7 @@ fn __q_blur_rows_2__body(
                                         let __off: usize = 0usize
                                             .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
-                                            unsafe { __v.get_unchecked(__off) }
+                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                         } else {
                                             0f32
                                         }
@@ -175,7 +175,11 @@ fn __q_blur_rows_2__body(
                                 .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
-                                if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                                if __ok {
+                                    unsafe {
+                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                    }
+                                } else {}
                             }
                         };
                     }
@@ -208,7 +212,7 @@ fn __q_blur_rows_2__body(
                                         )
                                         .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                                     if __ok {
-                                        unsafe { __v.get_unchecked(__off) }
+                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                     } else {
                                         0f32
                                     }
@@ -221,7 +225,7 @@ fn __q_blur_rows_2__body(
                                         let __off: usize = 0usize
                                             .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
-                                            unsafe { __v.get_unchecked(__off) }
+                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                         } else {
                                             0f32
                                         }
@@ -241,7 +245,11 @@ fn __q_blur_rows_2__body(
                                 .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
-                                if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                                if __ok {
+                                    unsafe {
+                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                    }
+                                } else {}
                             }
                         };
                     }
@@ -286,7 +294,7 @@ fn __q_blur_rows_2__body(
                                                 as usize) * 1usize,
                                         );
                                     if __ok {
-                                        unsafe { __v.get_unchecked(__off) }
+                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                     } else {
                                         0f32
                                     }
@@ -299,7 +307,7 @@ fn __q_blur_rows_2__body(
                                         let __off: usize = 0usize
                                             .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
-                                            unsafe { __v.get_unchecked(__off) }
+                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                         } else {
                                             0f32
                                         }
@@ -321,7 +329,11 @@ fn __q_blur_rows_2__body(
                                 .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
-                                if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                                if __ok {
+                                    unsafe {
+                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                    }
+                                } else {}
                             }
                         };
                     }
@@ -367,7 +379,7 @@ fn __q_blur_rows_2__body(
                                                 as usize) * 1usize,
                                         );
                                     if __ok {
-                                        unsafe { __v.get_unchecked(__off) }
+                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                     } else {
                                         0f32
                                     }
@@ -380,7 +392,7 @@ fn __q_blur_rows_2__body(
                                         let __off: usize = 0usize
                                             .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                         if __ok {
-                                            unsafe { __v.get_unchecked(__off) }
+                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                         } else {
                                             0f32
                                         }
@@ -402,7 +414,11 @@ fn __q_blur_rows_2__body(
                                 .wrapping_add((__i1 as usize).wrapping_mul(1usize));
                             {
                                 let __x = q_acc_5;
-                                if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                                if __ok {
+                                    unsafe {
+                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                    }
+                                } else {}
                             }
                         };
                     }

@@ -82,7 +82,9 @@ fn __q_put_1<'__v>(
             .wrapping_add((__i0 as usize).wrapping_mul(__v.stride(0usize)));
         {
             let __x = q_v_2;
-            if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+            if __ok {
+                unsafe { ::quasar::__rt::run::unchecked::write(&__v, __off, __x) }
+            } else {}
         }
     };
     #[allow(unreachable_code)] ::core::result::Result::Ok(())
@@ -141,7 +143,11 @@ fn __q_through_call_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
                                 .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                            if __ok {
+                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                            } else {
+                                0f32
+                            }
                         } + (q_warpSize_3 as f32)),
                     )?;
                 }
@@ -162,7 +168,11 @@ fn __q_through_call_2__body(
                             let __ok: bool = true;
                             let __off: usize = 0usize
                                 .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                            if __ok {
+                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                            } else {
+                                0f32
+                            }
                         } + (q_warpSize_3 as f32)),
                     )?;
                 }
@@ -183,7 +193,11 @@ fn __q_through_call_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
                                 .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                            if __ok {
+                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                            } else {
+                                0f32
+                            }
                         } + (q_warpSize_3 as f32)),
                     )?;
                 }
@@ -205,7 +219,11 @@ fn __q_through_call_2__body(
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = 0usize
                                 .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                            if __ok {
+                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                            } else {
+                                0f32
+                            }
                         } + (q_warpSize_3 as f32)),
                     )?;
                 }
@@ -313,7 +331,7 @@ fn __q_through_value_3__body(
                                 let __off: usize = 0usize
                                     .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
-                                    unsafe { __v.get_unchecked(__off) }
+                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                 } else {
                                     0f32
                                 }
@@ -339,7 +357,7 @@ fn __q_through_value_3__body(
                                 let __off: usize = 0usize
                                     .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
-                                    unsafe { __v.get_unchecked(__off) }
+                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                 } else {
                                     0f32
                                 }
@@ -365,7 +383,7 @@ fn __q_through_value_3__body(
                                 let __off: usize = 0usize
                                     .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
-                                    unsafe { __v.get_unchecked(__off) }
+                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                 } else {
                                     0f32
                                 }
@@ -392,7 +410,7 @@ fn __q_through_value_3__body(
                                 let __off: usize = 0usize
                                     .wrapping_add((__i0 as usize).wrapping_mul(1usize));
                                 if __ok {
-                                    unsafe { __v.get_unchecked(__off) }
+                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
                                 } else {
                                     0f32
                                 }

@@ -148,9 +148,17 @@ fn __q_reverse_tiles_2__body(
                         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                         let __off: usize = 0usize
                             .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                        if __ok {
+                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                        } else {
+                            0f32
+                        }
                     };
-                    if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                    if __ok {
+                        unsafe {
+                            ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                        }
+                    } else {}
                 }
             };
         }
@@ -183,9 +191,17 @@ fn __q_reverse_tiles_2__body(
                             .wrapping_add(
                                 (__i0 as usize).wrapping_mul(__v.stride(0usize)),
                             );
-                        if __ok { unsafe { __v.get_unchecked(__off) } } else { 0f32 }
+                        if __ok {
+                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
+                        } else {
+                            0f32
+                        }
                     };
-                    if __ok { unsafe { __v.set_unchecked(__off, __x) } } else {}
+                    if __ok {
+                        unsafe {
+                            ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                        }
+                    } else {}
                 }
             };
         }

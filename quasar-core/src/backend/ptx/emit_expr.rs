@@ -6,10 +6,10 @@
 use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, small_vec, Closure, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
+use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{Const, Expr, ExprKind};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 impl Ctx<'_> {
     pub fn expr(&mut self, e: &Expr) -> Res<Val> {
@@ -61,7 +61,6 @@ impl Ctx<'_> {
                     let p = self.cond(e)?;
                     Ok(Val::Num(self.pred_to_int(p), NumTy::I32))
                 }
-                BinaryOp::Pipe => unsupported(e.span, "the `|>` operator"),
                 BinaryOp::Pow | BinaryOp::ElemPow if small_power(rhs).is_some() => {
                     let a = self.expr(lhs)?;
                     let n = small_power(rhs).unwrap_or(1);

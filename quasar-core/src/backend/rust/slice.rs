@@ -7,12 +7,12 @@ use super::expr::cast_num;
 use super::func::FnGen;
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::ir::AssignOp;
+use crate::ir::BinaryOp;
 use crate::ir::NodeId;
 use crate::ir::{Const, Expr, ExprKind, Index};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
-use crate::syntax::ast::BinaryOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 
