@@ -236,7 +236,7 @@ fn back_ends(
     for back_end in &opts.back_ends {
         match back_end {
             BackEnd::Ptx => {
-                let builds = ptx::emit_builds(module, info, opts.double);
+                let builds = ptx::emit_builds(module, info, opts.double, &loader.map.names());
                 // Kernels left out of the PTX run on the CPU: warnings, not errors.
                 art.diagnostics.extend(builds.release.diagnostics.iter().cloned());
                 art.ptx = Some(builds);

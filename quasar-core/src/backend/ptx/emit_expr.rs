@@ -142,15 +142,13 @@ impl Ctx<'_> {
                 Ok(Val::Num(self.imm_int(t, *i), t))
             }
             Const::Scalar(x) => {
-                let t = t.unwrap_or(if self.opts.double { NumTy::F64 } else { NumTy::F32 });
+                let t = t.or(NumTy::of(&Type::SCALAR, self.opts)).unwrap_or(NumTy::F32);
                 Ok(Val::Num(self.imm(t, *x), t))
             }
             Const::Complex(re, im) => {
-                let t = cplx_of(ty, self.opts).unwrap_or(if self.opts.double {
-                    NumTy::F64
-                } else {
-                    NumTy::F32
-                });
+                let t = cplx_of(ty, self.opts)
+                    .or(NumTy::of(&Type::SCALAR, self.opts))
+                    .unwrap_or(NumTy::F32);
                 Ok(Val::Cplx(self.imm(t, *re), self.imm(t, *im), t))
             }
             Const::Str(_) => unsupported(span, "strings"),
