@@ -299,6 +299,7 @@ endfunction
         let in_rust: String = rust
             .replace("\\n", "")
             .replace("\\t", "")
+            .replace("\\\"", "\"")
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();
