@@ -35,6 +35,10 @@ endfunction
 function y = t_decode(x : cube)
     y = sRGB_decode(x)
 endfunction
+function [d, e] = t_srgb_scalar(v : scalar)
+    d = sRGB_decode(v)
+    e = sRGB_encode(v)
+endfunction
 function y = t_encode(x : cube)
     y = sRGB_encode(x)
 endfunction
@@ -140,6 +144,12 @@ fn colour_transforms_follow_the_standards() {
     let d = m::t_decode(&x).unwrap().to_vec().unwrap();
     close(&d, &v.iter().map(|&a| srgb_decode(a)).collect::<Vec<_>>(), 1e-5);
     close(&m::t_encode(&m::t_decode(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-5);
+    // One scalar, both branches of the curve: decode by the standard, encode its inverse.
+    for a in [0.02f32, 222.0 / 255.0] {
+        let (d, e) = m::t_srgb_scalar(a).unwrap();
+        close(&[d], &[srgb_decode(a)], 1e-6);
+        close(&[srgb_decode(e)], &[a], 1e-5);
+    }
     // MATLAB: rgb2lab([1 0 0]) = [53.2408 80.0925 67.2032]; white is [100 0 0].
     let red = cube(1, 2, 3, |_, j, c| if j == 1 || c == 0 { 1.0 } else { 0.0 });
     let lab = m::t_lab(&red).unwrap().to_vec().unwrap();

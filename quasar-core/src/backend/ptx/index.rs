@@ -4,7 +4,7 @@
 
 use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
-use super::{unsupported, PtxCheckSite, Res};
+use super::{unsupported, PtxCheckSite, PtxSiteKind, Res};
 use crate::ir::NodeId;
 use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{Const, Index};
@@ -462,7 +462,12 @@ impl Ctx<'_> {
     /// Records the first failing `'checked` access in `quasar_error` (see `mod.rs`).
     fn report_bounds(&mut self, arr: &ArrRef, ok: Reg, idx: &[Reg], exts: &[Reg], span: Span) {
         let site = self.site_base + self.sites.len();
-        self.sites.push(PtxCheckSite { kernel: self.entry.clone(), array: arr.name.clone(), span });
+        self.sites.push(PtxCheckSite {
+            kernel: self.entry.clone(),
+            kind: PtxSiteKind::Index,
+            array: arr.name.clone(),
+            span,
+        });
         let fine = self.label();
         self.ins(format!("@{ok} bra {fine}"));
         let old = self.reg(RegClass::B32);

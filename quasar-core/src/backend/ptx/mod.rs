@@ -57,13 +57,16 @@
 //! shared memory, which is exactly the total. Other `shared(…)` calls (in a branch, a loop, a
 //! device function) need constant dimensions and get a static `.shared` array.
 //!
-//! # Bounds errors of `'checked` accesses
+//! # Run-time errors: `'checked` accesses, `error`, `assert`
 //!
 //! The module declares `.visible .global .align 4 .u32 quasar_error[4]` (zero when loaded).
-//! The first out-of-range `'checked` access sets word 0 to 1 and writes the index of the
-//! access in [`PtxOutput::check_sites`] to word 1, the failing dimension to word 2 and the
-//! index to word 3; the access itself is skipped (a read gives 0). The host reads the word
-//! (`cuModuleGetGlobal`) after the kernel and turns it into an error.
+//! The first failing site sets word 0 to 1 and writes its index in
+//! [`PtxOutput::check_sites`] (which holds its kind and Quasar location) to word 1. An
+//! out-of-range `'checked` access also writes the failing dimension to word 2 and the index
+//! to word 3, and is skipped (a read gives 0); `error` and a failed `assert` end the thread
+//! (`exit`), as on the CPU the error ends the kernel. Messages are constant on the GPU. The
+//! host reads the word (`cuModuleGetGlobal`) after the kernel and turns it into the error the
+//! CPU gives, naming the site's Quasar file:line:col.
 
 mod abi;
 mod assign;
@@ -125,7 +128,8 @@ pub struct PtxOutput {
     pub kernels: Vec<PtxKernel>,
     /// Warnings about kernels left out of the PTX.
     pub diagnostics: Vec<Diagnostic>,
-    /// The `'checked` accesses, numbered as in the `quasar_error` word.
+    /// The sites that can fail (`'checked` accesses, `error`, `assert`), numbered as in the
+    /// `quasar_error` word.
     pub check_sites: Vec<PtxCheckSite>,
 }
 
@@ -184,12 +188,26 @@ pub enum PtxParamRole {
     Output { output: usize },
 }
 
-/// A `'checked` array access, as reported in `quasar_error[1]`.
+/// A place in a kernel that can fail at run time, as reported in `quasar_error[1]`.
 #[derive(Clone, Debug)]
 pub struct PtxCheckSite {
     pub kernel: String,
+    pub kind: PtxSiteKind,
+    /// The array of an access (empty for `error`/`assert`).
     pub array: String,
     pub span: Span,
+}
+
+/// What fails at a [`PtxCheckSite`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum PtxSiteKind {
+    /// A `'checked` access (or, in debug builds, an `'unchecked` one) out of range.
+    Index,
+    /// `error(…)` with its constant message.
+    Error(String),
+    /// A failed `assert`: its constant message, or `None` for the condition's source text
+    /// (at `cond`).
+    Assert { message: Option<String>, cond: Span },
 }
 
 /// A construct the back end does not compile yet, where it is.
@@ -253,7 +271,9 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
         }
         text.push('\n');
     }
-    text.push_str("// Bounds errors of 'checked accesses: flag, site, dimension, index.\n");
+    text.push_str(
+        "// Run-time errors ('checked accesses, error, assert): flag, site, dimension, index.\n",
+    );
     text.push_str(".visible .global .align 4 .u32 quasar_error[4];\n");
     let mut used = HashSet::new();
     for (i, f) in module.functions.iter().enumerate() {
@@ -282,7 +302,12 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
                         ),
                     )
                     .with_secondary(f.span, "in this kernel")
-                    .with_note("the kernel runs on the CPU"),
+                    .with_note("the kernel runs on the CPU, with the same results")
+                    .with_note(
+                        "instead, to run it on the GPU: write that part with numbers, \
+                         fixed-size vectors and element accesses such as `x[pos]`, or move it \
+                         to host code around `parallel_do`",
+                    ),
                 );
             }
         }

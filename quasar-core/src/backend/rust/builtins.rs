@@ -33,7 +33,13 @@ impl FnGen<'_, '_> {
             self.repr_of(ty, span)?
         };
         let rn = r.num();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let nargs = args.len();
         let arity = |ok: bool| if ok { Ok(()) } else { Err(bad()) };
         let t = match b {
@@ -466,7 +472,8 @@ impl FnGen<'_, '_> {
                 return Err(unsupported(
                     span,
                     format_args!("the built-in `{b}` ({nargs} arguments)"),
-                ))
+                    "pass the arguments the manual lists for this built-in",
+))
             }
         };
         Ok(V { t, r })

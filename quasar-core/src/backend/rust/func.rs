@@ -166,6 +166,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 return Err(unsupported(
                     l.span,
                     format_args!("the parameter `{}` of type {}", l.name, l.ty),
+                    "give the parameter a number, string or array type",
                 ));
             }
             views |= matches!(r, Repr::View(..));

@@ -25,7 +25,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let name = g.fn_ident(id);
     let stat = g.kernel_static(id);
     let kname = super::sanitize(&f.instance_name);
-    let info = g.info.kernel(id).ok_or_else(|| unsupported(f.span, "this kernel"))?;
+    let info = g.info.kernel(id).ok_or_else(|| {
+        unsupported(f.span, "this kernel", "give every parameter of the kernel a type")
+    })?;
     let rank = info.position_rank;
     let slots = info.arg_slots.clone();
     let outs = info.outputs.clone();
@@ -38,8 +40,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = Num::of(&a.elem, fg.g.opts.double)
-                .ok_or_else(|| unsupported(local.span, format_args!("arrays of {}", a.elem)))?;
+            let n = Num::of(&a.elem, fg.g.opts.double).ok_or_else(|| {
+                unsupported(
+                    local.span,
+                    format_args!("arrays of {}", a.elem),
+                    "use arrays of numbers (`int`, `scalar`, `cscalar`, …)",
+                )
+            })?;
             fg.set_repr(l, Repr::View(n, super::ty::rank_of(a)));
         }
     }
@@ -48,7 +55,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     }
     for (l, args) in &shared {
         let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
-        let n = n.ok_or_else(|| unsupported(fg.f.span, "this shared array"))?;
+        let n = n.ok_or_else(|| {
+            unsupported(
+                fg.f.span,
+                "this shared array",
+                "give `shared` arrays a numeric element type",
+            )
+        })?;
         let rank = args.len().max(1) as u8;
         fg.set_repr(*l, Repr::View(n, Some(rank)));
     }
@@ -83,12 +96,22 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
             Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
-            _ => return Err(unsupported(fg.f.local(l).span, "a kernel argument of this type")),
+            _ => {
+                return Err(unsupported(
+                    fg.f.local(l).span,
+                    "a kernel argument of this type",
+                    "pass numbers, fixed-size vectors or arrays of numbers to kernels",
+                ))
+            }
         });
     }
     let d = rank.unwrap_or(0);
     if d > 3 {
-        return Err(unsupported(fg.f.span, "kernels over more than three dimensions"));
+        return Err(unsupported(
+            fg.f.span,
+            "kernels over more than three dimensions",
+            "launch over at most three dimensions and loop over the others inside the kernel",
+        ));
     }
     let check_rank = if d > 0 {
         quote!(if __ctx.ndim() != #d {

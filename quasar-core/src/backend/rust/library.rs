@@ -27,11 +27,18 @@ impl FnGen<'_, '_> {
         let q = quote!(#rt::qstd);
         let name = b.name();
         let nargs = args.len();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let needs = |what: &str| {
             unsupported(
                 span,
-                format_args!("`{name}` ({what}, which this version does not compile yet)"),
+                format_args!("`{name}` ({what}, which this version does not compile)"),
+                "use typed values: numbers, strings and arrays of numbers in variables",
             )
         };
         Ok(match b {
@@ -252,6 +259,7 @@ impl FnGen<'_, '_> {
                     unsupported(
                         span,
                         format_args!("`{name}` of a value whose type is not known here"),
+                        "annotate the argument's type, e.g. `x : mat`",
                     )
                 })?;
                 let n = r.num().ok_or_else(bad)?;
@@ -267,10 +275,13 @@ impl FnGen<'_, '_> {
             }
             B::Object => return Err(needs("an object with dynamic fields")),
             B::Cell | B::Mat2cell | B::Cell2mat => return Err(needs("cell arrays")),
-            B::Eval => return Err(unsupported(
-                span,
-                "`eval` of a string at run time (Quasar for Rust compiles programs ahead of time)",
-            )),
+            B::Eval => {
+                return Err(unsupported(
+                    span,
+                    "`eval` of a string at run time",
+                    "write the code itself: Quasar for Rust compiles programs ahead of time",
+                ))
+            }
             _ => return Err(bad()),
         })
     }
@@ -285,7 +296,11 @@ impl FnGen<'_, '_> {
         for (i, a) in args.iter().enumerate() {
             let v = self.expr(a)?;
             if !matches!(v.r, Repr::Num(_) | Repr::Str | Repr::Array(..) | Repr::Fixed(..)) {
-                return Err(unsupported(a.span, "this value as an argument of a library function"));
+                return Err(unsupported(
+                    a.span,
+                    "this value as an argument of a library function",
+                    "pass numbers, strings or arrays of numbers",
+                ));
             }
             let id = format_ident!("__lib{}", i);
             let t = v.t;
@@ -315,7 +330,13 @@ impl FnGen<'_, '_> {
                 let c = conv(from);
                 quote!(#t.to_vec()?.into_iter().map(|__v| #c).collect::<::std::vec::Vec<#nt>>())
             }
-            _ => return Err(unsupported(a.span, "this value where real numbers are expected")),
+            _ => {
+                return Err(unsupported(
+                    a.span,
+                    "this value where real numbers are expected",
+                    "pass real numbers (`real(z)` or `abs(z)` of a complex `z`)",
+                ))
+            }
         })
     }
 
@@ -329,7 +350,7 @@ impl FnGen<'_, '_> {
     fn float_array(&mut self, a: &Expr, r: &Repr) -> GResult<TokenStream> {
         let v = self.expr(a)?;
         let Some(from) = v.r.num() else {
-            return Err(unsupported(a.span, "this argument (an array of numbers is expected)"));
+            return Err(unsupported(a.span, "this argument", "pass an array of numbers"));
         };
         let double =
             matches!(r, Repr::Num(Num::F64 | Num::C64) | Repr::Array(Num::F64 | Num::C64, _))
@@ -340,7 +361,7 @@ impl FnGen<'_, '_> {
             _ => Num::F32,
         };
         if !matches!(v.r, Repr::Array(..)) {
-            return Err(unsupported(a.span, "this argument (an array is expected)"));
+            return Err(unsupported(a.span, "this argument", "pass an array"));
         }
         self.convert(v, &Repr::Array(target, None), a.span)
     }
@@ -363,7 +384,13 @@ impl FnGen<'_, '_> {
         let rt = self.g.rt.clone();
         let bi = quote!(#rt::qstd::builtins);
         let name = b.name();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let n = r.num().ok_or_else(bad)?;
         let nt = n.tokens(&rt);
         Ok(match b {
