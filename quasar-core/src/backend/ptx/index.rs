@@ -323,10 +323,11 @@ impl Ctx<'_> {
     }
 
     /// The `int` subscripts of one index expression (an integer vector addresses several
-    /// dimensions).
+    /// dimensions; a scalar index is converted to `int` as the CPU back end converts it,
+    /// truncating, as in the manual's `x[blkpos + m * blkdim]` with `m` a scalar).
     pub fn subscript(&mut self, e: &crate::ir::Expr) -> Res<Vec<Reg>> {
         match self.expr(e)? {
-            Val::Num(r, t) if !t.is_float() => Ok(vec![self.convert_reg(r, t, NumTy::I32)]),
+            Val::Num(r, t) => Ok(vec![self.convert_reg(r, t, NumTy::I32)]),
             Val::Vec(rs, t) if !t.is_float() => {
                 Ok(rs.into_iter().map(|r| self.convert_reg(r, t, NumTy::I32)).collect())
             }

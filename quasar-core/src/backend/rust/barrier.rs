@@ -169,6 +169,12 @@ pub(super) fn barrier_body(
         let n = &fg.names[i];
         decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#dv; __threads];));
     }
+    // Parameters the body assigns to: per thread too, from the parameter's value.
+    for &l in &fg.assigned_params {
+        let ty = fg.rust_type(&fg.local_repr(l).clone());
+        let n = &fg.names[l.0 as usize];
+        decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#n; __threads];));
+    }
     // Shared arrays, carved from the block's shared memory.
     let mut shared_decls = vec![quote!(let mut __shoff = 0usize;)];
     for (l, args) in shared {

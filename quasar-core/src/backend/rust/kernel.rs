@@ -105,6 +105,12 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
             }
         });
     }
+    // Parameters the body assigns to (the manual's `val = acc(val, …)`): per-thread copies.
+    fg.assigned_params = assigned_locals(&fg.f.body)
+        .into_iter()
+        .filter(|l| slots.contains(l))
+        .filter(|&l| matches!(fg.local_repr(l), Repr::Num(_) | Repr::Fixed(..)))
+        .collect();
     let d = rank.unwrap_or(0);
     if d > 3 {
         return Err(unsupported(
@@ -252,8 +258,36 @@ pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[Special]) -> TokenStr
 }
 
 /// A kernel without barriers: nested loops over the block's positions.
+/// The locals a block assigns to as a whole (`x = …`, `x op= …`, `[x, …] = …`).
+fn assigned_locals(body: &[crate::ir::Stmt]) -> Vec<LocalId> {
+    use crate::ir::PlaceKind;
+    let mut out = Vec::new();
+    crate::ir::walk::walk_block(
+        body,
+        &mut |s| {
+            let places: Vec<&crate::ir::Place> = match &s.kind {
+                StmtKind::Assign { place, .. } => vec![place],
+                StmtKind::Destructure { places, .. } => places.iter().flatten().collect(),
+                _ => Vec::new(),
+            };
+            for p in places {
+                if let PlaceKind::Local(l) = p.kind {
+                    out.push(l);
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    out
+}
+
 fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
-    let locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
+    let mut locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
+    // Each thread starts from the parameter's value.
+    for &l in &fg.assigned_params {
+        let n = &fg.names[l.0 as usize];
+        locals = quote!(#locals let mut #n = #n;);
+    }
     let sp = specials(fg, d);
     let body = fg.block(&fg.f.body)?;
     let thread = |b: &TokenStream| quote!({ #sp #locals '__thread: { #b } });

@@ -145,7 +145,25 @@ impl FnGen<'_, '_> {
                         self.view_access(base, &b.t, n, rank, comps, Some((op, x)), span, node)?;
                     quote!(#t;)
                 }
-                Repr::Fixed(n, shape) if op == AssignOp::Assign => {
+                Repr::Fixed(n, shape) => {
+                    // `w[a..b] op= v` on a register vector: element by element, as the PTX
+                    // back end computes it (no atomics: the vector is the thread's own).
+                    let bop = match op {
+                        AssignOp::Assign | AssignOp::Define => None,
+                        AssignOp::Add
+                        | AssignOp::Sub
+                        | AssignOp::Mul
+                        | AssignOp::Div
+                        | AssignOp::ElemMul
+                        | AssignOp::ElemDiv => super::stmt::binary_of(op),
+                        _ => {
+                            return Err(unsupported(
+                                span,
+                                "this compound assignment to a slice of a vector in a kernel",
+                                "write the elements one by one (`w[k] = max(w[k], v[k])`)",
+                            ))
+                        }
+                    };
                     let ExprKind::Local(id) = &base.kind else {
                         return Err(unsupported(
                             span,
@@ -154,7 +172,12 @@ impl FnGen<'_, '_> {
                         ));
                     };
                     let target = self.local(*id);
-                    let x = cast_num(vn, n, item, &rt);
+                    let mut x = cast_num(vn, n, item, &rt);
+                    if let Some(bop) = bop {
+                        let comps = self.components(&list, span)?;
+                        let cur = self.fixed_access(&target, n, &shape, comps, None, span)?;
+                        x = super::arith::num_binary(bop, n, n, cur, x, value, &rt, false);
+                    }
                     let comps = self.components(&list, span)?;
                     let t = self.fixed_access(&target, n, &shape, comps, Some(x), span)?;
                     quote!(#t;)
