@@ -149,7 +149,7 @@ impl FnGen<'_, '_> {
                     // `w[a..b] op= v` on a register vector: element by element, as the PTX
                     // back end computes it (no atomics: the vector is the thread's own).
                     let bop = match op {
-                        AssignOp::Assign | AssignOp::Define => None,
+                        AssignOp::Assign => None,
                         AssignOp::Add
                         | AssignOp::Sub
                         | AssignOp::Mul
