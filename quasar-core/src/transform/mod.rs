@@ -10,6 +10,7 @@ pub mod dead_fn_values;
 pub mod fold_guards;
 pub mod interior;
 pub mod loop_deps;
+pub mod loop_uses;
 pub mod parallel_loops;
 
 use crate::diagnostics::Diagnostic;

@@ -15,18 +15,19 @@
 //! that writes array elements and stays serial gets a warning with the reason. `while` loops
 //! stay serial.
 
-use super::loop_deps::{self, first_use, pure_bound, reads_outside, Plan, Use};
+use super::loop_deps::{self, Plan};
+use super::loop_uses::{assigned_in, first_use, pure_bound, reads_outside, Use};
 use super::PassContext;
 use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;
 use crate::ir::visit::{walk_expr_mut, walk_place_mut, walk_stmt_mut, VisitMut};
 use crate::ir::{
-    Block, Const, Expr, ExprKind, Function, FunctionId, Index, Local, LocalId, LocalRole, LoopHint,
-    Module, Place, PlaceKind, Special, Stmt, StmtKind,
+    Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local, LocalId,
+    LocalRole, LoopHint, Module, Place, PlaceKind, Special, Stmt, StmtKind,
 };
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, FunctionKind};
+use crate::syntax::ast::{AssignOp, BinaryOp, FunctionKind};
 use std::collections::HashMap;
 
 /// The most loops parallelised jointly (launches have at most three dimensions).
@@ -236,7 +237,7 @@ impl<'m> Parallelizer<'m> {
         let StmtKind::ForRange { body: outer, var, .. } = &s.kind else {
             return Err("not a range loop".into());
         };
-        let mut assigned = loop_deps::assigned_in(outer);
+        let mut assigned = assigned_in(outer);
         assigned.insert(*var, ());
         let ok = |l: LocalId| assigned.contains_key(&l);
         let mut out = Vec::new();
@@ -306,6 +307,14 @@ impl<'m> Parallelizer<'m> {
             let local = f.local(l);
             map.insert(l, add(&mut locals, &local.name, local.ty.clone(), LocalRole::Var));
         }
+        // An accumulated variable is the kernel's output: the launch gives the sum.
+        let mut outputs = Vec::new();
+        if let Some(l) = plan.reduction {
+            let local = f.local(l);
+            let k = add(&mut locals, &local.name, local.ty.clone(), LocalRole::Output);
+            map.insert(l, k);
+            outputs.push(k);
+        }
         let pos = add(&mut locals, "pos", pos_ty.clone(), LocalRole::Special(Special::Pos));
         params.push(pos);
         let mut subst = HashMap::new();
@@ -333,7 +342,7 @@ impl<'m> Parallelizer<'m> {
             instance_name: format!("{}_loop{}_{}", base.trim_matches('_'), span.line, id.0),
             kind: FunctionKind::Kernel,
             params,
-            outputs: Vec::new(),
+            outputs,
             captures: Vec::new(),
             locals,
             body,
@@ -350,10 +359,18 @@ impl<'m> Parallelizer<'m> {
         };
         let launch =
             ExprKind::ParallelDo { dims: Box::new(dims), block_dims: None, kernel: id, args };
-        let mut e = Expr::new(launch, Type::Tuple(Vec::new()), span);
+        let ty = plan.reduction.map_or(Type::Tuple(Vec::new()), |l| f.local(l).ty.clone());
+        let mut e = Expr::new(launch, ty.clone(), span);
         // The bounds are copies of the loop's expressions: they get fresh ids.
         ClearIds.visit_expr_mut(&mut e);
-        Stmt { kind: StmtKind::Expr(e), span }
+        let kind = match plan.reduction {
+            Some(l) => {
+                let place = Place::new(PlaceKind::Local(l), ty, span);
+                StmtKind::Assign { place, op: AssignOp::Add, value: e }
+            }
+            None => StmtKind::Expr(e),
+        };
+        Stmt { kind, span }
     }
 }
 
@@ -392,6 +409,18 @@ fn binary(op: BinaryOp, lhs: Expr, rhs: Expr) -> Expr {
 fn count(start: &Expr, end: &Expr, span: Span) -> Expr {
     if let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant()) {
         return int((b - a + 1).max(0), span);
+    }
+    // `0..size(x, d) - 1` runs `size(x, d)` times, which is never negative.
+    if let (Some(Const::Int(a)), ExprKind::Binary { op: BinaryOp::Sub, lhs, rhs }) =
+        (start.constant(), &end.kind)
+    {
+        let extent = matches!(
+            lhs.kind,
+            ExprKind::Call { callee: Callee::Builtin(Builtin::Size | Builtin::Numel), .. }
+        );
+        if extent && lhs.ty == Type::INT && rhs.constant() == Some(&Const::Int(1 - a)) {
+            return (**lhs).clone();
+        }
     }
     let n = match start.constant() {
         Some(Const::Int(0)) => binary(BinaryOp::Add, end.clone(), int(1, span)),

@@ -245,10 +245,29 @@ endfunction
 }
 
 #[test]
+fn an_accumulation_becomes_a_kernel_output() {
+    let src = "function s : scalar = dot(x : vec, y : vec)
+    s = 0.0
+    for i = 0..numel(x) - 1
+        s += x[i] * y[i]
+    endfor
+endfunction
+";
+    let (m, d) = compile(src);
+    assert!(d.is_empty(), "{:?}", warnings(&d));
+    let m = m.expect("module");
+    let k = &kernels(&m)[0];
+    assert!(k.contains("(x : vec'checked, y : vec'checked, pos : int) -> (s : scalar)"), "{k}");
+    let host = m.functions.iter().find(|f| f.name == "dot").expect("dot");
+    let dump = crate::ir::dump_body::function(&m, host);
+    assert!(dump.contains("s{scalar} += parallel_do(numel(x{vec}){int}"), "{dump}");
+}
+
+#[test]
 fn loops_that_write_no_array_stay_serial_without_warnings() {
     let src = "s = 0
 for i = 0..9
-    s += i
+    s = s * 2 + i
 endfor
 print s
 ";
