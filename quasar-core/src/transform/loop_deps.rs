@@ -122,11 +122,10 @@ pub fn analyse(
         }
         if first_use(body, l) == Use::Read {
             // `s += e` as its only use: a sum over the iterations.
-            if ty.is_int() || ty.is_scalar() {
-                if accumulation(body, l) && plan.reduction.is_none() {
-                    plan.reduction = Some(l);
-                    continue;
-                }
+            if (ty.is_int() || ty.is_scalar()) && accumulation(body, l) && plan.reduction.is_none()
+            {
+                plan.reduction = Some(l);
+                continue;
             }
             let msg = format!(
                 "`{}` is carried from one iteration to the next (it is read before it is assigned; only `{} += …` alone makes a reduction)",

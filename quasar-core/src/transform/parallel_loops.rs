@@ -242,8 +242,7 @@ impl<'m> Parallelizer<'m> {
         let ok = |l: LocalId| assigned.contains_key(&l);
         let mut out = Vec::new();
         let mut cur = s;
-        loop {
-            let StmtKind::ForRange { var, start, step, end, body, hint } = &cur.kind else { break };
+        while let StmtKind::ForRange { var, start, step, end, body, hint } = &cur.kind {
             if !out.is_empty() && *hint == LoopHint::Serial {
                 break;
             }
