@@ -76,7 +76,9 @@
 //!   kernel that the PTX back end cannot compile runs on the CPU.
 //!
 //! Options follow the source, separated by commas: `double = true` makes `scalar` `f64`;
-//! `ptx = false` embeds no PTX (every kernel runs on the CPU).
+//! `ptx = false` embeds no PTX (every kernel runs on the CPU); `main_args = "scalar, string"`
+//! instantiates `main` for a command line with arguments of these types and exports it as
+//! `pub fn main` (what `quasar run` does; `script()` then does not call it).
 //!
 //! ```
 //! mod precise {

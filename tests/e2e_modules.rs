@@ -74,6 +74,10 @@ endfunction
 function y = t_resize(x : cube, s : scalar, method : string)
     y = imresize(x, s, method)
 endfunction
+function y = t_resize_size(x : cube, rows : int, cols : int)
+    % The size form real code writes: `imresize(x, [size(z, 0), size(z, 1)], method)`.
+    y = imresize(x, [rows, cols], "nearest")
+endfunction
 function y = t_pad(x : cube, mode : string)
     y = padarray(x, [1, 2], mode)
 endfunction
@@ -298,6 +302,11 @@ fn imresize_samples_pixel_centres() {
         y.to_vec().unwrap(),
         vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 2.0, 2.0, 3.0, 3.0]
     );
+    // Nearest to a size: 2x2 to 4x6, each row doubled and each column tripled.
+    let y = m::t_resize_size(&x, 4, 6).unwrap();
+    assert_eq!(y.shape(), &[4, 6, 1]);
+    let expect: Vec<f32> = (0..24).map(|k| ((k / 6) / 2 * 2 + (k % 6) / 3) as f32).collect();
+    assert_eq!(y.to_vec().unwrap(), expect);
     // Bilinear, scale 2: output m samples (m + 0.5) / 2 - 0.5, clamped at the borders.
     let y = m::t_resize(&x, 2.0, "bilinear").unwrap().to_vec().unwrap();
     let w = |m: usize| -> (usize, usize, f32) {

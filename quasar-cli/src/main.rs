@@ -1,5 +1,7 @@
 //! The `quasar` command line: `quasar check`, `quasar emit`, `quasar run`.
 
+mod run;
+
 use clap::{ArgGroup, Parser, Subcommand};
 use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
@@ -56,19 +58,32 @@ enum Command {
         #[arg(value_name = "FILE.q")]
         file: PathBuf,
     },
-    /// Compile and run a Quasar program (not implemented yet).
+    /// Compile a Quasar program (with cargo, as `quasar!` does, in release mode) and run it:
+    /// its top-level statements, then `main` with the arguments ARGS (manual §13.1). The
+    /// build is cached: an unchanged program runs at once.
     Run {
-        /// Run on the CPU only.
+        /// Run every kernel on the CPU.
         #[arg(long, conflicts_with = "gpu")]
         cpu: bool,
-        /// Run on the GPU.
+        /// Run the kernels on the GPU (an error where there is none).
         #[arg(long)]
         gpu: bool,
         /// Make `scalar` 64-bit.
         #[arg(long)]
         double: bool,
+        /// Print the profile (kernels, devices, times, transfers) to stderr at the end.
+        #[arg(long)]
+        profile: bool,
+        /// Write the timeline of kernels and transfers to this file (Chrome trace JSON, for
+        /// Perfetto or chrome://tracing).
+        #[arg(long, value_name = "FILE.json")]
+        trace: Option<PathBuf>,
         #[arg(value_name = "FILE.q")]
         file: PathBuf,
+        /// The arguments of the program's `main` function (numbers are scalars, the rest
+        /// strings).
+        #[arg(value_name = "ARGS", trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
 }
 
@@ -93,7 +108,10 @@ fn main() -> ExitCode {
             check(&mut stderr, &[file], Mode::Types { show: Show::Rust })
         }
         Command::Emit { file, .. } => check(&mut stderr, &[file], Mode::Types { show: Show::Ptx }),
-        Command::Run { .. } => not_implemented(&mut stderr, "run"),
+        Command::Run { cpu, gpu, double, profile, trace, file, args } => {
+            let req = run::Request { file, args, cpu, gpu, double, profile, trace };
+            run::run(&mut stderr, req)
+        }
     }
 }
 
@@ -260,19 +278,6 @@ fn format_rust(code: &str) -> String {
         }
     }
     format!("{code}\n")
-}
-
-fn not_implemented(out: &mut StandardStream, command: &str) -> ExitCode {
-    message(
-        out,
-        Color::Red,
-        "error",
-        &format!(
-            "`quasar {command}` is not implemented yet: this version has no code generation \
-             (it can check programs: `quasar check FILE.q`)"
-        ),
-    );
-    ExitCode::from(2)
 }
 
 /// Prints `level: text` with the level coloured (when colour is on).

@@ -250,15 +250,6 @@ fn check_reports_syntax_errors_of_imported_files_under_their_own_name() {
 }
 
 #[test]
-fn run_is_not_implemented_and_exits_2() {
-    let dir = dir_with(&[("good.q", VALID)]);
-    let out = quasar(&["run", "good.q"], dir.path());
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("not implemented yet"), "{err}");
-}
-
-#[test]
 fn emit_rust_prints_the_generated_functions() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("k.q");

@@ -5,7 +5,7 @@
 %   imresize(x, scale, method)  every channel of x resized by scale (a number: both
 %     dimensions; output size round(size(x, 0..1) * scale)), method "nearest", "bilinear"
 %     (the default) or "bicubic" (Keys' kernel with a = -0.5, as MATLAB).
-%   imresize_to(x, rows, cols, method)  to rows x cols.
+%   imresize(x, [rows, cols], method), imresize_to(x, rows, cols, method)  to rows x cols.
 % Output pixel m samples the input at (m + 0.5) / s - 0.5 (pixel centres aligned, MATLAB);
 % samples outside the image take the nearest border pixel.
 
@@ -70,4 +70,8 @@ endfunction
 
 function y = imresize(x : cube, scale : scalar, method : string = "bilinear")
     y = imresize_to(x, int(round(size(x, 0) * scale)), int(round(size(x, 1) * scale)), method)
+endfunction
+
+function y = imresize(x : cube, sz : ivec2, method : string = "bilinear")
+    y = imresize_to(x, sz[0], sz[1], method)
 endfunction

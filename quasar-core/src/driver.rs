@@ -15,6 +15,7 @@ use crate::backend::rust;
 use crate::ir::verify::{self, Expect};
 use crate::ir::{self, Module};
 use crate::load::Loader;
+use crate::sema::types::Type;
 use crate::transform::{self, PassContext};
 use crate::{syntax, Diagnostic, FileId};
 use proc_macro2::TokenStream;
@@ -45,6 +46,9 @@ pub struct Options {
     pub back_ends: Vec<BackEnd>,
     /// Keep a dump of the IR after these stages ([`stage_names`]), in [`Artifacts::ir_dumps`].
     pub dump_ir_after: Vec<String>,
+    /// The types of the command-line arguments `main` is called with (`quasar run`): `main`
+    /// is instantiated for them and exported, and `script()` no longer calls it.
+    pub main_args: Option<Vec<Type>>,
 }
 
 impl Options {
@@ -62,8 +66,27 @@ impl Options {
             krate: quote::quote!(::quasar),
             back_ends: Vec::new(),
             dump_ir_after: Vec::new(),
+            main_args: None,
         }
     }
+}
+
+/// The types of [`Options::main_args`] from their names, comma-separated (`"scalar, string"`;
+/// an empty text is no argument): `scalar`, `int` or `string`, what a command line passes.
+pub fn parse_main_args(text: &str) -> Result<Vec<Type>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|word| match word.trim() {
+            "scalar" => Ok(Type::SCALAR),
+            "int" => Ok(Type::INT),
+            "string" => Ok(Type::String),
+            other => Err(format!(
+                "`{other}` is not a command-line argument type (`scalar`, `int` or `string`)"
+            )),
+        })
+        .collect()
 }
 
 /// The stage of compilation an error stopped it at.
@@ -144,7 +167,8 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
         art.program = Some(parsed.program);
         return art;
     }
-    let (checked, load_diagnostics) = loader.check(&opts.path, &parsed.program);
+    let (checked, load_diagnostics) =
+        loader.check_main(&opts.path, &parsed.program, opts.main_args.as_deref());
     art.program = Some(parsed.program);
     art.imported = loader.files.iter().filter(|f| !f.shipped).map(|f| f.path.clone()).collect();
     let load_failed = load_diagnostics.iter().any(|d| d.is_error());

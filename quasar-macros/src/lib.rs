@@ -50,6 +50,10 @@ const INLINE_NAME: &str = "<quasar! block>";
 ///   run on the CPU; the macro does not warn about them (the program is correct), and
 ///   `quasar emit --ptx FILE.q` lists them with the reason. A launch forced onto the GPU
 ///   (`SchedMode::Gpu`) of such a kernel is an error that gives the reason.
+/// * `main_args = "scalar, string"`: `main` is instantiated for a command line with
+///   arguments of these types (`scalar`, `int` or `string`; a declared parameter type wins)
+///   and exported as `pub fn main`, which `script()` then does not call. This is how
+///   `quasar run` passes its arguments (manual §13.1).
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
@@ -62,6 +66,7 @@ struct Input {
     source: Source,
     double: bool,
     ptx: bool,
+    main_args: Option<Vec<quasar_core::sema::types::Type>>,
 }
 
 enum Source {
@@ -77,6 +82,7 @@ impl Parse for Input {
         let mut source = None;
         let mut double = false;
         let mut ptx = true;
+        let mut main_args = None;
         while !input.is_empty() {
             if input.peek(LitStr) {
                 if source.is_some() {
@@ -98,6 +104,11 @@ impl Parse for Input {
                     double = input.parse::<syn::LitBool>()?.value;
                 } else if key == "ptx" {
                     ptx = input.parse::<syn::LitBool>()?.value;
+                } else if key == "main_args" {
+                    let lit: LitStr = input.parse()?;
+                    let types = driver::parse_main_args(&lit.value())
+                        .map_err(|e| syn::Error::new(lit.span(), e))?;
+                    main_args = Some(types);
                 } else {
                     return Err(syn::Error::new(key.span(), EXPECTED));
                 }
@@ -109,7 +120,7 @@ impl Parse for Input {
             }
         }
         match source {
-            Some(source) => Ok(Input { source, double, ptx }),
+            Some(source) => Ok(Input { source, double, ptx, main_args }),
             None => Err(input.error(EXPECTED)),
         }
     }
@@ -122,10 +133,10 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             "quasar!: CARGO_MANIFEST_DIR is not set, so files cannot be resolved (build with Cargo)",
         );
     };
-    let (name, source, span, path) = match input.source {
+    let (name, source, span, path) = match &input.source {
         // Imports of an inline block are relative to the crate's directory.
         Source::Inline(lit) => {
-            let (name, source) = match in_rust_file(&lit) {
+            let (name, source) = match in_rust_file(lit) {
                 Some((file, padding)) => (file, padding + &lit.value()),
                 None => (INLINE_NAME.to_string(), lit.value()),
             };
@@ -151,7 +162,7 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             }
         }
     };
-    let (mut out, mut tracked) = compile(&name, &source, &path, span, input.double, input.ptx);
+    let (mut out, mut tracked) = compile(&name, &source, &path, span, &input);
     if path.is_file() {
         tracked.insert(0, path);
     }
@@ -194,11 +205,16 @@ fn compile(
     source: &str,
     path: &Path,
     span: Span,
-    double: bool,
-    ptx: bool,
+    input: &Input,
 ) -> (proc_macro2::TokenStream, Vec<PathBuf>) {
-    let back_ends = if ptx { vec![BackEnd::Ptx, BackEnd::Rust] } else { vec![BackEnd::Rust] };
-    let opts = Options { double, back_ends, ..Options::new(name, source, path) };
+    let double = input.double;
+    let back_ends = if input.ptx { vec![BackEnd::Ptx, BackEnd::Rust] } else { vec![BackEnd::Rust] };
+    let opts = Options {
+        double,
+        back_ends,
+        main_args: input.main_args.clone(),
+        ..Options::new(name, source, path)
+    };
     let (mut art, loader) = driver::compile(&opts);
     match (art.failed, art.rust.take()) {
         (None, Some(tokens)) => (tokens, art.imported),

@@ -8,7 +8,8 @@
 pub mod search;
 pub mod std_modules;
 
-use crate::sema::check::{check_program_in, Checked, Unavailable};
+use crate::sema::check::{check_program_main, Checked, Unavailable};
+use crate::sema::types::Type;
 use crate::syntax::ast::{Program, Stmt, StmtKind};
 use crate::syntax::encoding::Decoded;
 use crate::{syntax, Diagnostic, SourceMap, Span};
@@ -55,6 +56,17 @@ impl Loader {
     /// type-checks it with them. Returns the checked program (`None` when an imported file has
     /// syntax errors) and the diagnostics of loading.
     pub fn check(&mut self, path: &Path, program: &Program) -> (Option<Checked>, Vec<Diagnostic>) {
+        self.check_main(path, program, None)
+    }
+
+    /// [`check`](Self::check), with `main` instantiated for a command line with arguments of
+    /// the types `main_args` ([`check_program_main`]).
+    pub fn check_main(
+        &mut self,
+        path: &Path,
+        program: &Program,
+        main_args: Option<&[Type]>,
+    ) -> (Option<Checked>, Vec<Diagnostic>) {
         let (imports, diagnostics) = self.load_imports(path, program);
         if imports.iter().any(|i| i.file.is_some_and(|index| self.files[index].has_errors)) {
             return (None, diagnostics);
@@ -71,7 +83,7 @@ impl Loader {
             .collect();
         let unavailable: Vec<Unavailable> =
             imports.iter().filter_map(|i| i.unavailable.clone()).collect();
-        (Some(check_program_in(program, &programs, &unavailable)), diagnostics)
+        (Some(check_program_main(program, &programs, &unavailable, main_args)), diagnostics)
     }
 
     /// Loads the files `program` imports and, transitively, the files they import (each once,

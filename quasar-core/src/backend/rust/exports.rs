@@ -36,9 +36,12 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     let m = g.m;
     let mut by_name: BTreeMap<&str, Vec<FunctionId>> = BTreeMap::new();
     for (i, f) in m.functions.iter().enumerate() {
+        // `main` is called by `script()`; one with parameters (instantiated for a command
+        // line, `quasar run`) is exported for the caller to pass them.
+        let main_with_params = m.main == Some(FunctionId(i as u32)) && !f.params.is_empty();
         if f.top_level
             && f.kind != FunctionKind::Kernel
-            && f.name != "main"
+            && (f.name != "main" || main_with_params)
             && !f.name.starts_with('<')
             // Device functions over thread groups exist on the GPU only.
             && g.info.function(FunctionId(i as u32)).gpu_only.is_none()
@@ -195,7 +198,8 @@ fn signature_text(g: &Gen, id: FunctionId) -> String {
     format!("({}) -> ({})", ps.join(", "), os.join(", "))
 }
 
-/// `pub fn script()`: the top-level statements, then `main` (manual §13.1).
+/// `pub fn script()`: the top-level statements, then `main` when it takes no parameters
+/// (manual §13.1).
 fn script(g: &mut Gen) -> TokenStream {
     let rt = g.rt.clone();
     let mut calls = Vec::new();
@@ -206,7 +210,7 @@ fn script(g: &mut Gen) -> TokenStream {
             calls.push(quote!(#name()?;));
         }
     }
-    if let Some(mn) = g.m.main {
+    if let Some(mn) = g.m.main.filter(|&mn| g.m.function(mn).params.is_empty()) {
         let name = g.fn_ident(mn);
         calls.push(quote!(#name()?;));
     }

@@ -180,11 +180,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    /// Whether some definition in `ids` has a parameter named like the first named argument.
+    /// Whether some definition in `ids` has a parameter named like each named argument (else
+    /// `node(p := a, next := b)` names the fields of the class `node`, also where a function
+    /// `node(p, n)` shares a parameter name with it).
     fn params_named(&self, ids: &[FnDeclId], args: &[ast::Arg]) -> bool {
-        let Some(first) = args.iter().find_map(|a| a.name.as_ref()) else { return false };
         ids.iter().any(|&id| {
-            self.cx.decls.function(id).def.params.iter().any(|p| p.name.name == first.name)
+            let params = &self.cx.decls.function(id).def.params;
+            args.iter()
+                .filter_map(|a| a.name.as_ref())
+                .all(|n| params.iter().any(|p| p.name.name == n.name))
         })
     }
 

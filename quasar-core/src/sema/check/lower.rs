@@ -93,7 +93,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     continue;
                 }
             }
-            let actual = args.get(i).cloned().unwrap_or(Type::Unknown);
+            let actual = match args.get(i) {
+                Some(t) => t.clone(),
+                // An empty variadic rest (`f(a)` for `f(a, ...rest)`): a vector of scalars.
+                None if p.variadic => Type::SCALAR,
+                None => Type::Unknown,
+            };
             let ty = match &declared {
                 Some(d) => refine(d, &actual),
                 None => actual,
@@ -184,7 +189,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut params = Vec::new();
         for (i, p) in lambda.params.iter().enumerate() {
             let declared = p.ty.as_ref().map(|t| self.resolve_type(t));
-            let actual = args.get(i).cloned().unwrap_or(Type::Unknown);
+            let actual = match args.get(i) {
+                Some(t) => t.clone(),
+                // An empty variadic rest (`f(a)` for `f(a, ...rest)`): a vector of scalars.
+                None if p.variadic => Type::SCALAR,
+                None => Type::Unknown,
+            };
             let ty = match &declared {
                 Some(d) => refine(d, &actual),
                 None => actual,

@@ -79,6 +79,19 @@ pub fn check_program_in(
     imports: &[(&str, &ast::Program)],
     unavailable: &[Unavailable],
 ) -> Checked {
+    check_program_main(program, imports, unavailable, None)
+}
+
+/// [`check_program_in`]; with `main_args`, `main` is instantiated as a command line calls it
+/// (manual §13.1): with arguments of these types (`scalar` or `string`; a parameter's declared
+/// type wins), the parameters not given computing their defaults. It becomes the module's
+/// `main` also when it has parameters.
+pub fn check_program_main(
+    program: &ast::Program,
+    imports: &[(&str, &ast::Program)],
+    unavailable: &[Unavailable],
+    main_args: Option<&[Type]>,
+) -> Checked {
     let bodies: Vec<&[ast::Stmt]> = imports.iter().map(|(_, p)| p.body.as_slice()).collect();
     let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);
@@ -86,7 +99,11 @@ pub fn check_program_in(
     let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
     cx.check_imports(&loaded);
     let script_env = cx.check_script(program);
+    let main = main_args.and_then(|args| cx.instantiate_main(args, &script_env, program.span));
     cx.check_uncalled_functions(&script_env);
+    if main.is_some() {
+        cx.module.main = main;
+    }
     let roots = cx.live_roots();
     crate::ir::prune::prune(&mut cx.module, &roots);
     crate::ir::number::number_module(&mut cx.module);
@@ -247,6 +264,69 @@ impl<'a> Checker<'a> {
                 self.module.main = self.instances.get(&key).copied();
             }
         }
+    }
+
+    /// Instantiates `main` for a command line with arguments of the types `given` (the
+    /// variadic parameter, if any, takes the rest as a vector, of scalars when none is given).
+    fn instantiate_main(
+        &mut self,
+        given: &[Type],
+        script_env: &Rc<OuterEnv<'a>>,
+        span: Span,
+    ) -> Option<FunctionId> {
+        let ids = self.decls.lookup_function(ScopeId::Script, "main").map(<[_]>::to_vec);
+        let Some(ids) = ids.filter(|ids| !ids.is_empty()) else {
+            if !given.is_empty() {
+                self.diags.push(Diagnostic::error(
+                    Span { end: span.start, ..span },
+                    format!(
+                        "the command line gives {} argument(s), but this program has no `main` function to take them",
+                        given.len()
+                    ),
+                ).with_note("define `function [] = main(a : scalar, b : string)` (manual §13.1)"));
+            }
+            return None;
+        };
+        let accepts = |d: &ast::FunctionDef| {
+            let required = d.params.iter().filter(|p| p.default.is_none() && !p.variadic).count();
+            let variadic = d.params.last().is_some_and(|p| p.variadic);
+            given.len() >= required && (variadic || given.len() <= d.params.len())
+        };
+        let Some(&decl) = ids.iter().find(|&&i| accepts(self.decls.function(i).def)) else {
+            let def = self.decls.function(ids[0]).def;
+            let names: Vec<&str> = def.params.iter().map(|p| p.name.name.as_str()).collect();
+            self.diags.push(
+                Diagnostic::error(
+                    def.name.span,
+                    format!(
+                        "`main({})` cannot be called with the {} argument(s) of the command line",
+                        names.join(", "),
+                        given.len()
+                    ),
+                )
+                .with_note("the command line passes its arguments to `main` in order; parameters with a default value may be left out (manual §13.1)"),
+            );
+            return None;
+        };
+        let def = self.decls.function(decl).def;
+        let mut args = Vec::new();
+        for (i, p) in def.params.iter().enumerate() {
+            let declared = generic_arg(self.declared_param_type(def, p));
+            let declared = declared.is_concrete().then_some(declared);
+            if p.variadic {
+                let first = given.get(i).cloned().unwrap_or(Type::SCALAR);
+                let elem = match declared {
+                    Some(Type::Array(a)) => a.elem.clone(),
+                    _ => first,
+                };
+                args.push(elem);
+                break;
+            }
+            // The first parameter not given and the rest: defaults, an empty rest.
+            let Some(t) = given.get(i) else { break };
+            args.push(declared.unwrap_or_else(|| t.clone()));
+        }
+        self.instantiate(decl, args, Vec::new(), def.name.span, Some(script_env.clone()))
     }
 
     /// The instances to keep: the script, `main`, and each check of an uncalled function

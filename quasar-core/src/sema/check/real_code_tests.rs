@@ -181,3 +181,64 @@ fn a_lambda_may_assign_into_a_captured_array() {
     let src = "lut = zeros(4)\nf = () -> lut[:] = 3.0\ng = () -> lut[1] = 2.0\nf()\ng()\n";
     assert_eq!(messages(src, false), Vec::<String>::new());
 }
+
+#[test]
+fn a_function_named_like_a_class_leaves_its_field_constructor() {
+    // The named arguments are the class's fields, not all the function's parameters: the
+    // call builds the class (it used to call the function and miss `rest`).
+    let src = "type pair : mutable class\n    first : int\n    rest : int\nend\n\
+               function y = pair(first : int, r : int)\n    y = pair(first := first, rest := r)\nend\n\
+               q = pair(1, 2)\nf = q.rest\n";
+    assert_eq!(var(src, "q"), "pair");
+    assert_eq!(var(src, "f"), "int");
+}
+
+/// The parameter types of `main` instantiated for a command line with `given` arguments, or
+/// the errors.
+fn main_for(src: &str, given: &[super::Type]) -> Result<Vec<String>, Vec<String>> {
+    let parsed = parse(src, FileId(0));
+    let c = super::check_program_main(&parsed.program, &[], &[], Some(given));
+    let errors: Vec<String> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{}:{}: {}", d.span.line, d.span.col, d.message))
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let Some(main) = c.module.main else { return Ok(Vec::new()) };
+    let f = c.module.function(main);
+    Ok(f.params.iter().map(|p| f.local(*p).ty.to_string()).collect())
+}
+
+#[test]
+fn main_is_instantiated_for_the_command_line() {
+    use super::Type;
+    let (s, t) = (Type::SCALAR, Type::String);
+    // Untyped parameters take the arguments' types; a declared type wins; a parameter left
+    // out computes its default inside `main`.
+    let src = "function [] = main(a, n : int, b = 4.0)\n    print a, n + b\nendfunction\n";
+    assert_eq!(main_for(src, &[t.clone(), s.clone()]), Ok(vec!["string".into(), "int".into()]));
+    assert_eq!(main_for(src, &[s.clone(), s.clone(), s.clone()]).unwrap().len(), 3);
+    // The variadic parameter takes the rest as a vector (of scalars when none is given).
+    let src = "function [] = main(a : string, ...rest)\n    print a, numel(rest)\nendfunction\n";
+    assert_eq!(main_for(src, &[t.clone(), s.clone(), s.clone()]).unwrap()[1], "vec");
+    assert_eq!(main_for(src, std::slice::from_ref(&t)).unwrap()[1], "vec");
+    // Also after a parameter with a default value that is left out.
+    let src =
+        "function [] = main(a, b = 1.0, ...rest)\n    print a + b, numel(rest)\nendfunction\n";
+    assert_eq!(main_for(src, std::slice::from_ref(&s)), Ok(vec!["scalar".into(), "vec".into()]));
+    // Too few or too many arguments, or none to take them: errors (manual §13.1).
+    let src = "function [] = main(a : scalar, b : scalar = 1)\n    print a + b\nendfunction\n";
+    let few = main_for(src, &[]).unwrap_err();
+    assert_eq!(
+        few,
+        ["1:15: `main(a, b)` cannot be called with the 0 argument(s) of the command line"]
+    );
+    assert!(main_for(src, &[s.clone(), s.clone(), s.clone()]).is_err());
+    let none = main_for("print 1\n", std::slice::from_ref(&s)).unwrap_err();
+    assert!(none[0].contains("no `main` function to take them"), "{none:?}");
+    // Without arguments a `main` without parameters is the module's `main`, as before.
+    assert_eq!(main_for("function [] = main()\n    print 1\nendfunction\n", &[]), Ok(vec![]));
+}
