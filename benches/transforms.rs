@@ -246,23 +246,33 @@ fn fused(c: &mut Criterion) {
 fn reductions(c: &mut Criterion) {
     let x = Array::from_fn(&[LONG], |i| ((i * 7919) % 1000) as f32 / 1000.0).unwrap();
     let y = Array::from_fn(&[LONG], |i| ((i * 104729) % 1000) as f32 / 1000.0).unwrap();
-    let kernel = time(c, "sum/kernel", false, || drop(q::sum_kernel(&x).unwrap()));
-    let expr = time(c, "sum/expr", false, || drop(q::sum_expr(&x).unwrap()));
+    let kernel = time(c, "sum/kernel", false, || {
+        let _ = std::hint::black_box(q::sum_kernel(&x).unwrap());
+    });
+    let expr = time(c, "sum/expr", false, || {
+        let _ = std::hint::black_box(q::sum_expr(&x).unwrap());
+    });
     let xs = x.to_vec().unwrap();
     let rust = time(c, "sum/rust", false, || {
-        drop(xs.par_chunks(1 << 16).map(|c| c.iter().sum::<f32>()).sum::<f32>())
+        let _ = std::hint::black_box(
+            xs.par_chunks(1 << 16).map(|c| c.iter().sum::<f32>()).sum::<f32>(),
+        );
     });
     report("sum", kernel, &[("expr", expr), ("rust", rust)]);
-    let kernel = time(c, "dot/kernel", false, || drop(q::dot_kernel(&x, &y).unwrap()));
-    let expr = time(c, "dot/expr", false, || drop(q::dot_expr(&x, &y).unwrap()));
+    let kernel = time(c, "dot/kernel", false, || {
+        let _ = std::hint::black_box(q::dot_kernel(&x, &y).unwrap());
+    });
+    let expr = time(c, "dot/expr", false, || {
+        let _ = std::hint::black_box(q::dot_expr(&x, &y).unwrap());
+    });
     let ys = y.to_vec().unwrap();
     let rust = time(c, "dot/rust", false, || {
-        drop(
+        let _ = std::hint::black_box(
             xs.par_chunks(1 << 16)
                 .zip(ys.par_chunks(1 << 16))
                 .map(|(a, b)| a.iter().zip(b).map(|(a, b)| a * b).sum::<f32>())
                 .sum::<f32>(),
-        )
+        );
     });
     report("dot", kernel, &[("expr", expr), ("rust", rust)]);
 }
