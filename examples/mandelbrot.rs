@@ -5,7 +5,7 @@
 //! cargo run --release --example mandelbrot [OUTPUT.png]
 //! ```
 
-mod q {
+pub(crate) mod q {
     quasar::quasar! { r#"
 function [inside : int] = __kernel__ mandel_kernel(img : cube, max_iter : int, pos : ivec2)
     m = size(img, 0)

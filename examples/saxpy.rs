@@ -4,7 +4,7 @@
 //! cargo run --release --example saxpy
 //! ```
 
-mod q {
+pub(crate) mod q {
     quasar::quasar! { r#"
 % y = a x + y, one position per thread
 function [] = __kernel__ saxpy_kernel(a : scalar, x : vec'const, y : vec, pos : int)

@@ -1,7 +1,9 @@
 //! End to end: kernels with cooperative groups and warp shuffles (manual §9.8) compile
 //! through `quasar!`; without a GPU, calling them is an `Error::Unsupported` that names the
 //! kernel (the manual: such kernels need the CUDA target; the CPU needs a separate kernel),
-//! never a panic. `syncthreads(block)` alone is a plain barrier and runs on the CPU.
+//! never a panic. `syncthreads(block)` alone is a plain barrier and runs on the CPU. With a
+//! GPU (CI runs this file under `QUASAR_SIM_GPU=ptx`) they run there and are checked against
+//! values computed here.
 
 use quasar::{Array, Error};
 
@@ -86,9 +88,21 @@ fn unsupported(r: quasar::Result<impl std::fmt::Debug>, kernel: &str) -> String 
     }
 }
 
+/// Whether the process has a GPU (`QUASAR_SIM_GPU=ptx`: the PTX interpreter), where the
+/// GPU-only kernels run.
+fn gpu() -> bool {
+    quasar::Runtime::global().gpu().is_some()
+}
+
 #[test]
 fn warp_shuffle_kernels_are_gpu_only() {
     let x = Array::from_fn(&[64], |i| i as f32).unwrap();
+    if gpu() {
+        // Whole warps of integers: the shuffles' tree gives the exact sum.
+        assert_eq!(k::warp_sum(&x).unwrap(), 2016.0);
+        assert_eq!(k::warp_sum32(&x).unwrap(), 2016.0);
+        return;
+    }
     let msg = unsupported(k::warp_sum(&x), "reduce_sum");
     assert!(msg.contains("warp-level operations"), "{msg}");
     unsupported(k::warp_sum32(&x), "reduce_sum32");
@@ -97,6 +111,14 @@ fn warp_shuffle_kernels_are_gpu_only() {
 #[test]
 fn thread_block_tiles_and_device_functions_are_gpu_only() {
     let x = Array::from_fn(&[64], |i| i as f32).unwrap();
+    if gpu() {
+        // Each lane holds the sum of its tile of 16 (a butterfly of shfl_xor).
+        k::tile_sums(&x).unwrap();
+        let want: Vec<f32> =
+            (0..64).map(|i| (0..16).map(|j| (i / 16 * 16 + j) as f32).sum()).collect();
+        assert_eq!(x.to_vec().unwrap(), want);
+        return;
+    }
     unsupported(k::tile_sums(&x), "tiles");
 }
 

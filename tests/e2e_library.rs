@@ -150,6 +150,57 @@ function y = run_limits()
     y = zeros(2)
     parallel_do(2, y, limit_kernel)
 endfunction
+
+function [] = __kernel__ vector_kernel(x : mat, y : mat, pos : int)
+    a = x[pos, 0..3]
+    b = x[pos, 4..7]
+    y[pos, 0] = dotprod(a, b)
+    y[pos, 1] = lerp(x[pos, 0], x[pos, 1], x[pos, 2])
+    y[pos, 2] = sign(x[pos, 3])
+    y[pos, 3] = saturate(x[pos, 4])
+endfunction
+
+function y = run_vectors(x : mat)
+    y = zeros(size(x, 0), 4)
+    parallel_do(size(x, 0), x, y, vector_kernel)
+endfunction
+
+function [y, line1, line2] = file_roundtrip(path : string, x : mat, textpath : string)
+    f = fopen(path, "wb")
+    fwrite(f, x, "float32")
+    fclose(f)
+    g = fopen(path, "rb")
+    y = fread(g, size(x), "float32")
+    fclose(g)
+    t = fopen(textpath, "w")
+    fprintf(t, "first %d\n", 7)
+    fprintf(t, "second\n")
+    fclose(t)
+    t = fopen(textpath, "r")
+    line1 = fgets(t)
+    line2 = fgets(t)
+    fclose(t)
+endfunction
+
+function t = types(s : scalar, n : int, v : vec, m : mat, c : ccube, str : string)
+    t = [type(s, "scalar"), type(n, "int"), type(v, "vec"), type(v, "mat"), type(m, "mat"), type(c, "ccube"), type(str, "string"), type(s, "int")]
+endfunction
+
+function y = hermitian(z : cmat)
+    y = herm_transpose(z)
+endfunction
+
+function [] = close_twice(path : string)
+    f = fopen(path, "w")
+    fclose(f)
+    fclose(f)
+endfunction
+
+function [d, l, a] = host_numbers(u : vec, v : vec, t : scalar, z : cscalar)
+    d = dotprod(u, v)
+    l = lerp(u[0], v[0], t)
+    a = angle(z)
+endfunction
 "# }
 }
 
@@ -346,4 +397,96 @@ fn bit_functions_and_limits_in_kernels_on_both_devices() {
     assert_eq!(c, g);
     let (c, g) = both("limit_kernel", false, || lib::run_limits()?.to_vec()).unwrap();
     assert_eq!(c, g);
+}
+
+/// Rows of 8 values: `dotprod` of the two halves, `lerp(x0, x1, x2)`, `sign(x3)`,
+/// `saturate(x4)`, by their definitions.
+fn vector_expect(x: &[f32]) -> Vec<f32> {
+    x.chunks(8)
+        .flat_map(|r| {
+            let dot = (0..4).fold(0.0f64, |s, k| s + f64::from(r[k]) * f64::from(r[k + 4]));
+            let lerp = f64::from(r[0]) + f64::from(r[2]) * (f64::from(r[1]) - f64::from(r[0]));
+            let sign = if r[3] > 0.0 {
+                1.0
+            } else if r[3] < 0.0 {
+                -1.0
+            } else {
+                0.0
+            };
+            [dot as f32, lerp as f32, sign, r[4].clamp(0.0, 1.0)]
+        })
+        .collect()
+}
+
+fn close(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-5 * (1.0 + y.abs()))
+}
+
+#[test]
+fn dotprod_lerp_sign_saturate_in_kernels_on_both_devices() {
+    let rows = 5;
+    let x: Vec<f32> = (0..rows * 8).map(|k| ((k * 37 % 23) as f32 - 11.0) / 7.0).collect();
+    let xa = mat(rows, 8, &x);
+    let want = vector_expect(&x);
+    let cpu =
+        common::on(quasar::SchedMode::Cpu, || lib::run_vectors(&xa)).unwrap().to_vec().unwrap();
+    assert!(close(&cpu, &want), "{cpu:?} vs {want:?}");
+    if !gpu_or_skip("dotprod_lerp_sign_saturate_in_kernels_on_both_devices") {
+        return;
+    }
+    let (_, g) = both("vector_kernel", false, || lib::run_vectors(&xa)?.to_vec()).unwrap();
+    assert!(close(&g, &want), "{g:?} vs {want:?}");
+}
+
+#[test]
+fn dotprod_lerp_and_angle_on_the_host() {
+    let u = Array::from_vec(&[3], vec![1.0f32, -2.0, 0.5]).unwrap();
+    let v = Array::from_vec(&[3], vec![4.0f32, 3.0, -6.0]).unwrap();
+    let (d, l, a) = lib::host_numbers(&u, &v, 0.25, Complex::new(-1.0, 1.0)).unwrap();
+    assert_eq!(d, 1.0 * 4.0 - 2.0 * 3.0 - 0.5 * 6.0);
+    assert_eq!(l, 1.0 + 0.25 * (4.0 - 1.0));
+    assert!((a - 3.0 * std::f32::consts::FRAC_PI_4).abs() < 1e-6, "{a}");
+}
+
+#[test]
+fn files_through_identifiers_write_read_and_close() {
+    let dir = tempfile_dir("files");
+    let (bin, txt) = (dir.join("x.bin"), dir.join("x.txt"));
+    let x = mat(2, 3, &[1.5, -2.0, 3.25, 0.0, 1e-3, 7.0]);
+    let (y, l1, l2) =
+        lib::file_roundtrip(bin.to_str().unwrap(), &x, txt.to_str().unwrap()).unwrap();
+    assert_eq!((y.shape(), y.to_vec().unwrap()), (x.shape(), x.to_vec().unwrap()));
+    // The bytes are the elements in row-major order as little-endian f32.
+    let bytes = std::fs::read(&bin).unwrap();
+    let want: Vec<u8> = x.to_vec().unwrap().iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_eq!(bytes, want);
+    assert_eq!((l1.as_str(), l2.as_str()), ("first 7\n", "second\n"));
+    assert_eq!(std::fs::read_to_string(&txt).unwrap(), "first 7\nsecond\n");
+    let e = lib::close_twice(dir.join("y.txt").to_str().unwrap()).unwrap_err().to_string();
+    assert!(e.starts_with("`fclose`") && e.contains("not an open file"), "{e}");
+}
+
+#[test]
+fn herm_transpose_conjugates_the_transpose() {
+    let z: Vec<Complex<f32>> =
+        (0..6).map(|k| Complex::new(k as f32, 1.0 - 2.0 * k as f32)).collect();
+    let za = Array::from_vec(&[2, 3], z.clone()).unwrap();
+    let y = lib::hermitian(&za).unwrap();
+    assert_eq!(y.shape(), &[3, 2]);
+    let y = y.to_vec().unwrap();
+    for i in 0..2 {
+        for j in 0..3 {
+            assert_eq!(y[j * 2 + i], z[i * 3 + j].conj());
+        }
+    }
+}
+
+#[test]
+fn type_with_a_name_follows_the_static_type() {
+    let v = Array::from_vec(&[2], vec![1.0f32, 2.0]).unwrap();
+    let m = mat(1, 2, &[1.0, 2.0]);
+    let c = Array::from_vec(&[1, 1, 1], vec![Complex::new(1.0f32, 0.0)]).unwrap();
+    let t = lib::types(1.0, 2, &v, &m, &c, "s").unwrap().to_vec().unwrap();
+    // Manual §2.2: a vec is not a mat (ismatrix adds the vectors).
+    assert_eq!(t, vec![1, 1, 1, 0, 1, 1, 1, 0]);
 }

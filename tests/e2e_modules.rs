@@ -35,6 +35,10 @@ endfunction
 function y = t_decode(x : cube)
     y = sRGB_decode(x)
 endfunction
+function [d, e] = t_srgb_scalar(v : scalar)
+    d = sRGB_decode(v)
+    e = sRGB_encode(v)
+endfunction
 function y = t_encode(x : cube)
     y = sRGB_encode(x)
 endfunction
@@ -71,6 +75,20 @@ endfunction
 function y = t_open(x : cube, h : mat)
     y = imopen(x, h, [1, 1])
 endfunction
+function y = t_close(x : cube, h : mat)
+    y = imclose(x, h, [1, 1])
+endfunction
+function [v, h] = t_cat(a : mat, b : mat)
+    v = vertcat(a, b)
+    h = horzcat(a, b)
+endfunction
+function r = t_chol(a : mat)
+    r = cholesky(a)
+endfunction
+function [y, z] = t_u16(x : cube[uint16], f : cube)
+    y = uint16_to_float(x)
+    z = float_to_uint16(f)
+endfunction
 function y = t_resize(x : cube, s : scalar, method : string)
     y = imresize(x, s, method)
 endfunction
@@ -91,9 +109,10 @@ endfunction
 function y = t_find(x : cube)
     y = find(x)
 endfunction
-function [a, d] = t_diag(v : vec)
+function [a, d, e] = t_diag(v : vec)
     a = diag(v)
     d = diagonal(a)
+    e = diag(a)
 endfunction
 function [l, u, s] = t_flip(x : cube)
     l = fliplr(x)
@@ -140,6 +159,12 @@ fn colour_transforms_follow_the_standards() {
     let d = m::t_decode(&x).unwrap().to_vec().unwrap();
     close(&d, &v.iter().map(|&a| srgb_decode(a)).collect::<Vec<_>>(), 1e-5);
     close(&m::t_encode(&m::t_decode(&x).unwrap()).unwrap().to_vec().unwrap(), &v, 1e-5);
+    // One scalar, both branches of the curve: decode by the standard, encode its inverse.
+    for a in [0.02f32, 222.0 / 255.0] {
+        let (d, e) = m::t_srgb_scalar(a).unwrap();
+        close(&[d], &[srgb_decode(a)], 1e-6);
+        close(&[srgb_decode(e)], &[a], 1e-5);
+    }
     // MATLAB: rgb2lab([1 0 0]) = [53.2408 80.0925 67.2032]; white is [100 0 0].
     let red = cube(1, 2, 3, |_, j, c| if j == 1 || c == 0 { 1.0 } else { 0.0 });
     let lab = m::t_lab(&red).unwrap().to_vec().unwrap();
@@ -290,6 +315,26 @@ fn morphology_is_min_and_max_over_the_mask() {
     assert_eq!(m::t_erode(&x, &h).unwrap().to_vec().unwrap(), eroded);
     assert_eq!(m::t_dilate(&x, &h).unwrap().to_vec().unwrap(), morph(&v, true));
     assert_eq!(m::t_open(&x, &h).unwrap().to_vec().unwrap(), morph(&eroded, true));
+    let dilated = morph(&v, true);
+    assert_eq!(m::t_close(&x, &h).unwrap().to_vec().unwrap(), morph(&dilated, false));
+}
+
+#[test]
+fn concatenation_stacks_rows_and_columns() {
+    let a = Array::from_vec(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    let b = Array::from_vec(&[2, 2], vec![5.0f32, 6.0, 7.0, 8.0]).unwrap();
+    let (v, h) = m::t_cat(&a, &b).unwrap();
+    assert_eq!(
+        (v.shape(), v.to_vec().unwrap()),
+        (&[4, 2][..], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    );
+    assert_eq!(
+        (h.shape(), h.to_vec().unwrap()),
+        (&[2, 4][..], vec![1.0, 2.0, 5.0, 6.0, 3.0, 4.0, 7.0, 8.0])
+    );
+    let c = Array::from_vec(&[1, 3], vec![0.0f32; 3]).unwrap();
+    let e = m::t_cat(&a, &c).unwrap_err().to_string();
+    assert!(e.contains("vertcat") && e.contains("columns"), "{e}");
 }
 
 #[test]
@@ -360,9 +405,10 @@ fn system_functions() {
     let f = m::t_find(&Array::from_vec(&[2, 3, 1], vec![0.0, 2.0, 0.0, 0.0, -1.0, 3.0]).unwrap())
         .unwrap();
     assert_eq!(f.to_vec().unwrap(), vec![1, 4, 5]);
-    let (a, d) = m::t_diag(&Array::from_vec(&[3], vec![1.0, 2.0, 3.0]).unwrap()).unwrap();
+    let (a, d, e) = m::t_diag(&Array::from_vec(&[3], vec![1.0, 2.0, 3.0]).unwrap()).unwrap();
     assert_eq!(a.to_vec().unwrap(), vec![1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0]);
     assert_eq!(d.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
+    assert_eq!(e.to_vec().unwrap(), vec![1.0, 2.0, 3.0]);
     let g = cube(3, 3, 1, |i, j, _| (i * 3 + j) as f32);
     let (l, u, sh) = m::t_flip(&g).unwrap();
     assert_eq!(l.to_vec().unwrap(), vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0, 8.0, 7.0, 6.0]);
@@ -377,6 +423,12 @@ fn integer_conversions() {
     assert_eq!(m::t_u8(&x).unwrap().to_vec().unwrap(), vec![0.0, 128.0, 255.0]);
     let y = Array::from_vec(&[1, 4, 1], vec![-3.0f32, 1.4, 1.6, 300.0]).unwrap();
     assert_eq!(m::t_to_u8(&y).unwrap().to_vec().unwrap(), vec![0u8, 1, 2, 255]);
+    let x16 = Array::from_vec(&[1, 3, 1], vec![0u16, 1000, 65535]).unwrap();
+    let f = Array::from_vec(&[1, 4, 1], vec![-1.0f32, 2.5, 70000.0, 1234.4]).unwrap();
+    let (a, b) = m::t_u16(&x16, &f).unwrap();
+    assert_eq!(a.to_vec().unwrap(), vec![0.0, 1000.0, 65535.0]);
+    // Rounded, then saturated to 0..65535 (MATLAB's uint16); 2.5 rounds away from zero.
+    assert_eq!(b.to_vec().unwrap(), vec![0u16, 3, 65535, 1234]);
 }
 
 #[test]
@@ -388,6 +440,9 @@ fn linear_algebra_module() {
     assert_eq!(t, 7.0);
     close(&[d, n], &[8f32.ln(), 5f32.sqrt()], 1e-6);
     close(&x.to_vec().unwrap(), &[0.5, 0.0], 1e-6);
+    // The upper factor R with R' R = A: [[2, 1], [0, sqrt(2)]] by hand.
+    let r = m::t_chol(&a).unwrap().to_vec().unwrap();
+    close(&r, &[2.0, 1.0, 0.0, 2f32.sqrt()], 1e-6);
 }
 
 #[test]
@@ -415,6 +470,22 @@ fn module_kernels_on_both_devices() {
         ("imerode", Box::new(|| m::t_erode(&x, &h))),
         ("imresize bicubic", Box::new(|| m::t_resize(&x, 1.5, "bicubic"))),
         ("padarray", Box::new(|| m::t_pad(&x, "circular"))),
+        // Every other kernel of the shipped modules (tests/ptx_coverage.rs lists them).
+        ("rgb2gray", Box::new(|| m::t_gray(&x))),
+        ("sRGB_encode", Box::new(|| m::t_encode(&x))),
+        ("lab2rgb", Box::new(|| m::t_unlab(&m::t_lab(&x)?))),
+        ("hsv2rgb", Box::new(|| m::t_unhsv(&m::t_hsv(&x)?))),
+        ("rgb2yuv, yuv2rgb", Box::new(|| m::t_yuv(&x))),
+        ("imfilter circular", Box::new(|| m::t_filter(&x, &h, "circular"))),
+        ("imfilter clamped", Box::new(|| m::t_filter(&x, &h, "clamped"))),
+        ("imresize bilinear", Box::new(|| m::t_resize(&x, 1.5, "bilinear"))),
+        ("imresize nearest", Box::new(|| m::t_resize(&x, 0.7, "nearest"))),
+        ("padarray zero", Box::new(|| m::t_pad(&x, "zero"))),
+        ("padarray clamped", Box::new(|| m::t_pad(&x, "clamped"))),
+        ("padarray mirror", Box::new(|| m::t_pad(&x, "mirror"))),
+        ("fliplr", Box::new(|| Ok(m::t_flip(&x)?.0))),
+        ("flipud", Box::new(|| Ok(m::t_flip(&x)?.1))),
+        ("fftshift2", Box::new(|| Ok(m::t_flip(&x)?.2))),
     ];
     for (name, f) in &runs {
         let (c, g) = both(name, false, || f()?.to_vec()).unwrap();

@@ -364,4 +364,39 @@ endfunction
         ),
         "{err}"
     );
+    // What to write instead.
+    assert!(
+        err.contains(
+            "= instead: call `syncthreads` at the top level of the kernel body or in a `for` \
+             range or `while` loop, and branch around the code between barriers\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_says_what_to_write_instead_of_an_unsupported_construct() {
+    let src = "\
+function [] = __kernel__ double_all(x : mat, y : mat, pos : ivec2)
+    y[pos] = sum(x + x)
+endfunction
+function y : mat = doubled(x : mat)
+    y = zeros(size(x))
+    parallel_do(size(x), x, y, double_all)
+endfunction
+";
+    let dir = dir_with(&[("whole.q", src)]);
+    let out = quasar(&["check", "whole.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let expected = "\
+error: code generation does not support whole-array arithmetic on arrays inside a kernel yet
+  ┌─ whole.q:2:18
+  │
+2 │     y[pos] = sum(x + x)
+  │                  ^^^^^
+  │
+  = instead: compute one element per thread (`y[pos] = a[pos] + b[pos]`), or loop with `for`
+";
+    assert!(err.contains(expected), "{err}");
 }

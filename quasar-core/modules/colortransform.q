@@ -7,7 +7,8 @@
 %   yuv2rgb(x)      its inverse
 %   rgb2hsv(x)      hue, saturation, value, each in [0, 1] (MATLAB's rgb2hsv); x in [0, 1]
 %   hsv2rgb(x)      its inverse
-%   sRGB_decode(x)  sRGB-encoded values in [0, 1] to linear light (IEC 61966-2-1)
+%   sRGB_decode(x)  sRGB-encoded values in [0, 1] to linear light (IEC 61966-2-1); x a cube
+%                   or one scalar
 %   sRGB_encode(x)  linear light in [0, 1] to sRGB-encoded values
 %   rgb2lab(x)      sRGB in [0, 1] (D65) to CIE L*a*b* (MATLAB's rgb2lab): L in [0, 100]
 %   lab2rgb(x)      its inverse (sRGB values, not clamped)
@@ -44,6 +45,15 @@ endfunction
 function y = sRGB_encode(x : cube)
     y = uninit(size(x))
     parallel_do(size(x), x, y, srgb_encode_kernel)
+endfunction
+
+% One value (real code converts thresholds: `sRGB_decode(222 / 255)`).
+function y = sRGB_decode(x : scalar)
+    y = srgb_decode_value(x)
+endfunction
+
+function y = sRGB_encode(x : scalar)
+    y = srgb_encode_value(x)
 endfunction
 
 function [] = __kernel__ rgb2gray_kernel(x : cube'const, y : mat, pos : ivec2)

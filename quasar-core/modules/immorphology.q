@@ -9,6 +9,11 @@
 %   imclose(x, mask, center)   imerode(imdilate(x, ...), ...)
 % center defaults to floor((size(mask) - 1) / 2). Pixels outside the image are ignored, as
 % MATLAB pads erosion with +Inf and dilation with -Inf.
+%
+% It imports imfilter.q: real code that imports immorphology.q, system.q, inttypes.q and
+% colortransform.q, but not imfilter.q, calls gaussian_filter, so one of them made it visible
+% in the original (imports are transitive).
+import "imfilter.q"
 
 function [] = __kernel__ morph_kernel(x : cube'const, mask : mat'const, y : cube, center : ivec2, dilate : int, pos : ivec3)
     acc = x[pos]

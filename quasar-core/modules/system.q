@@ -10,7 +10,8 @@
 %   std(x), var(x) the sample standard deviation and variance (divisor N - 1) of all elements
 %   median(x)      the median of all elements (the mean of the middle two for an even count)
 %   find(x)        the zero-based linear (row-major) indices of the non-zero elements
-%   diag(v)        the square matrix with the vector v on its diagonal
+%   diag(v)        the square matrix with the vector v on its diagonal; of a matrix, its
+%                  diagonal (as diagonal)
 %   diagonal(A)    the diagonal of a matrix, as a vector
 %   vertcat(a, b), horzcat(a, b)   a above b, a left of b (MATLAB's [a; b] and [a, b])
 %   fliplr(x), flipud(x)           x with its columns (rows) in reverse order
@@ -73,7 +74,16 @@ function y = find(x : cube)
     endfor
 endfunction
 
-function A = diag(v : vec)
+% A vector gives the matrix, a matrix its diagonal (MATLAB's diag); decided by the type.
+function A = diag(v)
+    if isvector(v)
+        A = diag_matrix(v)
+    else
+        A = diagonal(v)
+    endif
+endfunction
+
+function A = diag_matrix(v : vec)
     n = numel(v)
     A = zeros(n, n)
     for k = 0..n - 1

@@ -31,6 +31,7 @@
 
 mod alu;
 mod block;
+pub mod coverage;
 mod decode;
 mod decode_arith;
 mod decode_mem;

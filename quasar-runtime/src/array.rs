@@ -169,6 +169,7 @@ impl<T: Element> Array<T> {
             array: "array".into(),
             index: idx,
             shape: self.shape().to_vec(),
+            location: None,
         })
     }
 

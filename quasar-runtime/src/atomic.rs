@@ -28,6 +28,52 @@ macro_rules! cas_loop {
     }};
 }
 
+/// The arithmetic of atomic compound assignment, as Quasar's operators compute it in kernels:
+/// integers wrap (and `x / 0` is 0, as the generated code divides), floats and complex
+/// numbers round as usual. (`std::ops` would panic on integer overflow in debug builds.)
+pub trait AtomicArith: Copy {
+    /// `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// `self * o`.
+    fn mul(self, o: Self) -> Self;
+    /// `self / o`.
+    fn div(self, o: Self) -> Self;
+}
+
+macro_rules! atomic_int {
+    ($($t:ty),*) => { $(
+        impl AtomicArith for $t {
+            #[inline] fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+            #[inline] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            #[inline] fn div(self, o: Self) -> Self { if o == 0 { 0 } else { self.wrapping_div(o) } }
+        }
+    )* };
+}
+atomic_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! atomic_float {
+    ($($t:ty),*) => { $(
+        impl AtomicArith for $t {
+            #[inline] fn add(self, o: Self) -> Self { self + o }
+            #[inline] fn sub(self, o: Self) -> Self { self - o }
+            #[inline] fn mul(self, o: Self) -> Self { self * o }
+            #[inline] fn div(self, o: Self) -> Self { self / o }
+        }
+    )* };
+}
+atomic_float!(f32, f64, half::f16, num_complex::Complex<f32>, num_complex::Complex<f64>);
+
+/// Floats that may be NaN (integers never are): atomic `^^=`/`__=` ignore a NaN operand as
+/// `max`/`min` do (and as the GPU's `max.f32`/`min.f32` in the compare-and-swap loop).
+fn is_nan<T: PartialOrd>(x: T) -> bool {
+    #[allow(clippy::eq_op)]
+    let nan = x != x;
+    nan
+}
+
 const STRIPES: usize = 64;
 static LOCKS: [Mutex<()>; STRIPES] = [const { Mutex::new(()) }; STRIPES];
 
@@ -58,8 +104,8 @@ pub unsafe fn update<T: Element>(p: *mut T, f: impl Fn(T) -> T) -> T {
 /// # Safety
 /// As for [`update`].
 #[inline]
-pub unsafe fn add<T: Element + std::ops::Add<Output = T>>(p: *mut T, v: T) -> T {
-    update(p, |x| x + v)
+pub unsafe fn add<T: Element + AtomicArith>(p: *mut T, v: T) -> T {
+    update(p, |x| AtomicArith::add(x, v))
 }
 
 /// `*p -= v` atomically; returns the new value.
@@ -67,8 +113,8 @@ pub unsafe fn add<T: Element + std::ops::Add<Output = T>>(p: *mut T, v: T) -> T 
 /// # Safety
 /// As for [`update`].
 #[inline]
-pub unsafe fn sub<T: Element + std::ops::Sub<Output = T>>(p: *mut T, v: T) -> T {
-    update(p, |x| x - v)
+pub unsafe fn sub<T: Element + AtomicArith>(p: *mut T, v: T) -> T {
+    update(p, |x| AtomicArith::sub(x, v))
 }
 
 /// `*p *= v` atomically; returns the new value.
@@ -76,8 +122,8 @@ pub unsafe fn sub<T: Element + std::ops::Sub<Output = T>>(p: *mut T, v: T) -> T 
 /// # Safety
 /// As for [`update`].
 #[inline]
-pub unsafe fn mul<T: Element + std::ops::Mul<Output = T>>(p: *mut T, v: T) -> T {
-    update(p, |x| x * v)
+pub unsafe fn mul<T: Element + AtomicArith>(p: *mut T, v: T) -> T {
+    update(p, |x| AtomicArith::mul(x, v))
 }
 
 /// `*p /= v` atomically; returns the new value.
@@ -85,8 +131,8 @@ pub unsafe fn mul<T: Element + std::ops::Mul<Output = T>>(p: *mut T, v: T) -> T 
 /// # Safety
 /// As for [`update`].
 #[inline]
-pub unsafe fn div<T: Element + std::ops::Div<Output = T>>(p: *mut T, v: T) -> T {
-    update(p, |x| x / v)
+pub unsafe fn div<T: Element + AtomicArith>(p: *mut T, v: T) -> T {
+    update(p, |x| AtomicArith::div(x, v))
 }
 
 /// `*p ^^= v` (maximum) atomically; returns the new value.
@@ -95,7 +141,7 @@ pub unsafe fn div<T: Element + std::ops::Div<Output = T>>(p: *mut T, v: T) -> T 
 /// As for [`update`].
 #[inline]
 pub unsafe fn max<T: Element + PartialOrd>(p: *mut T, v: T) -> T {
-    update(p, |x| if v > x { v } else { x })
+    update(p, |x| if v > x || (is_nan(x) && !is_nan(v)) { v } else { x })
 }
 
 /// `*p __= v` (minimum) atomically; returns the new value.
@@ -104,7 +150,7 @@ pub unsafe fn max<T: Element + PartialOrd>(p: *mut T, v: T) -> T {
 /// As for [`update`].
 #[inline]
 pub unsafe fn min<T: Element + PartialOrd>(p: *mut T, v: T) -> T {
-    update(p, |x| if v < x { v } else { x })
+    update(p, |x| if v < x || (is_nan(x) && !is_nan(v)) { v } else { x })
 }
 
 /// `*p |= v` atomically; returns the new value.

@@ -45,17 +45,21 @@ pub enum Error {
 
     /// A checked array access (`'checked`, the default in host code) was outside the array.
     #[error(
-        "index {} is out of range for `{array}` with shape {}",
+        "{}index {} is out of range for `{array}` with shape {}",
+        location_prefix(.location),
         list(.index),
         list(.shape)
     )]
     IndexOutOfRange {
         /// The array as named in the Quasar source.
         array: String,
-        /// The index that was used, one entry per indexed dimension.
+        /// The index that was used, one entry per indexed dimension (on the GPU: the
+        /// subscript that was out of range).
         index: Vec<i64>,
         /// The array's shape at the time of the access.
         shape: Vec<usize>,
+        /// Where the access is in the Quasar source (kernels' accesses, on every device).
+        location: Option<SourceLocation>,
     },
 
     /// Data that was loaded at run time (a file, a dynamic value) does not have the type the
@@ -248,6 +252,10 @@ impl Error {
 /// `Result` with the run-time [`Error`]: what every generated Quasar function returns.
 pub type Result<T> = std::result::Result<T, Error>;
 
+fn location_prefix(location: &Option<SourceLocation>) -> String {
+    location.as_ref().map_or(String::new(), |l| format!("{l}: "))
+}
+
 fn array_suffix(array: &Option<String>) -> String {
     array.as_ref().map_or(String::new(), |a| format!(" for {a}"))
 }
@@ -281,9 +289,19 @@ mod tests {
 
     #[test]
     fn index_error_names_array_index_and_shape() {
-        let e =
-            Error::IndexOutOfRange { array: "img".into(), index: vec![4, -1], shape: vec![4, 3] };
+        let (array, index, shape) = ("img".to_string(), vec![4, -1], vec![4, 3]);
+        let e = Error::IndexOutOfRange {
+            array: array.clone(),
+            index: index.clone(),
+            shape: shape.clone(),
+            location: None,
+        };
         assert_eq!(e.to_string(), "index [4, -1] is out of range for `img` with shape [4, 3]");
+        let e = Error::IndexOutOfRange { array, index, shape, location: Some(loc()) };
+        assert_eq!(
+            e.to_string(),
+            "filters.q:12:5: index [4, -1] is out of range for `img` with shape [4, 3]"
+        );
     }
 
     #[test]

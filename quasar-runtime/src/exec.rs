@@ -209,15 +209,26 @@ impl Runtime {
         let invalid = |reason: String| Error::InvalidLaunch { kernel: k.name.into(), reason };
         if cfg.threads_per_block() > be.max_threads_per_block() {
             return Err(invalid(format!(
-                "{} threads per block, the device allows {}",
+                "block dimensions {:?} are {} threads per block; the device allows {}",
+                &cfg.blkdim()[..cfg.ndim()],
                 cfg.threads_per_block(),
                 be.max_threads_per_block()
             )));
         }
         let (grid, _) = cfg.cuda_grid_block();
         let max = be.max_grid();
-        if (0..3).any(|i| grid[i] > max[i]) {
-            return Err(invalid(format!("grid {grid:?} exceeds the device's limits {max:?}")));
+        if let Some(axis) = (0..3).find(|&i| grid[i] > max[i]) {
+            // CUDA axis x is the last launch dimension.
+            let d = cfg.ndim() - 1 - axis;
+            return Err(invalid(format!(
+                "launch dimension {d} is {} with blocks of {}: {} blocks along CUDA axis {}, \
+                 the device allows {} (use larger blocks for this dimension)",
+                cfg.dims()[d],
+                cfg.blkdim()[d],
+                grid[axis],
+                ["x", "y", "z"][axis],
+                max[axis]
+            )));
         }
         if be.needs_ptx() && k.ptx.is_none() {
             return Err(no_ptx(k));

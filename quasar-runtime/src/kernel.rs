@@ -517,6 +517,7 @@ impl<'a, T: Element> KernelView<'a, T> {
             array: "<kernel argument>".into(),
             index: vec![i],
             shape: self.shape.dims().to_vec(),
+            location: None,
         }
     }
 

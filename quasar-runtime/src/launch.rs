@@ -66,12 +66,16 @@ impl LaunchConfig {
         check_dims(kernel, dims)?;
         if blkdim.len() != dims.len() {
             return Err(bad(format!(
-                "block dimensions {blkdim:?} do not match the {}-dimensional launch",
+                "{} block dimensions {blkdim:?} for the {} launch dimensions {dims:?}; give \
+                 one block dimension per launch dimension",
+                blkdim.len(),
                 dims.len()
             )));
         }
-        if blkdim.contains(&0) {
-            return Err(bad(format!("block dimensions {blkdim:?} contain 0")));
+        if let Some(k) = blkdim.iter().position(|&b| b == 0) {
+            return Err(bad(format!(
+                "block dimension {k} of {blkdim:?} is 0; block dimensions must be at least 1"
+            )));
         }
         let mut c = LaunchConfig { ndim: dims.len(), dims: [1; 3], blkdim: [1; 3], blkcnt: [1; 3] };
         for d in 0..dims.len() {
@@ -192,7 +196,8 @@ fn check_dims(kernel: &str, dims: &[usize]) -> Result<()> {
         return Err(Error::InvalidLaunch {
             kernel: kernel.into(),
             reason: format!(
-                "{} launch dimensions; kernels are launched over 1 to {MAX_LAUNCH_DIMS}",
+                "{} launch dimensions {dims:?}; kernels are launched over 1 to \
+                 {MAX_LAUNCH_DIMS} dimensions",
                 dims.len()
             ),
         });
@@ -402,12 +407,30 @@ mod tests {
     }
 
     #[test]
-    fn bad_configs_are_errors() {
-        assert!(LaunchConfig::new("k", &[], &[]).is_err());
-        assert!(LaunchConfig::new("k", &[1, 2, 3, 4], &[1, 1, 1, 1]).is_err());
-        assert!(LaunchConfig::new("k", &[4, 4], &[4]).is_err());
-        let e = LaunchConfig::new("blur", &[4], &[0]).unwrap_err().to_string();
-        assert!(e.starts_with("invalid launch of kernel `blur`"), "{e}");
+    fn bad_configs_are_errors_saying_what_is_wrong() {
+        let e = |dims: &[usize], blk: &[usize]| {
+            LaunchConfig::new("blur", dims, blk).unwrap_err().to_string()
+        };
+        assert_eq!(
+            e(&[], &[]),
+            "invalid launch of kernel `blur`: 0 launch dimensions []; kernels are launched over \
+             1 to 3 dimensions"
+        );
+        assert_eq!(
+            e(&[1, 2, 3, 4], &[1, 1, 1, 1]),
+            "invalid launch of kernel `blur`: 4 launch dimensions [1, 2, 3, 4]; kernels are \
+             launched over 1 to 3 dimensions"
+        );
+        assert_eq!(
+            e(&[4, 4], &[4]),
+            "invalid launch of kernel `blur`: 1 block dimensions [4] for the 2 launch \
+             dimensions [4, 4]; give one block dimension per launch dimension"
+        );
+        assert_eq!(
+            e(&[4, 8], &[4, 0]),
+            "invalid launch of kernel `blur`: block dimension 1 of [4, 0] is 0; block \
+             dimensions must be at least 1"
+        );
     }
 
     #[test]

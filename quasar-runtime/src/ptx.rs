@@ -23,7 +23,7 @@
 //! gets the legacy packing: arguments in the order given, arrays with their run-time extents.
 
 use crate::device::DeviceArg;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SourceLocation};
 use crate::kernel::Kernel;
 
 /// How the PTX entry takes one launch argument.
@@ -41,12 +41,26 @@ pub enum PtxArg {
     },
 }
 
-/// A `'checked` access of a PTX module, numbered as in `quasar_error[1]`.
+/// What a [`CheckSite`] reports when the `quasar_error` word names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    /// An array access out of range ([`Error::IndexOutOfRange`]).
+    Index,
+    /// `error(message)` ([`Error::User`]; the message is constant on the GPU).
+    Error(&'static str),
+    /// A failed `assert` ([`Error::AssertionFailed`]): its message, or the condition's text.
+    Assert(&'static str),
+}
+
+/// A place in a PTX module's kernels that can fail at run time (a `'checked` access, `error`,
+/// `assert`), numbered as in `quasar_error[1]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckSite {
-    /// The `.entry` the access is in.
+    /// The `.entry` the site is in.
     pub kernel: &'static str,
-    /// The array as named in the Quasar source.
+    /// What fails there.
+    pub kind: SiteKind,
+    /// The array as named in the Quasar source (empty for `error`/`assert`).
     pub array: &'static str,
     /// The launch argument holding the array, when it is one (its shape goes into the error).
     pub arg: Option<u16>,
@@ -72,11 +86,12 @@ pub struct PtxEntry {
     pub args: &'static [PtxArg],
     /// The number of output arguments.
     pub outputs: u8,
-    /// The module's `'checked` sites (all kernels', indexed by `quasar_error[1]`).
+    /// The module's sites that can fail (all kernels', indexed by `quasar_error[1]`).
     pub sites: &'static [CheckSite],
-    /// Whether this entry has `'checked` accesses: the launcher then waits for the kernel and
-    /// reads `quasar_error`, so that the launch returns the error as a CPU launch does (such
-    /// launches are synchronous; `'safe`, the default in kernels, costs nothing of the kind).
+    /// Whether this entry has such sites (`'checked` accesses, `error`, `assert`): the
+    /// launcher then waits for the kernel and reads `quasar_error`, so that the launch
+    /// returns the error as a CPU launch does (such launches are synchronous; `'safe`, the
+    /// default in kernels, costs nothing of the kind).
     pub checked: bool,
 }
 
@@ -195,10 +210,10 @@ pub enum ErrorWord {
 }
 
 /// Decodes `quasar_error` (`[flag, site, subscript, index]`) after a launch of `kernel` with
-/// arguments `args` into the error the CPU path gives for the same access
-/// ([`Error::IndexOutOfRange`] naming the array, with the failing subscript's value and the
-/// array's run-time shape when it is a launch argument). The Quasar location and the
-/// subscript number go to the log (`log::warn!`), since the error type has no field for them.
+/// arguments `args` into the error the CPU path gives for the same site, with the site's
+/// Quasar file:line:col: [`Error::IndexOutOfRange`] naming the array, with the failing
+/// subscript's value and the array's run-time shape when it is a launch argument;
+/// [`Error::User`] for `error`; [`Error::AssertionFailed`] for `assert`.
 pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) -> ErrorWord {
     if word[0] == 0 {
         return ErrorWord::Clear;
@@ -208,12 +223,13 @@ pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) ->
         return ErrorWord::Failed(Error::KernelFailed {
             kernel: kernel.name.into(),
             device: "the GPU".into(),
-            message: format!("a 'checked access was out of range (unknown site {})", word[1]),
+            message: format!("the kernel reported an error at unknown site {}", word[1]),
         });
     };
     if site.kernel != e.entry {
         return ErrorWord::OtherKernel;
     }
+    let location = SourceLocation { file: site.file.into(), line: site.line, col: site.col };
     let index = word[3] as i32 as i64;
     let shape = site
         .arg
@@ -225,19 +241,17 @@ pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) ->
             _ => None,
         })
         .unwrap_or_default();
-    log::warn!(
-        "quasar: {}:{}:{}: index {index} (subscript {}) is out of range for `{}` in kernel `{}` on the GPU",
-        site.file,
-        site.line,
-        site.col,
-        word[2] + 1,
-        site.array,
-        kernel.name
-    );
-    ErrorWord::Failed(Error::IndexOutOfRange {
-        array: site.array.into(),
-        index: vec![index],
-        shape,
+    ErrorWord::Failed(match site.kind {
+        SiteKind::Index => Error::IndexOutOfRange {
+            array: site.array.into(),
+            index: vec![index],
+            shape,
+            location: Some(location),
+        },
+        SiteKind::Error(message) => Error::User { message: message.into(), location },
+        SiteKind::Assert(condition) => {
+            Error::AssertionFailed { condition: condition.into(), location }
+        }
     })
 }
 

@@ -11,9 +11,15 @@ fn nothing(_: &BlockCtx, _: &KernelArgs) -> Result<()> {
     Ok(())
 }
 
-static SITES: [CheckSite; 2] = [
-    CheckSite { kernel: "other", array: "a", arg: None, file: "f.q", line: 1, col: 1 },
-    CheckSite { kernel: "shift_1", array: "x", arg: Some(0), file: "f.q", line: 7, col: 12 },
+const fn site(kernel: &'static str, kind: SiteKind, array: &'static str, line: u32) -> CheckSite {
+    let arg = if array.is_empty() { None } else { Some(0) };
+    CheckSite { kernel, kind, array, arg, file: "f.q", line, col: 12 }
+}
+static SITES: [CheckSite; 4] = [
+    site("other", SiteKind::Index, "a", 1),
+    site("shift_1", SiteKind::Index, "x", 7),
+    site("shift_1", SiteKind::Error("no negative shifts"), "", 8),
+    site("shift_1", SiteKind::Assert("s < 4"), "", 9),
 ];
 static ENTRY: PtxEntry = PtxEntry {
     module: ".version 7.8",
@@ -118,12 +124,20 @@ fn the_error_word_becomes_the_cpu_paths_index_error() {
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, 10], &args) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "index [10] is out of range for `x` with shape [8]");
+    assert_eq!(e.to_string(), "f.q:7:12: index [10] is out of range for `x` with shape [8]");
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, (-2i32) as u32], &args)
     else {
         panic!("a failure");
     };
     assert!(matches!(&e, Error::IndexOutOfRange { index, .. } if index == &[-2]), "{e}");
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 2, 0, 0], &args) else {
+        panic!("a failure");
+    };
+    assert_eq!(e.to_string(), "f.q:8:12: no negative shifts");
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 3, 0, 0], &args) else {
+        panic!("a failure");
+    };
+    assert_eq!(e.to_string(), "f.q:9:12: assertion failed: s < 4");
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 9, 0, 0], &args) else {
         panic!("a failure");
     };

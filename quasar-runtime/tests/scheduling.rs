@@ -410,6 +410,11 @@ fn launches_beyond_the_gpu_grid_limits_run_on_the_cpu_in_automatic_mode() {
         .run()
         .unwrap_err();
     assert!(matches!(e, Error::InvalidLaunch { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "invalid launch of kernel `add_scalar`: launch dimension 0 is 100000 with blocks of 256: \
+         391 blocks along CUDA axis x, the device allows 4 (use larger blocks for this dimension)"
+    );
     let r =
         rt.launch(&ADD_SCALAR).dims(&[100_000]).arg(&y, Access::ReadWrite).scalar(1).run().unwrap();
     assert_eq!(r.device(), DeviceKind::Cpu);

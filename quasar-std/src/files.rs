@@ -25,8 +25,9 @@
 //! (`"float32" "float64" "double" "single" "int8" … "uint64"`, little-endian) into an array of
 //! that shape, converted to the requested element type; `fwrite(f, data, type)` writes them;
 //! `fgets(f)` reads one line with its newline (an empty string at the end of the file);
-//! `fclose(f)` closes it. `dir(pattern)` lists the files matching a `*`/`?` pattern in one
-//! directory, sorted by name.
+//! `fclose(f)` closes it. In generated code a file is the identifier that [`fopen_id`]
+//! returns (an `int`, as in MATLAB). `dir(pattern)` lists the files matching a `*`/`?`
+//! pattern in one directory, sorted by name.
 
 use quasar_runtime::{Array, Complex, Element, Error, Result};
 use std::fs::File;
@@ -454,6 +455,15 @@ impl QFile {
         w.write_all(&out).map_err(|e| Error::io(&name, e))
     }
 
+    /// `fprintf(f, …)`: text written as it is.
+    pub fn write_text(&mut self, text: &str) -> Result<()> {
+        let name = self.name.clone();
+        let w = self.writer.as_mut().ok_or_else(|| {
+            Error::argument("fprintf", format!("`{name}` is not open for writing"))
+        })?;
+        w.write_all(text.as_bytes()).map_err(|e| Error::io(&name, e))
+    }
+
     /// `fgets(f)`: the next line with its newline; empty at the end of the file.
     pub fn fgets(&mut self) -> Result<String> {
         let name = self.name.clone();
@@ -507,6 +517,10 @@ fn matches(pat: &[u8], name: &[u8]) -> bool {
         _ => false,
     }
 }
+
+#[path = "files_ids.rs"]
+mod ids;
+pub use ids::{fclose_id, fgets_id, fopen_id, fprintf_id, fread_id, fwrite_id};
 
 #[cfg(test)]
 #[path = "files_tests.rs"]

@@ -40,3 +40,16 @@ parallel_do(8, zeros(8), atomics_f32)
 parallel_do(8, int(zeros(8)), uint32(zeros(8)), int64(zeros(8)), uint64(zeros(8)), atomics_int)
 s64 = vec[scalar'double](8)
 parallel_do(8, s64, atomics_f64)
+
+% Host functions of tests/gpu_ptx_kernels.rs.
+function [] = run_atomics_f32(n : int, s : vec)
+    parallel_do(n, s, atomics_f32)
+endfunction
+
+function [] = run_atomics_int(n : int, a : vec[int], b : vec[uint32], c : vec[int64], d : vec[uint64])
+    parallel_do(n, a, b, c, d, atomics_int)
+endfunction
+
+function [] = run_atomics_f64(n : int, s : vec[scalar'double])
+    parallel_do(n, s, atomics_f64)
+endfunction

@@ -68,9 +68,39 @@ x = ones(8)
 y = zeros(8)
 parallel_do(8, x, y, 2.0, saxpy)
 m = ones(4, 4)
-parallel_do(size(m), m, m, m, m, m, zeros(4, 4), modes)
-parallel_do(8, y, 10, control)
+run_modes(m, zeros(4, 4))
+run_control(y, 10)
 parallel_do(8, [1, 2, 3, 1, 2, 3, 1, 2], int(zeros(8)), zeros(8), histogram)
 [t, b] = parallel_do(8, y, reduce_out)
 parallel_do(4, uint8(zeros(4)), int16(zeros(4)), int64(zeros(4)), uint32(zeros(4)), widths)
 parallel_do(size(m), m, zeros(4, 4), math)
+
+% Host functions of tests/gpu_ptx_kernels.rs, which runs each kernel on the CPU and on the
+% PTX interpreter with inputs of its own (NaN, ±0, ±inf, subnormals, odd sizes).
+function [] = run_saxpy(x : vec, y : vec, a : scalar)
+    parallel_do(numel(x), x, y, a, saxpy)
+endfunction
+
+function [] = run_modes(a : mat, y : mat)
+    parallel_do(size(y), a, a, a, a, a, y, modes)
+endfunction
+
+function [] = run_control(y : vec, n : int)
+    parallel_do(numel(y), y, n, control)
+endfunction
+
+function [] = run_histogram(x : vec[int], h : vec[int], s : vec)
+    parallel_do(numel(x), x, h, s, histogram)
+endfunction
+
+function [t : scalar, b : int] = run_reduce(a : vec)
+    [t, b] = parallel_do(numel(a), a, reduce_out)
+endfunction
+
+function [] = run_widths(a : vec[uint8], b : vec[int16], c : vec[int64], d : vec[uint32])
+    parallel_do(numel(a), a, b, c, d, widths)
+endfunction
+
+function [] = run_math(x : mat, y : mat)
+    parallel_do(size(x), x, y, math)
+endfunction

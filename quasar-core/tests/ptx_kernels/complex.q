@@ -21,3 +21,16 @@ function [] = __kernel__ complex_accumulate(x : cvec'const, acc : cvec, pos : in
     z = pos > 3 ? x[pos] : -x[pos]
     acc[mod(pos, 4)] += z * z
 endfunction
+
+% Host functions of tests/gpu_ptx_kernels.rs.
+function [] = run_complex_arith(x : cvec, y : cvec, w : cscalar)
+    parallel_do(numel(x), x, y, w, complex_arith)
+endfunction
+
+function [] = run_complex_parts(x : cmat, m : mat)
+    parallel_do(size(x), x, m, complex_parts)
+endfunction
+
+function [] = run_complex_accumulate(x : cvec, acc : cvec)
+    parallel_do(numel(x), x, acc, complex_accumulate)
+endfunction

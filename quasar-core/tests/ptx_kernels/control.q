@@ -58,3 +58,16 @@ parallel_do([4, 4], ones(4, 4), zeros(4, 4), 3, flow)
 parallel_do(4, int8(zeros(4)), uint16(zeros(4)), narrow)
 x64 = vec[scalar'double](4)
 parallel_do(4, x64, doubles)
+
+% Host functions of tests/gpu_ptx_kernels.rs.
+function [] = run_flow(x : mat, y : mat, n : int)
+    parallel_do(size(x), x, y, n, flow)
+endfunction
+
+function [] = run_narrow(a : vec[int8], b : vec[uint16])
+    parallel_do(numel(a), a, b, narrow)
+endfunction
+
+function [] = run_doubles(x : vec[scalar'double])
+    parallel_do(numel(x), x, doubles)
+endfunction

@@ -92,3 +92,26 @@ function [] = __kernel__ tiles(this_thread_block : thread_block, x : vec, pos : 
     this_thread_block.sync()
     syncthreads(block)
 endfunction
+
+% Host functions of tests/gpu_ptx_kernels.rs (the warp kernels are GPU-only: the test
+% computes their results in Rust).
+function y = warp_sum(x : vec)
+    y = parallel_do(numel(x), x, reduce_sum)
+endfunction
+
+function y = warp_sum32(x : vec)
+    y = parallel_do(numel(x), x, reduce_sum32)
+endfunction
+
+% One block of 4 x 4 threads (the kernel rewrites all of A in each block).
+function [] = run_block_copy(A : mat, a : scalar, b : scalar)
+    parallel_do([[4, 4], [4, 4]], A, a, b, block_copy)
+endfunction
+
+function [] = run_warp_ops(x : vec, n : vec[int], d : vec[int64], v : vec)
+    parallel_do(numel(x), x, n, d, v, warp_ops)
+endfunction
+
+function [] = run_tiles(x : vec)
+    parallel_do(numel(x), x, tiles)
+endfunction

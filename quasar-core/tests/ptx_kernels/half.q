@@ -22,3 +22,16 @@ function [] = __kernel__ half_device(x : mat[scalar'half], pos : ivec2)
     endif
     x[pos] = h + x[pos[0], 0]
 endfunction
+
+% Host functions of tests/gpu_ptx_kernels.rs.
+function [] = run_half_axpy(x : vec[scalar'half], y : vec[scalar'half], a : scalar'half)
+    parallel_do(numel(x), x, y, a, half_axpy)
+endfunction
+
+function [] = run_half_mixed(x : vec[scalar'half], y : vec, z : vec[scalar'half])
+    parallel_do(numel(x), x, y, z, half_mixed)
+endfunction
+
+function [] = run_half_device(x : mat[scalar'half])
+    parallel_do(size(x), x, half_device)
+endfunction

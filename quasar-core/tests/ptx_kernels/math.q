@@ -17,3 +17,12 @@ function [] = __kernel__ vector_math(x : mat'const, y : mat, pos : int)
     w = exp(v) + sin(v) .* atan(v)
     y[pos, 0] = w[0] + w[1] * w[2]
 endfunction
+
+% Host functions of tests/gpu_ptx_kernels.rs.
+function [] = run_elementary(x : vec, y : mat)
+    parallel_do(numel(x), x, y, elementary)
+endfunction
+
+function [] = run_vector_math(x : mat, y : mat)
+    parallel_do(size(x, 0), x, y, vector_math)
+endfunction

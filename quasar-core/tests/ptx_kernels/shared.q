@@ -22,3 +22,12 @@ function [] = __kernel__ block_sum(x : vec, blkpos : int, blkdim : int, pos : in
         x[pos] = t
     endif
 endfunction
+
+% Host functions of tests/gpu_ptx_kernels.rs: square blocks of 8 x 8, blocks of 32.
+function [] = run_transpose_tile(x : mat, y : mat)
+    parallel_do([[size(x, 0), size(x, 1)], [8, 8]], x, y, transpose_tile)
+endfunction
+
+function [] = run_block_sum(x : vec)
+    parallel_do([[numel(x)], [32]], x, block_sum)
+endfunction

@@ -42,3 +42,8 @@ function y : mat = run_rows(x : mat)
     y = zeros(size(x))
     parallel_do(size(x, 0), x, y, whole_rows)
 endfunction
+
+% Host function of tests/gpu_ptx_kernels.rs.
+function [] = run_rgb_ops(x : cube, y : cube, z : icube)
+    parallel_do(size(x, 0..1), x, y, z, rgb_ops)
+endfunction

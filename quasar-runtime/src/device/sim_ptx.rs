@@ -85,6 +85,7 @@ impl PtxDevice {
             let report = unsafe { loaded.module.launch(&loaded.globals, &launch, &opts) };
             match report {
                 Ok(r) => {
+                    log_launch(ptx, entry);
                     for w in r.warnings {
                         log::warn!("quasar: {w}");
                     }
@@ -129,6 +130,23 @@ impl PtxDevice {
                 Err(e)
             }
         }
+    }
+}
+
+/// With `QUASAR_PTX_LOG=FILE`, appends the fingerprint and name of each entry that ran to
+/// FILE (one line each; tests/ptx_coverage.rs matches them with the entries the project's
+/// sources emit). Best effort: a log that cannot be written does not fail the launch.
+fn log_launch(ptx: &str, entry: &str) {
+    use std::io::Write;
+    let Some(path) = std::env::var_os("QUASAR_PTX_LOG").filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let Some(fp) = quasar_ptx_sim::coverage::fingerprint(ptx, entry) else { return };
+    // One `write` of a short line to a file opened for appending: lines of concurrent
+    // launches and test processes do not interleave.
+    let line = format!("{fp:016x}\t{entry}\n");
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = f.write_all(line.as_bytes());
     }
 }
 

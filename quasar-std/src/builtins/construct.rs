@@ -13,10 +13,13 @@ use quasar_runtime::{Array, Complex, Element, Error, Result};
 /// one is an error naming the built-in `name`.
 pub fn to_dims(name: &str, dims: &[i32]) -> Result<Vec<usize>> {
     dims.iter()
-        .map(|&d| {
+        .enumerate()
+        .map(|(k, &d)| {
             usize::try_from(d).map_err(|_| Error::InvalidShape {
                 shape: Vec::new(),
-                reason: format!("`{name}`: the dimension {d} in {dims:?} is negative"),
+                reason: format!(
+                    "`{name}`: dimension {k} of {dims:?} is {d}; dimensions must be 0 or more"
+                ),
             })
         })
         .collect()

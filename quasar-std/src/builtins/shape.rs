@@ -72,6 +72,7 @@ fn out_of_range(name: &str, index: Vec<i64>, dims: &[i32]) -> Error {
         array: name.into(),
         index,
         shape: dims.iter().map(|&d| d as usize).collect(),
+        location: None,
     }
 }
 

@@ -130,7 +130,30 @@ pub fn elem_offset(shape: &[usize], idx: &[i64], mode: Mode) -> Option<usize> {
 
 /// `Error::IndexOutOfRange` for the array `name`.
 pub fn index_error(name: &str, idx: &[i64], shape: &[usize]) -> Error {
-    Error::IndexOutOfRange { array: name.to_string(), index: idx.to_vec(), shape: shape.to_vec() }
+    Error::IndexOutOfRange {
+        array: name.to_string(),
+        index: idx.to_vec(),
+        shape: shape.to_vec(),
+        location: None,
+    }
+}
+
+/// `Error::IndexOutOfRange` for the array `name`, accessed at `file:line:col` of the Quasar
+/// source (kernels' accesses: the GPU reports the same location from its site table).
+#[cold]
+pub fn index_error_at(
+    name: &str,
+    idx: &[i64],
+    shape: &[usize],
+    (file, line, col): (&str, u32, u32),
+) -> Error {
+    let location = Some(quasar_runtime::SourceLocation { file: file.to_string(), line, col });
+    Error::IndexOutOfRange {
+        array: name.to_string(),
+        index: idx.to_vec(),
+        shape: shape.to_vec(),
+        location,
+    }
 }
 
 /// Reads `a[idx]` under `mode` (host code): outside is 0 for `Safe`, an error naming `name`

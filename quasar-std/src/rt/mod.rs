@@ -24,7 +24,8 @@ pub mod show;
 mod tests;
 
 pub use access::{
-    elem_offset, get_elem, index_error, map_index, mirror_ext, periodize, set_elem, Mode,
+    elem_offset, get_elem, index_error, index_error_at, map_index, mirror_ext, periodize, set_elem,
+    Mode,
 };
 pub use concat::{cat, stack_rows, Part};
 pub use cpu::{has_avx2_fma, has_avx512};

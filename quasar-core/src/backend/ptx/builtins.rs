@@ -91,6 +91,7 @@ impl Ctx<'_> {
             | B::Sum
             | B::Prod
             | B::Mean
+            | B::Dotprod
             | B::Complex
             | B::Real
             | B::Imag
@@ -175,7 +176,6 @@ impl Ctx<'_> {
             | B::MirrorExt
             | B::Cumsum
             | B::Cumprod
-            | B::Dotprod
             | B::Any
             | B::All
             | B::Find
@@ -306,6 +306,12 @@ impl Ctx<'_> {
             {
                 return self.reduce_vec(b, rs.clone(), *t, ty, span);
             }
+            (B::Dotprod, [Val::Vec(xs, tx), Val::Vec(ys, ty2)]) if xs.len() == ys.len() => {
+                return self.dot_vec(xs.clone(), *tx, ys.clone(), *ty2, ty, span);
+            }
+            (B::Dotprod, _) => {
+                return unsupported(span, "`dotprod` other than of two real vectors of one length");
+            }
             _ => {}
         }
         if let Some(v) = self.cplx_builtin(b, &vals, ty, span)? {
@@ -398,6 +404,44 @@ impl Ctx<'_> {
             acc = d;
         }
         Ok(Val::Num(acc, rt))
+    }
+
+    /// `dotprod(x, y)` of two vectors in registers: the products summed in order, in the
+    /// result's type (as the Rust back end computes it).
+    fn dot_vec(
+        &mut self,
+        xs: Vec<Reg>,
+        tx: NumTy,
+        ys: Vec<Reg>,
+        ty2: NumTy,
+        ty: &Type,
+        span: Span,
+    ) -> Res<Val> {
+        let Some(rt) = NumTy::of(ty, self.opts) else {
+            return unsupported(span, format!("`dotprod` giving {ty}"));
+        };
+        if xs.is_empty() {
+            return unsupported(span, "`dotprod` of empty vectors");
+        }
+        let a = rt.arith();
+        // Rounded separately (no fused multiply-add), as the Rust back end computes it.
+        let (mul, add) = if rt.is_float() { ("mul.rn", "add.rn") } else { ("mul.lo", "add") };
+        let mut acc: Option<Reg> = None;
+        for (&x, &y) in xs.iter().zip(&ys) {
+            let x = self.convert_reg(x, tx, rt);
+            let y = self.convert_reg(y, ty2, rt);
+            let p = self.reg(rt.class());
+            self.ins(format!("{mul}.{a} {p}, {x}, {y}"));
+            acc = Some(match acc {
+                None => p,
+                Some(s) => {
+                    let d = self.reg(rt.class());
+                    self.ins(format!("{add}.{a} {d}, {s}, {p}"));
+                    d
+                }
+            });
+        }
+        Ok(Val::Num(acc.unwrap_or(xs[0]), rt))
     }
 
     /// `shared(dims…)` / `shared_zeros(dims…)` (zero-filled by the block's threads).

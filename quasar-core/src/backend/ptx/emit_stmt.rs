@@ -2,8 +2,8 @@
 //! labels and predicated branches, barriers.
 
 use super::kernel::{local, Ctx};
-use super::regs::{NumTy, RegClass, Val};
-use super::{unsupported, Res};
+use super::regs::{NumTy, Reg, RegClass, Val};
+use super::{unsupported, PtxCheckSite, PtxSiteKind, Res};
 use crate::ir::{self, Expr, LocalId, Stmt, StmtKind};
 use crate::span::Span;
 
@@ -97,10 +97,45 @@ impl Ctx<'_> {
             StmtKind::SyncThreads => self.ins("bar.sync 0"),
             StmtKind::Try { .. } => return unsupported(s.span, "`try`/`catch`"),
             StmtKind::Print(_) => return unsupported(s.span, "`print`"),
-            StmtKind::Error(_) => return unsupported(s.span, "`error`"),
-            StmtKind::Assert { .. } => return unsupported(s.span, "`assert`"),
+            StmtKind::Error(items) => {
+                let message = constant_text(items, "error")?;
+                self.fail(PtxSiteKind::Error(message), None, s.span);
+            }
+            StmtKind::Assert { cond, message } => {
+                let message = match message.is_empty() {
+                    true => None,
+                    false => Some(constant_text(message, "assert")?),
+                };
+                let ok = self.cond(cond)?;
+                self.fail(PtxSiteKind::Assert { message, cond: cond.span }, Some(ok), s.span);
+            }
         }
         Ok(())
+    }
+
+    /// A failing `error`/`assert` (unless `ok` holds): the first failure in the launch writes
+    /// its site to `quasar_error` (see `mod.rs`), and the thread ends as the CPU kernel does.
+    fn fail(&mut self, kind: PtxSiteKind, ok: Option<Reg>, span: Span) {
+        let site = self.site_base + self.sites.len();
+        self.sites.push(PtxCheckSite {
+            kernel: self.entry.clone(),
+            kind,
+            array: String::new(),
+            span,
+        });
+        let fine = self.label();
+        if let Some(ok) = ok {
+            self.ins(format!("@{ok} bra {fine}"));
+        }
+        let old = self.reg(RegClass::B32);
+        self.ins(format!("atom.global.cas.b32 {old}, [quasar_error], 0, 1"));
+        let first = self.reg(RegClass::Pred);
+        self.ins(format!("setp.eq.u32 {first}, {old}, 0"));
+        self.ins(format!("@{first} st.global.u32 [quasar_error+4], {site}"));
+        self.ins(format!("@{first} st.global.u32 [quasar_error+8], 0"));
+        self.ins(format!("@{first} st.global.u32 [quasar_error+12], 0"));
+        self.ins("exit");
+        self.place(&fine);
     }
 
     fn in_loop(&mut self, cont: &str, exit: &str, body: &[Stmt]) -> Res<()> {
@@ -245,4 +280,22 @@ impl Ctx<'_> {
         self.place(&end);
         Ok(())
     }
+}
+
+/// The message of `error`/`assert` in a kernel on the GPU: its parts must be string constants
+/// (the GPU reports a site, not formatted values).
+fn constant_text(items: &[Expr], what: &str) -> Res<String> {
+    let mut text = String::new();
+    for it in items {
+        match &it.kind {
+            ir::ExprKind::Const(ir::Const::Str(s)) => text.push_str(s),
+            _ => {
+                return unsupported(
+                    it.span,
+                    format!("a value that is not a string literal in the message of `{what}`"),
+                )
+            }
+        }
+    }
+    Ok(text)
 }

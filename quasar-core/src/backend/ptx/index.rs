@@ -4,7 +4,7 @@
 
 use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
-use super::{unsupported, PtxCheckSite, Res};
+use super::{unsupported, PtxCheckSite, PtxSiteKind, Res};
 use crate::ir::NodeId;
 use crate::ir::{Const, Index};
 use crate::sema::types::{Access, Type};
@@ -323,10 +323,11 @@ impl Ctx<'_> {
     }
 
     /// The `int` subscripts of one index expression (an integer vector addresses several
-    /// dimensions).
+    /// dimensions; a scalar index is converted to `int` as the CPU back end converts it,
+    /// truncating, as in the manual's `x[blkpos + m * blkdim]` with `m` a scalar).
     pub fn subscript(&mut self, e: &crate::ir::Expr) -> Res<Vec<Reg>> {
         match self.expr(e)? {
-            Val::Num(r, t) if !t.is_float() => Ok(vec![self.convert_reg(r, t, NumTy::I32)]),
+            Val::Num(r, t) => Ok(vec![self.convert_reg(r, t, NumTy::I32)]),
             Val::Vec(rs, t) if !t.is_float() => {
                 Ok(rs.into_iter().map(|r| self.convert_reg(r, t, NumTy::I32)).collect())
             }
@@ -462,7 +463,12 @@ impl Ctx<'_> {
     /// Records the first failing `'checked` access in `quasar_error` (see `mod.rs`).
     fn report_bounds(&mut self, arr: &ArrRef, ok: Reg, idx: &[Reg], exts: &[Reg], span: Span) {
         let site = self.site_base + self.sites.len();
-        self.sites.push(PtxCheckSite { kernel: self.entry.clone(), array: arr.name.clone(), span });
+        self.sites.push(PtxCheckSite {
+            kernel: self.entry.clone(),
+            kind: PtxSiteKind::Index,
+            array: arr.name.clone(),
+            span,
+        });
         let fine = self.label();
         self.ins(format!("@{ok} bra {fine}"));
         let old = self.reg(RegClass::B32);

@@ -1,6 +1,8 @@
 //! Emitted instruction sequences of small kernels. (`tests/ptxas.rs` assembles them all.)
 
-use super::{emit_module, emit_module_with, PtxKernel, PtxOptions, PtxOutput, PtxParamRole};
+use super::{
+    emit_module, emit_module_with, PtxKernel, PtxOptions, PtxOutput, PtxParamRole, PtxSiteKind,
+};
 /// The module of `src` after the driver's passes (verified), as the back ends get it.
 pub(super) fn module_of(src: &str) -> crate::ir::Module {
     let opts = crate::driver::Options::new("t.q", src, "t.q");
@@ -130,6 +132,62 @@ fn debug_builds_check_unchecked_accesses() {
     let opts = PtxOptions { check_unchecked: true, ..PtxOptions::default() };
     let out = compile(&COPY.replace("MODE", "unchecked"), &opts);
     assert_eq!(out.check_sites.len(), 2, "x and y");
+}
+
+#[test]
+fn error_and_assert_report_their_site_and_end_the_thread() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, s : int, pos : int)
+    assert(s >= 0)
+    assert(s < 9, \"too far\")
+    if pos + s >= numel(y)
+        error(\"past \", \"the end\")
+    endif
+    y[pos] = s
+endfunction
+parallel_do(4, zeros(4), 1, k)
+");
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let kinds: Vec<_> = out.check_sites.iter().map(|s| (s.kind.clone(), s.span.line)).collect();
+    let cond = |k: &PtxSiteKind| match k {
+        PtxSiteKind::Assert { cond, .. } => *cond,
+        _ => crate::span::Span::default(),
+    };
+    assert_eq!(
+        kinds,
+        [
+            (PtxSiteKind::Assert { message: None, cond: cond(&kinds[0].0) }, 3),
+            (PtxSiteKind::Assert { message: Some("too far".into()), cond: cond(&kinds[1].0) }, 4),
+            (PtxSiteKind::Error("past the end".into()), 6),
+        ]
+    );
+    let b = body(&out, "k");
+    for site in 0..3 {
+        assert!(b.contains(&format!("st.global.u32 [quasar_error+4], {site}")), "{b}");
+    }
+    assert_eq!(b.matches("\texit;").count(), 3, "{b}");
+}
+
+#[test]
+fn error_messages_with_values_keep_the_kernel_on_the_cpu() {
+    let out = ptx("
+function [] = __kernel__ k(y : vec, s : int, pos : int)
+    if s < 0
+        error(\"negative shift \", s)
+    endif
+    y[pos] = s
+endfunction
+parallel_do(4, zeros(4), 1, k)
+");
+    assert!(out.kernels.is_empty());
+    assert_eq!(out.diagnostics.len(), 1);
+    assert!(
+        out.diagnostics[0].message.contains(
+            "a value that is not a string literal in the message of `error` is not supported"
+        ),
+        "{:?}",
+        out.diagnostics
+    );
 }
 
 #[test]

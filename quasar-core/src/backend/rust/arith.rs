@@ -123,7 +123,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
     pub(super) fn unary(&mut self, op: UnaryOp, operand: &Expr, r: Repr, span: Span) -> GResult<V> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
-        let n = r.num().ok_or_else(|| unsupported(span, "this operand"))?;
+        let n = r.num().ok_or_else(|| {
+            unsupported(span, "this operand", "use numbers or arrays of numbers as operands")
+        })?;
         let x = self.expr_as(operand, &with_num(&r, n))?;
         let scalar = |x: TokenStream| match op {
             UnaryOp::Plus => x,
@@ -146,7 +148,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let f = scalar(quote!(__v));
                 quote!(#q::builtins::map(&#x, |__v| #f)?)
             }
-            _ => return Err(unsupported(span, "this operand")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "this operand",
+                    "use numbers or arrays of numbers as operands",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -172,15 +180,24 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
             return Ok(V { t, r });
         }
-        let n =
-            r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
+        let n = r.num().ok_or_else(|| {
+            unsupported(
+                span,
+                format_args!("the operator {op:?} here"),
+                "apply it to numbers or arrays of numbers",
+            )
+        })?;
         let compare = matches!(
             op,
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
         );
         let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
         if op == BinaryOp::Pipe {
-            return Err(unsupported(span, "the pipeline operator `|>` (reductions)"));
+            return Err(unsupported(
+                span,
+                "the pipeline operator `|>` (reductions)",
+                "call the function instead: `sum(x)` for `x |> sum`",
+            ));
         }
         // The operand type: the result's, or for comparisons the operands' common type.
         let operand_num = if compare || logic {
@@ -200,7 +217,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let t = match (&lt, &rtk) {
             (Operand::Num(a), Operand::Num(b)) => match &r {
                 Repr::Num(_) => scalar_op(a.clone(), b.clone()),
-                _ => return Err(unsupported(span, "this operation")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "this operation",
+                        "apply it to numbers or arrays of numbers",
+                    ))
+                }
             },
             (Operand::Array(a), Operand::Array(b)) if op == BinaryOp::Mul => {
                 quote!(#q::builtins::matmul(&#a, &#b)?)
@@ -209,7 +232,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if op == BinaryOp::Div && matches!(rtk, Operand::Array(_)) {
                     return Err(unsupported(
                         span,
-                        "`/` with an array divisor (matrix division); use `./`",
+                        "`/` with an array divisor (matrix division)",
+                        "divide element-wise with `./`, or solve the system with `linsolve`",
                     ));
                 }
                 let (a, b) = (lt.host_operand(), rtk.host_operand());
@@ -223,6 +247,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     return Err(unsupported(
                         span,
                         "matrix products of small fixed-size arrays in kernels",
+                        "write the sums of products out, or multiply element-wise with `.*`",
                     ));
                 }
                 let (a, ai) = lt.fixed_parts(quote!(__a));
@@ -248,9 +273,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
             }
             Repr::View(..) => {
-                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel"));
+                return Err(unsupported(
+                    span,
+                    "whole-array arithmetic on arrays inside a kernel",
+                    "compute one element per thread (`y[pos] = a[pos] + b[pos]`), or loop with \
+                     `for`",
+                ));
             }
-            r => return Err(unsupported(span, format_args!("arithmetic on {}", describe(r)))),
+            r => {
+                return Err(unsupported(
+                    span,
+                    format_args!("arithmetic on {}", describe(r)),
+                    "compute with numbers or arrays of numbers",
+                ))
+            }
         })
     }
 }

@@ -41,12 +41,15 @@ fn split(b: &Block, in_loop: bool) -> GResult<Vec<Segment>> {
                 return Err(unsupported(
                     s.span,
                     "`syncthreads` inside a branch, `repeat` or `for` over values",
-                ));
+                    "call `syncthreads` at the top level of the kernel body or in a `for` range or \
+                     `while` loop, and branch around the code between barriers",
+));
             }
             StmtKind::Break | StmtKind::Continue if in_loop => {
                 return Err(unsupported(
                     s.span,
                     "`break`/`continue` in a loop that contains `syncthreads`",
+                    "end the loop through its condition instead of `break`/`continue`",
                 ));
             }
             _ => current.push(s.clone()),
@@ -120,7 +123,13 @@ fn segments(fg: &mut FnGen, d: usize, t: &Ident, segs: &[Segment]) -> GResult<Ve
                             #(#inner)*
                         })
                     }
-                    _ => return Err(unsupported(s.span, "this loop around `syncthreads`")),
+                    _ => {
+                        return Err(unsupported(
+                            s.span,
+                            "this loop around `syncthreads`",
+                            "use a `for` range or a `while` loop around `syncthreads`",
+                        ))
+                    }
                 });
             }
         }
@@ -140,6 +149,7 @@ pub(super) fn barrier_body(
         return Err(unsupported(
             fg.f.span,
             "a kernel with `syncthreads` or shared memory but no position parameter",
+            "add a position parameter (`pos`, or `blkpos` and `blkdim`) to the kernel",
         ));
     }
     let t = format_ident!("__t");
@@ -158,6 +168,12 @@ pub(super) fn barrier_body(
         let dv = fg.default_value(&r, l.span)?;
         let n = &fg.names[i];
         decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#dv; __threads];));
+    }
+    // Parameters the body assigns to: per thread too, from the parameter's value.
+    for &l in &fg.assigned_params {
+        let ty = fg.rust_type(&fg.local_repr(l).clone());
+        let n = &fg.names[l.0 as usize];
+        decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#n; __threads];));
     }
     // Shared arrays, carved from the block's shared memory.
     let mut shared_decls = vec![quote!(let mut __shoff = 0usize;)];

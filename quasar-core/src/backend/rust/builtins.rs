@@ -10,6 +10,7 @@ use super::{unsupported, GResult};
 use crate::ir::{Builtin, Builtin as B, Expr};
 use crate::sema::types::Type;
 use crate::span::Span;
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 impl FnGen<'_, '_> {
@@ -33,7 +34,13 @@ impl FnGen<'_, '_> {
             self.repr_of(ty, span)?
         };
         let rn = r.num();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let nargs = args.len();
         let arity = |ok: bool| if ok { Ok(()) } else { Err(bad()) };
         let t = match b {
@@ -63,7 +70,12 @@ impl FnGen<'_, '_> {
                 arity(nargs == 1)?;
                 let n = rn.ok_or_else(bad)?;
                 let fi = format_ident!("{}", name);
-                self.map1(&args[0], &r, n, |x| quote!(#q::rt::#fi(#x)), Some(quote!(#bi::#fi)))?
+                // `half` is computed in `f32` and rounded back once, as the PTX back end does.
+                let scalar = |x: TokenStream| match n {
+                    Num::F16 => quote!(#rt::run::f16::from_f32(#q::rt::#fi((#x).to_f32()))),
+                    _ => quote!(#q::rt::#fi(#x)),
+                };
+                self.map1(&args[0], &r, n, scalar, Some(quote!(#bi::#fi)))?
             }
             B::Rsqrt => {
                 arity(nargs == 1)?;
@@ -87,6 +99,12 @@ impl FnGen<'_, '_> {
                 let fi = format_ident!("{}", name);
                 let out = rn.ok_or_else(bad)?;
                 match &a.r {
+                    // `half` through `f32` (exact for these functions).
+                    Repr::Num(Num::F16) => {
+                        let x = a.t;
+                        let f = Num::F32;
+                        cast_num(result_num(b, f), out, quote!(#q::rt::#fi((#x).to_f32())), &rt)
+                    }
                     Repr::Num(_) => {
                         let x = a.t;
                         cast_num(result_num(b, an), out, quote!(#q::rt::#fi(#x)), &rt)
@@ -117,14 +135,14 @@ impl FnGen<'_, '_> {
                     B::Min => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),
                 };
-                self.map2(
-                    &args[0],
-                    &args[1],
-                    &r,
-                    n,
-                    |x, y| quote!(#q::rt::#sf(#x, #y)),
-                    quote!(#bi::#af),
-                )?
+                let scalar = |x: TokenStream, y: TokenStream| match n {
+                    Num::F16 => quote!(#rt::run::f16::from_f32(#q::rt::#sf(
+                        (#x).to_f32(),
+                        (#y).to_f32()
+                    ))),
+                    _ => quote!(#q::rt::#sf(#x, #y)),
+                };
+                self.map2(&args[0], &args[1], &r, n, scalar, quote!(#bi::#af))?
             }
             B::Mod | B::Atan2 | B::Pow => return Err(bad()),
             B::Clamp => {
@@ -284,6 +302,16 @@ impl FnGen<'_, '_> {
                     _ => return Err(bad()),
                 }
             }
+            // The conjugate transpose (the transpose of a real matrix).
+            B::HermTranspose => {
+                arity(nargs == 1)?;
+                let a = self.expr(&args[0])?;
+                let x = a.t;
+                match a.r {
+                    Repr::Array(..) => quote!(#bi::conj(&#bi::transpose(&#x)?)?),
+                    _ => return Err(bad()),
+                }
+            }
             B::Reshape | B::Repmat => {
                 arity(nargs >= 2)?;
                 let a = self.expr(&args[0])?;
@@ -301,6 +329,35 @@ impl FnGen<'_, '_> {
                 arity(nargs == 2)?;
                 let n = rn.ok_or_else(bad)?;
                 let nt = n.tokens(&rt);
+                // Fixed-size vectors (kernels, `vec3` on the host): the sum of the products,
+                // in order, in the result's type.
+                let rx = self.repr_of(&args[0].ty, args[0].span)?;
+                let ry = self.repr_of(&args[1].ty, args[1].span)?;
+                if let (Repr::Fixed(nx, sx), Repr::Fixed(ny, sy)) = (&rx, &ry) {
+                    let len: usize = sx.iter().product();
+                    if len != sy.iter().product::<usize>() || len == 0 {
+                        return Err(unsupported(
+                            span,
+                            "`dotprod` of vectors of different lengths",
+                            "pass two vectors of the same length",
+                        ));
+                    }
+                    let ex = cast_num(*nx, n, quote!(__x[__k]), &rt);
+                    let ey = cast_num(*ny, n, quote!(__y[__k]), &rt);
+                    let tx = self.expr_as(&args[0], &rx)?;
+                    let ty = self.expr_as(&args[1], &ry)?;
+                    return Ok(V {
+                        t: quote!({
+                            let __x = #tx;
+                            let __y = #ty;
+                            let __k = 0usize;
+                            let mut __acc = #ex * #ey;
+                            for __k in 1..#len { __acc = __acc + #ex * #ey; }
+                            __acc
+                        }),
+                        r,
+                    });
+                }
                 let x = self.expr_as(&args[0], &Repr::Array(n, None))?;
                 let y = self.expr_as(&args[1], &Repr::Array(n, None))?;
                 quote!(<_ as #bi::Cast<#nt>>::cast(#bi::dotprod(&#x, &#y)?))
@@ -420,10 +477,10 @@ impl FnGen<'_, '_> {
                     _ => quote!(((#x != #z) as i32)),
                 }
             }
+            B::Type if nargs == 2 => self.library(b, args, &r, span)?,
             // Not compiled by this back end (yet).
             B::Type
             | B::Typename
-            | B::HermTranspose
             | B::Print
             | B::Unassert
             | B::Assert
@@ -466,7 +523,8 @@ impl FnGen<'_, '_> {
                 return Err(unsupported(
                     span,
                     format_args!("the built-in `{b}` ({nargs} arguments)"),
-                ))
+                    "pass the arguments the manual lists for this built-in",
+))
             }
         };
         Ok(V { t, r })

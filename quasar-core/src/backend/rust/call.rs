@@ -16,14 +16,22 @@ use quote::{format_ident, quote};
 impl<'g, 'm> FnGen<'g, 'm> {
     pub fn call(&mut self, callee: &Callee, args: &[Expr], ty: &Type, span: Span) -> GResult<V> {
         if args.iter().any(|a| matches!(a.kind, ExprKind::Spread(_))) {
-            return Err(unsupported(span, "`...` spread arguments in calls"));
+            return Err(unsupported(
+                span,
+                "`...` spread arguments in calls",
+                "pass the elements as separate arguments",
+            ));
         }
         match callee {
             Callee::Function(id) => self.call_function(*id, args, ty, span),
             Callee::Value(f) => {
                 let fv = self.expr(f)?;
                 let Repr::FnVal(k) = fv.r else {
-                    return Err(unsupported(span, "calling this value"));
+                    return Err(unsupported(
+                        span,
+                        "calling this value",
+                        "call a function by name, or a lambda or `@f` stored in a variable",
+                    ));
                 };
                 let sig = self.g.info.fnvals.signature(k).clone();
                 let mut vals = Vec::new();
@@ -39,6 +47,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Callee::Unresolved(name) => Err(unsupported(
                 span,
                 format_args!("this call of `{name}` (its result type could not be inferred)"),
+                "annotate the variable that receives the result, e.g. `y : mat = …`",
             )),
         }
     }
@@ -52,7 +61,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
     ) -> GResult<V> {
         let f = self.g.m.function(id);
         if f.kind == FunctionKind::Kernel {
-            return Err(unsupported(span, "calling a kernel function directly (use parallel_do)"));
+            return Err(unsupported(
+                span,
+                "calling a kernel function directly",
+                "launch it with `parallel_do(dims, args…, kernel)`",
+            ));
         }
         // A device function called from host code also runs over device values
         // (numbers and fixed vectors), converted at the call.
@@ -67,6 +80,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     args.len(),
                     slots.len()
                 ),
+                "pass one argument per parameter",
             ));
         }
         let mut vals = Vec::new();
@@ -76,7 +90,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
             if self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
                 return Err(unsupported(
                     a.span,
-                    "passing a host array to a device function (call it from a kernel)",
+                    "passing a host array to a device function",
+                    "call the device function from a kernel, or make it a host function",
                 ));
             }
             let param = format!("argument `{}` of `{}`", l.name, f.name);
@@ -121,12 +136,23 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #e) })
             }
             Repr::Array(..) => {
-                let f =
-                    array_fn.ok_or_else(|| unsupported(a.span, "this built-in on host arrays"))?;
+                let f = array_fn.ok_or_else(|| {
+                    unsupported(
+                        a.span,
+                        "this built-in on host arrays",
+                        "apply it element by element, in a loop or a kernel",
+                    )
+                })?;
                 let x = self.expr_as(a, r)?;
                 quote!(#f(&#x)?)
             }
-            _ => return Err(unsupported(a.span, "this argument")),
+            _ => {
+                return Err(unsupported(
+                    a.span,
+                    "this argument",
+                    "pass a number or an array of numbers",
+                ))
+            }
         })
     }
 
@@ -146,7 +172,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Repr::Num(_) => (me.convert(v, &Repr::Num(n), e.span)?, false),
                 Repr::Array(_, k) => (me.convert(v, &Repr::Array(n, k), e.span)?, true),
                 Repr::Fixed(_, s) => (me.convert(v, &Repr::Fixed(n, s), e.span)?, true),
-                _ => return Err(unsupported(e.span, "this argument")),
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "this argument",
+                        "pass a number or an array of numbers",
+                    ))
+                }
             })
         };
         let (x, xa) = one(a, self)?;
@@ -165,7 +197,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let yo = if ya { quote!(&#y) } else { y };
                 quote!(#array_fn(#xo, #yo)?)
             }
-            _ => return Err(unsupported(a.span, "these arguments")),
+            _ => {
+                return Err(unsupported(
+                    a.span,
+                    "these arguments",
+                    "pass numbers or arrays of numbers",
+                ))
+            }
         })
     }
 
@@ -195,7 +233,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Repr::Fixed(n, _) if n.is_float() => pushes.push(
                     quote!(for __v in #t { __d.push(#q::builtins::float_dim(#name, f64::from(__v))?); }),
                 ),
-                _ => return Err(unsupported(a.span, "this dimension argument")),
+                _ => return Err(unsupported(
+                    a.span,
+                    "this dimension argument",
+                    "give the dimensions as integers or an integer vector, e.g. `zeros(m, n)` or \
+                     `zeros(size(x))`",
+                )),
             }
         }
         Ok(
@@ -228,7 +271,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let ds = (0..len).map(|d| s.get(d).copied().unwrap_or(1) as i32);
                 quote!([#(#ds),*])
             }
-            _ => return Err(unsupported(span, "`size` of this value")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "`size` of this value",
+                    "call `size` on an array, vector or matrix",
+                ))
+            }
         })
     }
 
@@ -255,13 +304,26 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Repr::Array(..) => {
                 quote!(#dt.to_vec()?.into_iter().map(|__d| __d as i32).collect::<::std::vec::Vec<i32>>())
             }
-            _ => return Err(unsupported(span, "`size(x, dims)` with these dimensions")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "`size(x, dims)` with these dimensions",
+                    "give the dimension as an integer or a constant vector, e.g. `size(x, 0)` or \
+                     `size(x, 0..1)`",
+                ))
+            }
         };
         // The extent of dimension `__d` of `x` (1 past its last dimension).
         let extent = match v.r {
             Repr::Array(..) => quote!(#b::size_dim(&#x, __d)?),
             Repr::View(..) => quote!(if __d < 0 { 0 } else { #x.dim(__d as usize) as i32 }),
-            _ => return Err(unsupported(span, "`size(x, dims)` of this value")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "`size(x, dims)` of this value",
+                    "call `size` on an array",
+                ))
+            }
         };
         let collect = quote!({
             let mut __e: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
@@ -277,7 +339,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Repr::Array(..) => {
                 quote!({ let __e = #collect; let __n = __e.len(); #rt::run::Array::from_vec(&[__n], __e)? })
             }
-            _ => return Err(unsupported(span, "`size(x, dims)` with this result type")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "`size(x, dims)` with this result type",
+                    "assign the result to an `int` or an integer vector",
+                ))
+            }
         })
     }
 
@@ -298,8 +366,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let bi = quote!(#q::builtins);
         let name = b.name();
         let a = self.expr(&args[0])?;
-        let rn =
-            r.num().ok_or_else(|| unsupported(span, format_args!("`{name}` with this result")))?;
+        let rn = r.num().ok_or_else(|| {
+            unsupported(
+                span,
+                format_args!("`{name}` with this result"),
+                "assign the result to a number or an array of numbers",
+            )
+        })?;
         let rnt = rn.tokens(&rt);
         let x = a.t.clone();
         let fi = format_ident!("{}", name);
@@ -349,7 +422,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!({ let __a = #x; let __k = 0usize; #body #fin })
             }
             (Repr::Num(n), 1) => cast_num(*n, rn, x, &rt),
-            _ => return Err(unsupported(span, format_args!("`{name}` of this value here"))),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format_args!("`{name}` of this value here"),
+                    "apply it to a number or an array of numbers",
+                ))
+            }
         })
     }
 }

@@ -43,7 +43,14 @@ impl FnGen<'_, '_> {
     pub(super) fn runtime_control(&mut self, b: B, args: &[Expr], span: Span) -> GResult<V> {
         let rt = self.g.rt.clone();
         let run = quote!(#rt::run);
-        let bad = || unsupported(span, format_args!("`{}` with these arguments", b.name()));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("`{}` with these arguments", b.name()),
+                "pass the arguments the manual lists for this built-in (constants where it asks \
+                 for a mode)",
+            )
+        };
         let int = Repr::Num(Num::I32);
         let (t, r) = match (b, args) {
             (B::SchedAttr, [mode, index]) => {

@@ -125,7 +125,11 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
         args.push(arg);
     }
     if !f.captures.is_empty() {
-        return Err(unsupported(f.span, "exporting a function that captures variables"));
+        return Err(unsupported(
+            f.span,
+            "exporting a function that captures variables",
+            "pass the captured values as parameters",
+        ));
     }
     let ret = results(g, &f.outputs, id, ctx)?;
     let inner = g.fn_ident(id);
@@ -160,7 +164,13 @@ fn param_type(
             let len: usize = s.iter().product();
             (quote!([#t; #len]), quote!(#ident))
         }
-        _ => return Err(unsupported(span, "a parameter of this type in an exported function")),
+        _ => {
+            return Err(unsupported(
+                span,
+                "a parameter of this type in an exported function",
+                "give exported functions parameters that are numbers, strings or arrays of numbers",
+            ))
+        }
     })
 }
 

@@ -51,7 +51,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!((#(#vs,)*))
             }
             Repr::View(..) | Repr::FnVal(_) => {
-                return Err(unsupported(span, "a variable of this type without a value"))
+                return Err(unsupported(
+                    span,
+                    "a variable of this type without a value",
+                    "assign the variable a value before it is used",
+                ))
             }
         })
     }
@@ -138,6 +142,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     return Err(unsupported(
                         e.span,
                         "reading a kernel output argument inside the kernel",
+                        "accumulate into it (`+=`, `^^=`, `__=`) and read the result after \
+                         `parallel_do`",
                     ));
                 }
                 // Reports a local whose type has no representation.
@@ -161,7 +167,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Range { start, step, end } => {
                 let r = r?;
                 let Repr::Array(n, _) = r else {
-                    return Err(unsupported(e.span, "a range used as a value inside a kernel"));
+                    return Err(unsupported(
+                        e.span,
+                        "a range used as a value inside a kernel",
+                        "loop over the range with `for`",
+                    ));
                 };
                 let s = self.num_as(start, n)?;
                 let st = match step {
@@ -172,7 +182,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = if n == Num::I32 {
                     quote!(#rt::qstd::rt::range_array_i32(#s, #st, #en)?)
                 } else if n.is_int() {
-                    return Err(unsupported(e.span, "ranges of integers other than `int`"));
+                    return Err(unsupported(
+                        e.span,
+                        "ranges of integers other than `int`",
+                        "convert the bounds with `int(…)`",
+                    ));
                 } else {
                     quote!(#rt::qstd::rt::range_array_f(#s, #st, #en)?)
                 };
@@ -188,7 +202,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Closure { function, captures } => {
                 let r = r?;
                 let Repr::FnVal(_) = r else {
-                    return Err(unsupported(e.span, "this closure"));
+                    return Err(unsupported(
+                        e.span,
+                        "this closure",
+                        "define a named function and pass the captured values as parameters",
+                    ));
                 };
                 let t = self.closure_value(*function, captures, &e.ty, e.span)?;
                 Ok(V { t, r })
@@ -214,7 +232,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         ts.push(quote!(let _ = #t;));
                     }
                 }
-                let last = last.ok_or_else(|| unsupported(e.span, "an empty sequence"))?;
+                let last = last.ok_or_else(|| {
+                    unsupported(e.span, "an empty sequence", "give at least one expression")
+                })?;
                 let t = last.t;
                 Ok(V { t: quote!({ #(#ts)* #t }), r: last.r })
             }
@@ -231,22 +251,51 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     if *index == 0 {
                         return Ok(v);
                     }
-                    return Err(unsupported(e.span, "this use of a result"));
+                    return Err(unsupported(
+                        e.span,
+                        "this use of a result",
+                        "assign the results to variables first: `[a, b] = f(x)`",
+                    ));
                 };
-                let r =
-                    rs.get(*index).cloned().ok_or_else(|| unsupported(e.span, "this result"))?;
+                let r = rs.get(*index).cloned().ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        "this result",
+                        "assign the results to variables first: `[a, b] = f(x)`",
+                    )
+                })?;
                 let t = v.t;
                 let i = syn_index(*index);
                 Ok(V { t: quote!((#t).#i), r })
             }
-            ExprKind::Field { .. } => Err(unsupported(e.span, "fields (classes)")),
-            ExprKind::Construct { .. } => Err(unsupported(e.span, "class values")),
-            ExprKind::Cell(_) => Err(unsupported(e.span, "cell arrays")),
-            ExprKind::BuiltinRef(name) => {
-                Err(unsupported(e.span, format_args!("the built-in `{name}` used as a value")))
+            ExprKind::Field { .. } => Err(unsupported(
+                e.span,
+                "fields (classes)",
+                "keep the fields in separate variables",
+            )),
+            ExprKind::Construct { .. } => Err(unsupported(
+                e.span,
+                "class values",
+                "keep the fields in separate variables or arrays",
+            )),
+            ExprKind::Cell(_) => Err(unsupported(
+                e.span,
+                "cell arrays",
+                "use separate variables, or an array when the elements are numbers of one type",
+            )),
+            ExprKind::BuiltinRef(name) => Err(unsupported(
+                e.span,
+                format_args!("the built-in `{name}` used as a value"),
+                "wrap it in a lambda, e.g. `x -> sin(x)`",
+            )),
+            ExprKind::TypeValue => Err(unsupported(
+                e.span,
+                "a type used as a value here",
+                "use the type in an annotation (`x : mat`) or in `type(x, \"mat\")`",
+            )),
+            ExprKind::Spread(_) => {
+                Err(unsupported(e.span, "`...` here", "pass the elements as separate arguments"))
             }
-            ExprKind::TypeValue => Err(unsupported(e.span, "a type used as a value here")),
-            ExprKind::Spread(_) => Err(unsupported(e.span, "`...` here")),
         }
     }
 
@@ -262,7 +311,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(<#ty>::new(#re, #im))
             }
             (Const::Str(s), Repr::Str) => quote!(::std::string::String::from(#s)),
-            _ => return Err(unsupported(span, format_args!("the constant {c:?} here"))),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format_args!("the constant {c:?} here"),
+                    "assign the constant to a variable with a type annotation",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -343,12 +398,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = cast_num(*a, *b, t, &rt);
                 quote!([#x; #n])
             }
-            (from, to) => {
-                return Err(unsupported(
-                    span,
-                    format_args!("a conversion from {} to {}", describe(from), describe(to)),
-                ))
-            }
+            (from, to) => return Err(unsupported(
+                span,
+                format_args!("a conversion from {} to {}", describe(from), describe(to)),
+                "convert explicitly (`int(…)`, `float(…)`, `complex(…)`), or give the variable \
+                     the value's type",
+            )),
         })
     }
 
@@ -370,7 +425,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let z = n.zero(&rt);
                 quote!(#t.iter().all(|__v| *__v != #z))
             }
-            r => return Err(unsupported(e.span, format_args!("{} as a condition", describe(&r)))),
+            r => {
+                return Err(unsupported(
+                    e.span,
+                    format_args!("{} as a condition", describe(&r)),
+                    "compare explicitly, e.g. `x != 0`, `any(x)` or `all(x)`",
+                ))
+            }
         })
     }
 }
@@ -389,8 +450,13 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             Repr::Tuple(ts.iter().map(|t| repr_in(g, t, ctx, span)).collect::<GResult<_>>()?)
         }
         Type::Array(a) => {
-            let n = Num::of(&a.elem, double)
-                .ok_or_else(|| unsupported(span, format_args!("arrays of {} elements", a.elem)))?;
+            let n = Num::of(&a.elem, double).ok_or_else(|| {
+                unsupported(
+                    span,
+                    format_args!("arrays of {} elements", a.elem),
+                    "use arrays of numbers (`int`, `scalar`, `cscalar`, …)",
+                )
+            })?;
             match ctx {
                 Ctx::Host => Repr::Array(n, rank_of(a)),
                 Ctx::Kernel | Ctx::Device => match fixed_shape(a) {
@@ -404,24 +470,34 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             let inner = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
             for t in ft.params.iter().chain(&ft.results) {
                 repr_in(g, t, inner, span).map_err(|_| {
-                    unsupported(span, format_args!("function values of type {ty}")).with_note(
-                        "the parameter and result types of a function value must be known: \
-                         annotate the lambda's or function's parameters",
+                    unsupported(
+                        span,
+                        format_args!("function values of type {ty}"),
+                        "annotate the parameter and result types of the lambda or function",
                     )
                 })?;
             }
-            Repr::FnVal(
-                g.info.fnvals.index_of(ft).ok_or_else(|| {
-                    unsupported(span, format_args!("function values of type {ty}"))
-                })?,
-            )
+            Repr::FnVal(g.info.fnvals.index_of(ft).ok_or_else(|| {
+                unsupported(
+                    span,
+                    format_args!("function values of type {ty}"),
+                    "annotate the parameter and result types of the lambda or function",
+                )
+            })?)
         }
         Type::Unknown => {
-            return Err(unsupported(span, "values of type `??` (dynamic typing)").with_note(
+            return Err(unsupported(
+                span,
+                "values of type `??` (dynamic typing)",
                 "add a type annotation so that the type of this value is known at compile time",
             ))
         }
-        t => return Err(unsupported(span, format_args!("values of type {t}"))),
+        t => return Err(unsupported(
+            span,
+            format_args!("values of type {t}"),
+            "use numbers, strings, arrays or function values; keep class fields and cell elements \
+             in separate variables",
+        )),
     })
 }
 

@@ -35,18 +35,27 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
         span: crate::span::Span,
     ) -> GResult<TokenStream> {
         let Type::Function(ft) = ty else {
-            return Err(unsupported(span, "this function value"));
+            return Err(unsupported(
+                span,
+                "this function value",
+                "call the function by name, or store a lambda with typed parameters in a variable",
+            ));
         };
-        let k = self
-            .g
-            .info
-            .fnvals
-            .index_of(ft)
-            .ok_or_else(|| unsupported(span, "this function value"))?;
+        let k = self.g.info.fnvals.index_of(ft).ok_or_else(|| {
+            unsupported(
+                span,
+                "this function value",
+                "call the function by name, or store a lambda with typed parameters in a variable",
+            )
+        })?;
         let ctx = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
         let func = self.g.m.function(f);
         if captures.len() != func.captures.len() {
-            return Err(unsupported(span, "this closure (its captures do not match)"));
+            return Err(unsupported(
+                span,
+                "this closure (its captures do not match)",
+                "pass the captured values as parameters",
+            ));
         }
         let mut vals = Vec::new();
         for (c, cap) in captures.iter().zip(&func.captures) {
@@ -108,6 +117,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
                         func.name,
                         Type::Function(Box::new(ft.clone()))
                     ),
+                    "give the function's parameters types",
                 ));
                 continue;
             }

@@ -27,6 +27,9 @@ pub(crate) struct FnGen<'g, 'm> {
     pub names: Vec<Ident>,
     /// Barrier kernels keep every local per thread: a read of `x` is `x[__t]`.
     pub per_thread: Option<Ident>,
+    /// Kernel parameters the body assigns to: each thread works on its own copy (kept per
+    /// thread in barrier kernels, like locals).
+    pub assigned_params: Vec<LocalId>,
     /// Kernel output locals and their output slot.
     pub outputs: HashMap<LocalId, usize>,
     /// The interior fast path of a kernel's innermost loop is being generated.
@@ -50,6 +53,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             reprs: Vec::new(),
             names,
             per_thread: None,
+            assigned_params: Vec::new(),
             outputs: HashMap::new(),
             interior: None,
             loop_depth: 0,
@@ -89,7 +93,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let n = &self.names[id.0 as usize];
         match &self.per_thread {
             Some(t)
-                if matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output)
+                if (matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output)
+                    || self.assigned_params.contains(&id))
                     && !matches!(self.local_repr(id), Repr::View(..)) =>
             {
                 quote!(#n[#t])
@@ -166,6 +171,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 return Err(unsupported(
                     l.span,
                     format_args!("the parameter `{}` of type {}", l.name, l.ty),
+                    "give the parameter a number, string or array type",
                 ));
             }
             views |= matches!(r, Repr::View(..));

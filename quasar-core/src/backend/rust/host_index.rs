@@ -38,7 +38,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let subs = self.host_subs(indices)?;
                 quote!(#q::index_get(&#bt, #name, &#subs, #mode)?)
             }
-            _ => return Err(unsupported(span, "this index")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "this index",
+                    "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                ))
+            }
         };
         Ok(V { t, r })
     }
@@ -79,7 +85,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             op,
             AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And
         ) {
-            return Err(unsupported(span, "this compound assignment on host array elements"));
+            return Err(unsupported(
+                span,
+                "this compound assignment on host array elements",
+                "write it out: `x[i] = max(x[i], v)` (or `min`, `xor`, `or`, `and`)",
+            ));
         }
         let element = elem_ty.is_number();
         if element {
@@ -98,7 +108,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let x = self.convert(v, &Repr::Array(n, None), span)?;
                 quote!({ let __x = #x; #q::index_set(&#bt, #name, &#subs, &__x, #mode)?; })
             }
-            _ => return Err(unsupported(span, "assigning this value to a slice")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "assigning this value to a slice",
+                    "assign a number or an array with the slice's shape",
+                ))
+            }
         })
     }
 
@@ -118,10 +134,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Array(m, _) if m.is_int() => pushes.push(
                             quote!(__ix.extend(#t.to_vec()?.into_iter().map(|__v| __v as i64));),
                         ),
-                        _ => return Err(unsupported(e.span, "this index")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index",
+                                "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                            ))
+                        }
                     }
                 }
-                _ => return Err(unsupported(span, "a slice where one element is expected")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "a slice where one element is expected",
+                        "index with one number per dimension, e.g. `x[i, j]`",
+                    ))
+                }
             }
         }
         Ok(
@@ -146,7 +174,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Array(m, _) if m.is_int() => pushes.push(
                             quote!(for __v in #t.to_vec()? { __s.push(#q::Sub::At(__v as i64)); }),
                         ),
-                        _ => return Err(unsupported(e.span, "this index")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index",
+                                "index with numbers, ranges (`a..b`), `:` or integer vectors",
+                            ))
+                        }
                     }
                 }
                 Index::Spread(e) => {

@@ -70,10 +70,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let t = self.fixed_access(&b.t, n, &shape, comps, None, span)?;
                 Ok(V { t, r })
             }
-            Repr::Str => Err(unsupported(span, "indexing strings")),
-            other => {
-                Err(unsupported(span, format_args!("indexing {}", super::expr::describe(&other))))
-            }
+            Repr::Str => Err(unsupported(
+                span,
+                "indexing strings",
+                "convert the string with `toascii` and index the vector of codes",
+            )),
+            other => Err(unsupported(
+                span,
+                format_args!("indexing {}", super::expr::describe(&other)),
+                "index arrays, vectors and matrices; assign the value to an array variable first",
+            )),
         }
     }
 
@@ -103,7 +109,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             Repr::Fixed(n, shape) => {
                 let ExprKind::Local(id) = &base.kind else {
-                    return Err(unsupported(span, "writing into a temporary vector"));
+                    return Err(unsupported(
+                        span,
+                        "writing into a temporary vector",
+                        "assign the vector to a variable, write into the variable, then use it",
+                    ));
                 };
                 let target = self.local(*id);
                 let comps = self.components(indices, span)?;
@@ -134,6 +144,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             other => Err(unsupported(
                 span,
                 format_args!("writing into {}", super::expr::describe(&other)),
+                "write into an array variable: `y[i] = v`",
             )),
         }
     }
@@ -169,13 +180,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                 out.push(quote!((#name[#k] as i64)));
                             }
                         }
-                        _ => return Err(unsupported(e.span, "this index inside a kernel")),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "this index inside a kernel",
+                                "index with integers, positions (`pos`) or integer vectors inside \
+                             kernels",
+                            ))
+                        }
                     }
                 }
                 Index::All | Index::Range { .. } | Index::List(_) => {
                     return Err(unsupported(
                         span,
                         "slicing (`:`, ranges) inside kernel or device functions",
+                        "loop over the elements with `for`, or slice in host code and pass the \
+                         slice to the kernel",
                     ))
                 }
             }
@@ -398,7 +418,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(#i)
             })
             .collect();
-        let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error(#name, &[#(#idx_list),*], __v.shape().dims())));
+        // The access's Quasar location, as the GPU reports it from its site table.
+        let file = self.g.opts.file_name_of(span);
+        let (line, col) = (span.line, span.col);
+        let err = quote!(return ::core::result::Result::Err(#rt::qstd::rt::index_error_at(#name, &[#(#idx_list),*], __v.shape().dims(), (#file, #line, #col))));
         let on_fail_read = match mode {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
             _ => quote!(#zero),
@@ -423,12 +446,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     AssignOp::Xor => quote!(xor),
                     AssignOp::Or => quote!(or),
                     AssignOp::And => quote!(and),
-                    _ => {
-                        return Err(unsupported(
-                            span,
-                            "this compound assignment on an array element in a kernel",
-                        ))
-                    }
+                    _ => return Err(unsupported(
+                        span,
+                        "this compound assignment on an array element in a kernel",
+                        "use `+=`, `-=`, `*=`, `/=`, `^^=` or `__=` (atomic), or read, compute \
+                             and assign with `=`",
+                    )),
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
@@ -460,7 +483,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let len: usize = shape.iter().product();
         let k = comps.len();
         if k == 0 {
-            return Err(unsupported(span, "an empty index"));
+            return Err(unsupported(
+                span,
+                "an empty index",
+                "give at least one index, e.g. `x[0]`",
+            ));
         }
         // Row-major offset; a single index is linear.
         let mut terms = Vec::new();

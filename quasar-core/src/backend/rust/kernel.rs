@@ -25,7 +25,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let name = g.fn_ident(id);
     let stat = g.kernel_static(id);
     let kname = super::sanitize(&f.instance_name);
-    let info = g.info.kernel(id).ok_or_else(|| unsupported(f.span, "this kernel"))?;
+    let info = g.info.kernel(id).ok_or_else(|| {
+        unsupported(f.span, "this kernel", "give every parameter of the kernel a type")
+    })?;
     let rank = info.position_rank;
     let slots = info.arg_slots.clone();
     let outs = info.outputs.clone();
@@ -38,8 +40,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = Num::of(&a.elem, fg.g.opts.double)
-                .ok_or_else(|| unsupported(local.span, format_args!("arrays of {}", a.elem)))?;
+            let n = Num::of(&a.elem, fg.g.opts.double).ok_or_else(|| {
+                unsupported(
+                    local.span,
+                    format_args!("arrays of {}", a.elem),
+                    "use arrays of numbers (`int`, `scalar`, `cscalar`, …)",
+                )
+            })?;
             fg.set_repr(l, Repr::View(n, super::ty::rank_of(a)));
         }
     }
@@ -48,7 +55,13 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     }
     for (l, args) in &shared {
         let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
-        let n = n.ok_or_else(|| unsupported(fg.f.span, "this shared array"))?;
+        let n = n.ok_or_else(|| {
+            unsupported(
+                fg.f.span,
+                "this shared array",
+                "give `shared` arrays a numeric element type",
+            )
+        })?;
         let rank = args.len().max(1) as u8;
         fg.set_repr(*l, Repr::View(n, Some(rank)));
     }
@@ -83,12 +96,28 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
             Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
-            _ => return Err(unsupported(fg.f.local(l).span, "a kernel argument of this type")),
+            _ => {
+                return Err(unsupported(
+                    fg.f.local(l).span,
+                    "a kernel argument of this type",
+                    "pass numbers, fixed-size vectors or arrays of numbers to kernels",
+                ))
+            }
         });
     }
+    // Parameters the body assigns to (the manual's `val = acc(val, …)`): per-thread copies.
+    fg.assigned_params = assigned_locals(&fg.f.body)
+        .into_iter()
+        .filter(|l| slots.contains(l))
+        .filter(|&l| matches!(fg.local_repr(l), Repr::Num(_) | Repr::Fixed(..)))
+        .collect();
     let d = rank.unwrap_or(0);
     if d > 3 {
-        return Err(unsupported(fg.f.span, "kernels over more than three dimensions"));
+        return Err(unsupported(
+            fg.f.span,
+            "kernels over more than three dimensions",
+            "launch over at most three dimensions and loop over the others inside the kernel",
+        ));
     }
     let check_rank = if d > 0 {
         quote!(if __ctx.ndim() != #d {
@@ -229,8 +258,36 @@ pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[Special]) -> TokenStr
 }
 
 /// A kernel without barriers: nested loops over the block's positions.
+/// The locals a block assigns to as a whole (`x = …`, `x op= …`, `[x, …] = …`).
+fn assigned_locals(body: &[crate::ir::Stmt]) -> Vec<LocalId> {
+    use crate::ir::PlaceKind;
+    let mut out = Vec::new();
+    crate::ir::walk::walk_block(
+        body,
+        &mut |s| {
+            let places: Vec<&crate::ir::Place> = match &s.kind {
+                StmtKind::Assign { place, .. } => vec![place],
+                StmtKind::Destructure { places, .. } => places.iter().flatten().collect(),
+                _ => Vec::new(),
+            };
+            for p in places {
+                if let PlaceKind::Local(l) = p.kind {
+                    out.push(l);
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    out
+}
+
 fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
-    let locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
+    let mut locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
+    // Each thread starts from the parameter's value.
+    for &l in &fg.assigned_params {
+        let n = &fg.names[l.0 as usize];
+        locals = quote!(#locals let mut #n = #n;);
+    }
     let sp = specials(fg, d);
     let body = fg.block(&fg.f.body)?;
     let thread = |b: &TokenStream| quote!({ #sp #locals '__thread: { #b } });

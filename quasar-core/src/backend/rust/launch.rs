@@ -29,10 +29,17 @@ impl FnGen<'_, '_> {
             return Err(unsupported(
                 span,
                 "`parallel_do` inside kernel or device functions (dynamic parallelism)",
+                "launch kernels from host code",
             ));
         }
         let kf = self.g.m.function(kernel);
-        let info = self.g.info.kernel(kernel).ok_or_else(|| unsupported(span, "this launch"))?;
+        let info = self.g.info.kernel(kernel).ok_or_else(|| {
+            unsupported(
+                span,
+                "this launch",
+                "launch a `__kernel__` function whose parameters have types",
+            )
+        })?;
         let slots = &info.arg_slots;
         if slots.len() != args.len() {
             return Err(unsupported(
@@ -42,6 +49,7 @@ impl FnGen<'_, '_> {
                     slots.len(),
                     args.len()
                 ),
+                "pass one argument per kernel parameter (the position parameters excluded)",
             ));
         }
         let dims_t = self.launch_dims(dims)?;
@@ -58,8 +66,13 @@ impl FnGen<'_, '_> {
             let v = self.expr(a)?;
             match &l.ty {
                 Type::Array(arr) => {
-                    let n = Num::of(&arr.elem, self.g.opts.double)
-                        .ok_or_else(|| unsupported(a.span, "this kernel argument"))?;
+                    let n = Num::of(&arr.elem, self.g.opts.double).ok_or_else(|| {
+                        unsupported(
+                            a.span,
+                            "this kernel argument",
+                            "pass numbers or arrays of numbers",
+                        )
+                    })?;
                     // Seen at the parameter's rank (a vector is a row), checked at run time.
                     let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
                     let rank = super::ty::rank_of(arr);
@@ -84,11 +97,20 @@ impl FnGen<'_, '_> {
             let l = kf.local(o);
             let r = super::expr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
             let Repr::Num(n) = r else {
-                return Err(unsupported(l.span, "a kernel output that is not a number"));
+                return Err(unsupported(
+                    l.span,
+                    "a kernel output that is not a number",
+                    "make the output an `int` or a `scalar`",
+                ));
             };
             let nt = n.tokens(&rt);
-            let red = reduce_tokens(&rt, op)
-                .ok_or_else(|| unsupported(l.span, "this kernel output reduction"))?;
+            let red = reduce_tokens(&rt, op).ok_or_else(|| {
+                unsupported(
+                    l.span,
+                    "this kernel output reduction",
+                    "accumulate with `+=` (sum), `^^=` (maximum) or `__=` (minimum)",
+                )
+            })?;
             chain.push(quote!(let __l = __l.output::<#nt>(#red);));
             outs.push(quote!(__res.output::<#nt>(#k)?));
             out_tys.push(Repr::Num(n));
@@ -121,19 +143,27 @@ impl FnGen<'_, '_> {
         Ok(V { t, r: want })
     }
 
-    /// Launch dimensions as a `Vec<usize>` expression (an `int`, or a vector of them).
+    /// Launch dimensions as a `Vec<usize>` expression: an `int`, a vector of them, or (as
+    /// the checker warns) numbers that are truncated (`numel(x) / 2`, `size(x) / 2`).
     fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let v = self.expr(e)?;
         let t = v.t;
+        let to_dims = quote!(#rt::qstd::builtins::to_dims);
         Ok(match v.r {
-            Repr::Num(n) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &[#t as i32])?)
+            Repr::Num(n) if !n.is_complex() => quote!(#to_dims("parallel_do", &[#t as i32])?),
+            Repr::Array(n, _) if !n.is_complex() => {
+                quote!(#to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
             }
-            Repr::Array(n, _) if n.is_int() => {
-                quote!(#rt::qstd::builtins::to_dims("parallel_do", &#t.to_vec()?.into_iter().map(|__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
+            Repr::Fixed(n, _) if !n.is_complex() => {
+                quote!(#to_dims("parallel_do", &#t.iter().map(|&__v| __v as i32).collect::<::std::vec::Vec<i32>>())?)
             }
-            _ => return Err(unsupported(e.span, "these launch dimensions")),
+            other => return Err(unsupported(
+                e.span,
+                format_args!("launch dimensions that are {}", super::expr::describe(&other)),
+                "write an `int`, such as `numel(y)`, or a vector of them, such as `size(y)` or \
+                     `[m, n]`",
+            )),
         })
     }
 }

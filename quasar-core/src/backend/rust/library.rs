@@ -1,9 +1,9 @@
 //! Calls of the run-time library (manual tables 14.1 and 14.2) in host code: strings
 //! (`quasar_std::text`), timing and console (`system`), figures (`figure`), files (`files`),
 //! FFTs (`fft`) and linear algebra (`linalg`), and the bit operations and type limits that
-//! kernels use too. Functions that need values this back end cannot hold yet (cells, `??`
-//! objects such as file handles, strings as array elements) are compile errors that name the
-//! function and what it needs.
+//! kernels use too. A file is the `int` identifier `fopen` returns. Functions that need
+//! values this back end cannot hold yet (cells, `??` objects, strings as array elements) are
+//! compile errors that name the function and what it needs.
 
 use super::expr::cast_num;
 use super::func::FnGen;
@@ -27,11 +27,18 @@ impl FnGen<'_, '_> {
         let q = quote!(#rt::qstd);
         let name = b.name();
         let nargs = args.len();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let needs = |what: &str| {
             unsupported(
                 span,
-                format_args!("`{name}` ({what}, which this version does not compile yet)"),
+                format_args!("`{name}` ({what}, which this version does not compile)"),
+                "use typed values: numbers, strings and arrays of numbers in variables",
             )
         };
         Ok(match b {
@@ -252,6 +259,29 @@ impl FnGen<'_, '_> {
                     unsupported(
                         span,
                         format_args!("`{name}` of a value whose type is not known here"),
+                        "annotate the argument's type, e.g. `x : mat`",
+                    )
+                })?;
+                let n = r.num().ok_or_else(bad)?;
+                let v = i32::from(v);
+                cast_num(Num::I32, n, quote!(#v), &rt)
+            }
+            // `type(x, "mat")` (manual §2.2): decided from the static type, as the type
+            // predicates are.
+            B::Type if nargs == 2 => {
+                let name_of = match args[1].constant() {
+                    Some(crate::ir::Const::Str(t)) => t.clone(),
+                    _ => return Err(needs("a type name given as a constant string")),
+                };
+                let v = type_is(&args[0].ty, &name_of).ok_or_else(|| {
+                    unsupported(
+                        span,
+                        format_args!(
+                            "`type(x, \"{name_of}\")` where the type of x is not known here, or \
+                             with a type name other than scalar, int, cscalar, string, vec, mat, \
+                             cube, cvec, cmat, ccube"
+                        ),
+                        "annotate the argument's type (`x : mat`) and name one of these types",
                     )
                 })?;
                 let n = r.num().ok_or_else(bad)?;
@@ -262,15 +292,70 @@ impl FnGen<'_, '_> {
                 return Err(needs("its values' types are known only at run time: `??` values"))
             }
             B::Dir => return Err(needs("a vector of strings")),
-            B::Fopen | B::Fread | B::Fwrite | B::Fclose | B::Fgets | B::Fprintf => {
-                return Err(needs("a file handle, a `??` object"))
+            // A file is the identifier `fopen` returns (an `int`, as in MATLAB).
+            B::Fopen => {
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                let m = match args.get(1) {
+                    Some(m) => self.expr_as(m, &Repr::Str)?,
+                    None => quote!(::std::string::String::from("r")),
+                };
+                let n = r.num().ok_or_else(bad)?;
+                cast_num(Num::I32, n, quote!(#q::files::fopen_id(&#p, &#m)?), &rt)
+            }
+            B::Fread => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                let dims = self.dims_arg(name, &args[1..2])?;
+                let ty = self.elem_type_name(args.get(2))?;
+                let n = r.num().filter(|n| n.is_float()).ok_or_else(bad)?;
+                let nt = n.tokens(&rt);
+                quote!({
+                    let __id = #id;
+                    let __ty = #ty;
+                    #q::files::fread_id(__id, &#dims, &__ty, |__v| __v as #nt)?
+                })
+            }
+            B::Fwrite => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                let data = self.floats(&args[1], Num::F64)?;
+                let ty = self.elem_type_name(args.get(2))?;
+                quote!({
+                    let __id = #id;
+                    let __data = #data;
+                    let __ty = #ty;
+                    #q::files::fwrite_id(__id, &__data, &__ty)?
+                })
+            }
+            B::Fclose => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                quote!(#q::files::fclose_id(#id)?)
+            }
+            B::Fgets => {
+                let id = self.num_as(&args[0], Num::I32)?;
+                quote!(#q::files::fgets_id(#id)?)
+            }
+            B::Fprintf => {
+                if nargs < 2 {
+                    return Err(bad());
+                }
+                let id = self.num_as(&args[0], Num::I32)?;
+                let f = self.expr_as(&args[1], &Repr::Str)?;
+                let (lets, refs) = self.operands(&args[2..], quote!(#q::text::FormatArg))?;
+                quote!({
+                    let __id = #id;
+                    let __fmt = #f;
+                    #(#lets)*
+                    #q::files::fprintf_id(__id, &#q::text::sprintf("fprintf", &__fmt, &[#(#refs),*])?)?
+                })
             }
             B::Object => return Err(needs("an object with dynamic fields")),
             B::Cell | B::Mat2cell | B::Cell2mat => return Err(needs("cell arrays")),
-            B::Eval => return Err(unsupported(
-                span,
-                "`eval` of a string at run time (Quasar for Rust compiles programs ahead of time)",
-            )),
+            B::Eval => {
+                return Err(unsupported(
+                    span,
+                    "`eval` of a string at run time",
+                    "write the code itself: Quasar for Rust compiles programs ahead of time",
+                ))
+            }
             _ => return Err(bad()),
         })
     }
@@ -285,7 +370,11 @@ impl FnGen<'_, '_> {
         for (i, a) in args.iter().enumerate() {
             let v = self.expr(a)?;
             if !matches!(v.r, Repr::Num(_) | Repr::Str | Repr::Array(..) | Repr::Fixed(..)) {
-                return Err(unsupported(a.span, "this value as an argument of a library function"));
+                return Err(unsupported(
+                    a.span,
+                    "this value as an argument of a library function",
+                    "pass numbers, strings or arrays of numbers",
+                ));
             }
             let id = format_ident!("__lib{}", i);
             let t = v.t;
@@ -315,8 +404,22 @@ impl FnGen<'_, '_> {
                 let c = conv(from);
                 quote!(#t.to_vec()?.into_iter().map(|__v| #c).collect::<::std::vec::Vec<#nt>>())
             }
-            _ => return Err(unsupported(a.span, "this value where real numbers are expected")),
+            _ => {
+                return Err(unsupported(
+                    a.span,
+                    "this value where real numbers are expected",
+                    "pass real numbers (`real(z)` or `abs(z)` of a complex `z`)",
+                ))
+            }
         })
+    }
+
+    /// The element type name of `fread`/`fwrite` (MATLAB's default: `"uint8"`).
+    fn elem_type_name(&mut self, a: Option<&Expr>) -> GResult<TokenStream> {
+        match a {
+            Some(t) => self.expr_as(t, &Repr::Str),
+            None => Ok(quote!(::std::string::String::from("uint8"))),
+        }
     }
 
     /// Character codes as a `Vec<f64>`.
@@ -329,7 +432,7 @@ impl FnGen<'_, '_> {
     fn float_array(&mut self, a: &Expr, r: &Repr) -> GResult<TokenStream> {
         let v = self.expr(a)?;
         let Some(from) = v.r.num() else {
-            return Err(unsupported(a.span, "this argument (an array of numbers is expected)"));
+            return Err(unsupported(a.span, "this argument", "pass an array of numbers"));
         };
         let double =
             matches!(r, Repr::Num(Num::F64 | Num::C64) | Repr::Array(Num::F64 | Num::C64, _))
@@ -340,7 +443,7 @@ impl FnGen<'_, '_> {
             _ => Num::F32,
         };
         if !matches!(v.r, Repr::Array(..)) {
-            return Err(unsupported(a.span, "this argument (an array is expected)"));
+            return Err(unsupported(a.span, "this argument", "pass an array"));
         }
         self.convert(v, &Repr::Array(target, None), a.span)
     }
@@ -363,7 +466,13 @@ impl FnGen<'_, '_> {
         let rt = self.g.rt.clone();
         let bi = quote!(#rt::qstd::builtins);
         let name = b.name();
-        let bad = || unsupported(span, format_args!("the built-in `{name}` with these arguments"));
+        let bad = || {
+            unsupported(
+                span,
+                format_args!("the built-in `{name}` with these arguments"),
+                "pass the arguments the manual lists for this built-in",
+            )
+        };
         let n = r.num().ok_or_else(bad)?;
         let nt = n.tokens(&rt);
         Ok(match b {
@@ -460,4 +569,39 @@ fn type_predicate(b: Builtin, t: &crate::sema::types::Type) -> Option<bool> {
         B::Ismatrix => matches!(r?, 1 | 2),
         _ => matches!(r?, 1..=3),
     })
+}
+
+/// `type(x, name)` from the static type of `x` (manual §2.2: `type(zeros(2, 2), "mat")`; a
+/// `vec` is not a `mat`, the predicates `ismatrix`/`iscube` add the lower ranks). `None` when
+/// the type of `x` or the name is not one this decides.
+fn type_is(t: &crate::sema::types::Type, name: &str) -> Option<bool> {
+    use crate::sema::types::{Rank, Type};
+    let class = |elem: &Type| match elem {
+        Type::Scalar(_) => Some(0),
+        Type::Complex(_) => Some(1),
+        Type::Int(..) => Some(2),
+        _ => None,
+    };
+    let (kind, rank) = match t {
+        Type::String => (3, 0),
+        Type::Array(a) => match a.rank {
+            Rank::Fixed(r) => (class(&a.elem)?, r),
+            Rank::Any => return None,
+        },
+        t => (class(t)?, 0),
+    };
+    let want = match name {
+        "scalar" => (0, 0),
+        "cscalar" => (1, 0),
+        "int" => (2, 0),
+        "string" => (3, 0),
+        "vec" => (0, 1),
+        "mat" => (0, 2),
+        "cube" => (0, 3),
+        "cvec" => (1, 1),
+        "cmat" => (1, 2),
+        "ccube" => (1, 3),
+        _ => return None,
+    };
+    Some((kind, rank) == want)
 }

@@ -31,7 +31,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                 parts.push(quote!(#name[#k]));
                             }
                         }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                        _ => {
+                            return Err(unsupported(
+                                it.span,
+                                "this element of a matrix literal",
+                                "build matrix literals from numbers or vectors of numbers",
+                            ))
+                        }
                     }
                 }
                 Ok(V { t: quote!({ #(#lets)* [#(#parts),*] }), r })
@@ -69,7 +75,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                             let x = self.convert(v, &Repr::Array(*n, rk), it.span)?;
                             parts.push(if stacked { x } else { quote!(#q::rt::Part::Array(&#x)) });
                         }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
+                        _ => {
+                            return Err(unsupported(
+                                it.span,
+                                "this element of a matrix literal",
+                                "build matrix literals from numbers or vectors of numbers",
+                            ))
+                        }
                     }
                 }
                 let t = if stacked {
@@ -80,7 +92,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 Ok(V { t, r })
             }
-            _ => Err(unsupported(span, "this matrix literal")),
+            _ => Err(unsupported(
+                span,
+                "this matrix literal",
+                "build matrix literals from numbers or vectors of numbers",
+            )),
         }
     }
 }

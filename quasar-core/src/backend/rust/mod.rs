@@ -174,9 +174,15 @@ pub fn generate(
 }
 
 /// A compile error of the backend: `construct` is not supported (yet) by code generation.
-pub(crate) fn unsupported(span: Span, construct: impl std::fmt::Display) -> Diagnostic {
+/// A construct the Rust back end does not compile, named, with what to write instead (a
+/// sentence that starts with a verb: "pass the captured values as parameters").
+pub(crate) fn unsupported(
+    span: Span,
+    construct: impl std::fmt::Display,
+    instead: impl std::fmt::Display,
+) -> Diagnostic {
     Diagnostic::error(span, format!("code generation does not support {construct} yet"))
-        .with_note("the Rust backend of quasar! covers host code, kernels and device functions over numbers and arrays; see README for the list")
+        .with_note(format!("instead: {instead}"))
 }
 
 pub(crate) type GResult<T> = Result<T, Diagnostic>;

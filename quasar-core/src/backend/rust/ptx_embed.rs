@@ -2,8 +2,8 @@
 //! one `static __Q_PTX: &str` per `quasar!` invocation, one `PtxEntry` static per compiled
 //! kernel with what the runtime must know to launch it (entry name, launch rank, per launch
 //! argument the static rank of arrays or the size of values, the number of outputs), and the
-//! module's table of `'checked` sites (array, launch argument, Quasar file/line/col) that the
-//! `quasar_error` word indexes.
+//! module's table of the sites that can fail (`'checked` accesses, `error`, `assert`: kind,
+//! array, launch argument, Quasar file/line/col) that the `quasar_error` word indexes.
 //!
 //! * The PTX is emitted twice, with and without checks on `'unchecked` accesses; when the two
 //!   texts differ, each set of items is under `#[cfg(debug_assertions)]` or its negation, so
@@ -15,7 +15,7 @@
 
 use super::{sanitize, Options};
 use crate::analysis::ModuleInfo;
-use crate::backend::ptx::{PtxBuilds, PtxOutput, PtxParamRole};
+use crate::backend::ptx::{PtxBuilds, PtxOutput, PtxParamRole, PtxSiteKind};
 use crate::ir::Module;
 use crate::syntax::ast::FunctionKind;
 use proc_macro2::{Ident, TokenStream};
@@ -137,7 +137,18 @@ fn variant(
             }
             None => quote!(::core::option::Option::None),
         };
-        quote!(#rt::run::ptx::CheckSite { kernel: #kernel, array: #array, arg: #arg, file: #file, line: #line, col: #col })
+        let kind = match &s.kind {
+            PtxSiteKind::Index => quote!(#rt::run::ptx::SiteKind::Index),
+            PtxSiteKind::Error(message) => quote!(#rt::run::ptx::SiteKind::Error(#message)),
+            PtxSiteKind::Assert { message, cond } => {
+                // As the CPU's message: the assertion's own, or the condition as written.
+                let text = message.clone().unwrap_or_else(|| {
+                    opts.source_of(*cond).get(cond.range()).unwrap_or("condition").to_string()
+                });
+                quote!(#rt::run::ptx::SiteKind::Assert(#text))
+            }
+        };
+        quote!(#rt::run::ptx::CheckSite { kernel: #kernel, kind: #kind, array: #array, arg: #arg, file: #file, line: #line, col: #col })
     });
     items.push(
         quote!(#[doc(hidden)] static __Q_PTX_SITES: &[#rt::run::ptx::CheckSite] = &[#(#sites),*];),

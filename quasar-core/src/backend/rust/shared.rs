@@ -71,6 +71,7 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
         Some(span) => Err(unsupported(
             span,
             "a shared array whose size depends on something other than `blkdim` and constants",
+            "compute the size from `blkdim` and constants",
         )),
         None => Ok(()),
     }
@@ -88,7 +89,13 @@ impl FnGen<'_, '_> {
                 Repr::Fixed(n, _) if n.is_int() => {
                     pushes.push(quote!(__d.extend((#t).iter().map(|__v| (*__v).max(0) as usize));))
                 }
-                _ => return Err(unsupported(a.span, "this shared-array dimension")),
+                _ => {
+                    return Err(unsupported(
+                        a.span,
+                        "this shared-array dimension",
+                        "give the dimensions as integers computed from `blkdim` and constants",
+                    ))
+                }
             }
         }
         Ok(

@@ -21,7 +21,11 @@ use quote::quote;
 fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec<Index>>> {
     let slices = indices.iter().filter(|i| !matches!(i, Index::At(_) | Index::Spread(_))).count();
     if slices != 1 {
-        return Err(unsupported(span, "a kernel slice over more than one dimension"));
+        return Err(unsupported(
+            span,
+            "a kernel slice over more than one dimension",
+            "slice one dimension (`x[i, a..b]`) and loop over the others with `for`",
+        ));
     }
     let int = |v: i64| Expr::new(ExprKind::Const(Const::Int(v)), Type::INT, span);
     let mut out = Vec::with_capacity(len);
@@ -35,7 +39,11 @@ fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec
                         None => 1,
                         Some(Some(Const::Int(s))) => *s,
                         Some(_) => {
-                            return Err(unsupported(span, "a kernel slice with a variable step"))
+                            return Err(unsupported(
+                                span,
+                                "a kernel slice with a variable step",
+                                "use a constant step (`a..2..b`), or loop with `for`",
+                            ))
                         }
                     };
                     let at = match start.constant() {
@@ -53,7 +61,11 @@ fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec
                     Index::At(at)
                 }
                 Index::List(_) => {
-                    return Err(unsupported(span, "a list of indices inside a kernel"));
+                    return Err(unsupported(
+                        span,
+                        "a list of indices inside a kernel",
+                        "loop over the indices with `for`",
+                    ));
                 }
                 other => other.clone(),
             });
@@ -74,7 +86,11 @@ impl FnGen<'_, '_> {
         node: NodeId,
     ) -> GResult<TokenStream> {
         let (Some(len), Repr::Fixed(n, _)) = (r.fixed_len(), r) else {
-            return Err(unsupported(span, "a kernel slice whose length is not known"));
+            return Err(unsupported(
+                span,
+                "a kernel slice whose length is not known",
+                "give the slice a constant length (`x[i..i+3]`), or loop with `for`",
+            ));
         };
         let elem = Repr::Num(*n);
         let mut items = Vec::with_capacity(len);
@@ -100,9 +116,21 @@ impl FnGen<'_, '_> {
             Repr::Fixed(vn, _) => (v.r.fixed_len().unwrap_or(0), *vn, false),
             Repr::Num(vn) => match crate::ir::slice::constant_range_len(indices) {
                 Some(l) => (l, *vn, true),
-                None => return Err(unsupported(span, "a kernel slice whose length is not known")),
+                None => {
+                    return Err(unsupported(
+                        span,
+                        "a kernel slice whose length is not known",
+                        "give the slice a constant length (`x[i..i+3]`), or loop with `for`",
+                    ))
+                }
             },
-            _ => return Err(unsupported(span, "assigning this value to a kernel slice")),
+            _ => {
+                return Err(unsupported(
+                    span,
+                    "assigning this value to a kernel slice",
+                    "assign a number or a vector with the slice's length",
+                ))
+            }
         };
         let b = self.expr(base)?;
         let vt = v.t;
@@ -117,17 +145,50 @@ impl FnGen<'_, '_> {
                         self.view_access(base, &b.t, n, rank, comps, Some((op, x)), span, node)?;
                     quote!(#t;)
                 }
-                Repr::Fixed(n, shape) if op == AssignOp::Assign => {
+                Repr::Fixed(n, shape) => {
+                    // `w[a..b] op= v` on a register vector: element by element, as the PTX
+                    // back end computes it (no atomics: the vector is the thread's own).
+                    let bop = match op {
+                        AssignOp::Assign | AssignOp::Define => None,
+                        AssignOp::Add
+                        | AssignOp::Sub
+                        | AssignOp::Mul
+                        | AssignOp::Div
+                        | AssignOp::ElemMul
+                        | AssignOp::ElemDiv => super::stmt::binary_of(op),
+                        _ => {
+                            return Err(unsupported(
+                                span,
+                                "this compound assignment to a slice of a vector in a kernel",
+                                "write the elements one by one (`w[k] = max(w[k], v[k])`)",
+                            ))
+                        }
+                    };
                     let ExprKind::Local(id) = &base.kind else {
-                        return Err(unsupported(span, "writing into a temporary vector"));
+                        return Err(unsupported(
+                            span,
+                            "writing into a temporary vector",
+                            "assign the vector to a variable, write into the variable, then use it",
+                        ));
                     };
                     let target = self.local(*id);
-                    let x = cast_num(vn, n, item, &rt);
+                    let mut x = cast_num(vn, n, item, &rt);
+                    if let Some(bop) = bop {
+                        let comps = self.components(&list, span)?;
+                        let cur = self.fixed_access(&target, n, &shape, comps, None, span)?;
+                        x = super::arith::num_binary(bop, n, n, cur, x, value, &rt, false);
+                    }
                     let comps = self.components(&list, span)?;
                     let t = self.fixed_access(&target, n, &shape, comps, Some(x), span)?;
                     quote!(#t;)
                 }
-                _ => return Err(unsupported(span, "this assignment to a slice inside a kernel")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "this assignment to a slice inside a kernel",
+                        "assign with `=`, or loop over the elements with `for`",
+                    ))
+                }
             });
         }
         Ok(quote!({ let __sv = #vt; #(#writes)* }))

@@ -64,7 +64,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         };
                         quote!(for __item in #iter { #var_t = #x; #b })
                     }
-                    _ => return Err(unsupported(s.span, "`for` over these values")),
+                    _ => {
+                        return Err(unsupported(
+                            s.span,
+                            "`for` over these values",
+                            "loop over a range (`for i = 0..n-1`) or over the elements of an array",
+                        ))
+                    }
                 }
             }
             StmtKind::While { cond, body } => {
@@ -119,12 +125,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     return Err(unsupported(
                         s.span,
                         "`try`/`catch` inside kernel or device functions",
+                        "put the `try` in host code around `parallel_do`",
                     ));
                 }
                 if contains_jump(body) {
                     return Err(unsupported(
                         s.span,
                         "`return`, `break` or `continue` inside `try`",
+                        "set a variable in the `try` block and act on it after `end`",
                     ));
                 }
                 let b = self.block(body)?;
@@ -147,7 +155,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             StmtKind::Print(items) => {
                 let parts = self.show_parts(items)?;
                 if self.ctx != Ctx::Host {
-                    return Err(unsupported(s.span, "`print` inside kernel or device functions"));
+                    return Err(unsupported(
+                        s.span,
+                        "`print` inside kernel or device functions",
+                        "write the values to an array argument and print them in host code",
+                    ));
                 }
                 quote!({ #q::rt::print_line(&[#(&#parts as &dyn #q::rt::Show),*]); })
             }
@@ -186,6 +198,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 return Err(unsupported(
                     s.span,
                     "`syncthreads` outside a kernel body (or inside a branch of one)",
+                    "call `syncthreads` at the top level of a kernel body, or in a `for` range or \
+                     `while` loop there",
                 ))
             }
         })
@@ -196,7 +210,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         for it in items {
             let v = self.expr(it)?;
             if matches!(v.r, Repr::Tuple(_) | Repr::Unit | Repr::FnVal(_) | Repr::View(..)) {
-                return Err(unsupported(it.span, "printing this value"));
+                return Err(unsupported(
+                    it.span,
+                    "printing this value",
+                    "print numbers, strings and arrays; print the results of a function one by one",
+                ));
             }
             out.push(v.t);
         }
@@ -230,7 +248,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             PlaceKind::Index { base, indices } => {
                 self.index_write(base, indices, op, value, &place.ty, place.span, place.id)
             }
-            PlaceKind::Field { .. } => Err(unsupported(span, "assignment to fields (classes)")),
+            PlaceKind::Field { .. } => Err(unsupported(
+                span,
+                "assignment to fields (classes)",
+                "keep the fields in separate variables",
+            )),
         }
     }
 
@@ -255,7 +277,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             AssignOp::Xor | AssignOp::Or | AssignOp::And => {
                 let n = target.num().filter(|n| n.is_int()).ok_or_else(|| {
-                    unsupported(span, "bitwise compound assignment on non-integers")
+                    unsupported(
+                        span,
+                        "bitwise compound assignment on non-integers",
+                        "convert to an integer first, e.g. `x = int(x)`",
+                    )
                 })?;
                 let a = self.expr_as(&read, &Repr::Num(n))?;
                 let b = self.expr_as(value, &Repr::Num(n))?;
@@ -286,7 +312,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         value: &Expr,
         span: Span,
     ) -> GResult<TokenStream> {
-        let n = target.num().ok_or_else(|| unsupported(span, "this kernel output"))?;
+        let n = target.num().ok_or_else(|| {
+            unsupported(span, "this kernel output", "make the output a number (`int` or `scalar`)")
+        })?;
         let rt = self.g.rt.clone();
         let nt = n.tokens(&rt);
         let v = self.num_as(value, n)?;
@@ -298,7 +326,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
             _ => {
                 return Err(unsupported(
                     span,
-                    "this assignment to a kernel output (use `+=`, `*=`, `^^=` or `__=`)",
+                    "this assignment to a kernel output",
+                    "accumulate into it with `+=`, `*=`, `^^=` (maximum) or `__=` (minimum)",
                 ))
             }
         };
@@ -322,7 +351,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let ix = syn_index(i);
                     (
                         quote!(__d.#ix.clone()),
-                        rs.get(i).cloned().ok_or_else(|| unsupported(span, "too many targets"))?,
+                        rs.get(i).cloned().ok_or_else(|| {
+                            unsupported(span, "too many targets", "give one target per result")
+                        })?,
                     )
                 }
                 Repr::Fixed(n, _) => (quote!(__d[#i]), Repr::Num(*n)),
@@ -335,10 +366,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     )
                 }
                 r if i == 0 => (quote!(__d), r.clone()),
-                _ => return Err(unsupported(span, "destructuring this value")),
+                _ => {
+                    return Err(unsupported(
+                        span,
+                        "destructuring this value",
+                        "destructure the results of a call or a vector: `[a, b] = f(x)`",
+                    ))
+                }
             };
             let PlaceKind::Local(id) = &p.kind else {
-                return Err(unsupported(p.span, "a destructuring target that is not a variable"));
+                return Err(unsupported(
+                    p.span,
+                    "a destructuring target that is not a variable",
+                    "destructure into variables, then assign them where they go",
+                ));
             };
             let target = self.local_repr_checked(*id)?;
             let t = self.local(*id);
@@ -377,7 +418,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let rt = self.g.rt.clone();
         let var_r = self.local_repr_checked(var)?;
         let Repr::Num(n) = var_r else {
-            return Err(unsupported(span, "a `for` variable that is not a number"));
+            return Err(unsupported(
+                span,
+                "a `for` variable that is not a number",
+                "loop over a range of numbers",
+            ));
         };
         let v = self.local(var);
         let s = self.num_as(start, n)?;
@@ -422,7 +467,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
             }))
         } else {
-            Err(unsupported(span, "a `for` loop over complex numbers"))
+            Err(unsupported(
+                span,
+                "a `for` loop over complex numbers",
+                "loop over an integer range and compute the complex value in the body",
+            ))
         }
     }
 
@@ -434,7 +483,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let r = self.repr_of(&place.ty, place.span)?;
                 self.index_read(base, indices, r, place.span, place.id)
             }
-            PlaceKind::Field { .. } => Err(unsupported(place.span, "fields (classes)")),
+            PlaceKind::Field { .. } => Err(unsupported(
+                place.span,
+                "fields (classes)",
+                "keep the fields in separate variables",
+            )),
         }
     }
 }

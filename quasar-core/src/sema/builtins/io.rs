@@ -91,6 +91,7 @@ fn printf(c: &BuiltinCall) -> RuleResult {
 fn fprintf(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fprintf")?;
     let a = args(c, "fprintf", 2, usize::MAX)?;
+    file_arg("fprintf", &a[0])?;
     string_arg("fprintf", "a format string", &a[1])?;
     values("fprintf", a)?;
     Ok(Type::Void)
@@ -344,30 +345,45 @@ fn eval(c: &BuiltinCall) -> RuleResult {
     Ok(Type::Unknown)
 }
 
-/// `fopen(file, mode)`: a file object.
+/// A file argument: the identifier `fopen` returns (an integer, as MATLAB's `fopen`; 1 and 2
+/// are standard output and error for `fprintf`).
+fn file_arg(name: &str, a: &ArgInfo) -> Result<(), String> {
+    if is_open(&a.ty) || matches!(a.ty, Type::Int(..)) {
+        Ok(())
+    } else {
+        Err(expected(name, "a file identifier (what `fopen` returns)", &a.ty))
+    }
+}
+
+/// `fopen(file, mode)`: a file identifier (an `int`; the open file lives in the run-time
+/// library's table until `fclose`).
 fn fopen(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fopen")?;
     let a = args(c, "fopen", 1, 2)?;
     for x in a {
         string_arg("fopen", "a file name and a mode", x)?;
     }
-    Ok(Type::Unknown)
+    Ok(Type::INT)
 }
 
-/// `fread(f, dims, "float32")`: the data read.
+/// `fread(f, dims, "float32")`: `prod(dims)` elements as a `scalar` array of shape `dims`
+/// (converted to `scalar`, as MATLAB's `fread` converts to `double`).
 fn fread(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fread")?;
     let a = args(c, "fread", 2, 3)?;
+    file_arg("fread", &a[0])?;
     if let Some(t) = a.get(2) {
         string_arg("fread", "an element type name", t)?;
     }
-    Ok(Type::Unknown)
+    let (rank, shape) = super::common::dims("fread", &a[1..2])?;
+    Ok(super::common::make_array(Type::SCALAR, rank, shape))
 }
 
 /// `fwrite(f, data, "float32")`.
 fn fwrite(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fwrite")?;
     let a = args(c, "fwrite", 2, 3)?;
+    file_arg("fwrite", &a[0])?;
     values("fwrite", a)?;
     if let Some(t) = a.get(2) {
         string_arg("fwrite", "an element type name", t)?;
@@ -378,7 +394,7 @@ fn fwrite(c: &BuiltinCall) -> RuleResult {
 fn fclose(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fclose")?;
     let a = args(c, "fclose", 1, 1)?;
-    values("fclose", a)?;
+    file_arg("fclose", &a[0])?;
     Ok(Type::Void)
 }
 
@@ -386,7 +402,7 @@ fn fclose(c: &BuiltinCall) -> RuleResult {
 fn fgets(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "fgets")?;
     let a = args(c, "fgets", 1, 1)?;
-    values("fgets", a)?;
+    file_arg("fgets", &a[0])?;
     Ok(Type::String)
 }
 
@@ -498,6 +514,16 @@ mod tests {
         assert_eq!(ok("sscanf", &[s("1 2"), s("%d")]), "vec");
         assert_eq!(ok("eval", &[s("x -> 2*x")]), "??");
         assert_eq!(ok("fgets", &[a("??")]), "string");
+        assert_eq!(ok("fgets", &[a("int")]), "string");
+        assert_eq!(ok("fopen", &[s("out.dat"), s("wb")]), "int");
+        assert_eq!(ok("fread", &[a("int"), a("ivec2"), s("float32")]), "mat");
+        assert_eq!(ok("fread", &[a("int"), a("int"), s("uint8")]), "vec");
+        assert_eq!(ok("fwrite", &[a("int"), a("mat"), s("float32")]), "()");
+        assert_eq!(ok("fclose", &[a("int")]), "()");
+        assert_eq!(
+            err("fclose", &[a("mat")]),
+            "`fclose` expects a file identifier (what `fopen` returns), found mat"
+        );
         assert_eq!(err("imread", &[a("int")]), "`imread` expects a file name, found int");
         assert_eq!(
             err("imshow", &[a("string")]),

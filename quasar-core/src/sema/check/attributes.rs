@@ -77,7 +77,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     let d = Diagnostic::warning(
                         arg.value.span,
                         "`{!alloc type=…}` is not supported: the allocation is ordinary memory",
-                    );
+                    )
+                    .with_note("instead: leave `type` out, as in `{!alloc mode=gpu}`");
                     self.report(d);
                 }
                 key => self.unknown_key(item, key, arg.value.span),

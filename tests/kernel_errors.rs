@@ -1,0 +1,104 @@
+//! Run-time errors of kernels name the Quasar file:line:col of the failing access, `error` or
+//! `assert`, with the same text on the CPU and on the GPU (the GPU reports the site through
+//! the module's `quasar_error` word and the site table embedded beside the PTX).
+//!
+//! The CPU half always runs. The GPU half needs a GPU, or `QUASAR_SIM_GPU=ptx` (each kernel's
+//! PTX on the interpreter); CI runs `QUASAR_SIM_GPU=ptx QUASAR_REQUIRE_GPU=1 cargo test --test
+//! kernel_errors`. In each case exactly one thread fails, so the message is deterministic.
+//! A kernel whose `error`/`assert` message is not made of string literals has no PTX (it runs
+//! on the CPU), as `quasar-core`'s PTX unit tests check.
+
+mod common;
+
+use common::{gpu_or_skip, on};
+use quasar::{Array, Result, SchedMode};
+
+mod k {
+    quasar::quasar!(file = "tests/common/kernel_errors.q");
+}
+
+const FILE: &str = "tests/common/kernel_errors.q";
+
+type Run = Box<dyn Fn() -> Result<()>>;
+
+/// What fails, how, and the message on the CPU and on the GPU (they differ only for a
+/// multi-dimensional access: the GPU's error word holds the failing subscript, the CPU has
+/// all of them).
+fn cases() -> Vec<(&'static str, Run, String, String)> {
+    let x = Array::from_fn(&[8], |i| i as f32).unwrap();
+    let x2 = x.clone();
+    let same = |m: String| (m.clone(), m);
+    let all: Vec<(&'static str, Run, (String, String))> = vec![
+        (
+            "read past the end",
+            Box::new(move || k::shift(&x, 1).map(drop)),
+            same(format!("{FILE}:5:14: index [8] is out of range for `x` with shape [8]")),
+        ),
+        (
+            "read before the start",
+            Box::new(move || k::shift(&x2, -1).map(drop)),
+            same(format!("{FILE}:5:14: index [-1] is out of range for `x` with shape [8]")),
+        ),
+        (
+            "write past the end",
+            Box::new(|| k::shift_columns(1, 5, 1).map(drop)),
+            (
+                format!("{FILE}:9:5: index [0, 5] is out of range for `y` with shape [1, 5]"),
+                format!("{FILE}:9:5: index [5] is out of range for `y` with shape [1, 5]"),
+            ),
+        ),
+        (
+            "error",
+            Box::new(|| k::checked_shift(8, 1, 0).map(drop)),
+            same(format!("{FILE}:14:9: the shift runs past the end")),
+        ),
+        (
+            "assert",
+            Box::new(|| k::checked_shift(8, 1, 1).map(drop)),
+            same(format!("{FILE}:20:5: assertion failed: pos + s < numel(y)")),
+        ),
+        (
+            "assert with a message",
+            Box::new(|| k::checked_shift(8, -1, 2).map(drop)),
+            same(format!("{FILE}:25:5: assertion failed: negative shift")),
+        ),
+    ];
+    all.into_iter().map(|(what, run, (cpu, gpu))| (what, run, cpu, gpu)).collect()
+}
+
+#[test]
+fn kernel_errors_on_the_cpu_name_the_quasar_location() {
+    for (what, run, cpu, _) in cases() {
+        let e = on(SchedMode::Cpu, &run).unwrap_err().to_string();
+        assert_eq!(e, cpu, "{what}");
+    }
+}
+
+#[test]
+fn kernel_errors_on_the_gpu_name_the_quasar_location() {
+    if !gpu_or_skip("kernel_errors_on_the_gpu_name_the_quasar_location") {
+        return;
+    }
+    // `QUASAR_SIM_GPU=1` runs the CPU code behind the PTX ABI: the CPU's message, wrapped in
+    // the simulated device's error.
+    let cpu_code = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
+    for (what, run, cpu, gpu) in cases() {
+        let e = on(SchedMode::Gpu, &run).unwrap_err().to_string();
+        if cpu_code {
+            assert!(e.ends_with(&format!(": {cpu}")), "{what}: {e}");
+        } else {
+            assert_eq!(e, gpu, "{what}");
+        }
+    }
+    // Each error word was reset: launches that do not fail succeed afterwards.
+    let y = on(SchedMode::Gpu, || k::checked_shift(8, 0, 1)).unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![0.0; 8]);
+}
+
+#[test]
+fn scalar_launch_dimensions_are_truncated() {
+    // `parallel_do(size(y) / 2, …)` over a 5 x 4 matrix runs over 2 x 2 positions.
+    let y = k::mark_top_left(5, 4).unwrap().to_vec().unwrap();
+    let marked: Vec<usize> = (0..20).filter(|&i| y[i] == 1.0).collect();
+    assert_eq!(marked, vec![0, 1, 4, 5]);
+}
