@@ -203,9 +203,16 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
     if !verified(&mut art, &module, expect, "prune") {
         return art;
     }
-    let cx = PassContext { double: opts.double };
+    let cx = PassContext::new(opts.double);
     for pass in transform::pipeline() {
         (pass.run)(&mut module, &cx);
+        let reported = std::mem::take(&mut *cx.diagnostics.borrow_mut());
+        let failed = reported.iter().any(|d| d.is_error());
+        art.diagnostics.extend(reported);
+        if failed {
+            art.failed = Some(Stage::CodeGeneration);
+            return art;
+        }
         ir::number::number_module(&mut module);
         dump(&mut art, opts, pass.name, &module);
         if !verified(&mut art, &module, expect, pass.name) {

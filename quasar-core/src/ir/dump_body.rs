@@ -88,9 +88,17 @@ impl Dumper<'_> {
                 }
                 self.line(depth, "endif");
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, hint } => {
+                let attr = match hint {
+                    super::LoopHint::Auto => String::new(),
+                    super::LoopHint::Parallel { dims: None } => "{!parallel for} ".into(),
+                    super::LoopHint::Parallel { dims: Some(n) } => {
+                        format!("{{!parallel for; dim={n}}} ")
+                    }
+                    super::LoopHint::Serial => "{!serial for} ".into(),
+                };
                 let text = format!(
-                    "for {} = {}..{}..{}",
+                    "{attr}for {} = {}..{}..{}",
                     self.local(*var),
                     self.expr(start),
                     self.expr(step),

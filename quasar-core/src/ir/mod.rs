@@ -197,6 +197,8 @@ pub enum StmtKind {
         step: Expr,
         end: Expr,
         body: Block,
+        /// `{!parallel for}` / `{!serial for}` written before the loop.
+        hint: LoopHint,
     },
     /// `for var = values` over the elements of an array, in linear (row-major) order.
     ForEach {
@@ -234,6 +236,19 @@ pub enum StmtKind {
     },
     /// `syncthreads` (a barrier among the threads of a block).
     SyncThreads,
+}
+
+/// What the code attribute before a `for` loop asks of the loop parallelizer (manual §8.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoopHint {
+    /// No attribute: parallelised when the analysis proves it safe.
+    #[default]
+    Auto,
+    /// `{!parallel for}` (`dims`: `{!parallel for; dim=N}`): parallelised despite
+    /// dependencies (with a warning); a loop it cannot turn into a kernel is an error.
+    Parallel { dims: Option<u8> },
+    /// `{!serial for}`: run as written.
+    Serial,
 }
 
 #[derive(Clone, Debug)]

@@ -368,7 +368,7 @@ impl Analysis {
                     self.block(then_body, counts);
                     self.block(else_body, counts);
                 }
-                StmtKind::ForRange { var, start, step, end, body } => {
+                StmtKind::ForRange { var, start, step, end, body, .. } => {
                     // `a..b` covers [a, b] and `a..-1..b` covers [b, a]; an empty loop makes
                     // no access, so the interval needs no `a <= b`.
                     let bounded = (|| match step.constant() {

@@ -63,7 +63,7 @@ impl Ctx<'_> {
                     self.place(&l_end);
                 }
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, .. } => {
                 self.for_range(*var, start, step, end, body, s.span)?;
             }
             StmtKind::ForEach { var, values, body } => self.for_each(*var, values, body)?,

@@ -41,7 +41,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     quote!(if #c { #a } else { #b })
                 }
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, .. } => {
                 self.for_range(*var, start, step, end, body, s.span)?
             }
             StmtKind::ForEach { var, values, body } => {
