@@ -16,13 +16,14 @@
 
 use super::loop_uses::{first_use, Use};
 use crate::analysis::ModuleInfo;
+use crate::ir::AssignOp;
 use crate::ir::{
     Block, Builtin, Callee, Expr, ExprKind, Function, Index, LocalId, Module, PlaceKind, Stmt,
     StmtKind,
 };
 use crate::sema::types::{Dim, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, FunctionKind};
+use crate::syntax::ast::FunctionKind;
 use std::collections::BTreeSet;
 
 /// Why a nest cannot run as a kernel.

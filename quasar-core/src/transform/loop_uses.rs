@@ -2,10 +2,10 @@
 //! use of a variable in a run of statements (is it assigned before any read?), reads outside
 //! the nest, and which loop bounds can be computed before the loop.
 
+use crate::ir::AssignOp;
 use crate::ir::{
     Block, Builtin, Callee, Const, Expr, ExprKind, Index, LocalId, PlaceKind, Stmt, StmtKind,
 };
-use crate::syntax::ast::AssignOp;
 use std::collections::HashMap;
 
 /// How a run of statements first touches a variable.

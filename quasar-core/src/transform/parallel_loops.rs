@@ -21,13 +21,14 @@ use super::PassContext;
 use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;
 use crate::ir::visit::{walk_expr_mut, walk_place_mut, walk_stmt_mut, VisitMut};
+use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{
     Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local, LocalId,
     LocalRole, LoopHint, Module, Place, PlaceKind, Special, Stmt, StmtKind,
 };
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp, FunctionKind};
+use crate::syntax::ast::FunctionKind;
 use std::collections::HashMap;
 
 /// The most loops parallelised jointly (launches have at most three dimensions).
