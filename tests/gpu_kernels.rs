@@ -29,6 +29,9 @@ mod rc {
 mod contract {
     quasar::quasar!(file = "tests/common/contract.q");
 }
+mod loops {
+    quasar::quasar!(file = "tests/common/loops.q");
+}
 
 fn mat(m: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> Array<f32> {
     Array::from_fn(&[m, n], |i| f(i / n, i % n)).unwrap()
@@ -46,6 +49,26 @@ fn gamma_on_both_devices() {
     let (c, g) = both("gamma", false, || vec_of(k::gamma(&x, 0.45))).unwrap();
     // pow on the GPU: about |y·log2 x|·2^-22 relative (here |y·log2 x| < 3).
     close("gamma", &c, &g, 4e-6);
+}
+
+#[test]
+fn parallelised_loops_on_both_devices() {
+    if !gpu_or_skip("parallelised_loops_on_both_devices") {
+        return;
+    }
+    for (m, n) in [(1, 1), (17, 45), (64, 200)] {
+        let x = mat(m, n, |i, j| ((i * 7 + j * 13) % 31) as f32);
+        let (c, g) = both("box3_loop", false, || vec_of(loops::box3_loop(&x))).unwrap();
+        close(&format!("box3_loop {m}x{n}"), &c, &g, 1e-6);
+        let (c, g) = both("row_sums", false, || vec_of(loops::row_sums(&x))).unwrap();
+        close(&format!("row_sums {m}x{n}"), &c, &g, 1e-6);
+    }
+    let x = Array::from_fn(&[5, 7, 3], |i| (i % 17) as f32 / 8.0).unwrap();
+    let (c, g) = both("gamma_loop", false, || vec_of(loops::gamma_loop(&x, 0.8))).unwrap();
+    close("gamma_loop", &c, &g, 4e-6);
+    let x = Array::from_fn(&[50], |i| ((i * 37) % 11) as f32).unwrap();
+    let (c, g) = both("smooth_steps", false, || vec_of(loops::smooth_steps(&x, 4))).unwrap();
+    close("smooth_steps", &c, &g, 1e-6);
 }
 
 #[test]

@@ -80,6 +80,11 @@ impl SourceMap {
         self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("<unknown>")
     }
 
+    /// The names of all files, in [`FileId`] order.
+    pub fn names(&self) -> Vec<String> {
+        (0..).map_while(|i| self.files.get(i).ok().map(|f| f.name().clone())).collect()
+    }
+
     pub fn source(&self, file: FileId) -> &str {
         self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
     }

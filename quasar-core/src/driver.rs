@@ -203,9 +203,16 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
     if !verified(&mut art, &module, expect, "prune") {
         return art;
     }
-    let cx = PassContext { double: opts.double };
+    let cx = PassContext::new(opts.double);
     for pass in transform::pipeline() {
         (pass.run)(&mut module, &cx);
+        let reported = std::mem::take(&mut *cx.diagnostics.borrow_mut());
+        let failed = reported.iter().any(|d| d.is_error());
+        art.diagnostics.extend(reported);
+        if failed {
+            art.failed = Some(Stage::CodeGeneration);
+            return art;
+        }
         ir::number::number_module(&mut module);
         dump(&mut art, opts, pass.name, &module);
         if !verified(&mut art, &module, expect, pass.name) {
@@ -260,7 +267,7 @@ fn back_ends(
     for back_end in &opts.back_ends {
         match back_end {
             BackEnd::Ptx => {
-                let builds = ptx::emit_builds(module, info, opts.double);
+                let builds = ptx::emit_builds(module, info, opts.double, &loader.map.names());
                 // Kernels left out of the PTX run on the CPU: warnings, not errors.
                 art.diagnostics.extend(builds.release.diagnostics.iter().cloned());
                 art.ptx = Some(builds);
@@ -323,6 +330,7 @@ endfunction
         let in_rust: String = rust
             .replace("\\n", "")
             .replace("\\t", "")
+            .replace("\\\"", "\"")
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect();

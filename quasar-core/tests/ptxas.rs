@@ -80,9 +80,12 @@ fn inline_blocks(text: &str) -> Vec<String> {
 fn ptx_of(path: &Path, own: bool, opts: &PtxOptions) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
     // Through the driver, as `quasar!` compiles it (passes and verifier included).
-    let (art, _) = driver::compile(&driver::Options::new(path.display().to_string(), src, path));
+    let (art, loader) =
+        driver::compile(&driver::Options::new(path.display().to_string(), src, path));
+    // With the file names, so that ptxas sees the `.file`/`.loc` directives too.
+    let opts = PtxOptions { files: loader.map.names(), ..opts.clone() };
     match art.module {
-        Some(m) if !art.has_errors() => Some(emit_module_with(&m, opts)),
+        Some(m) if !art.has_errors() => Some(emit_module_with(&m, &opts)),
         _ => {
             assert!(!own, "{} does not type-check", path.display());
             None

@@ -13,6 +13,8 @@ pub(crate) enum Tok {
     Num(String),
     /// Punctuation: `, ; : [ ] ( ) { } < > + - @ ! | =`.
     P(char),
+    /// A string literal without its quotes (the file name of `.file`).
+    Str(String),
 }
 
 /// A token and its line.
@@ -73,6 +75,17 @@ pub(crate) fn tokens(text: &str) -> Result<Vec<Token>, ParseError> {
                 i += 1;
             }
             out.push(Token { tok: Tok::Num(chars[s..i].iter().collect()), line });
+        } else if c == '"' {
+            let s = i + 1;
+            i = s;
+            while i < chars.len() && chars[i] != '"' && chars[i] != '\n' {
+                i += 1;
+            }
+            if chars.get(i) != Some(&'"') {
+                return Err(ParseError::new(line, "unterminated string"));
+            }
+            out.push(Token { tok: Tok::Str(chars[s..i].iter().collect()), line });
+            i += 1;
         } else if ",;:[](){}<>+-@!|=".contains(c) {
             out.push(Token { tok: Tok::P(c), line });
             i += 1;

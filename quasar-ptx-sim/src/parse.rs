@@ -240,6 +240,18 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
             }
             ".entry" => pending.push(parse_entry(&mut p)?),
             ".global" => globals.push(parse_global(&mut p)?),
+            // Source files for `.loc` (`.file 1 "blur.q"`, optionally `, time, size`): debug
+            // information only.
+            ".file" => {
+                p.number()?;
+                match p.next()? {
+                    Tok::Str(_) => {}
+                    t => return p.err(format!("expected a file name, found {t:?}")),
+                }
+                while p.eat(&Tok::P(',')) {
+                    p.number()?;
+                }
+            }
             _ => return p.err(format!("unsupported directive `{d}`")),
         }
     }
@@ -336,6 +348,13 @@ fn parse_entry(p: &mut Parser<'_>) -> Result<RawEntry, ParseError> {
             Some(Tok::Dir(d)) if d == ".reg" => {
                 p.at += 1;
                 parse_reg(p, &mut e.regs)?;
+            }
+            // `.loc file line column`: where the following instructions come from.
+            Some(Tok::Dir(d)) if d == ".loc" => {
+                p.at += 1;
+                for _ in 0..3 {
+                    p.number()?;
+                }
             }
             Some(Tok::Dir(d)) if d == ".shared" => {
                 p.at += 1;

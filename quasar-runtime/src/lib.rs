@@ -50,6 +50,7 @@ mod residency;
 mod runtime;
 pub mod scheduler;
 mod shape;
+pub mod unchecked;
 
 pub use array::{Array, HostView, HostViewMut, IndexInt};
 pub use control::{alloc_attribute, sched_attribute, schedule, transfer_attribute, Schedule};

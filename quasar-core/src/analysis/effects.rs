@@ -7,11 +7,11 @@
 
 use super::fnvals::FnValues;
 use crate::ir::visit::{walk_expr, walk_place, Visit};
+use crate::ir::AssignOp;
 use crate::ir::{
     Callee, Expr, ExprKind, Function, FunctionId, LocalId, Module, Place, PlaceKind, StmtKind,
 };
 use crate::sema::types::Type;
-use crate::syntax::ast::AssignOp;
 
 /// How a function uses the elements of one array.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 use super::effects::{Access, Effects};
 use super::ModuleInfo;
 use crate::ir::visit::{walk_expr, walk_stmt, Visit};
+use crate::ir::AssignOp;
 use crate::ir::{
     Builtin, Callee, Expr, ExprKind, Function, FunctionId, LocalId, Module, NodeId, PlaceKind,
     Special, Stmt, StmtKind,
 };
 use crate::sema::types::{Dim, Rank, Type};
-use crate::syntax::ast::AssignOp;
 
 /// One `local = shared(dims…)` / `shared_zeros(dims…)` at the top level of a kernel body:
 /// these arrays live in the block's dynamic shared memory, in this order, each at the running

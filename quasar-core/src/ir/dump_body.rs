@@ -13,7 +13,6 @@ use super::dump::signature;
 use super::{
     Block, Callee, Const, Expr, ExprKind, Function, Index, Module, Place, PlaceKind, Stmt, StmtKind,
 };
-use crate::syntax::printer::{assign_op_str, binary_op_str};
 use std::fmt::Write;
 
 /// Every instance: its signature, then its body indented.
@@ -64,8 +63,7 @@ impl Dumper<'_> {
     fn stmt(&mut self, s: &Stmt, depth: usize) {
         match &s.kind {
             StmtKind::Assign { place, op, value } => {
-                let text =
-                    format!("{} {} {}", self.place(place), assign_op_str(*op), self.expr(value));
+                let text = format!("{} {} {}", self.place(place), op.symbol(), self.expr(value));
                 self.line(depth, &text);
             }
             StmtKind::Destructure { places, value } => {
@@ -90,9 +88,17 @@ impl Dumper<'_> {
                 }
                 self.line(depth, "endif");
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, hint } => {
+                let attr = match hint {
+                    super::LoopHint::Auto => String::new(),
+                    super::LoopHint::Parallel { dims: None } => "{!parallel for} ".into(),
+                    super::LoopHint::Parallel { dims: Some(n) } => {
+                        format!("{{!parallel for; dim={n}}} ")
+                    }
+                    super::LoopHint::Serial => "{!serial for} ".into(),
+                };
                 let text = format!(
-                    "for {} = {}..{}..{}",
+                    "{attr}for {} = {}..{}..{}",
                     self.local(*var),
                     self.expr(start),
                     self.expr(step),
@@ -261,16 +267,9 @@ impl Dumper<'_> {
             ExprKind::Local(id) => self.local(*id),
             ExprKind::FunctionRef(id) => format!("&{}", self.m.function(*id).instance_name),
             ExprKind::BuiltinRef(name) => format!("&{name}"),
-            ExprKind::Unary { op, operand } => {
-                let o = match op {
-                    crate::syntax::ast::UnaryOp::Neg => "-",
-                    crate::syntax::ast::UnaryOp::Plus => "+",
-                    crate::syntax::ast::UnaryOp::Not => "!",
-                };
-                format!("{o}{}", self.expr(operand))
-            }
+            ExprKind::Unary { op, operand } => format!("{}{}", op.symbol(), self.expr(operand)),
             ExprKind::Binary { op, lhs, rhs } => {
-                format!("({} {} {})", self.expr(lhs), binary_op_str(*op), self.expr(rhs))
+                format!("({} {} {})", self.expr(lhs), op.symbol(), self.expr(rhs))
             }
             ExprKind::Convert(inner) => format!("convert({})", self.expr(inner)),
             ExprKind::Call { callee, args } => {
@@ -315,7 +314,7 @@ impl Dumper<'_> {
                 format!("{}({})", e.ty, fs.join(", "))
             }
             ExprKind::Assign { place, op, value } => {
-                format!("({} {} {})", self.place(place), assign_op_str(*op), self.expr(value))
+                format!("({} {} {})", self.place(place), op.symbol(), self.expr(value))
             }
             ExprKind::TypeValue => "type".to_string(),
             ExprKind::EnumValue { value, .. } => format!("{}.{value}", e.ty),

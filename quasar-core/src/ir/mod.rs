@@ -22,6 +22,7 @@
 //!    gives each capture of its function.
 //! 5. After the driver's prune, concrete code never calls a generic (error-only) instance.
 //! 6. `break`/`continue` are inside loops; `syncthreads` is not in host code.
+//! 7. Operators are the IR's own ([`op`]): no pipeline `|>`, and `:=` is a plain assignment.
 //!
 //! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 
@@ -29,6 +30,7 @@ pub mod builtin;
 pub mod dump;
 pub mod dump_body;
 pub mod number;
+pub mod op;
 pub mod partition;
 pub mod prune;
 pub mod slice;
@@ -38,11 +40,12 @@ pub mod visit;
 pub mod walk;
 
 pub use builtin::{Builtin, BuiltinKind};
+pub use op::{AssignOp, BinaryOp, UnaryOp};
 pub use special::Special;
 
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp, FunctionKind, UnaryOp};
+use crate::syntax::ast::FunctionKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunctionId(pub u32);
@@ -194,6 +197,8 @@ pub enum StmtKind {
         step: Expr,
         end: Expr,
         body: Block,
+        /// `{!parallel for}` / `{!serial for}` written before the loop.
+        hint: LoopHint,
     },
     /// `for var = values` over the elements of an array, in linear (row-major) order.
     ForEach {
@@ -231,6 +236,19 @@ pub enum StmtKind {
     },
     /// `syncthreads` (a barrier among the threads of a block).
     SyncThreads,
+}
+
+/// What the code attribute before a `for` loop asks of the loop parallelizer (manual §8.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoopHint {
+    /// No attribute: parallelised when the analysis proves it safe.
+    #[default]
+    Auto,
+    /// `{!parallel for}` (`dims`: `{!parallel for; dim=N}`): parallelised despite
+    /// dependencies (with a warning); a loop it cannot turn into a kernel is an error.
+    Parallel { dims: Option<u8> },
+    /// `{!serial for}`: run as written.
+    Serial,
 }
 
 #[derive(Clone, Debug)]

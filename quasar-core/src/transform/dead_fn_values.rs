@@ -5,8 +5,8 @@
 //! not read the variable.)
 
 use crate::ir::visit::{walk_expr, walk_stmt_mut, Visit, VisitMut};
+use crate::ir::AssignOp;
 use crate::ir::{Block, Expr, ExprKind, LocalId, Module, PlaceKind, Stmt, StmtKind};
-use crate::syntax::ast::AssignOp;
 use std::collections::HashSet;
 
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
@@ -36,8 +36,7 @@ struct Remove {
 
 impl Remove {
     fn is_dead(&self, s: &Stmt) -> bool {
-        let StmtKind::Assign { place, op: AssignOp::Assign | AssignOp::Define, value } = &s.kind
-        else {
+        let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else {
             return false;
         };
         let PlaceKind::Local(l) = place.kind else { return false };

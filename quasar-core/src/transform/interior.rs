@@ -12,12 +12,13 @@
 use crate::analysis::ModuleInfo;
 use crate::ir::partition::{Bound, Partition, RegionBound, Term};
 use crate::ir::visit::{walk_expr, Visit};
+use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{
     Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, LocalId, LocalRole,
     Module, NodeId, PlaceKind, Special, StmtKind,
 };
 use crate::sema::types::{Rank, Type};
-use crate::syntax::ast::{BinaryOp, FunctionKind, UnaryOp};
+use crate::syntax::ast::FunctionKind;
 use std::collections::{HashMap, HashSet};
 
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
@@ -367,7 +368,7 @@ impl Analysis {
                     self.block(then_body, counts);
                     self.block(else_body, counts);
                 }
-                StmtKind::ForRange { var, start, step, end, body } => {
+                StmtKind::ForRange { var, start, step, end, body, .. } => {
                     // `a..b` covers [a, b] and `a..-1..b` covers [b, a]; an empty loop makes
                     // no access, so the interval needs no `a <= b`.
                     let bounded = (|| match step.constant() {

@@ -9,14 +9,32 @@ pub mod collapse;
 pub mod dead_fn_values;
 pub mod fold_guards;
 pub mod interior;
+pub mod loop_deps;
+pub mod loop_uses;
+pub mod parallel_loops;
 
+use crate::diagnostics::Diagnostic;
 use crate::ir::Module;
+use std::cell::RefCell;
 
-/// What every pass may read about the compilation.
-#[derive(Clone, Copy, Debug, Default)]
+/// What every pass may read about the compilation, and where it reports.
+#[derive(Debug, Default)]
 pub struct PassContext {
     /// `scalar` is `f64` (Quasar's double-precision mode).
     pub double: bool,
+    /// Warnings and errors of the passes (a loop that stays serial, a `{!parallel for}` that
+    /// cannot be honoured); the driver collects them after each pass.
+    pub diagnostics: RefCell<Vec<Diagnostic>>,
+}
+
+impl PassContext {
+    pub fn new(double: bool) -> PassContext {
+        PassContext { double, diagnostics: RefCell::default() }
+    }
+
+    pub fn report(&self, diags: impl IntoIterator<Item = Diagnostic>) {
+        self.diagnostics.borrow_mut().extend(diags);
+    }
 }
 
 /// One pass of the pipeline.
@@ -40,6 +58,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "dead-fn-values",
             about: "function values stored in variables that nothing reads are removed",
             run: dead_fn_values::run,
+        },
+        Pass {
+            name: "parallel-loops",
+            about: "loop nests in host code with independent iterations become kernels",
+            run: parallel_loops::run,
         },
         Pass {
             name: "interior",

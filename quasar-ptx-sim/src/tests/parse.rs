@@ -54,3 +54,18 @@ fn an_emitted_module_parses_with_its_entries_and_parameters() {
         e.params.iter().map(|p| (p.name.as_str(), p.size, p.offset)).collect();
     assert_eq!(p, [("k_0_dim0", 4, 0), ("k_0_a0", 8, 8), ("k_0_a1", 16, 16)]);
 }
+
+#[test]
+fn source_locations_are_accepted_and_run_as_nothing() {
+    let text = format!(
+        "{HEADER}.file 1 \"blur.q\"\n.file 2 \"lib/util.q\", 0, 0\n.visible .entry k()\n{{\n\
+         \t.reg .b32 %r<2>;\n\t.loc 1 4 5\n\tmov.u32 %r1, 7;\n\t.loc 2 10 1\n\tret;\n}}\n"
+    );
+    let m = Module::parse(&text).unwrap();
+    // The `.loc` lines are not statements: the entry holds the `mov` and the `ret`.
+    assert_eq!(m.entry("k").unwrap().code.len(), 2);
+    let e = Module::parse(&format!("{HEADER}.file 1 \"blur.q\n")).unwrap_err();
+    assert!(e.message.contains("unterminated string"), "{e}");
+    let e = Module::parse(&format!("{HEADER}.file \"blur.q\"\n")).unwrap_err();
+    assert!(e.message.contains("expected a number"), "{e}");
+}

@@ -5,10 +5,10 @@
 use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, NumTy, Reg, RegClass, Space, Val};
 use super::{unsupported, Res};
+use crate::ir::AssignOp;
 use crate::ir::{self, Expr, ExprKind, LocalId, Place, PlaceKind};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 
 impl Ctx<'_> {
     /// `place op= value`; the value of the assignment (the new value).
@@ -19,7 +19,7 @@ impl Ctx<'_> {
                 return self.slice_assign(place, base, indices, op, v);
             }
         }
-        if matches!(op, AssignOp::Assign | AssignOp::Define) {
+        if matches!(op, AssignOp::Assign) {
             return self.store_place(place, v);
         }
         match &place.kind {
@@ -56,7 +56,7 @@ impl Ctx<'_> {
 
     /// `cur op v` for a compound assignment on a register value.
     pub fn compound(&mut self, op: AssignOp, cur: Val, v: Val, ty: &Type, span: Span) -> Res<Val> {
-        use crate::syntax::ast::BinaryOp as B;
+        use crate::ir::BinaryOp as B;
         let bop = match op {
             AssignOp::Add => B::Add,
             AssignOp::Sub => B::Sub,
@@ -77,7 +77,7 @@ impl Ctx<'_> {
                 };
                 return self.bitwise(name, cur, v, ty, span);
             }
-            AssignOp::Assign | AssignOp::Define => return Ok(v),
+            AssignOp::Assign => return Ok(v),
         };
         self.binary_vals(bop, cur, v, ty, span)
     }
@@ -219,7 +219,7 @@ impl Ctx<'_> {
         }
         let x = self.num_val(v, t, span)?;
         match op {
-            AssignOp::Assign | AssignOp::Define => {
+            AssignOp::Assign => {
                 // `Reduce::Assign`: a thread assigning a non-zero value wins.
                 let p = self.nonzero(x, t);
                 self.ins(format!("@{p} st.global.{} [{ptr}], {x}", t.mem()));

@@ -10,10 +10,10 @@
 use super::kernel::Ctx;
 use super::regs::{cplx_of, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
+use crate::ir::BinaryOp;
 use crate::ir::Builtin;
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::BinaryOp;
 
 impl Ctx<'_> {
     /// `v` as a complex number with parts of type `t` (real numbers get a zero imaginary part).

@@ -6,10 +6,10 @@
 use super::kernel::{local, Ctx};
 use super::regs::{cplx_of, small_vec, Closure, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
+use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{Const, Expr, ExprKind};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 impl Ctx<'_> {
     pub fn expr(&mut self, e: &Expr) -> Res<Val> {
@@ -61,7 +61,6 @@ impl Ctx<'_> {
                     let p = self.cond(e)?;
                     Ok(Val::Num(self.pred_to_int(p), NumTy::I32))
                 }
-                BinaryOp::Pipe => unsupported(e.span, "the `|>` operator"),
                 BinaryOp::Pow | BinaryOp::ElemPow if small_power(rhs).is_some() => {
                     let a = self.expr(lhs)?;
                     let n = small_power(rhs).unwrap_or(1);
@@ -143,15 +142,13 @@ impl Ctx<'_> {
                 Ok(Val::Num(self.imm_int(t, *i), t))
             }
             Const::Scalar(x) => {
-                let t = t.unwrap_or(if self.opts.double { NumTy::F64 } else { NumTy::F32 });
+                let t = t.or(NumTy::of(&Type::SCALAR, self.opts)).unwrap_or(NumTy::F32);
                 Ok(Val::Num(self.imm(t, *x), t))
             }
             Const::Complex(re, im) => {
-                let t = cplx_of(ty, self.opts).unwrap_or(if self.opts.double {
-                    NumTy::F64
-                } else {
-                    NumTy::F32
-                });
+                let t = cplx_of(ty, self.opts)
+                    .or(NumTy::of(&Type::SCALAR, self.opts))
+                    .unwrap_or(NumTy::F32);
                 Ok(Val::Cplx(self.imm(t, *re), self.imm(t, *im), t))
             }
             Const::Str(_) => unsupported(span, "strings"),

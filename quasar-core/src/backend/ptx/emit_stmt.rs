@@ -16,10 +16,17 @@ impl Ctx<'_> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> Res<()> {
-        // Where the code comes from, once per Quasar line.
-        if self.last_line != Some(s.span.line) {
-            self.last_line = Some(s.span.line);
-            self.code.push_str(&format!("\t// line {}\n", s.span.line));
+        // Where the code comes from, once per Quasar line: a `.loc` when the file names are
+        // known (`.file` k+1 is file k), else a comment.
+        let at = (s.span.file.0, s.span.line);
+        if self.last_line != Some(at) && s.span.line > 0 {
+            self.last_line = Some(at);
+            let (file, line, col) = (s.span.file.0 as usize, s.span.line, s.span.col.max(1));
+            if file < self.opts.files.len() {
+                self.code.push_str(&format!("\t.loc {} {line} {col}\n", file + 1));
+            } else {
+                self.code.push_str(&format!("\t// line {line}\n"));
+            }
         }
         match &s.kind {
             StmtKind::Assign { place, op, value } => {
@@ -56,7 +63,7 @@ impl Ctx<'_> {
                     self.place(&l_end);
                 }
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, .. } => {
                 self.for_range(*var, start, step, end, body, s.span)?;
             }
             StmtKind::ForEach { var, values, body } => self.for_each(*var, values, body)?,

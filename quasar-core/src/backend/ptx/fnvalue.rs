@@ -5,7 +5,7 @@
 //!
 //! The host passes the bytes of the `#[repr(C, u32)]` enum of the function type (see the ABI
 //! section of `mod.rs`): the tag (`u32`, the variant's index in
-//! [`FnVals::variants`](crate::backend::rust::fnval::FnVals::variants)) at offset 0, then a
+//! [`FnValues::variants`](crate::analysis::fnvals::FnValues::variants)) at offset 0, then a
 //! `repr(C)` union of one `repr(C)` struct per variant holding its captures, at the union's
 //! alignment. Only captures that are numbers, complex numbers or fixed-size vectors can be
 //! passed (the CPU backend makes only such enums kernel arguments).

@@ -6,10 +6,10 @@ use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
 use super::{unsupported, PtxCheckSite, PtxSiteKind, Res};
 use crate::ir::NodeId;
+use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{Const, Index};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp};
 
 /// An element address and the predicate under which the access happens (`None`: always).
 pub(super) struct Elem {
@@ -244,7 +244,7 @@ impl Ctx<'_> {
                 self.ins(format!("{m}.{} {d}, {old}, {x}", t.bits()));
                 return Ok(d);
             }
-            AssignOp::Assign | AssignOp::Define => return Ok(x),
+            AssignOp::Assign => return Ok(x),
         };
         self.arith(bop, old, x, t, span)
     }

@@ -50,8 +50,8 @@ pub(super) struct Ctx<'m> {
     pub positions: Vec<Reg>,
     /// Emitting the interior copy of a partitioned kernel: the accesses proven in bounds.
     pub interior: Option<std::collections::BTreeSet<ir::NodeId>>,
-    /// The Quasar line of the last `// line` comment.
-    pub last_line: Option<u32>,
+    /// The Quasar file and line of the last `.loc` (or `// line` comment).
+    pub last_line: Option<(u32, u32)>,
 }
 
 impl<'m> Ctx<'m> {

@@ -4,7 +4,7 @@
 //! arithmetic has no 8-bit forms); loads and stores use the narrow memory type.
 
 use super::PtxOptions;
-use crate::sema::types::{Access, Dim, IntKind, Precision, Rank, Type};
+use crate::sema::types::{Access, Dim, FloatWidth, IntKind, Rank, Type};
 use std::fmt;
 
 /// A numeric element type as the GPU sees it.
@@ -39,10 +39,11 @@ impl NumTy {
                 IntKind::U32 => NumTy::U32,
                 IntKind::U64 => NumTy::U64,
             },
-            Type::Scalar(Precision::Default) if opts.double => NumTy::F64,
-            Type::Scalar(Precision::Default | Precision::Single) => NumTy::F32,
-            Type::Scalar(Precision::Half) => NumTy::F16,
-            Type::Scalar(Precision::Double) => NumTy::F64,
+            Type::Scalar(p) => match p.width(opts.double) {
+                FloatWidth::F16 => NumTy::F16,
+                FloatWidth::F32 => NumTy::F32,
+                FloatWidth::F64 => NumTy::F64,
+            },
             _ => return None,
         })
     }

@@ -14,10 +14,10 @@
 use super::kernel::Ctx;
 use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
+use crate::ir::AssignOp;
 use crate::ir::{Const, Expr, ExprKind, Index, Place};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 
 /// The sliced dimension's subscripts, evaluated once.
 struct Slice {
@@ -192,7 +192,7 @@ impl Ctx<'_> {
         };
         let b = self.expr(base)?;
         let s = self.slice_subscripts(indices, span)?;
-        let compound = !matches!(op, AssignOp::Assign | AssignOp::Define);
+        let compound = !matches!(op, AssignOp::Assign);
         match b {
             Val::Array(arr) if !arr.complex => {
                 for k in 0..n {

@@ -601,3 +601,19 @@ fn the_pipeline_interior_taps_have_no_boundary_handling() {
         }
     }
 }
+
+#[test]
+fn source_lines_are_loc_directives_when_the_files_are_named() {
+    let src = "function [] = __kernel__ k(x : vec, pos : int)\n    x[pos] = 2 * x[pos]\n    x[pos] += 1\nendfunction\n";
+    let opts =
+        PtxOptions { files: vec!["t.q".into(), "lib/\"odd\".q".into()], ..PtxOptions::default() };
+    let text = compile(src, &opts).text;
+    assert!(text.contains(".file 1 \"t.q\"\n.file 2 \"lib/_odd_.q\"\n"), "{text}");
+    // One `.loc` per Quasar line of the body (file 1, line, column of the statement).
+    assert!(text.contains("\t.loc 1 2 5\n") && text.contains("\t.loc 1 3 5\n"), "{text}");
+    assert!(!text.contains("// line"), "{text}");
+    // Without file names: comments.
+    let plain = ptx(src).text;
+    assert!(!plain.contains(".loc") && !plain.contains(".file"), "{plain}");
+    assert!(plain.contains("\t// line 2\n"), "{plain}");
+}

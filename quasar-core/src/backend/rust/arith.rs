@@ -5,10 +5,10 @@ use super::expr::{cast_num, describe, V};
 use super::func::FnGen;
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{Const, Expr};
 use crate::sema::types::{promote, Type};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, UnaryOp};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -91,7 +91,6 @@ pub(crate) fn num_binary(
             let o = if op == BinaryOp::And { quote!(&&) } else { quote!(||) };
             quote!((((#a != #z) #o (#b != #z)) as i32))
         }
-        BinaryOp::Pipe => quote!(::core::compile_error!("`|>`")),
     };
     let is_cmp = matches!(
         op,
@@ -192,13 +191,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
         );
         let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
-        if op == BinaryOp::Pipe {
-            return Err(unsupported(
-                span,
-                "the pipeline operator `|>` (reductions)",
-                "call the function instead: `sum(x)` for `x |> sum`",
-            ));
-        }
         // The operand type: the result's, or for comparisons the operands' common type.
         let operand_num = if compare || logic {
             let common = promote(l.ty.elem(), rr.ty.elem());

@@ -383,7 +383,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             (Repr::View(a, _), Repr::Fixed(b, s)) => {
                 let n: usize = s.iter().product();
-                let x = cast_num(*a, *b, quote!(unsafe { __v.get_unchecked(__k) }), &rt);
+                // `__k < #n`, and the view has exactly `#n` elements (tested below).
+                let x =
+                    cast_num(*a, *b, quote!(unsafe { #rt::run::unchecked::read(&__v, __k) }), &rt);
                 quote!({
                     let __v = #t;
                     if __v.numel() != #n {

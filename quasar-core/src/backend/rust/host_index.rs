@@ -5,10 +5,10 @@ use super::expr::V;
 use super::func::FnGen;
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::AssignOp;
 use crate::ir::{Expr, ExprKind, Index};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 

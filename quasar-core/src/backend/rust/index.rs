@@ -6,11 +6,11 @@ use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::AssignOp;
 use crate::ir::NodeId;
 use crate::ir::{Const, Expr, ExprKind, Index};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -265,15 +265,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         match &e.kind {
             ExprKind::Convert(inner) if inner.ty.is_int() => self.affine_i64(inner),
-            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Add, lhs, rhs }
-                if e.ty.is_int() =>
-            {
+            ExprKind::Binary { op: crate::ir::BinaryOp::Add, lhs, rhs } if e.ty.is_int() => {
                 let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
                 Ok(quote!((#a + #b)))
             }
-            ExprKind::Binary { op: crate::syntax::ast::BinaryOp::Sub, lhs, rhs }
-                if e.ty.is_int() =>
-            {
+            ExprKind::Binary { op: crate::ir::BinaryOp::Sub, lhs, rhs } if e.ty.is_int() => {
                 let (a, b) = (self.affine_i64(lhs)?, self.affine_i64(rhs)?);
                 Ok(quote!((#a - #b)))
             }
@@ -306,8 +302,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if let ExprKind::Binary { op, lhs, rhs } = &e.kind {
             if let (true, ExprKind::Matrix(items)) = (is_pos(lhs), &rhs.kind) {
                 let sign = match op {
-                    crate::syntax::ast::BinaryOp::Add => quote!(+),
-                    crate::syntax::ast::BinaryOp::Sub => quote!(-),
+                    crate::ir::BinaryOp::Add => quote!(+),
+                    crate::ir::BinaryOp::Sub => quote!(-),
                     _ => return Ok(None),
                 };
                 let mut out = Vec::new();
@@ -430,10 +426,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
             _ => quote!({}),
         };
+        // The unchecked accesses go through `quasar_runtime::unchecked`, which states once why
+        // `__off` is in bounds here: `__ok` tested it, the interior proved it, or the array is
+        // `'unchecked` in a release build.
+        let un = quote!(#rt::run::unchecked);
         let body = match write {
-            None => quote!(if __ok { unsafe { __v.get_unchecked(__off) } } else { #on_fail_read }),
-            Some((AssignOp::Assign | AssignOp::Define, v)) => {
-                quote!({ let __x = #v; if __ok { unsafe { __v.set_unchecked(__off, __x) } } else #on_fail_write })
+            None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
+            Some((AssignOp::Assign, v)) => {
+                quote!({ let __x = #v; if __ok { unsafe { #un::write(&__v, __off, __x) } } else #on_fail_write })
             }
             Some((op, v)) => {
                 let f = match op {
@@ -454,7 +454,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     )),
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
-                quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
+                quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
             }
         };
         // More subscripts than the view has dimensions: a vector is indexed as a row

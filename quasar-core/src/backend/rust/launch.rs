@@ -6,10 +6,10 @@ use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::AssignOp;
 use crate::ir::{Expr, FunctionId};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 

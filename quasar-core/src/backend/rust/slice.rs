@@ -7,12 +7,12 @@ use super::expr::cast_num;
 use super::func::FnGen;
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::ir::AssignOp;
+use crate::ir::BinaryOp;
 use crate::ir::NodeId;
 use crate::ir::{Const, Expr, ExprKind, Index};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::AssignOp;
-use crate::syntax::ast::BinaryOp;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -149,7 +149,7 @@ impl FnGen<'_, '_> {
                     // `w[a..b] op= v` on a register vector: element by element, as the PTX
                     // back end computes it (no atomics: the vector is the thread's own).
                     let bop = match op {
-                        AssignOp::Assign | AssignOp::Define => None,
+                        AssignOp::Assign => None,
                         AssignOp::Add
                         | AssignOp::Sub
                         | AssignOp::Mul

@@ -5,9 +5,9 @@ use super::expr::{syn_index, V};
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
+use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{Block, Const, Expr, ExprKind, Place, PlaceKind, Stmt, StmtKind};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -41,7 +41,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     quote!(if #c { #a } else { #b })
                 }
             }
-            StmtKind::ForRange { var, start, step, end, body } => {
+            StmtKind::ForRange { var, start, step, end, body, .. } => {
                 self.for_range(*var, start, step, end, body, s.span)?
             }
             StmtKind::ForEach { var, values, body } => {
@@ -495,7 +495,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
 /// The operator of a compound assignment.
 pub(crate) fn binary_of(op: AssignOp) -> Option<BinaryOp> {
     Some(match op {
-        AssignOp::Assign | AssignOp::Define => return None,
+        AssignOp::Assign => return None,
         AssignOp::Add => BinaryOp::Add,
         AssignOp::Sub => BinaryOp::Sub,
         AssignOp::Mul => BinaryOp::Mul,

@@ -5,7 +5,7 @@
 //! kernel and device functions, arrays of a known size of at most [`MAX_FIXED`] elements are
 //! `[T; N]` values in registers, and arrays passed in are `KernelView`s.
 
-use crate::sema::types::{ArrayType, Dim, IntKind, Precision, Rank, Type};
+use crate::sema::types::{ArrayType, Dim, FloatWidth, IntKind, Rank, Type};
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -44,17 +44,15 @@ impl Num {
                 IntKind::U64 => Num::U64,
             },
             Type::Enum(..) => Num::I32,
-            Type::Scalar(p) => match p {
-                Precision::Half => Num::F16,
-                Precision::Single => Num::F32,
-                Precision::Double => Num::F64,
-                Precision::Default if double => Num::F64,
-                Precision::Default => Num::F32,
+            Type::Scalar(p) => match p.width(double) {
+                FloatWidth::F16 => Num::F16,
+                FloatWidth::F32 => Num::F32,
+                FloatWidth::F64 => Num::F64,
             },
-            Type::Complex(p) => match p {
-                Precision::Double => Num::C64,
-                Precision::Default if double => Num::C64,
-                _ => Num::C32,
+            // No half-precision complex type on the CPU: it computes in `Complex<f32>`.
+            Type::Complex(p) => match p.width(double) {
+                FloatWidth::F64 => Num::C64,
+                FloatWidth::F16 | FloatWidth::F32 => Num::C32,
             },
             _ => return None,
         })

@@ -1,6 +1,7 @@
 //! Assignments: plain, compound (`+=`), destructuring, to elements and fields; the join of
 //! a variable's type with each value stored into it, and the conversion warnings.
 
+use super::operators::ir_assign;
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId};
@@ -25,14 +26,6 @@ pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
 }
 
 /// `:=` is an assignment as far as the IR is concerned (its meaning comes from reductions).
-fn normalize(op: AssignOp) -> AssignOp {
-    if op == AssignOp::Define {
-        AssignOp::Assign
-    } else {
-        op
-    }
-}
-
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// `lhs op= rhs` as a statement.
     pub fn lower_assign(
@@ -46,7 +39,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return self.lower_destructure(targets, rhs, span);
         }
         let (place, value) = self.lower_assignment(op, lhs, rhs);
-        ir::Stmt { kind: ir::StmtKind::Assign { place, op: normalize(op), value }, span }
+        ir::Stmt { kind: ir::StmtKind::Assign { place, op: ir_assign(op), value }, span }
     }
 
     /// The place and the (converted) value of `lhs op= rhs`.

@@ -75,7 +75,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let ty = place.ty.clone();
                 let kind = ir::ExprKind::Assign {
                     place: Box::new(place),
-                    op: *op,
+                    op: super::operators::ir_assign(*op),
                     value: Box::new(value),
                 };
                 ir::Expr::new(kind, ty, span)

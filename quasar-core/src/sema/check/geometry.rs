@@ -19,7 +19,7 @@ use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Const, LocalId, LocalRole, Special};
 use crate::sema::types::{Dim, Type};
-use crate::syntax::ast::{self, AssignOp};
+use crate::syntax::ast;
 
 /// A declared geometry parameter bound from the launch's: (declared local, launch local,
 /// which, declared length).
@@ -115,7 +115,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             let place = ir::Place::new(ir::PlaceKind::Local(user), ty, span);
             out.push(ir::Stmt {
-                kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
+                kind: ir::StmtKind::Assign { place, op: ir::AssignOp::Assign, value },
                 span,
             });
         }

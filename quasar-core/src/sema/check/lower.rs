@@ -164,7 +164,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     let stored = self.assign_local(o, &value.ty, ndef.name.span);
                     let place = ir::Place::new(ir::PlaceKind::Local(o), stored, ndef.name.span);
                     f.body.push(ir::Stmt {
-                        kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
+                        kind: ir::StmtKind::Assign { place, op: ir::AssignOp::Assign, value },
                         span: ndef.name.span,
                     });
                     continue;
@@ -385,7 +385,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let value = self.convert_to(value, &stored, default.span);
             let place = ir::Place::new(ir::PlaceKind::Local(id), stored, default.span);
             out.push(ir::Stmt {
-                kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value },
+                kind: ir::StmtKind::Assign { place, op: ir::AssignOp::Assign, value },
                 span: default.span,
             });
         }
@@ -407,7 +407,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let stored = self.assign_local(result, &value.ty, span);
         let place = ir::Place::new(ir::PlaceKind::Local(result), stored, span);
-        vec![ir::Stmt { kind: ir::StmtKind::Assign { place, op: AssignOp::Assign, value }, span }]
+        vec![ir::Stmt {
+            kind: ir::StmtKind::Assign { place, op: ir::AssignOp::Assign, value },
+            span,
+        }]
     }
 
     /// Creates a local for every variable the body assigns (Quasar variables belong to the

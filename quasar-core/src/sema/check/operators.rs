@@ -7,7 +7,7 @@ use crate::ir::{self, Const};
 use crate::sema::ops::{binary_type, unary_type};
 use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, Expr, UnaryOp};
+use crate::syntax::ast::{AssignOp, BinaryOp, Expr, UnaryOp};
 
 /// Folds an operation on two constants (integer arithmetic that does not overflow, float
 /// arithmetic, comparisons).
@@ -46,6 +46,59 @@ fn fold(op: BinaryOp, a: &Const, b: &Const) -> Option<Const> {
     }
 }
 
+/// The IR's operator for a prefix operator of the syntax.
+fn ir_unary(op: UnaryOp) -> ir::UnaryOp {
+    match op {
+        UnaryOp::Neg => ir::UnaryOp::Neg,
+        UnaryOp::Plus => ir::UnaryOp::Plus,
+        UnaryOp::Not => ir::UnaryOp::Not,
+    }
+}
+
+/// The IR's operator for an infix operator of the syntax; `None` for the pipeline `|>`,
+/// which only reductions give a meaning.
+fn ir_binary(op: BinaryOp) -> Option<ir::BinaryOp> {
+    Some(match op {
+        BinaryOp::Add => ir::BinaryOp::Add,
+        BinaryOp::Sub => ir::BinaryOp::Sub,
+        BinaryOp::Mul => ir::BinaryOp::Mul,
+        BinaryOp::Div => ir::BinaryOp::Div,
+        BinaryOp::Pow => ir::BinaryOp::Pow,
+        BinaryOp::ElemMul => ir::BinaryOp::ElemMul,
+        BinaryOp::ElemDiv => ir::BinaryOp::ElemDiv,
+        BinaryOp::ElemPow => ir::BinaryOp::ElemPow,
+        BinaryOp::Lt => ir::BinaryOp::Lt,
+        BinaryOp::Le => ir::BinaryOp::Le,
+        BinaryOp::Gt => ir::BinaryOp::Gt,
+        BinaryOp::Ge => ir::BinaryOp::Ge,
+        BinaryOp::Eq => ir::BinaryOp::Eq,
+        BinaryOp::Ne => ir::BinaryOp::Ne,
+        BinaryOp::And => ir::BinaryOp::And,
+        BinaryOp::Or => ir::BinaryOp::Or,
+        BinaryOp::Pipe => return None,
+    })
+}
+
+/// The IR's operator for an assignment operator of the syntax (`:=` assigns).
+pub(super) fn ir_assign(op: AssignOp) -> ir::AssignOp {
+    match op {
+        AssignOp::Assign | AssignOp::Define => ir::AssignOp::Assign,
+        AssignOp::Add => ir::AssignOp::Add,
+        AssignOp::Sub => ir::AssignOp::Sub,
+        AssignOp::Mul => ir::AssignOp::Mul,
+        AssignOp::Div => ir::AssignOp::Div,
+        AssignOp::Pow => ir::AssignOp::Pow,
+        AssignOp::ElemMul => ir::AssignOp::ElemMul,
+        AssignOp::ElemDiv => ir::AssignOp::ElemDiv,
+        AssignOp::ElemPow => ir::AssignOp::ElemPow,
+        AssignOp::Max => ir::AssignOp::Max,
+        AssignOp::Min => ir::AssignOp::Min,
+        AssignOp::Xor => ir::AssignOp::Xor,
+        AssignOp::Or => ir::AssignOp::Or,
+        AssignOp::And => ir::AssignOp::And,
+    }
+}
+
 impl<'c, 'a> FnLowerer<'c, 'a> {
     pub(super) fn lower_unary(&mut self, op: UnaryOp, operand: &'a Expr, span: Span) -> ir::Expr {
         let v = self.lower_expr(operand);
@@ -68,7 +121,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return ir::Expr::new(ir::ExprKind::Const(c), ty, span);
             }
         }
-        ir::Expr::new(ir::ExprKind::Unary { op, operand: Box::new(v) }, ty, span)
+        ir::Expr::new(ir::ExprKind::Unary { op: ir_unary(op), operand: Box::new(v) }, ty, span)
     }
 
     pub(super) fn lower_binary(
@@ -82,10 +135,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let l = self.single_value(l);
         let r = self.lower_expr(rhs);
         let r = self.single_value(r);
+        let Some(ir_op) = ir_binary(op) else {
+            return self.invalid(
+                span,
+                "the pipeline operator `|>` (manual chapter 15) is given a meaning by reductions, \
+                 which are not supported yet; call the functions directly, as in `g(f(x))`",
+            );
+        };
         if l.ty == Type::Void || r.ty == Type::Void {
             // An operand whose type is not known yet (a later pass will know it).
             return ir::Expr::new(
-                ir::ExprKind::Binary { op, lhs: Box::new(l), rhs: Box::new(r) },
+                ir::ExprKind::Binary { op: ir_op, lhs: Box::new(l), rhs: Box::new(r) },
                 Type::Void,
                 span,
             );
@@ -105,6 +165,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 return ir::Expr::new(ir::ExprKind::Const(c), ty, span);
             }
         }
-        ir::Expr::new(ir::ExprKind::Binary { op, lhs: Box::new(l), rhs: Box::new(r) }, ty, span)
+        ir::Expr::new(
+            ir::ExprKind::Binary { op: ir_op, lhs: Box::new(l), rhs: Box::new(r) },
+            ty,
+            span,
+        )
     }
 }

@@ -9,15 +9,37 @@ use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::{self, CallStyle, Expr, ExprKind, Stmt, StmtKind};
 
+/// The loop hint of `{!parallel for}` (`dim=N`) or `{!serial for}`.
+fn loop_hint(item: &ast::AttributeItem) -> Option<ir::LoopHint> {
+    let words: Vec<&str> = item.name.iter().map(|w| w.name.as_str()).collect();
+    match words.as_slice() {
+        ["parallel", "for"] => {
+            let dims =
+                item.args.iter().find(|a| a.key.name == "dim").and_then(|a| match &a.value.kind {
+                    ExprKind::Number(n) => n.parse::<u8>().ok().filter(|n| *n > 0),
+                    _ => None,
+                });
+            Some(ir::LoopHint::Parallel { dims })
+        }
+        ["serial", "for"] => Some(ir::LoopHint::Serial),
+        _ => None,
+    }
+}
+
 impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn lower_block(&mut self, body: &'a [Stmt]) -> ir::Block {
         let mut out = Vec::new();
-        let mut parallel_next = false;
+        let mut hint_next = None;
         for s in body {
-            let parallel =
-                std::mem::take(&mut parallel_next) && matches!(s.kind, StmtKind::For { .. });
+            let hint =
+                std::mem::take(&mut hint_next).filter(|_| matches!(s.kind, StmtKind::For { .. }));
+            let parallel = matches!(hint, Some(ir::LoopHint::Parallel { .. }));
             self.parallel_depth += parallel as u32;
-            if let Some(stmt) = self.lower_stmt(s) {
+            if let Some(mut stmt) = self.lower_stmt(s) {
+                if let (ir::StmtKind::ForRange { hint: h, .. }, Some(hint)) = (&mut stmt.kind, hint)
+                {
+                    *h = hint;
+                }
                 out.push(stmt);
             }
             if let StmtKind::Attribute(a) = &s.kind {
@@ -25,10 +47,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             self.parallel_depth -= parallel as u32;
             if let StmtKind::Attribute(a) = &s.kind {
-                parallel_next = a.items.iter().any(|i| {
-                    let words: Vec<&str> = i.name.iter().map(|w| w.name.as_str()).collect();
-                    words == ["parallel", "for"]
-                });
+                hint_next = a.items.iter().find_map(loop_hint);
             }
         }
         out
@@ -200,7 +219,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             self.assign_local(id, &ty, var.span);
             let body = self.in_loop(|l| l.lower_block(body));
-            return Self::stmt(ir::StmtKind::ForRange { var: id, start, step, end, body }, span);
+            return Self::stmt(
+                ir::StmtKind::ForRange {
+                    var: id,
+                    start,
+                    step,
+                    end,
+                    body,
+                    hint: ir::LoopHint::Auto,
+                },
+                span,
+            );
         }
         let values = self.lower_expr(iter);
         let elem = match &values.ty {

@@ -85,7 +85,28 @@ pub enum Precision {
     Double,
 }
 
+/// The width of a float. [`Precision::width`] is the one place where `scalar`'s width is
+/// decided from the double mode; both back ends map this, never `Precision::Default` itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatWidth {
+    F16,
+    F32,
+    F64,
+}
+
 impl Precision {
+    /// How wide a float of this precision is: `scalar` (the default) is `f64` in double mode
+    /// and `f32` otherwise (manual §2.2).
+    pub fn width(self, double: bool) -> FloatWidth {
+        match self {
+            Precision::Half => FloatWidth::F16,
+            Precision::Single => FloatWidth::F32,
+            Precision::Double => FloatWidth::F64,
+            Precision::Default if double => FloatWidth::F64,
+            Precision::Default => FloatWidth::F32,
+        }
+    }
+
     pub(super) fn suffix(self) -> &'static str {
         match self {
             Precision::Default => "",

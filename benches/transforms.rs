@@ -1,0 +1,281 @@
+//! The compiler transforms' workloads (issue 16), each written three ways in one process:
+//! the high-level Quasar form (array expressions, plain `for` loops, `sum`), an explicit
+//! `__kernel__`, and hand-written Rust (rayon). Where the loop parallelizer applies, the same
+//! loops kept serial with `{!serial for}` give the time before the transform.
+//!
+//! Prints `RATIO <workload> <form>: <ms> / <kernel ms> = <ratio>` lines, which
+//! `scripts/benchmarks-md.py` turns into BENCHMARKS.md. The machine is shared: ratios are
+//! measured in the same process so that load disturbs both sides alike, but they still vary.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use quasar::Array;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+mod q {
+    quasar::quasar! { r#"
+function [] = box3_loop(x : mat'clamped, y : mat)
+    for m = 0..size(x, 0) - 1
+        for n = 0..size(x, 1) - 1
+            s = 0.0
+            for dm = -1..1
+                for dn = -1..1
+                    s += x[m + dm, n + dn]
+                endfor
+            endfor
+            y[m, n] = s * (1.0 / 9)
+        endfor
+    endfor
+endfunction
+
+function [] = box3_loop_serial(x : mat'clamped, y : mat)
+    {!serial for}
+    for m = 0..size(x, 0) - 1
+        {!serial for}
+        for n = 0..size(x, 1) - 1
+            s = 0.0
+            for dm = -1..1
+                for dn = -1..1
+                    s += x[m + dm, n + dn]
+                endfor
+            endfor
+            y[m, n] = s * (1.0 / 9)
+        endfor
+    endfor
+endfunction
+
+function [] = __kernel__ box3_kernel(x : mat'clamped, y : mat, pos : ivec2)
+    s = 0.0
+    for dm = -1..1
+        for dn = -1..1
+            s += x[pos[0] + dm, pos[1] + dn]
+        endfor
+    endfor
+    y[pos] = s * (1.0 / 9)
+endfunction
+
+function [] = box3(x : mat, y : mat)
+    parallel_do(size(x), x, y, box3_kernel)
+endfunction
+
+function [] = gamma_loop(x : mat, y : mat)
+    for m = 0..size(x, 0) - 1
+        for n = 0..size(x, 1) - 1
+            y[m, n] = x[m, n] .^ 0.45
+        endfor
+    endfor
+endfunction
+
+function y : mat = gamma_expr(x : mat)
+    y = x .^ 0.45
+endfunction
+
+function [] = gamma_kernel(x : mat, y : mat)
+    parallel_do(size(x), __kernel__ (pos : ivec2) -> y[pos] = x[pos] .^ 0.45)
+endfunction
+
+function z : mat = fused_expr(a : mat, x : mat, b : mat, y : mat, c : scalar)
+    z = a .* x + b .* y + c
+endfunction
+
+function [] = fused_loop(a : mat, x : mat, b : mat, y : mat, c : scalar, z : mat)
+    for m = 0..size(x, 0) - 1
+        for n = 0..size(x, 1) - 1
+            z[m, n] = a[m, n] * x[m, n] + b[m, n] * y[m, n] + c
+        endfor
+    endfor
+endfunction
+
+function [] = fused_kernel(a : mat, x : mat, b : mat, y : mat, c : scalar, z : mat)
+    parallel_do(size(x), __kernel__ (pos : ivec2) -> z[pos] = a[pos] * x[pos] + b[pos] * y[pos] + c)
+endfunction
+
+function s : scalar = sum_expr(x : vec)
+    s = sum(x)
+endfunction
+
+function [s : scalar] = __kernel__ sum_k(x : vec, pos : int)
+    s += x[pos]
+endfunction
+
+function s : scalar = sum_kernel(x : vec)
+    s = parallel_do(numel(x), x, sum_k)
+endfunction
+
+function s : scalar = dot_expr(x : vec, y : vec)
+    s = sum(x .* y)
+endfunction
+
+function [s : scalar] = __kernel__ dot_k(x : vec, y : vec, pos : int)
+    s += x[pos] * y[pos]
+endfunction
+
+function s : scalar = dot_kernel(x : vec, y : vec)
+    s = parallel_do(numel(x), x, y, dot_k)
+endfunction
+"# }
+}
+
+const M: usize = 2160;
+const N: usize = 3840;
+const LONG: usize = 10_000_000;
+
+fn image(seed: usize) -> Array<f32> {
+    Array::from_fn(&[M, N], |i| ((i * 7919 + seed) % 1000) as f32 / 1000.0).unwrap()
+}
+
+/// Criterion's report of `f`, then our own figure for the ratios: the best of `batches`
+/// batches of `reps` runs (as Python's `timeit`), so both sides of a ratio are measured alike.
+fn time(c: &mut Criterion, name: &str, slow: bool, mut f: impl FnMut()) -> Duration {
+    if !slow {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        group.bench_function("run", |b| b.iter(&mut f));
+        group.finish();
+    }
+    f();
+    let (batches, reps) = if slow { (2, 1) } else { (5, 3) };
+    (0..batches)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed() / reps
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// One line per form: its time and its ratio to the explicit kernel.
+fn report(workload: &str, kernel: Duration, forms: &[(&str, Duration)]) {
+    println!("RESULT {workload} kernel: {:.3} ms", ms(kernel));
+    for (form, t) in forms {
+        println!(
+            "RATIO {workload} {form}: {:.3} ms / kernel {:.3} ms = {:.3}",
+            ms(*t),
+            ms(kernel),
+            t.as_secs_f64() / kernel.as_secs_f64()
+        );
+    }
+}
+
+fn close(a: &[f32], b: &[f32], tol: f32) {
+    assert_eq!(a.len(), b.len());
+    assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs())));
+}
+
+fn box3(c: &mut Criterion) {
+    let x = image(0);
+    let y = Array::<f32>::zeros(&[M, N]).unwrap();
+    let kernel = time(c, "box3/kernel", false, || q::box3(&x, &y).unwrap());
+    let want = y.to_vec().unwrap();
+    let y2 = Array::<f32>::zeros(&[M, N]).unwrap();
+    let looped = time(c, "box3/loop", false, || q::box3_loop(&x, &y2).unwrap());
+    close(&y2.to_vec().unwrap(), &want, 1e-5);
+    let serial = time(c, "box3/loop_serial", true, || q::box3_loop_serial(&x, &y2).unwrap());
+    let xs = x.to_vec().unwrap();
+    let mut ys = vec![0.0f32; M * N];
+    let rust = time(c, "box3/rust", false, || box3_rayon(&xs, &mut ys, M, N));
+    close(&ys, &want, 1e-5);
+    report("box3", kernel, &[("loop", looped), ("loop_serial", serial), ("rust", rust)]);
+}
+
+fn box3_rayon(x: &[f32], y: &mut [f32], m: usize, n: usize) {
+    y.par_chunks_mut(n).enumerate().for_each(|(i, out)| {
+        let rows = [i.saturating_sub(1), i, (i + 1).min(m - 1)].map(|r| &x[r * n..][..n]);
+        for (j, o) in out.iter_mut().enumerate() {
+            let (l, r) = (j.saturating_sub(1), (j + 1).min(n - 1));
+            let mut s = 0.0;
+            for row in rows {
+                s += row[l] + row[j] + row[r];
+            }
+            *o = s * (1.0 / 9.0);
+        }
+    });
+}
+
+fn gamma(c: &mut Criterion) {
+    let x = image(1);
+    let y = Array::<f32>::zeros(&[M, N]).unwrap();
+    let kernel = time(c, "gamma/kernel", false, || q::gamma_kernel(&x, &y).unwrap());
+    let want = y.to_vec().unwrap();
+    let expr = time(c, "gamma/expr", false, || drop(q::gamma_expr(&x).unwrap()));
+    let y2 = Array::<f32>::zeros(&[M, N]).unwrap();
+    let looped = time(c, "gamma/loop", false, || q::gamma_loop(&x, &y2).unwrap());
+    close(&y2.to_vec().unwrap(), &want, 1e-5);
+    let xs = x.to_vec().unwrap();
+    let mut ys = vec![0.0f32; M * N];
+    let rust = time(c, "gamma/rust", false, || {
+        ys.par_chunks_mut(1 << 14).zip(xs.par_chunks(1 << 14)).for_each(|(o, i)| {
+            o.iter_mut().zip(i).for_each(|(o, i)| *o = i.powf(0.45));
+        })
+    });
+    report("gamma", kernel, &[("expr", expr), ("loop", looped), ("rust", rust)]);
+}
+
+fn fused(c: &mut Criterion) {
+    let (a, x, b, y) = (image(2), image(3), image(4), image(5));
+    let z = Array::<f32>::zeros(&[M, N]).unwrap();
+    let kernel =
+        time(c, "fused/kernel", false, || q::fused_kernel(&a, &x, &b, &y, 0.5, &z).unwrap());
+    let want = z.to_vec().unwrap();
+    let expr = time(c, "fused/expr", false, || drop(q::fused_expr(&a, &x, &b, &y, 0.5).unwrap()));
+    let z2 = Array::<f32>::zeros(&[M, N]).unwrap();
+    let looped = time(c, "fused/loop", false, || q::fused_loop(&a, &x, &b, &y, 0.5, &z2).unwrap());
+    close(&z2.to_vec().unwrap(), &want, 1e-6);
+    let v: Vec<Vec<f32>> = [&a, &x, &b, &y].iter().map(|v| v.to_vec().unwrap()).collect();
+    let mut zs = vec![0.0f32; M * N];
+    let rust = time(c, "fused/rust", false, || {
+        zs.par_chunks_mut(1 << 14).enumerate().for_each(|(k, o)| {
+            let s = k << 14;
+            for (i, o) in o.iter_mut().enumerate() {
+                let i = s + i;
+                *o = v[0][i] * v[1][i] + v[2][i] * v[3][i] + 0.5;
+            }
+        })
+    });
+    close(&zs, &want, 1e-6);
+    report("fused", kernel, &[("expr", expr), ("loop", looped), ("rust", rust)]);
+}
+
+fn reductions(c: &mut Criterion) {
+    let x = Array::from_fn(&[LONG], |i| ((i * 7919) % 1000) as f32 / 1000.0).unwrap();
+    let y = Array::from_fn(&[LONG], |i| ((i * 104729) % 1000) as f32 / 1000.0).unwrap();
+    let kernel = time(c, "sum/kernel", false, || {
+        let _ = std::hint::black_box(q::sum_kernel(&x).unwrap());
+    });
+    let expr = time(c, "sum/expr", false, || {
+        let _ = std::hint::black_box(q::sum_expr(&x).unwrap());
+    });
+    let xs = x.to_vec().unwrap();
+    let rust = time(c, "sum/rust", false, || {
+        let _ = std::hint::black_box(
+            xs.par_chunks(1 << 16).map(|c| c.iter().sum::<f32>()).sum::<f32>(),
+        );
+    });
+    report("sum", kernel, &[("expr", expr), ("rust", rust)]);
+    let kernel = time(c, "dot/kernel", false, || {
+        let _ = std::hint::black_box(q::dot_kernel(&x, &y).unwrap());
+    });
+    let expr = time(c, "dot/expr", false, || {
+        let _ = std::hint::black_box(q::dot_expr(&x, &y).unwrap());
+    });
+    let ys = y.to_vec().unwrap();
+    let rust = time(c, "dot/rust", false, || {
+        let _ = std::hint::black_box(
+            xs.par_chunks(1 << 16)
+                .zip(ys.par_chunks(1 << 16))
+                .map(|(a, b)| a.iter().zip(b).map(|(a, b)| a * b).sum::<f32>())
+                .sum::<f32>(),
+        );
+    });
+    report("dot", kernel, &[("expr", expr), ("rust", rust)]);
+}
+
+criterion_group!(benches, box3, gamma, fused, reductions);
+criterion_main!(benches);
