@@ -27,11 +27,14 @@ pub fn entry_names(module: &str) -> Vec<&str> {
 /// module, and prefixes its parameters) and comments taken out: equal for the same kernel
 /// compiled alike, whatever the module around it.
 pub fn fingerprint(module: &str, name: &str) -> Option<u64> {
-    // Without the `// line N` comments: `quasar!` numbers the lines of an inline block from
-    // the Rust file's, other compilations from the block's start.
+    // Without the `// line N` comments and `.loc` directives: `quasar!` numbers the lines of
+    // an inline block from the Rust file's, other compilations from the block's start.
     let text: String = entry_text(module, name)?
         .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
+        .filter(|l| {
+            let l = l.trim_start();
+            !l.starts_with("//") && !l.starts_with(".loc")
+        })
         .flat_map(|l| [l, "\n"])
         .collect();
     let text = without_name(&text, name);
@@ -86,5 +89,7 @@ mod tests {
         assert_eq!(fingerprint(TWO, "b"), fingerprint(renamed, "b_7"));
         let commented = ".visible .entry b(\n)\n{\n\t// line 12\n\tret;\n}\n";
         assert_eq!(fingerprint(TWO, "b"), fingerprint(commented, "b"));
+        let located = ".visible .entry b(\n)\n{\n\t.loc 1 12 5\n\tret;\n}\n";
+        assert_eq!(fingerprint(TWO, "b"), fingerprint(located, "b"));
     }
 }
