@@ -279,7 +279,7 @@ mod tests {
         assert!(ones::<f32>(&[usize::MAX, 2]).unwrap_err().to_string().contains("`ones`"));
         assert_eq!(to_dims("zeros", &[3, 0, 2]).unwrap(), [3, 0, 2]);
         let e = to_dims("zeros", &[3, -1]).unwrap_err();
-        assert!(e.to_string().contains("`zeros`: the dimension -1"), "{e}");
+        assert!(e.to_string().contains("`zeros`: dimension 1 of [3, -1] is -1"), "{e}");
     }
 
     #[test]
