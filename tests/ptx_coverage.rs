@@ -18,7 +18,19 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Entries no test launches on the interpreter, by `file: entry`, with why.
-const NOT_LAUNCHED: &[(&str, &str)] = &[];
+const NOT_LAUNCHED: &[(&str, &str, &str)] = &[
+    // Loops that the loop parallelizer (issue 16) turned into kernels after this coverage
+    // was set up; no test calls these functions with the launch on the GPU yet.
+    ("tests/e2e_modules.rs block 0", "diag_matrix_130_loop89_111", PARALLELISED_UNTESTED),
+    ("tests/e2e_modules.rs block 0", "diagonal_132_loop97_112", PARALLELISED_UNTESTED),
+    ("quasar-core/modules/system.q", "diagonal_7_loop97_16", PARALLELISED_UNTESTED),
+    ("quasar-core/modules/system.q", "diag_matrix_8_loop89_17", PARALLELISED_UNTESTED),
+    ("quasar-core/tests/types_ok/flow_joins.q", "script_0_loop15_1", PARALLELISED_UNTESTED),
+    ("quasar-core/tests/types_ok/indexing.q", "total_0_loop17_2", PARALLELISED_UNTESTED),
+];
+
+const PARALLELISED_UNTESTED: &str =
+    "a parallelised loop whose function no test runs on the GPU yet (follow-up of issue 16)";
 
 /// One emitted entry.
 struct Emitted {
@@ -136,9 +148,9 @@ fn every_emitted_entry_loads_and_ran_on_the_interpreter() {
     let mut covered = HashSet::new();
     for e in &entries {
         let n = launches.get(&e.fingerprint).copied().unwrap_or(0);
-        let excused = NOT_LAUNCHED.iter().find(|(f, k)| *f == e.file && *k == e.entry);
+        let excused = NOT_LAUNCHED.iter().find(|(f, k, _)| *f == e.file && *k == e.entry);
         match (n, excused) {
-            (0, Some((_, why))) => {
+            (0, Some((_, _, why))) => {
                 println!("     -  {}: {} (not launched: {why})", e.file, e.entry)
             }
             (0, None) => missing.push(format!("{}: {}", e.file, e.entry)),
