@@ -4,6 +4,10 @@
 
 use quasar::Array;
 
+#[path = "common/reference.rs"]
+mod reference;
+use reference::box3_reference;
+
 mod k {
     // Shared with tests/gpu_kernels.rs.
     quasar::quasar!(file = "tests/common/loops.q");
@@ -11,24 +15,6 @@ mod k {
 
 fn mat(m: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> Array<f32> {
     Array::from_fn(&[m, n], |i| f(i / n, i % n)).unwrap()
-}
-
-fn box3_reference(x: &[f32], m: usize, n: usize) -> Vec<f32> {
-    let mut out = vec![0.0; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            let mut acc = 0.0f32;
-            for dy in -1i64..=1 {
-                for dx in -1i64..=1 {
-                    let r = (i as i64 + dy).clamp(0, m as i64 - 1) as usize;
-                    let c = (j as i64 + dx).clamp(0, n as i64 - 1) as usize;
-                    acc += x[r * n + c];
-                }
-            }
-            out[i * n + j] = acc / 9.0;
-        }
-    }
-    out
 }
 
 #[test]
