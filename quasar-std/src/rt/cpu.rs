@@ -1,5 +1,5 @@
-//! CPU feature detection for generated kernels (compiled for baseline x86-64 and for
-//! AVX2+FMA and for AVX-512, dispatched at run time).
+//! CPU kernels: feature detection (their hot loops are compiled for baseline x86-64, AVX2+FMA
+//! and AVX-512, dispatched at run time) and the split of a row into border and interior.
 
 /// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached).
 #[inline]
@@ -41,4 +41,31 @@ pub fn has_avx512() -> bool {
     {
         false
     }
+}
+
+/// Runs one row `r` of a kernel with an interior path: `interior` once over `[lo, hi)` and
+/// `border` at each other position of `r`, or `border` at every position when `ok` is false
+/// or the interior is empty. `lo >= r.start` and `hi <= r.end` (the caller clips them).
+#[inline(always)]
+pub fn split_row<E>(
+    r: std::ops::Range<usize>,
+    (lo, hi, ok): (i64, i64, bool),
+    mut border: impl FnMut(usize) -> Result<(), E>,
+    interior: impl FnOnce(usize, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    if ok && lo < hi {
+        let (lo, hi) = (lo as usize, hi as usize);
+        for p in r.start..lo {
+            border(p)?;
+        }
+        interior(lo, hi)?;
+        for p in hi..r.end {
+            border(p)?;
+        }
+    } else {
+        for p in r {
+            border(p)?;
+        }
+    }
+    Ok(())
 }

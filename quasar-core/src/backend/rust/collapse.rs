@@ -19,18 +19,17 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The flat loop (`Partition::flat` holds): used when every view's trailing extents equal the
-/// launch's and the block spans them, else `code` (the ordinary loops). `fast` and `general`
-/// are the interior and general bodies of one thread.
+/// launch's and the block spans them, else `code` (the ordinary loops). `interior` runs the
+/// interior `__lo..__hi` of row `__p0` and `general` one border thread at `__p0…`, both
+/// `Result`s.
 pub(crate) fn flat_loop(
     fg: &FnGen,
     d: usize,
     facts: &Partition,
-    fast: &TokenStream,
+    interior: &TokenStream,
     general: &TokenStream,
     code: TokenStream,
 ) -> TokenStream {
-    let last = d - 1;
-    let plast = format_ident!("__p{}", last);
     let mut bases: Vec<LocalId> = facts.region.iter().map(|c| c.base).collect();
     bases.sort_by_key(|b| b.0);
     bases.dedup();
@@ -68,11 +67,7 @@ pub(crate) fn flat_loop(
         let p = format_ident!("__p{}", k);
         split.push(quote!(let #p = __rest % __ctx.dims()[#k]; __rest /= __ctx.dims()[#k];));
     }
-    let border = quote!({ #(#split)* let _ = __rest; #general });
-    let zeros = (1..last).map(|k| {
-        let p = format_ident!("__p{}", k);
-        quote!(let #p = 0usize;)
-    });
+    let rt = &fg.g.rt;
     quote! {
         if #(#same)&&* {
             let __s1: i64 = 1i64 #(* (#s1 as i64))*;
@@ -80,17 +75,12 @@ pub(crate) fn flat_loop(
             let __jlo: i64 = [#(#jlo),*].into_iter().max().unwrap_or(0);
             let __jhi: i64 = [#(#jhi),*].into_iter().min().unwrap_or(0);
             for __p0 in __ctx.range(0) {
-                if #(#row_ok)&&* && __jlo < __jhi {
-                    let (__jlo, __jhi) = (__jlo as usize, __jhi as usize);
-                    for __j in 0..__jlo #border
-                    {
-                        #(#zeros)*
-                        for #plast in __jlo..__jhi { #fast }
-                    }
-                    for __j in __jhi..__run #border
-                } else {
-                    for __j in 0..__run #border
-                }
+                #rt::qstd::rt::split_row(
+                    0..__run,
+                    (__jlo, __jhi, #(#row_ok)&&*),
+                    |__j| { #(#split)* #general },
+                    |__lo, __hi| #interior,
+                )?;
             }
         } else {
             #code

@@ -335,6 +335,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let fast: Vec<bool> = (0..k)
             .map(|_| self.interior.as_ref().is_some_and(|p| p.unchecked.contains(&node)))
             .collect();
+        // In the interior every component is in bounds: no extents, no test, one offset (the
+        // atomic compound assignments keep the general form).
+        let all_fast = k > 0
+            && fast.iter().all(|&f| f)
+            && matches!(write, None | Some((AssignOp::Assign | AssignOp::Define, _)));
         let mut lets = Vec::new();
         let mut oks = Vec::new();
         let mut offs = Vec::new();
@@ -355,13 +360,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 None => (ext, quote!(__v.stride(#d))),
             };
             let en = quote::format_ident!("__n{}", d);
-            lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
             if fast[d] {
                 // Wrapping: the flat loops of `collapse` run the interior with components that
                 // are negative on their own (`p1 + o` with `p1 = 0`); the sum is in bounds.
-                offs.push(quote!((#i as usize).wrapping_mul(#stride)));
+                if all_fast {
+                    offs.push(quote!(((#c) as usize).wrapping_mul(#stride)));
+                } else {
+                    lets.push(quote!(let #i: i64 = #c;));
+                    offs.push(quote!((#i as usize).wrapping_mul(#stride)));
+                }
                 continue;
             }
+            lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
             match mode {
                 // The offset is computed before `ok` is tested, so an index outside (negative,
                 // for a 'safe read that gives 0) must wrap instead of overflowing.
@@ -375,7 +385,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 Access::Clamped => {
                     oks.push(quote!((#en > 0)));
-                    offs.push(quote!(((if #i < 0 { 0 } else if #i >= #en { #en - 1 } else { #i }) as usize) * #stride));
+                    offs.push(quote!((#rt::qstd::rt::clamp_ext(#i, #en) as usize) * #stride));
                 }
                 Access::Circular => {
                     oks.push(quote!((#en > 0)));
@@ -390,7 +400,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
-        let off = quote!(0usize #(.wrapping_add(#offs))*);
+        let off = match offs.split_first() {
+            Some((first, rest)) if rest.is_empty() => quote!(#first),
+            Some((first, rest)) => quote!((#first) #(.wrapping_add(#rest))*),
+            None => quote!(0usize),
+        };
         let zero = n.zero(&rt);
         let idx_list: Vec<TokenStream> = (0..k)
             .map(|d| {
@@ -407,6 +421,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
             _ => quote!({}),
         };
+        // More subscripts than the view has dimensions: a vector is indexed as a row
+        // (`v[0, j]`), other views gain trailing extents of 1.
+        let view = if k > r && geom.is_none() {
+            quote!((#view).with_subscripts(#k))
+        } else {
+            view.clone()
+        };
+        if all_fast {
+            let body = match write {
+                Some((_, v)) => quote!(let __x = #v; unsafe { __v.set_unchecked(#off, __x) }),
+                None => quote!(unsafe { __v.get_unchecked(#off) }),
+            };
+            return Ok(quote!({ let __v = #view; #(#pre)* #body }));
+        }
         let body = match write {
             None => quote!(if __ok { unsafe { __v.get_unchecked(__off) } } else { #on_fail_read }),
             Some((AssignOp::Assign | AssignOp::Define, v)) => {
@@ -433,13 +461,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(__v.as_ptr().add(__off), __x); } } else #on_fail_write })
             }
-        };
-        // More subscripts than the view has dimensions: a vector is indexed as a row
-        // (`v[0, j]`), other views gain trailing extents of 1.
-        let view = if k > r && geom.is_none() {
-            quote!((#view).with_subscripts(#k))
-        } else {
-            view.clone()
         };
         Ok(
             quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }),

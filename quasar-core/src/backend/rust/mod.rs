@@ -32,6 +32,7 @@ mod ptx_embed;
 mod shared;
 mod slice;
 mod stmt;
+mod versions;
 #[cfg(test)]
 mod tests;
 pub mod ty;
