@@ -502,6 +502,29 @@ impl<'a, T: Element> KernelView<'a, T> {
     pub unsafe fn set_unchecked(&self, i: usize, v: T) {
         *self.ptr.add(i) = v
     }
+    /// Element `i` (linear) when `ok`, else zero: a read whose bounds test the caller made
+    /// (kernels' `'safe`, `'clamped`, `'circular` and `'mirror` accesses).
+    ///
+    /// # Safety
+    /// `ok` implies `i < numel()`; no concurrent non-atomic write to that element.
+    #[inline(always)]
+    pub unsafe fn get_if(&self, ok: bool, i: usize) -> T {
+        if ok {
+            *self.ptr.add(i)
+        } else {
+            crate::output::zeroed()
+        }
+    }
+    /// Writes element `i` (linear) when `ok`, else nothing (as [`get_if`](Self::get_if)).
+    ///
+    /// # Safety
+    /// `ok` implies `i < numel()`; no concurrent access to that element.
+    #[inline(always)]
+    pub unsafe fn set_if(&self, ok: bool, i: usize, v: T) {
+        if ok {
+            *self.ptr.add(i) = v
+        }
+    }
     /// `'safe` read: zero outside the array.
     ///
     /// # Safety

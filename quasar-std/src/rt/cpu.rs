@@ -43,16 +43,39 @@ pub fn has_avx512() -> bool {
     }
 }
 
+/// The version of a kernel's hot loop that this CPU runs: `avx512`, `avx2` (AVX2+FMA) or
+/// `base` (`QUASAR_NO_AVX512`, `QUASAR_NO_AVX2` turn the wider ones off).
+#[inline]
+pub fn pick<T>(base: T, avx2: T, avx512: T) -> T {
+    if has_avx512() {
+        avx512
+    } else if has_avx2_fma() {
+        avx2
+    } else {
+        base
+    }
+}
+
+/// Whether position `p` offset by `lo` and by `hi` stays inside `0..n` (a row of a kernel's
+/// interior, along one of the outer dimensions).
+#[inline(always)]
+pub fn inside(p: usize, lo: i64, hi: i64, n: usize) -> bool {
+    p as i64 + lo >= 0 && (p as i64 + hi) < n as i64
+}
+
 /// Runs one row `r` of a kernel with an interior path: `interior` once over `[lo, hi)` and
 /// `border` at each other position of `r`, or `border` at every position when `ok` is false
-/// or the interior is empty. `lo >= r.start` and `hi <= r.end` (the caller clips them).
+/// or the interior is empty. `lo` is the largest of `los`, `hi` the smallest of `his`; they
+/// include `r.start` and `r.end`.
 #[inline(always)]
-pub fn split_row<E>(
+pub fn split_row<E, const L: usize, const H: usize>(
     r: std::ops::Range<usize>,
-    (lo, hi, ok): (i64, i64, bool),
+    (los, his, ok): ([i64; L], [i64; H], bool),
     mut border: impl FnMut(usize) -> Result<(), E>,
     interior: impl FnOnce(usize, usize) -> Result<(), E>,
 ) -> Result<(), E> {
+    let lo = los.into_iter().max().unwrap_or(0).max(r.start as i64);
+    let hi = his.into_iter().min().unwrap_or(0).min(r.end as i64);
     if ok && lo < hi {
         let (lo, hi) = (lo as usize, hi as usize);
         for p in r.start..lo {

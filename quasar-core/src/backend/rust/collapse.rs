@@ -45,15 +45,14 @@ pub(crate) fn flat_loop(
     }
     // The interior of a row in `j`, from the offsets along dimension 1, and the row test.
     let s1 = (2..d).map(|k| quote!(__ctx.dims()[#k]));
-    let mut jlo = vec![quote!(0i64)];
-    let mut jhi = vec![quote!(__run as i64)];
-    let mut row_ok = vec![quote!(true)];
+    // (`split_row` clips them to the row.)
+    let (mut jlo, mut jhi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
+    let rt = &fg.g.rt;
     for c in &facts.region {
         let v = &fg.names[c.base.0 as usize];
         let (lo, hi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
         match c.launch_dim {
-            0 => row_ok
-                .push(quote!((__p0 as i64 + #lo >= 0 && __p0 as i64 + #hi < #v.dim(0) as i64))),
+            0 => row_ok.push(quote!(#rt::qstd::rt::inside(__p0, #lo, #hi, #v.dim(0)))),
             1 => {
                 jlo.push(quote!((-(#lo)) * __s1));
                 jhi.push(quote!((#v.dim(1) as i64 - (#hi)) * __s1));
@@ -67,13 +66,14 @@ pub(crate) fn flat_loop(
         let p = format_ident!("__p{}", k);
         split.push(quote!(let #p = __rest % __ctx.dims()[#k]; __rest /= __ctx.dims()[#k];));
     }
-    let rt = &fg.g.rt;
+    if row_ok.is_empty() {
+        row_ok.push(quote!(true));
+    }
     quote! {
         if #(#same)&&* {
             let __s1: i64 = 1i64 #(* (#s1 as i64))*;
             let __run: usize = __ctx.dims()[1] * (__s1 as usize);
-            let __jlo: i64 = [#(#jlo),*].into_iter().max().unwrap_or(0);
-            let __jhi: i64 = [#(#jhi),*].into_iter().min().unwrap_or(0);
+            let (__jlo, __jhi) = ([#(#jlo),*], [#(#jhi),*]);
             for __p0 in __ctx.range(0) {
                 #rt::qstd::rt::split_row(
                     0..__run,

@@ -341,6 +341,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             && fast.iter().all(|&f| f)
             && matches!(write, None | Some((AssignOp::Assign | AssignOp::Define, _)));
         let mut lets = Vec::new();
+        // The components (`__i{d}`) and, with the block's geometry, the extents used (`__n{d}`).
+        let mut is: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
+        let mut ns: Vec<TokenStream> = vec![quote!(_); k];
         let mut oks = Vec::new();
         let mut offs = Vec::new();
         for (d, c) in comps.iter().enumerate() {
@@ -366,12 +369,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if all_fast {
                     offs.push(quote!(((#c) as usize).wrapping_mul(#stride)));
                 } else {
-                    lets.push(quote!(let #i: i64 = #c;));
+                    is.push((i.clone(), c.clone()));
                     offs.push(quote!((#i as usize).wrapping_mul(#stride)));
                 }
                 continue;
             }
-            lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
+            is.push((i.clone(), c.clone()));
+            // The extents read once per block are bound together (below).
+            if geom.is_some() {
+                ns[d] = quote!(#en);
+            } else {
+                lets.push(quote!(let #en: i64 = #ext;));
+            }
             match mode {
                 // The offset is computed before `ok` is tested, so an index outside (negative,
                 // for a 'safe read that gives 0) must wrap instead of overflowing.
@@ -398,6 +407,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     );
                 }
             }
+        }
+        if let Some((nn, _, _)) = &geom {
+            if ns.iter().any(|t| t.to_string() != "_") {
+                lets.insert(0, quote!(let [#(#ns),*]: [i64; #k] = #nn;));
+            }
+        }
+        let (ins, ivs): (Vec<_>, Vec<_>) = is.into_iter().unzip();
+        let ni = ins.len();
+        if ni > 0 {
+            lets.push(quote!(let [#(#ins),*]: [i64; #ni] = [#(#ivs),*];));
         }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
         let off = match offs.split_first() {
@@ -435,8 +454,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
             };
             return Ok(quote!({ let __v = #view; #(#pre)* #body }));
         }
+        let zero_outside = !matches!(mode, Access::Checked | Access::Unchecked);
         let body = match write {
+            None if zero_outside => quote!(unsafe { __v.get_if(__ok, __off) }),
             None => quote!(if __ok { unsafe { __v.get_unchecked(__off) } } else { #on_fail_read }),
+            Some((AssignOp::Assign | AssignOp::Define, v)) if zero_outside => {
+                quote!({ let __x = #v; unsafe { __v.set_if(__ok, __off, __x) } })
+            }
             Some((AssignOp::Assign | AssignOp::Define, v)) => {
                 quote!({ let __x = #v; if __ok { unsafe { __v.set_unchecked(__off, __x) } } else #on_fail_write })
             }

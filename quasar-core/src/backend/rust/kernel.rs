@@ -21,6 +21,14 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
+    // Inside the kernel's module the runtime is `__qrt` (short paths, short lines).
+    let full = std::mem::replace(&mut g.rt, quote!(__qrt));
+    let items = generate_in_module(g, id, &full);
+    g.rt = full;
+    items
+}
+
+fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GResult<TokenStream> {
     let rt = g.rt.clone();
     let f = g.m.function(id);
     let name = g.fn_ident(id);
@@ -128,9 +136,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     // The Quasar names of the launch arguments, for errors and the profile.
     let params: Vec<String> = slots.iter().map(|&l| fg.f.local(l).name.clone()).collect();
     let mut builder =
-        quote!(#rt::run::Kernel::new(#kname, #name::run).with_params(&[#(#params),*]));
+        quote!(#full_rt::run::Kernel::new(#kname, #name::run).with_params(&[#(#params),*]));
     if !shared.is_empty() {
-        builder = quote!(#builder.with_shared(#sname));
+        builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {
         builder = quote!(#builder.block_sensitive());
     }
@@ -138,15 +146,16 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     // One module per kernel: rustc puts each in its own codegen unit, so LLVM spreads them over
     // the cores, and an incremental build redoes only the kernels that changed.
     Ok(quote! {
-        #shared_fn
         #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, unused_imports, non_snake_case, clippy::all)]
         mod #name {
             use super::*;
+            use #full_rt as __qrt;
+            #shared_fn
             #code
         }
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]
-        static #stat: #rt::run::Kernel = #builder;
+        static #stat: #full_rt::run::Kernel = #builder;
     })
 }
 
@@ -240,7 +249,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     let outer: Vec<TokenStream> = ps[..last].iter().map(|p| quote!(#p)).collect();
     let rows = |outer: &[TokenStream], lo: TokenStream, hi: TokenStream| {
         // SAFETY (generated): `__rows` is a version this CPU supports (checked when chosen).
-        quote!(unsafe { __rows(__ctx, &__e, #(#outer,)* #lo, #hi) })
+        quote!(unsafe { __rows(__ctx, &__e, [#(#outer,)* #lo, #hi]) })
     };
     let interior = facts.constrains(last);
     let hot = thread(fg, false, interior)?;
@@ -259,10 +268,10 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         return Ok(RowCode { loops, border: None, hot, hot_fma });
     }
     let border = thread(fg, false, false)?;
-    let one = quote!(thread(__ctx, &__e, #(#ps),*));
-    let mut lo = vec![quote!(__r.start as i64)];
-    let mut hi = vec![quote!(__r.end as i64)];
-    let mut row_ok = vec![quote!(true)];
+    let one = quote!(thread(__ctx, &__e, [#(#ps),*]));
+    // (`split_row` clips them to the row.)
+    let (mut lo, mut hi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
+    let rt = fg.g.rt.clone();
     for c in &facts.region {
         let v = &fg.names[c.base.0 as usize];
         let ad = c.array_dim;
@@ -272,16 +281,17 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
             hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
         } else {
             let p = format_ident!("__p{}", c.launch_dim);
-            row_ok.push(quote!((#p as i64 + (#clo) >= 0 && #p as i64 + (#chi) < #v.dim(#ad) as i64)));
+            row_ok.push(quote!(#rt::qstd::rt::inside(#p, #clo, #chi, #v.dim(#ad))));
         }
     }
+    if row_ok.is_empty() {
+        row_ok.push(quote!(true));
+    }
     let run = rows(&outer, quote!(__lo), quote!(__hi));
-    let rt = &fg.g.rt;
     let code = nest(quote! {
         let __r = __ctx.range(#last);
-        let __lo: i64 = [#(#lo),*].into_iter().max().unwrap_or(0);
-        let __hi: i64 = [#(#hi),*].into_iter().min().unwrap_or(0);
-        #rt::qstd::rt::split_row(__r, (__lo, __hi, #(#row_ok)&&*), |#plast| #one, |__lo, __hi| #run)?;
+        let __b = ([#(#lo),*], [#(#hi),*], #(#row_ok)&&*);
+        #rt::qstd::rt::split_row(__r, __b, |#plast| #one, |__lo, __hi| #run)?;
     });
     let loops = if facts.flat {
         // The interior of a flat row: `__p1 = … = 0` and the flat index as `__p{last}`.
@@ -299,7 +309,11 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
 /// locals' Rust names (arguments are bound before the position loops).
 pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
     let c = b.c;
-    let terms = b.terms.iter().map(|&(k, t)| {
+    let mut parts: Vec<TokenStream> = Vec::new();
+    if c != 0 || b.terms.is_empty() {
+        parts.push(quote!(#c));
+    }
+    for &(k, t) in &b.terms {
         let v = match t {
             Term::Local(l) => {
                 let n = &names[l.0 as usize];
@@ -314,9 +328,13 @@ pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
                 quote!((#n.dim(#d) as i64))
             }
         };
-        quote!(+ (#k) * #v)
-    });
-    quote!(((#c) #(#terms)*))
+        parts.push(match k {
+            1 => v,
+            -1 => quote!(-#v),
+            _ => quote!(#k * #v),
+        });
+    }
+    quote!((#(#parts)+*))
 }
 
 /// The blocks nested directly in a statement.

@@ -52,16 +52,17 @@ pub(super) fn rows(
     let plast = format_ident!("__p{}", last);
     let outer: Vec<Ident> = (0..last).map(|k| format_ident!("__p{}", k)).collect();
     let all: Vec<Ident> = (0..d).map(|k| format_ident!("__p{}", k)).collect();
-    let usizes = outer.iter().map(|_| quote!(usize));
-    let res = quote!(#rt::run::Result<()>);
-    let ctx = quote!(__ctx: &#rt::run::BlockCtx<'_>);
-    let params = quote!(#ctx, __e: &Env<'_>, #(#outer: usize,)* __lo: usize, __hi: usize);
-    let args = quote!(__ctx, __e, #(#outer,)* __lo, __hi);
+    // The row's outer positions and its range in one array: short signatures.
+    let q = d + 1;
+    let params = quote!(__ctx: &__Ctx, __e: &Env, __q: [usize; #q]);
+    let args = quote!(__ctx, __e, __q);
+    let res = quote!(__Res);
     let unpack = unpack(env);
     let row_fn = |f: &Ident, hot: &TokenStream| {
         quote! {
             #[inline(always)]
             fn #f(#params) -> #res {
+                let [#(#outer,)* __lo, __hi] = __q;
                 #unpack
                 for #plast in __lo..__hi { #hot }
                 ::core::result::Result::Ok(())
@@ -81,7 +82,7 @@ pub(super) fn rows(
     let thread_fn = code.border.as_ref().map(|body| {
         quote! {
             #[inline(never)]
-            fn thread(#ctx, __e: &Env<'_>, #(#all: usize),*) -> #res {
+            fn thread(__ctx: &__Ctx, __e: &Env, [#(#all),*]: [usize; #d]) -> #res {
                 #unpack
                 #body
                 ::core::result::Result::Ok(())
@@ -102,7 +103,9 @@ pub(super) fn rows(
     });
     let loops = &code.loops;
     quote! {
+        use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args, Result as __Res};
         struct Env<'a> { #(#fields),* }
+        type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
         #base_fn
         #fused_fn
         #[cfg(target_arch = "x86_64")]
@@ -113,18 +116,13 @@ pub(super) fn rows(
         #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
         unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
         #thread_fn
-        pub(super) fn run(#ctx, __args: &#rt::run::KernelArgs<'_>) -> #res {
+        pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> #res {
             #prologue
             let __e = Env { #(#values),* };
-            let mut __rows: unsafe fn(&#rt::run::BlockCtx<'_>, &Env<'_>, #(#usizes,)* usize, usize) -> #res = #base;
             #[cfg(target_arch = "x86_64")]
-            {
-                if #rt::qstd::rt::has_avx512() {
-                    __rows = rows_avx512;
-                } else if #rt::qstd::rt::has_avx2_fma() {
-                    __rows = rows_avx2;
-                }
-            }
+            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
+            #[cfg(not(target_arch = "x86_64"))]
+            let __rows: Rows = #base;
             #loops
             ::core::result::Result::Ok(())
         }

@@ -109,7 +109,7 @@ fn split_row_runs_the_border_around_the_interior() {
         let (mut border, mut inner) = (Vec::new(), None);
         split_row::<()>(
             2..9,
-            (lo, hi, ok),
+            ([2, lo], [9, hi], ok),
             |p| {
                 border.push(p);
                 Ok(())
@@ -127,5 +127,13 @@ fn split_row_runs_the_border_around_the_interior() {
     assert_eq!(run(4, 7, false), ((2..9).collect(), None));
     assert_eq!(run(6, 6, true), ((2..9).collect(), None));
     // An error stops the row.
-    assert_eq!(split_row(0..3, (1, 2, true), |p| if p == 2 { Err(p) } else { Ok(()) }, |_, _| Ok(())), Err(2));
+    let fail = |p| if p == 2 { Err(p) } else { Ok(()) };
+    assert_eq!(split_row(0..3, ([1], [2], true), fail, |_, _| Ok(())), Err(2));
+}
+
+#[test]
+fn inside_tests_both_offsets() {
+    assert!(inside(2, -2, 1, 4));
+    assert!(!inside(2, -3, 1, 4));
+    assert!(!inside(2, 0, 2, 4));
 }
