@@ -107,7 +107,7 @@ fn clamp_ext_is_the_clamped_mode_of_map_index() {
 fn split_row_runs_the_border_around_the_interior() {
     let run = |lo: i64, hi: i64, ok: bool| {
         let (mut border, mut inner) = (Vec::new(), None);
-        split_row::<()>(
+        split_row::<(), 2, 2>(
             2..9,
             ([2, lo], [9, hi], ok),
             |p| {
