@@ -348,19 +348,25 @@ impl Ctx<'_> {
         }
         // Quasar's rules (`Shape::offset`): the last subscript runs over the remaining
         // dimensions, subscripts past the rank address extents of 1.
-        let (k, r) = (idx.len(), arr.dims.len());
+        // A vector indexed with two or more subscripts is a row (`v[0, j]`), as on the CPU.
+        let dims: Vec<Reg> = if arr.dims.len() == 1 && idx.len() >= 2 {
+            vec![self.imm_int(NumTy::U32, 1), arr.dims[0]]
+        } else {
+            arr.dims.clone()
+        };
+        let (k, r) = (idx.len(), dims.len());
         let mut exts = Vec::new();
         for j in 0..k {
             let e = if j + 1 == k && j < r {
-                let mut e = arr.dims[j];
-                for &d in &arr.dims[j + 1..] {
+                let mut e = dims[j];
+                for &d in &dims[j + 1..] {
                     let p = self.reg(RegClass::B32);
                     self.ins(format!("mul.lo.u32 {p}, {e}, {d}"));
                     e = p;
                 }
                 e
             } else if j < r {
-                arr.dims[j]
+                dims[j]
             } else {
                 self.imm_int(NumTy::U32, 1)
             };

@@ -5,9 +5,9 @@ use super::func::{Ctx, FnGen};
 use super::ty::{fixed_shape, rank_of, Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{Const, Expr, ExprKind};
-use crate::sema::types::{promote, Type};
+use crate::sema::types::Type;
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, FunctionKind, UnaryOp};
+use crate::syntax::ast::FunctionKind;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -373,207 +373,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
             r => return Err(unsupported(e.span, format_args!("{} as a condition", describe(&r)))),
         })
     }
-
-    fn unary(&mut self, op: UnaryOp, operand: &Expr, r: Repr, span: Span) -> GResult<V> {
-        let rt = self.g.rt.clone();
-        let q = quote!(#rt::qstd);
-        let n = r.num().ok_or_else(|| unsupported(span, "this operand"))?;
-        let x = self.expr_as(operand, &with_num(&r, n))?;
-        let scalar = |x: TokenStream| match op {
-            UnaryOp::Plus => x,
-            UnaryOp::Neg if n.is_int() => quote!(#x.wrapping_neg()),
-            UnaryOp::Neg => quote!((-#x)),
-            UnaryOp::Not => {
-                let z = n.zero(&rt);
-                let one = n.literal(1.0, &rt);
-                quote!((if #x == #z { #one } else { #z }))
-            }
-        };
-        let t = match &r {
-            Repr::Num(_) => scalar(x),
-            Repr::Fixed(_, s) => {
-                let len: usize = s.iter().product();
-                let f = scalar(quote!(__a[__k]));
-                quote!({ let __a = #x; ::core::array::from_fn::<_, #len, _>(|__k| #f) })
-            }
-            Repr::Array(..) => {
-                let f = scalar(quote!(__v));
-                quote!(#q::builtins::map(&#x, |__v| #f)?)
-            }
-            _ => return Err(unsupported(span, "this operand")),
-        };
-        Ok(V { t, r })
-    }
-
-    fn binary(&mut self, op: BinaryOp, l: &Expr, rr: &Expr, r: Repr, span: Span) -> GResult<V> {
-        let rt = self.g.rt.clone();
-        let q = quote!(#rt::qstd);
-        // `mode == "mirror"`: strings compare by their text.
-        if matches!(op, BinaryOp::Eq | BinaryOp::Ne)
-            && l.ty == Type::String
-            && rr.ty == Type::String
-        {
-            let a = self.expr_as(l, &Repr::Str)?;
-            let b = self.expr_as(rr, &Repr::Str)?;
-            let t = if op == BinaryOp::Eq { quote!((#a == #b)) } else { quote!((#a != #b)) };
-            let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
-            return Ok(V { t, r });
-        }
-        let n =
-            r.num().ok_or_else(|| unsupported(span, format_args!("the operator {op:?} here")))?;
-        let compare = matches!(
-            op,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
-        );
-        let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
-        if op == BinaryOp::Pipe {
-            return Err(unsupported(span, "the pipeline operator `|>` (reductions)"));
-        }
-        // The operand type: the result's, or for comparisons the operands' common type.
-        let operand_num = if compare || logic {
-            let common = promote(l.ty.elem(), rr.ty.elem());
-            Num::of(&common, self.g.opts.double).unwrap_or(n)
-        } else {
-            n
-        };
-        let lv = self.expr(l)?;
-        let rv = self.expr(rr)?;
-        let lt = self.operand(lv, operand_num, span)?;
-        let rtk = self.operand(rv, operand_num, span)?;
-        let fused = self.g.fused;
-        let scalar_op = |a: TokenStream, b: TokenStream| -> TokenStream {
-            num_binary(op, operand_num, n, a, b, rr, &rt, fused)
-        };
-        let t = match (&lt, &rtk) {
-            (Operand::Num(a), Operand::Num(b)) => match &r {
-                Repr::Num(_) => scalar_op(a.clone(), b.clone()),
-                _ => return Err(unsupported(span, "this operation")),
-            },
-            (Operand::Array(a), Operand::Array(b)) if op == BinaryOp::Mul => {
-                quote!(#q::builtins::matmul(&#a, &#b)?)
-            }
-            (Operand::Array(_), _) | (_, Operand::Array(_)) => {
-                if op == BinaryOp::Div && matches!(rtk, Operand::Array(_)) {
-                    return Err(unsupported(
-                        span,
-                        "`/` with an array divisor (matrix division); use `./`",
-                    ));
-                }
-                let (a, b) = (lt.host_operand(), rtk.host_operand());
-                let f = scalar_op(quote!(__x), quote!(__y));
-                let name = format!("{op:?}");
-                let ot = operand_num.tokens(&rt);
-                quote!(#q::builtins::zip_map::<#ot, #ot, _, _>(#name, #a, #b, |__x, __y| #f)?)
-            }
-            (Operand::Fixed(_), _) | (_, Operand::Fixed(_)) => {
-                if op == BinaryOp::Mul && lt.is_fixed() && rtk.is_fixed() {
-                    return Err(unsupported(
-                        span,
-                        "matrix products of small fixed-size arrays in kernels",
-                    ));
-                }
-                let (a, ai) = lt.fixed_parts(quote!(__a));
-                let (b, bi) = rtk.fixed_parts(quote!(__b));
-                let f = scalar_op(ai, bi);
-                let len = r.fixed_len().unwrap_or(0);
-                quote!({ let __a = #a; let __b = #b; ::core::array::from_fn::<_, #len, _>(|__k| #f) })
-            }
-        };
-        Ok(V { t, r })
-    }
-
-    /// An operand of arithmetic converted to element type `n`.
-    fn operand(&mut self, v: V, n: Num, span: Span) -> GResult<Operand> {
-        Ok(match &v.r {
-            Repr::Num(_) => Operand::Num(self.convert(v, &Repr::Num(n), span)?),
-            Repr::Array(_, rank) => {
-                let rank = *rank;
-                Operand::Array(self.convert(v, &Repr::Array(n, rank), span)?)
-            }
-            Repr::Fixed(_, s) => {
-                let s = s.clone();
-                Operand::Fixed(self.convert(v, &Repr::Fixed(n, s), span)?)
-            }
-            Repr::View(..) => {
-                return Err(unsupported(span, "whole-array arithmetic on arrays inside a kernel"));
-            }
-            r => return Err(unsupported(span, format_args!("arithmetic on {}", describe(r)))),
-        })
-    }
-
-    fn matrix(&mut self, items: &[Expr], r: Repr, span: Span) -> GResult<V> {
-        let rt = self.g.rt.clone();
-        let q = quote!(#rt::qstd);
-        match &r {
-            Repr::Fixed(n, _) => {
-                let mut parts = Vec::new();
-                let mut lets = Vec::new();
-                for (i, it) in items.iter().enumerate() {
-                    let v = self.expr(it)?;
-                    match &v.r {
-                        Repr::Num(_) => parts.push(self.convert(v, &Repr::Num(*n), it.span)?),
-                        Repr::Fixed(_, s) => {
-                            let len: usize = s.iter().product();
-                            let s = s.clone();
-                            let t = self.convert(v, &Repr::Fixed(*n, s), it.span)?;
-                            let name = quote::format_ident!("__row{}", i);
-                            lets.push(quote!(let #name = #t;));
-                            for k in 0..len {
-                                parts.push(quote!(#name[#k]));
-                            }
-                        }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
-                    }
-                }
-                Ok(V { t: quote!({ #(#lets)* [#(#parts),*] }), r })
-            }
-            Repr::Array(n, rank) => {
-                let nt = n.tokens(&rt);
-                let all_numbers = items.iter().all(|i| i.ty.is_number());
-                if all_numbers {
-                    let vals =
-                        items.iter().map(|i| self.num_as(i, *n)).collect::<GResult<Vec<_>>>()?;
-                    let len = vals.len();
-                    return Ok(V {
-                        t: quote!(#rt::run::Array::<#nt>::from_vec(&[#len], ::std::vec![#(#vals),*])?),
-                        r,
-                    });
-                }
-                let elem_rank = items
-                    .iter()
-                    .filter_map(|i| i.ty.as_array())
-                    .filter_map(super::ty::rank_of)
-                    .max()
-                    .unwrap_or(0);
-                let stacked = rank.map(|r| r > elem_rank).unwrap_or(false)
-                    && items.iter().all(|i| i.ty.as_array().is_some());
-                let mut parts = Vec::new();
-                for it in items {
-                    let v = self.expr(it)?;
-                    match &v.r {
-                        Repr::Num(_) if !stacked => {
-                            let x = self.convert(v, &Repr::Num(*n), it.span)?;
-                            parts.push(quote!(#q::rt::Part::Value(#x)));
-                        }
-                        Repr::Array(_, rk) => {
-                            let rk = *rk;
-                            let x = self.convert(v, &Repr::Array(*n, rk), it.span)?;
-                            parts.push(if stacked { x } else { quote!(#q::rt::Part::Array(&#x)) });
-                        }
-                        _ => return Err(unsupported(it.span, "this element of a matrix literal")),
-                    }
-                }
-                let t = if stacked {
-                    quote!(#q::rt::stack_rows::<#nt>(&[#(#parts),*])?)
-                } else {
-                    let dim = elem_rank.max(1) as usize - 1;
-                    quote!(#q::rt::cat::<#nt>(#dim, &[#(#parts),*])?)
-                };
-                Ok(V { t, r })
-            }
-            _ => Err(unsupported(span, "this matrix literal")),
-        }
-    }
 }
 
 /// How a value of type `ty` is held in code running in `ctx`.
@@ -626,127 +425,6 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
     })
 }
 
-/// An operand converted to the operation's element type.
-pub(crate) enum Operand {
-    Num(TokenStream),
-    Array(TokenStream),
-    Fixed(TokenStream),
-}
-
-impl Operand {
-    fn is_fixed(&self) -> bool {
-        matches!(self, Operand::Fixed(_))
-    }
-
-    /// For the host's element-wise built-ins: `&array` or a number.
-    fn host_operand(&self) -> TokenStream {
-        match self {
-            Operand::Num(t) => t.clone(),
-            Operand::Array(t) | Operand::Fixed(t) => quote!(&#t),
-        }
-    }
-
-    /// For fixed-size element-wise code bound to `name`: the value, and its element `__k`
-    /// (numbers broadcast).
-    fn fixed_parts(&self, name: TokenStream) -> (TokenStream, TokenStream) {
-        match self {
-            Operand::Num(t) => (t.clone(), name),
-            Operand::Fixed(t) | Operand::Array(t) => (t.clone(), quote!(#name[__k])),
-        }
-    }
-}
-
-/// `a op b` on numbers: operands of type `operand`, result of type `result`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn num_binary(
-    op: BinaryOp,
-    operand: Num,
-    result: Num,
-    a: TokenStream,
-    b: TokenStream,
-    rhs: &Expr,
-    rt: &TokenStream,
-    fused: bool,
-) -> TokenStream {
-    let q = quote!(#rt::qstd);
-    let int = operand.is_int();
-    let res = match op {
-        BinaryOp::Add if int => quote!(#a.wrapping_add(#b)),
-        BinaryOp::Sub if int => quote!(#a.wrapping_sub(#b)),
-        BinaryOp::Mul | BinaryOp::ElemMul if int => quote!(#a.wrapping_mul(#b)),
-        BinaryOp::Div | BinaryOp::ElemDiv if int => {
-            let z = operand.zero(rt);
-            quote!({ let __d = #b; if __d == #z { #z } else { #a.wrapping_div(__d) } })
-        }
-        BinaryOp::Pow | BinaryOp::ElemPow if int => {
-            quote!(#a.wrapping_pow(#b as u32))
-        }
-        BinaryOp::Add => quote!((#a + #b)),
-        BinaryOp::Sub => quote!((#a - #b)),
-        BinaryOp::Mul | BinaryOp::ElemMul => quote!((#a * #b)),
-        BinaryOp::Div | BinaryOp::ElemDiv => quote!((#a / #b)),
-        BinaryOp::Pow | BinaryOp::ElemPow => match rhs.constant() {
-            Some(Const::Int(2)) => quote!({ let __p = #a; __p * __p }),
-            Some(Const::Int(1)) => a,
-            _ if operand.is_complex() || operand == Num::F16 => {
-                quote!(#q::builtins::Math::pow(#a, #b))
-            }
-            _ if fused => quote!(#q::rt::pow_fma(#a, #b)),
-            _ => quote!(#q::rt::pow(#a, #b)),
-        },
-        BinaryOp::Lt => quote!(((#a < #b) as i32)),
-        BinaryOp::Le => quote!(((#a <= #b) as i32)),
-        BinaryOp::Gt => quote!(((#a > #b) as i32)),
-        BinaryOp::Ge => quote!(((#a >= #b) as i32)),
-        BinaryOp::Eq => quote!(((#a == #b) as i32)),
-        BinaryOp::Ne => quote!(((#a != #b) as i32)),
-        BinaryOp::And | BinaryOp::Or => {
-            let z = operand.zero(rt);
-            let o = if op == BinaryOp::And { quote!(&&) } else { quote!(||) };
-            quote!((((#a != #z) #o (#b != #z)) as i32))
-        }
-        BinaryOp::Pipe => quote!(::core::compile_error!("`|>`")),
-    };
-    let is_cmp = matches!(
-        op,
-        BinaryOp::Lt
-            | BinaryOp::Le
-            | BinaryOp::Gt
-            | BinaryOp::Ge
-            | BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::And
-            | BinaryOp::Or
-    );
-    if is_cmp && result != Num::I32 {
-        cast_num(Num::I32, result, res, rt)
-    } else {
-        res
-    }
-}
-
-/// `x` converted from number type `a` to `b` (Quasar's conversions, `quasar_std::builtins::Cast`).
-pub(crate) fn cast_num(a: Num, b: Num, x: TokenStream, rt: &TokenStream) -> TokenStream {
-    if a == b {
-        return x;
-    }
-    let (at, bt) = (a.tokens(rt), b.tokens(rt));
-    let simple = |n: Num| n.is_int() || n == Num::F32 || n == Num::F64;
-    if simple(a) && simple(b) && !(a.is_float() && b.is_int()) {
-        // Plain `as` between ints (wrapping) and int → float is exactly Cast's semantics.
-        return quote!((#x as #bt));
-    }
-    quote!(<#at as #rt::qstd::builtins::Cast<#bt>>::cast(#x))
-}
-
-fn with_num(r: &Repr, n: Num) -> Repr {
-    match r {
-        Repr::Array(_, k) => Repr::Array(n, *k),
-        Repr::Fixed(_, s) => Repr::Fixed(n, s.clone()),
-        _ => Repr::Num(n),
-    }
-}
-
 pub(crate) fn describe(r: &Repr) -> String {
     match r {
         Repr::Num(n) => n.quasar_name().into(),
@@ -762,4 +440,18 @@ pub(crate) fn describe(r: &Repr) -> String {
 
 pub(crate) fn syn_index(i: usize) -> proc_macro2::Literal {
     proc_macro2::Literal::usize_unsuffixed(i)
+}
+
+/// `x` converted from number type `a` to `b` (Quasar's conversions, `quasar_std::builtins::Cast`).
+pub(crate) fn cast_num(a: Num, b: Num, x: TokenStream, rt: &TokenStream) -> TokenStream {
+    if a == b {
+        return x;
+    }
+    let (at, bt) = (a.tokens(rt), b.tokens(rt));
+    let simple = |n: Num| n.is_int() || n == Num::F32 || n == Num::F64;
+    if simple(a) && simple(b) && !(a.is_float() && b.is_int()) {
+        // Plain `as` between ints (wrapping) and int → float is exactly Cast's semantics.
+        return quote!((#x as #bt));
+    }
+    quote!(<#at as #rt::qstd::builtins::Cast<#bt>>::cast(#x))
 }

@@ -14,6 +14,7 @@
 //! Anything the backend cannot translate is a compile error naming the construct and its
 //! Quasar location, never wrong code.
 
+mod arith;
 mod barrier;
 mod builtins;
 mod call;
@@ -24,10 +25,12 @@ mod expr;
 pub(crate) mod fnval;
 mod func;
 mod gpu_only;
+mod host_index;
 mod index;
 mod kernel;
 mod launch;
 mod library;
+mod matrix;
 mod ptx_embed;
 mod shared;
 mod slice;

@@ -7,29 +7,12 @@ use super::attributes::schedule_candidates;
 use super::expr::unknown;
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
-use crate::ir::Special;
 use crate::ir::{self, Callee, FunctionId};
 use crate::sema::builtins::{self, ArgInfo, BuiltinCall};
 use crate::sema::decls::FnDeclId;
-use crate::sema::types::{Dim, FnType, Rank, Type};
+use crate::sema::types::{Dim, Rank, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, FunctionKind};
-
-/// Types a kernel's parameter list for one launch (or says why it does not fit).
-type ParamFill<'f> = &'f dyn Fn(&[ast::Param]) -> Result<Vec<Type>, String>;
-
-/// The weight of an exactly matched parameter in an overload's score (more than any number
-/// of parameters matched through subtyping).
-const EXACT: usize = 1 << 16;
-
-/// `arg` is of the declared type itself, not of a subtype or a type that converts: the same
-/// kind of number, or an array of the same element type and rank.
-fn matches_exactly(arg: &Type, declared: &Type) -> bool {
-    match (arg, declared) {
-        (Type::Array(a), Type::Array(d)) => a.elem == d.elem && a.rank == d.rank,
-        (a, d) => a == d,
-    }
-}
 
 /// The result type of a call to something with these outputs.
 pub fn results_type(results: &[Type]) -> Type {
@@ -104,7 +87,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// The argument types as a function sees them: a spread vector of known length counts
     /// as that many arguments of its element type.
-    fn arg_types(args: &[ir::Expr]) -> Vec<Type> {
+    pub(super) fn arg_types(args: &[ir::Expr]) -> Vec<Type> {
         let mut out = Vec::new();
         for a in args {
             match (&a.kind, &a.ty) {
@@ -272,7 +255,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// A call of instance `id`, passing its captured variables after the arguments.
-    fn call_instance(&mut self, id: FunctionId, mut args: Vec<ir::Expr>, span: Span) -> ir::Expr {
+    pub(super) fn call_instance(
+        &mut self,
+        id: FunctionId,
+        mut args: Vec<ir::Expr>,
+        span: Span,
+    ) -> ir::Expr {
         args.extend(self.capture_args(id, span));
         let f = self.cx.module.function(id);
         let results: Vec<Type> =
@@ -282,293 +270,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             results_type(&results),
             span,
         )
-    }
-
-    /// Chooses among the definitions named `name` the one whose parameters accept the
-    /// arguments (preferring the most specific), with the arguments in parameter order.
-    fn pick_overload(
-        &mut self,
-        name: &str,
-        ids: &[FnDeclId],
-        args: &[ir::Expr],
-        names: &[Option<String>],
-        span: Span,
-    ) -> Option<(FnDeclId, Vec<ir::Expr>)> {
-        let mut best: Option<(usize, FnDeclId, Vec<ir::Expr>)> = None;
-        let mut last_error = None;
-        for &id in ids {
-            let def = self.cx.decls.function(id).def;
-            match self.match_params(def, args, names) {
-                Ok((score, ordered)) => {
-                    if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
-                        best = Some((score, id, ordered));
-                    }
-                }
-                Err(msg) => last_error = Some(msg),
-            }
-        }
-        if let Some((_, id, ordered)) = best {
-            return Some((id, ordered));
-        }
-        let types: Vec<String> = Self::arg_types(args).iter().map(|t| t.to_string()).collect();
-        let mut d = if ids.len() == 1 {
-            Diagnostic::error(
-                span,
-                last_error
-                    .unwrap_or_else(|| format!("`{name}` cannot be called with these arguments")),
-            )
-        } else {
-            Diagnostic::error(
-                span,
-                format!("no definition of `{name}` accepts the arguments ({})", types.join(", ")),
-            )
-        };
-        let label = if ids.len() == 1 { "defined here" } else { "a candidate" };
-        for &id in ids {
-            let def = self.cx.decls.function(id).def;
-            d = d.with_secondary(def.name.span, label);
-        }
-        self.report(d);
-        None
-    }
-
-    /// Matches arguments to `def`'s parameters: a score (how many typed parameters matched)
-    /// and the arguments in parameter order, or why they do not fit.
-    fn match_params(
-        &mut self,
-        def: &ast::FunctionDef,
-        args: &[ir::Expr],
-        names: &[Option<String>],
-    ) -> Result<(usize, Vec<ir::Expr>), String> {
-        if args.iter().any(|a| matches!(a.kind, ir::ExprKind::Spread(_))) {
-            return self.match_spread_params(def, args);
-        }
-        let fname = &def.name.name;
-        let params: Vec<&ast::Param> = def
-            .params
-            .iter()
-            .filter(|p| {
-                !(def.kind == FunctionKind::Kernel && Special::from_name(&p.name.name).is_some())
-            })
-            .collect();
-        let variadic = params.last().is_some_and(|p| p.variadic);
-        let mut slots: Vec<Option<ir::Expr>> = vec![None; params.len()];
-        let mut rest = Vec::new();
-        let mut positional = 0;
-        for (arg, name) in args.iter().zip(names) {
-            match name {
-                Some(n) => match params.iter().position(|p| p.name.name == *n) {
-                    Some(i) => slots[i] = Some(arg.clone()),
-                    None => return Err(format!("`{fname}` has no parameter named `{n}`")),
-                },
-                None => {
-                    if variadic && positional + 1 >= params.len() {
-                        rest.push(arg.clone());
-                    } else if positional < params.len() {
-                        slots[positional] = Some(arg.clone());
-                    } else {
-                        return Err(format!(
-                            "`{fname}` takes {} argument(s) but {} are given",
-                            params.len(),
-                            args.len()
-                        ));
-                    }
-                    positional += 1;
-                }
-            }
-        }
-        let mut score = 0;
-        let mut ordered = Vec::new();
-        for (i, p) in params.iter().enumerate() {
-            if p.variadic {
-                ordered.append(&mut rest);
-                continue;
-            }
-            let Some(arg) = slots[i].take() else {
-                if p.default.is_none() {
-                    return Err(format!("missing argument `{}` of `{fname}`", p.name.name));
-                }
-                // Later arguments given by name after a defaulted one are not supported.
-                if slots[i..].iter().any(Option::is_some) {
-                    return Err(format!(
-                        "argument `{}` of `{fname}` is missing before later named arguments",
-                        p.name.name
-                    ));
-                }
-                break;
-            };
-            if let Some(t) = &p.ty {
-                let declared = self.cx.declared_param_type(def, p);
-                let _ = t;
-                if !self.fits(&arg.ty, &declared) {
-                    return Err(format!(
-                        "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
-                        p.name.name, arg.ty
-                    ));
-                }
-                if declared.is_concrete() {
-                    score += 1;
-                    // An exact match outranks one through subtyping or conversion (manual
-                    // §4.9.2, rule 2): `f(x : vec)` before `f(x : mat)` for a vector.
-                    if matches_exactly(&arg.ty, &declared) {
-                        score += EXACT;
-                    }
-                }
-            }
-            ordered.push(arg);
-        }
-        Ok((score, ordered))
-    }
-
-    /// Matches arguments that include `...v` spreads positionally, by their expanded types
-    /// (`f(...two())` passes both results of `two`); the arguments stay as written.
-    fn match_spread_params(
-        &mut self,
-        def: &ast::FunctionDef,
-        args: &[ir::Expr],
-    ) -> Result<(usize, Vec<ir::Expr>), String> {
-        let fname = &def.name.name;
-        let types = Self::arg_types(args);
-        let required = def.params.iter().filter(|p| p.default.is_none() && !p.variadic).count();
-        let variadic = def.params.last().is_some_and(|p| p.variadic);
-        if types.len() < required || (!variadic && types.len() > def.params.len()) {
-            return Err(format!(
-                "`{fname}` takes {} argument(s) but the spread gives {}",
-                def.params.len(),
-                types.len()
-            ));
-        }
-        let mut score = 0;
-        for (p, t) in def.params.iter().zip(&types) {
-            if p.variadic {
-                break;
-            }
-            if p.ty.is_some() {
-                let declared = self.cx.declared_param_type(def, p);
-                if !self.fits(t, &declared) {
-                    return Err(format!("type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {t}", p.name.name));
-                }
-                score += declared.is_concrete() as usize;
-            }
-        }
-        Ok((score, args.to_vec()))
-    }
-
-    /// A call through a variable holding a known lambda: instantiated for these arguments.
-    fn call_lambda(
-        &mut self,
-        lambda: &'a ast::Lambda,
-        lspan: Span,
-        scope: crate::sema::decls::ScopeId,
-        args: &'a [ast::Arg],
-        span: Span,
-    ) -> ir::Expr {
-        let lowered = self.lower_args(args);
-        let types = Self::arg_types(&lowered);
-        if types.len() != lambda.params.len() && !lambda.params.last().is_some_and(|p| p.variadic) {
-            let d = Diagnostic::error(
-                span,
-                format!(
-                    "this lambda takes {} argument(s) but {} are given",
-                    lambda.params.len(),
-                    types.len()
-                ),
-            );
-            self.report(d);
-            return unknown(span);
-        }
-        if types.contains(&Type::Void) {
-            return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
-                Type::Void,
-                span,
-            );
-        }
-        if self.in_device_code() && lambda.kind == FunctionKind::Kernel {
-            let d = Diagnostic::error(
-                span,
-                "a `__kernel__` lambda cannot be called directly; launch it with `parallel_do`",
-            );
-            self.report(d);
-            return unknown(span);
-        }
-        // Free names of the lambda resolve where it was defined (closures bind at definition).
-        let env = self.env_for_scope(scope).unwrap_or_else(|| self.env_for_children());
-        match self.cx.instantiate_lambda(lambda, lspan, scope, types, env) {
-            Some(id) => self.call_instance(id, lowered, span),
-            None => ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
-                Type::Unknown,
-                span,
-            ),
-        }
-    }
-
-    /// A call of a function value (a parameter of function type, a field, a returned lambda).
-    fn call_value(&mut self, f: ir::Expr, args: &'a [ast::Arg], span: Span) -> ir::Expr {
-        let lowered = self.lower_args(args);
-        let ty = match &f.ty {
-            Type::Function(ft) => {
-                let types = Self::arg_types(&lowered);
-                self.check_fn_args(ft, &types, span);
-                if self.in_device_code()
-                    && matches!(ft.kind, FunctionKind::Host | FunctionKind::ExplicitHost)
-                    && ft.params != vec![Type::Unknown]
-                {
-                    let d = Diagnostic::error(
-                        span,
-                        "cannot call a host function value from a kernel or device function",
-                    )
-                    .with_note("declare the function type `[__device__ …]`");
-                    self.report(d);
-                }
-                results_type(&ft.results)
-            }
-            Type::TypeValue(t) => {
-                let t = (**t).clone();
-                return self.construct_type(&t, args, span);
-            }
-            Type::Unknown | Type::Void => Type::Unknown,
-            t => {
-                let d = Diagnostic::error(span, format!("a value of type {t} cannot be called"));
-                self.report(d);
-                Type::Unknown
-            }
-        };
-        ir::Expr::new(
-            ir::ExprKind::Call { callee: Callee::Value(Box::new(f)), args: lowered },
-            ty,
-            span,
-        )
-    }
-
-    fn check_fn_args(&mut self, ft: &FnType, types: &[Type], span: Span) {
-        let arity_ok = if ft.variadic {
-            types.len() + 1 >= ft.params.len()
-        } else {
-            types.len() == ft.params.len()
-        };
-        if !arity_ok {
-            let d = Diagnostic::error(
-                span,
-                format!(
-                    "this function takes {} argument(s) but {} are given",
-                    ft.params.len(),
-                    types.len()
-                ),
-            );
-            self.report(d);
-            return;
-        }
-        for (i, (a, p)) in types.iter().zip(&ft.params).enumerate() {
-            if !self.fits(a, p) {
-                let d = Diagnostic::error(
-                    span,
-                    format!("type mismatch: argument {} should be {p}, found {a}", i + 1),
-                );
-                self.report(d);
-            }
-        }
     }
 
     /// `p.scale(2)`: a function-typed field, or a method written as a function whose first
@@ -695,7 +396,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// `T(…)` for a type `T`: a class value, or an array of that type with the given size.
-    fn construct_type(&mut self, t: &Type, args: &'a [ast::Arg], span: Span) -> ir::Expr {
+    pub(super) fn construct_type(
+        &mut self,
+        t: &Type,
+        args: &'a [ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
         match t {
             Type::Class(c) => self.construct(c, args, span),
             Type::Array(a) => {
@@ -745,228 +451,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             }
             t => self.invalid(span, &format!("values of type {t} cannot be constructed this way")),
-        }
-    }
-
-    /// `parallel_do(dims, args…, kernel)`: instantiates the kernel with the argument types,
-    /// the special parameters typed after `dims` (`int` or `ivecN`).
-    fn parallel_do(&mut self, which: &str, args: &'a [ast::Arg], span: Span) -> ir::Expr {
-        if args.len() < 2 {
-            return self.invalid(span, &format!("`{which}` needs the dimensions and a kernel function: `{which}(dims, args…, kernel)`"));
-        }
-        let (dims_arg, rest) = args.split_first().expect("checked length");
-        let (kernel_arg, call_args) = rest.split_last().expect("checked length");
-        // `[dims, blkdims]`: explicit block dimensions (a matrix of two vectors).
-        let whole = self.lower_expr(&dims_arg.value);
-        let (dims, block_dims) = match whole.kind {
-            ir::ExprKind::Matrix(mut items)
-                if items.len() == 2 && items.iter().all(|i| matches!(i.ty, Type::Array(_))) =>
-            {
-                let blk = items.pop().expect("two items");
-                let d = items.pop().expect("two items");
-                (d, Some(Box::new(blk)))
-            }
-            kind => (ir::Expr { kind, ..whole }, None),
-        };
-        let pos_type = match &dims.ty {
-            t if t.is_int() => Type::INT,
-            // `parallel_do(numel(x) / 2, …)`: a scalar count is truncated.
-            t @ Type::Scalar(_) => {
-                self.warn_conversion(t, &Type::INT, dims.span);
-                Type::INT
-            }
-            // A one-element size (`size(v)` of a vector) is a one-dimensional launch.
-            Type::Array(a)
-                if a.rank == Rank::Fixed(1) && a.shape.as_deref() == Some(&[Dim::Known(1)]) =>
-            {
-                Type::INT
-            }
-            Type::Array(a) if a.rank == Rank::Fixed(1) => {
-                Type::Array(Box::new(crate::sema::types::ArrayType {
-                    elem: Type::INT,
-                    ..(**a).clone()
-                }))
-            }
-            Type::Unknown | Type::Void | Type::Param(_) => Type::Unknown,
-            t => {
-                let d = Diagnostic::error(dims.span, format!("the dimensions of `{which}` must be an int or an integer vector, found {t}"));
-                self.report(d);
-                Type::Unknown
-            }
-        };
-        let lowered = self.lower_args(call_args);
-        let arg_types = Self::arg_types(&lowered);
-        let kernel = self.kernel_target(&kernel_arg.value, &arg_types, &pos_type, span);
-        let Some(kernel) = kernel else {
-            return ir::Expr::new(
-                ir::ExprKind::Call { callee: Callee::Unresolved(which.to_string()), args: lowered },
-                Type::Unknown,
-                span,
-            );
-        };
-        let mut all_args = lowered;
-        all_args.extend(self.capture_args(kernel, span));
-        let f = self.cx.module.function(kernel);
-        let untyped: Vec<(String, Type, Span)> = f
-            .params
-            .iter()
-            .map(|&p| &f.locals[p.0 as usize])
-            .filter(|l| !l.ty.is_concrete() && l.ty != Type::Void)
-            .map(|l| (l.name.clone(), l.ty.clone(), l.span))
-            .collect();
-        for (name, ty, pspan) in untyped {
-            let d = Diagnostic::error(
-                span,
-                format!("the type of kernel parameter `{name}` cannot be inferred (it is {ty})"),
-            )
-            .with_secondary(pspan, format!("add a type annotation here, e.g. `{name} : mat`"))
-            .with_note("kernel functions need fully known parameter types");
-            self.report(d);
-        }
-        let f = self.cx.module.function(kernel);
-        let results: Vec<Type> =
-            f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
-        let kind =
-            ir::ExprKind::ParallelDo { dims: Box::new(dims), block_dims, kernel, args: all_args };
-        ir::Expr::new(kind, results_type(&results), span)
-    }
-
-    /// Resolves and instantiates the kernel of a `parallel_do`.
-    fn kernel_target(
-        &mut self,
-        e: &'a Expr,
-        arg_types: &[Type],
-        pos_type: &Type,
-        span: Span,
-    ) -> Option<FunctionId> {
-        // The parameter list to match: explicit ones take the arguments, special ones the
-        // launch geometry.
-        let fill = |params: &[ast::Param]| -> Result<Vec<Type>, String> {
-            let explicit =
-                params.iter().filter(|p| Special::from_name(&p.name.name).is_none()).count();
-            if explicit != arg_types.len() {
-                return Err(format!(
-                    "the kernel takes {explicit} argument(s) but `parallel_do` passes {}",
-                    arg_types.len()
-                ));
-            }
-            let mut it = arg_types.iter();
-            Ok(params
-                .iter()
-                .map(|p| match Special::from_name(&p.name.name) {
-                    Some(s) => s.param_type(pos_type),
-                    None => it.next().cloned().unwrap_or(Type::Unknown),
-                })
-                .collect())
-        };
-        match &e.kind {
-            ExprKind::Ident(name) => match self.resolve_name(name, e.span) {
-                Some(NameRef::Functions(ids)) => {
-                    let decl = *ids
-                        .iter()
-                        .find(|&&i| self.cx.decls.function(i).def.kind == FunctionKind::Kernel)?;
-                    let def = self.cx.decls.function(decl).def;
-                    let types = match fill(&def.params) {
-                        Ok(t) => t,
-                        Err(msg) => {
-                            let d = Diagnostic::error(span, msg)
-                                .with_secondary(def.name.span, "the kernel");
-                            self.report(d);
-                            return None;
-                        }
-                    };
-                    self.check_kernel_args(def.params.as_slice(), &types, def, span);
-                    let env = self.env_for_scope(self.cx.decls.function(decl).parent);
-                    self.cx.instantiate(decl, types, Vec::new(), span, env)
-                }
-                Some(NameRef::Local(id)) => {
-                    let (lambda, lspan, _) = *self.lambdas.get(&id)?;
-                    self.kernel_lambda(lambda, lspan, &fill, span)
-                }
-                _ => {
-                    let d = Diagnostic::error(
-                        e.span,
-                        format!("`{name}` is not a `__kernel__` function"),
-                    )
-                    .with_note("the last argument of `parallel_do` is the kernel to run");
-                    self.report(d);
-                    None
-                }
-            },
-            ExprKind::Lambda(l) => self.kernel_lambda(l, e.span, &fill, span),
-            ExprKind::Paren(items) if items.len() == 1 => {
-                self.kernel_target(&items[0], arg_types, pos_type, span)
-            }
-            _ => {
-                let d = Diagnostic::error(e.span, "the last argument of `parallel_do` must name a `__kernel__` function or be a `__kernel__` lambda");
-                self.report(d);
-                None
-            }
-        }
-    }
-
-    fn kernel_lambda(
-        &mut self,
-        l: &'a ast::Lambda,
-        lspan: Span,
-        fill: ParamFill,
-        span: Span,
-    ) -> Option<FunctionId> {
-        if l.kind != FunctionKind::Kernel {
-            let d = Diagnostic::error(
-                lspan,
-                "the function launched by `parallel_do` must be a `__kernel__` lambda",
-            )
-            .with_note("write `__kernel__ (pos : ivec2) -> …`");
-            self.report(d);
-            return None;
-        }
-        let types = match fill(&l.params) {
-            Ok(t) => t,
-            Err(msg) => {
-                let d = Diagnostic::error(span, msg);
-                self.report(d);
-                return None;
-            }
-        };
-        let env = self.env_for_children();
-        self.cx.instantiate_lambda(l, lspan, self.scope, types, env)
-    }
-
-    fn check_kernel_args(
-        &mut self,
-        params: &[ast::Param],
-        types: &[Type],
-        def: &ast::FunctionDef,
-        span: Span,
-    ) {
-        for (p, t) in params.iter().zip(types) {
-            if p.ty.is_none() {
-                continue;
-            }
-            let declared = self.cx.declared_param_type(def, p);
-            if let Some(s) = Special::from_name(&p.name.name) {
-                // `pos : ivec2` over a 3-dimensional launch is fitted (a warning, `geometry.rs`);
-                // `pos : vec2` or `blkdim : scalar` does not fit any launch.
-                let geometry = |t: &Type| super::geometry::components(t).is_some();
-                let lengths_differ = s.is_geometry() && geometry(&declared) && geometry(t);
-                if declared.is_concrete()
-                    && t.is_concrete()
-                    && !lengths_differ
-                    && !self.fits(t, &declared)
-                {
-                    let d = Diagnostic::error(span, format!("kernel parameter `{}` is declared as {declared}, but this launch gives it {t}", p.name.name))
-                        .with_secondary(p.span, "declared here")
-                        .with_note("positions have one integer per dimension of the `parallel_do` dimensions");
-                    self.report(d);
-                }
-                continue;
-            }
-            if !self.fits(t, &declared) {
-                let d = Diagnostic::error(span, format!("type mismatch: kernel parameter `{}` is declared as {declared}, but `parallel_do` passes {t}", p.name.name))
-                    .with_secondary(p.span, "declared here");
-                self.report(d);
-            }
         }
     }
 }

@@ -8,18 +8,26 @@
 //! polymorphic variable). Functions that nothing calls are still checked, with their
 //! declared parameter types (untyped parameters as `??`), so their errors are reported.
 
+mod assign;
 mod attributes;
 mod call;
+mod call_value;
 mod classes;
+mod convert;
 mod coop;
 mod expr;
 mod geometry;
 mod index;
+mod launch;
 mod lower;
+mod matrix;
 mod meta;
+mod operators;
+mod overload;
 mod predicates;
 mod scope;
 mod stmt;
+mod type_value;
 mod unavailable;
 
 pub use unavailable::Unavailable;

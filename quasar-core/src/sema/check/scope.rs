@@ -183,7 +183,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// subtyping, implicit number conversions, and classes deriving from the expected class
     /// (a class value is accepted for a pointer to its class, manual §7.6).
     pub fn fits(&mut self, from: &Type, to: &Type) -> bool {
-        if is_subtype(from, to) || super::expr::converts_implicitly(from, to) {
+        if is_subtype(from, to) || super::convert::converts_implicitly(from, to) {
             return true;
         }
         let class_of = |t: &Type| match t {

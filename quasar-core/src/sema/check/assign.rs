@@ -1,0 +1,285 @@
+//! Assignments: plain, compound (`+=`), destructuring, to elements and fields; the join of
+//! a variable's type with each value stored into it, and the conversion warnings.
+
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, LocalId};
+use crate::sema::ops::binary_type;
+use crate::sema::types::{is_subtype, Type};
+use crate::span::Span;
+use crate::syntax::ast::{AssignOp, BinaryOp, Expr, ExprKind};
+
+/// The binary operator a compound assignment applies (`+=` is `+`), if any.
+pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
+    Some(match op {
+        AssignOp::Add => BinaryOp::Add,
+        AssignOp::Sub => BinaryOp::Sub,
+        AssignOp::Mul => BinaryOp::Mul,
+        AssignOp::Div => BinaryOp::Div,
+        AssignOp::Pow => BinaryOp::Pow,
+        AssignOp::ElemMul => BinaryOp::ElemMul,
+        AssignOp::ElemDiv => BinaryOp::ElemDiv,
+        AssignOp::ElemPow => BinaryOp::ElemPow,
+        _ => return None,
+    })
+}
+
+/// `:=` is an assignment as far as the IR is concerned (its meaning comes from reductions).
+fn normalize(op: AssignOp) -> AssignOp {
+    if op == AssignOp::Define {
+        AssignOp::Assign
+    } else {
+        op
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `lhs op= rhs` as a statement.
+    pub fn lower_assign(
+        &mut self,
+        op: AssignOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        span: Span,
+    ) -> ir::Stmt {
+        if let (AssignOp::Assign | AssignOp::Define, ExprKind::Matrix(targets)) = (op, &lhs.kind) {
+            return self.lower_destructure(targets, rhs, span);
+        }
+        let (place, value) = self.lower_assignment(op, lhs, rhs);
+        ir::Stmt { kind: ir::StmtKind::Assign { place, op: normalize(op), value }, span }
+    }
+
+    /// The place and the (converted) value of `lhs op= rhs`.
+    pub fn lower_assignment(
+        &mut self,
+        op: AssignOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+    ) -> (ir::Place, ir::Expr) {
+        let target = match &lhs.kind {
+            ExprKind::Annotated { expr, .. } => expr,
+            _ => lhs,
+        };
+        let value = match (&rhs.kind, self.declared_fn_type(target)) {
+            // `add : [scalar -> scalar -> scalar] = x -> y -> x + y`: the lambda takes the
+            // declared parameter types.
+            (ExprKind::Lambda(l), Some(ft)) => self.lower_lambda_as(l, rhs.span, &ft.params),
+            _ => self.lower_expr(rhs),
+        };
+        match &target.kind {
+            ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
+            ExprKind::Index { .. } | ExprKind::Field { .. } => {
+                let place = self.lower_place(target);
+                let value = self.check_store(&place.ty, op, value, rhs.span);
+                (place, value)
+            }
+            ExprKind::Placeholder => {
+                let place = ir::Place::new(
+                    ir::PlaceKind::Local(self.discard_local()),
+                    value.ty.clone(),
+                    target.span,
+                );
+                (place, value)
+            }
+            _ => {
+                let d = Diagnostic::error(target.span, "cannot assign to this expression")
+                    .with_label("not a variable, an element or a field");
+                self.report(d);
+                let place = ir::Place::new(
+                    ir::PlaceKind::Local(self.discard_local()),
+                    Type::Unknown,
+                    target.span,
+                );
+                (place, value)
+            }
+        }
+    }
+
+    /// The declared function type of the variable `target`, if it has one.
+    fn declared_fn_type(&self, target: &Expr) -> Option<crate::sema::types::FnType> {
+        let ExprKind::Ident(name) = &target.kind else { return None };
+        let id = *self.names.get(name)?;
+        match self.declared[id.0 as usize].as_ref()? {
+            Type::Function(ft) => Some((**ft).clone()),
+            _ => None,
+        }
+    }
+
+    /// A scratch local that receives values assigned to `_`.
+    fn discard_local(&mut self) -> LocalId {
+        match self.names.get("_") {
+            Some(&id) => id,
+            None => self.add_local("_", Type::Unknown, ir::LocalRole::Var, Span::default()),
+        }
+    }
+
+    fn assign_to_variable(
+        &mut self,
+        name: &str,
+        span: Span,
+        op: AssignOp,
+        value: ir::Expr,
+        rhs: &'a Expr,
+    ) -> (ir::Place, ir::Expr) {
+        let value = self.single_value(value);
+        let id = match self.names.get(name) {
+            Some(&id) if self.locals[id.0 as usize].role != ir::LocalRole::Capture => id,
+            other => {
+                let captured = other.is_some()
+                    || self.outer.as_ref().is_some_and(|o| o.vars.contains_key(name));
+                let d = if captured {
+                    Diagnostic::error(span, format!("cannot modify `{name}`: captured variables are read-only"))
+                        .with_label("defined in an enclosing scope")
+                        .with_note("pass the value as a parameter and return the new value, or write `name = …` to make a local copy")
+                } else {
+                    Diagnostic::error(span, format!("undefined variable `{name}`")).with_label(
+                        format!(
+                            "`{name}` has no value before this `{}`",
+                            crate::syntax::printer::assign_op_str(op)
+                        ),
+                    )
+                };
+                self.report(d);
+                let id = self.discard_local();
+                return (ir::Place::new(ir::PlaceKind::Local(id), Type::Unknown, span), value);
+            }
+        };
+        if let ExprKind::Lambda(l) = &rhs.kind {
+            if self
+                .lambdas
+                .insert(id, (l, rhs.span, self.scope))
+                .is_some_and(|(old, _, _)| !std::ptr::eq(old, l))
+            {
+                self.reassigned.insert(id);
+            }
+        } else if op == AssignOp::Assign {
+            self.reassigned.insert(id);
+        }
+        let current = self.local_type(id).clone();
+        let value = match compound_op(op) {
+            Some(bin) if current != Type::Void => {
+                let result = match binary_type(bin, &current, &value.ty) {
+                    Ok(t) => t,
+                    Err(msg) => {
+                        let d = Diagnostic::error(rhs.span, msg);
+                        self.report(d);
+                        Type::Unknown
+                    }
+                };
+                // `a = 0; a += x[n]` keeps `a` an int (manual §2.2.3), with a warning.
+                if super::convert::converts_implicitly(&result, &current) && result != current {
+                    self.warn_conversion(&result, &current, rhs.span);
+                    ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), current.clone(), rhs.span)
+                } else {
+                    ir::Expr::new(value.kind, result, value.span)
+                }
+            }
+            _ => value,
+        };
+        let stored = self.assign_local(id, &value.ty, rhs.span);
+        let value = self.convert_to(value, &stored, rhs.span);
+        (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value)
+    }
+
+    /// Checks a value stored into an element or field of type `target`.
+    fn check_store(
+        &mut self,
+        target: &Type,
+        op: AssignOp,
+        value: ir::Expr,
+        span: Span,
+    ) -> ir::Expr {
+        let result = match compound_op(op) {
+            Some(bin) => match binary_type(bin, target, &value.ty) {
+                Ok(t) => t,
+                Err(msg) => {
+                    let d = Diagnostic::error(span, msg);
+                    self.report(d);
+                    return value;
+                }
+            },
+            None => value.ty.clone(),
+        };
+        let fits = is_subtype(&result, target)
+            || matches!(target, Type::Void)
+            || (target.is_number() && result.is_number())
+            // Storing a number into every element of a slice, or a slice into a slice.
+            || (matches!(target, Type::Array(_)) && (result.is_number() || matches!(result, Type::Array(_))));
+        if !fits {
+            let d = Diagnostic::error(
+                span,
+                format!("type mismatch: cannot store {result} into {target}"),
+            )
+            .with_label(format!("this is {result}"));
+            self.report(d);
+            return value;
+        }
+        if target.is_int() && matches!(result, Type::Scalar(_)) {
+            self.warn_conversion(&result, target, span);
+        }
+        if op == AssignOp::Assign
+            && target.is_number()
+            && value.ty.is_number()
+            && value.ty != *target
+        {
+            return ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), target.clone(), span);
+        }
+        value
+    }
+
+    pub fn warn_conversion(&mut self, from: &Type, to: &Type, span: Span) {
+        let d = Diagnostic::warning(span, format!("implicit conversion from {from} to {to}"))
+            .with_label("the value is truncated")
+            .with_note("write `int(…)` to convert explicitly, or use a decimal point (`0.0`) to make the variable a scalar");
+        self.report(d);
+    }
+
+    /// `[a, b, _] = value`
+    fn lower_destructure(&mut self, targets: &'a [Expr], rhs: &'a Expr, span: Span) -> ir::Stmt {
+        let value = self.lower_expr(rhs);
+        let item_types: Vec<Type> = match (&value.ty, &value.kind) {
+            (Type::Tuple(ts), _) => ts.clone(),
+            (Type::CellTuple(ts), _) => ts.clone(),
+            (_, ir::ExprKind::Matrix(items)) => items.iter().map(|i| i.ty.clone()).collect(),
+            (Type::Array(a), _) => vec![a.elem.clone(); targets.len()],
+            (Type::Unknown, _) => vec![Type::Unknown; targets.len()],
+            (t, _) => vec![t.clone()],
+        };
+        if item_types.len() < targets.len() && !matches!(value.ty, Type::Array(_) | Type::Unknown) {
+            let d = Diagnostic::error(
+                span,
+                format!(
+                    "{} values are assigned but the right-hand side gives {}",
+                    targets.len(),
+                    item_types.len()
+                ),
+            );
+            self.report(d);
+        }
+        let mut places = Vec::new();
+        for (i, t) in targets.iter().enumerate() {
+            let ty = item_types.get(i).cloned().unwrap_or(Type::Unknown);
+            let target = match &t.kind {
+                ExprKind::Annotated { expr, .. } => expr.as_ref(),
+                _ => t,
+            };
+            places.push(match &target.kind {
+                ExprKind::Placeholder => None,
+                ExprKind::Ident(name) => match self.names.get(name).copied() {
+                    Some(id) => {
+                        let stored = self.assign_local(id, &ty, target.span);
+                        Some(ir::Place::new(ir::PlaceKind::Local(id), stored, target.span))
+                    }
+                    None => None,
+                },
+                ExprKind::Index { .. } | ExprKind::Field { .. } => Some(self.lower_place(target)),
+                _ => {
+                    let d = Diagnostic::error(target.span, "cannot assign to this expression");
+                    self.report(d);
+                    None
+                }
+            });
+        }
+        ir::Stmt { kind: ir::StmtKind::Destructure { places, value }, span }
+    }
+}

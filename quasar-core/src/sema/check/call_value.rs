@@ -1,0 +1,130 @@
+//! Calls through values: a variable holding a known lambda (instantiated for the arguments)
+//! and a function value of a function type.
+
+use super::call::results_type;
+use super::expr::unknown;
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Callee};
+use crate::sema::types::{FnType, Type};
+use crate::span::Span;
+use crate::syntax::ast::{self, FunctionKind};
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// A call through a variable holding a known lambda: instantiated for these arguments.
+    pub(super) fn call_lambda(
+        &mut self,
+        lambda: &'a ast::Lambda,
+        lspan: Span,
+        scope: crate::sema::decls::ScopeId,
+        args: &'a [ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let lowered = self.lower_args(args);
+        let types = Self::arg_types(&lowered);
+        if types.len() != lambda.params.len() && !lambda.params.last().is_some_and(|p| p.variadic) {
+            let d = Diagnostic::error(
+                span,
+                format!(
+                    "this lambda takes {} argument(s) but {} are given",
+                    lambda.params.len(),
+                    types.len()
+                ),
+            );
+            self.report(d);
+            return unknown(span);
+        }
+        if types.contains(&Type::Void) {
+            return ir::Expr::new(
+                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
+                Type::Void,
+                span,
+            );
+        }
+        if self.in_device_code() && lambda.kind == FunctionKind::Kernel {
+            let d = Diagnostic::error(
+                span,
+                "a `__kernel__` lambda cannot be called directly; launch it with `parallel_do`",
+            );
+            self.report(d);
+            return unknown(span);
+        }
+        // Free names of the lambda resolve where it was defined (closures bind at definition).
+        let env = self.env_for_scope(scope).unwrap_or_else(|| self.env_for_children());
+        match self.cx.instantiate_lambda(lambda, lspan, scope, types, env) {
+            Some(id) => self.call_instance(id, lowered, span),
+            None => ir::Expr::new(
+                ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
+                Type::Unknown,
+                span,
+            ),
+        }
+    }
+
+    /// A call of a function value (a parameter of function type, a field, a returned lambda).
+    pub(super) fn call_value(&mut self, f: ir::Expr, args: &'a [ast::Arg], span: Span) -> ir::Expr {
+        let lowered = self.lower_args(args);
+        let ty = match &f.ty {
+            Type::Function(ft) => {
+                let types = Self::arg_types(&lowered);
+                self.check_fn_args(ft, &types, span);
+                if self.in_device_code()
+                    && matches!(ft.kind, FunctionKind::Host | FunctionKind::ExplicitHost)
+                    && ft.params != vec![Type::Unknown]
+                {
+                    let d = Diagnostic::error(
+                        span,
+                        "cannot call a host function value from a kernel or device function",
+                    )
+                    .with_note("declare the function type `[__device__ …]`");
+                    self.report(d);
+                }
+                results_type(&ft.results)
+            }
+            Type::TypeValue(t) => {
+                let t = (**t).clone();
+                return self.construct_type(&t, args, span);
+            }
+            Type::Unknown | Type::Void => Type::Unknown,
+            t => {
+                let d = Diagnostic::error(span, format!("a value of type {t} cannot be called"));
+                self.report(d);
+                Type::Unknown
+            }
+        };
+        ir::Expr::new(
+            ir::ExprKind::Call { callee: Callee::Value(Box::new(f)), args: lowered },
+            ty,
+            span,
+        )
+    }
+
+    fn check_fn_args(&mut self, ft: &FnType, types: &[Type], span: Span) {
+        let arity_ok = if ft.variadic {
+            types.len() + 1 >= ft.params.len()
+        } else {
+            types.len() == ft.params.len()
+        };
+        if !arity_ok {
+            let d = Diagnostic::error(
+                span,
+                format!(
+                    "this function takes {} argument(s) but {} are given",
+                    ft.params.len(),
+                    types.len()
+                ),
+            );
+            self.report(d);
+            return;
+        }
+        for (i, (a, p)) in types.iter().zip(&ft.params).enumerate() {
+            if !self.fits(a, p) {
+                let d = Diagnostic::error(
+                    span,
+                    format!("type mismatch: argument {} should be {p}, found {a}", i + 1),
+                );
+                self.report(d);
+            }
+        }
+    }
+}
