@@ -216,10 +216,7 @@ impl<'a> BlockCtx<'a> {
         }
         Err(Error::InvalidLaunch {
             kernel: kernel.to_string(),
-            reason: format!(
-                "the kernel's position has {d} dimensions, the launch {}",
-                self.ndim()
-            ),
+            reason: format!("the kernel's position has {d} dimensions, the launch {}", self.ndim()),
         })
     }
     /// The launch dimensions (`size` passed to `parallel_do`).

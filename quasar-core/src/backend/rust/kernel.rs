@@ -82,7 +82,11 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
                         let nn = format_ident!("{}__n", n);
                         let ss = format_ident!("{}__s", n);
                         env.push(EnvField { name: nn.clone(), ty: quote!([i64; #r]), copy: true });
-                        env.push(EnvField { name: ss.clone(), ty: quote!([usize; #r]), copy: true });
+                        env.push(EnvField {
+                            name: ss.clone(),
+                            ty: quote!([usize; #r]),
+                            copy: true,
+                        });
                         quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
                     }
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
@@ -100,11 +104,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     if d > 3 {
         return Err(unsupported(fg.f.span, "kernels over more than three dimensions"));
     }
-    let check_rank = if d > 0 {
-        quote!(__ctx.check_rank(#kname, #d)?;)
-    } else {
-        quote!()
-    };
+    let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
     let prologue = quote!(#check_rank #(#prologue)*);
 
     let code = if block_sensitive || d == 0 {

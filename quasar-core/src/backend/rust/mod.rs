@@ -35,10 +35,10 @@ mod ptx_embed;
 mod shared;
 mod slice;
 mod stmt;
-mod versions;
 #[cfg(test)]
 mod tests;
 pub mod ty;
+mod versions;
 
 use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;

@@ -103,7 +103,8 @@ pub(super) fn rows(
     });
     let loops = &code.loops;
     quote! {
-        use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args, Result as __Res};
+        use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+        type __Res = #rt::run::Result<()>;
         struct Env<'a> { #(#fields),* }
         type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
         #base_fn
