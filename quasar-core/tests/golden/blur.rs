@@ -54,7 +54,8 @@ fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
 mod __q_blur_rows_2 {
     use super::*;
     use ::quasar::__rt as __qrt;
-    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args, Result as __Res};
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
     struct Env<'a> {
         q_x_0: __qrt::run::KernelView<'a, f32>,
         q_x_0__n: [i64; 2usize],

@@ -101,7 +101,8 @@ fn __q_put_1<'__v>(
 mod __q_through_call_2 {
     use super::*;
     use ::quasar::__rt as __qrt;
-    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args, Result as __Res};
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
     struct Env<'a> {
         q_x_0: __qrt::run::KernelView<'a, f32>,
         q_x_0__n: [i64; 1usize],
@@ -220,7 +221,8 @@ static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::
 mod __q_through_value_3 {
     use super::*;
     use ::quasar::__rt as __qrt;
-    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args, Result as __Res};
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
     struct Env<'a> {
         q_x_0: __qrt::run::KernelView<'a, f32>,
         q_x_0__n: [i64; 1usize],
