@@ -420,7 +420,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
         let off = match offs.split_first() {
-            Some((first, rest)) if rest.is_empty() => quote!(#first),
+            Some((first, [])) => quote!(#first),
             Some((first, rest)) => quote!((#first) #(.wrapping_add(#rest))*),
             None => quote!(0usize),
         };
