@@ -143,10 +143,10 @@
 //!
 //! # Devices and scheduling
 //!
-//! Each kernel launch picks a device: the CPU (all cores, through rayon; kernels are compiled
-//! for baseline x86-64, AVX2+FMA and AVX-512 and chosen at run time), or an NVIDIA GPU when
-//! the `cuda` feature is on, a driver is found and the launch is large enough to pay for the
-//! transfers. Data moves between host and GPU only when a launch or a read needs it.
+//! Each kernel launch picks a device: the CPU (all cores, through rayon; the hot loops of
+//! kernels are compiled for baseline x86-64, AVX2+FMA and AVX-512 and chosen at run time), or
+//! an NVIDIA GPU when the `cuda` feature is on, a driver is found and the launch is large
+//! enough to pay for the transfers. Data moves between host and GPU only when a launch or a read needs it.
 //!
 //! | knob | effect |
 //! |---|---|

@@ -34,7 +34,7 @@ fn compile(src: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The identifiers the Rust back end makes up (functions, enums, statics, locals).
+/// The identifiers the Rust back end makes up (functions, modules, enums, statics, locals).
 fn generated(name: &str) -> bool {
     name.starts_with("q_") || name.starts_with("__q_") || name.starts_with("__Q")
 }
@@ -54,6 +54,11 @@ impl<'a> Visit<'a> for Names {
     fn visit_item_enum(&mut self, e: &'a syn::ItemEnum) {
         self.defined.insert(e.ident.to_string());
         syn::visit::visit_item_enum(self, e);
+    }
+    fn visit_item_mod(&mut self, m: &'a syn::ItemMod) {
+        // Each kernel is an inner module named like the kernel (`q_blur::run`).
+        self.defined.insert(m.ident.to_string());
+        syn::visit::visit_item_mod(self, m);
     }
     fn visit_item_static(&mut self, s: &'a syn::ItemStatic) {
         self.defined.insert(s.ident.to_string());

@@ -208,6 +208,17 @@ impl<'a> BlockCtx<'a> {
     pub fn ndim(&self) -> usize {
         self.cfg.ndim()
     }
+    /// `Ok` when the launch has `d` dimensions, the rank of `kernel`'s position; else the
+    /// launch error that says so.
+    pub fn check_rank(&self, kernel: &str, d: usize) -> Result<()> {
+        if self.ndim() == d {
+            return Ok(());
+        }
+        Err(Error::InvalidLaunch {
+            kernel: kernel.to_string(),
+            reason: format!("the kernel's position has {d} dimensions, the launch {}", self.ndim()),
+        })
+    }
     /// The launch dimensions (`size` passed to `parallel_do`).
     #[inline]
     pub fn dims(&self) -> &[usize] {
@@ -363,6 +374,17 @@ impl<'a> KernelArgs<'a> {
         }
         let dims = crate::ptx::static_extents(v.shape.dims(), rank);
         Ok(KernelView { shape: Shape::new(&dims)?, ..v })
+    }
+
+    /// Array argument `i` as [`view_as`](Self::view_as) gives it for rank `R`, with its
+    /// extents (as `i64`) and strides: what a kernel's block function reads once.
+    #[allow(clippy::type_complexity)]
+    pub fn view_geom<T: Element, const R: usize>(
+        &self,
+        i: usize,
+    ) -> Result<(KernelView<'a, T>, [i64; R], [usize; R])> {
+        let v = self.view_as::<T>(i, R)?;
+        Ok((v, std::array::from_fn(|d| v.dim(d) as i64), std::array::from_fn(|d| v.stride(d))))
     }
 
     /// Scalar (by-value) argument `i` of type `T`.

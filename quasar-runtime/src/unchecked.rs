@@ -56,6 +56,35 @@ pub unsafe fn write<T: Element>(v: &KernelView<'_, T>, off: usize, x: T) {
     unsafe { v.set_unchecked(off, x) }
 }
 
+/// Element `off` (linear) of `v` when `ok`, else zero: a read whose bounds test the caller made
+/// (kernels' `'safe`, `'clamped`, `'circular` and `'mirror` accesses), without a branch in the
+/// generated code.
+///
+/// # Safety
+/// `ok` implies `off < v.numel()`, and no other thread writes that element non-atomically
+/// during the read.
+#[inline(always)]
+pub unsafe fn read_if<T: Element>(v: &KernelView<'_, T>, ok: bool, off: usize) -> T {
+    if ok {
+        // SAFETY: `ok` implies the offset is in bounds (caller).
+        unsafe { read(v, off) }
+    } else {
+        crate::output::zeroed()
+    }
+}
+
+/// Writes `x` to element `off` (linear) of `v` when `ok`, else nothing (as [`read_if`]).
+///
+/// # Safety
+/// `ok` implies `off < v.numel()`, and no other thread accesses that element during the write.
+#[inline(always)]
+pub unsafe fn write_if<T: Element>(v: &KernelView<'_, T>, ok: bool, off: usize, x: T) {
+    if ok {
+        // SAFETY: as for `read_if`.
+        unsafe { write(v, off, x) }
+    }
+}
+
 /// The address of element `off` (linear) of `v`, for the atomic updates of [`crate::atomic`].
 ///
 /// # Safety
@@ -82,8 +111,12 @@ mod tests {
             assert_eq!(read(&v, 3), 4.0);
             write(&v, 1, 5.0);
             crate::atomic::add(element(&v, 0), 2.0);
+            assert_eq!(read_if(&v, false, 9), 0.0);
+            assert_eq!(read_if(&v, true, 2), 3.0);
+            write_if(&v, false, 9, 7.0);
+            write_if(&v, true, 3, 6.0);
         }
-        assert_eq!(data, [3.0, 5.0, 3.0, 4.0]);
+        assert_eq!(data, [3.0, 5.0, 3.0, 6.0]);
     }
 
     #[test]

@@ -47,426 +47,243 @@ fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_blur_rows_2__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 2usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("blur_rows_2"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 2usize, __ctx
-                .ndim()
-            ),
-        });
+mod __q_blur_rows_2 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
+    struct Env<'a> {
+        q_x_0: __qrt::run::KernelView<'a, f32>,
+        q_x_0__n: [i64; 2usize],
+        q_x_0__s: [usize; 2usize],
+        q_y_1: __qrt::run::KernelView<'a, f32>,
+        q_y_1__n: [i64; 2usize],
+        q_y_1__s: [usize; 2usize],
+        q_w_2: __qrt::run::KernelView<'a, f32>,
+        q_w_2__n: [i64; 1usize],
+        q_w_2__s: [usize; 1usize],
+        q_n_3: i32,
     }
-    let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
-    let q_x_0__n: [i64; 2usize] = [q_x_0.dim(0usize) as i64, q_x_0.dim(1usize) as i64];
-    let q_x_0__s: [usize; 2usize] = [q_x_0.stride(0usize), q_x_0.stride(1usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
-    let q_y_1__n: [i64; 2usize] = [q_y_1.dim(0usize) as i64, q_y_1.dim(1usize) as i64];
-    let q_y_1__s: [usize; 2usize] = [q_y_1.stride(0usize), q_y_1.stride(1usize)];
-    let q_w_2 = __args.view_as::<f32>(2usize, 1usize)?;
-    let q_w_2__n: [i64; 1usize] = [q_w_2.dim(0usize) as i64];
-    let q_w_2__s: [usize; 1usize] = [q_w_2.stride(0usize)];
-    let q_n_3: i32 = __args.scalar(3usize)?;
-    for __p0 in __ctx.range(0usize) {
-        let __r = __ctx.range(1usize);
-        let __lo: i64 = [
-            __r.start as i64,
-            (-(((0i64) + (-1i64) * (q_n_3 as i64)))),
-            (-(((0i64)))),
-        ]
-            .into_iter()
-            .max()
-            .unwrap_or(0);
-        let __hi: i64 = [
-            __r.end as i64,
-            (q_x_0.dim(1usize) as i64
-                - (((-1i64) + (-1i64) * (q_n_3 as i64)
-                    + (1i64) * (q_w_2.numel() as i64)))),
-            (q_y_1.dim(1usize) as i64 - (((0i64)))),
-        ]
-            .into_iter()
-            .min()
-            .unwrap_or(0);
-        if true
-            && (__p0 as i64 + (((0i64))) >= 0
-                && __p0 as i64 + (((0i64))) < q_x_0.dim(0usize) as i64)
-            && (__p0 as i64 + (((0i64))) >= 0
-                && __p0 as i64 + (((0i64))) < q_y_1.dim(0usize) as i64) && __lo < __hi
-        {
-            let (__lo, __hi) = (__lo as usize, __hi as usize);
-            for __p1 in __r.start..__lo {
-                {
-                    let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_acc_5: f32 = 0f32;
-                    let mut q_i_6: i32 = (0 as i32);
-                    '__thread: {
-                        q_acc_5 = 0f32;
-                        for __i in ((0 as i32)
-                            as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32))
-                            as i64 + 1)
-                        {
-                            q_i_6 = __i as i32;
-                            q_acc_5 = (q_acc_5
-                                + ({
-                                    let __v = q_x_0;
-                                    let __pv0 = {
-                                        let __a = q_pos_4;
-                                        let __b = { [(0 as i32), q_i_6.wrapping_sub(q_n_3)] };
-                                        ::core::array::from_fn::<
-                                            _,
-                                            2usize,
-                                            _,
-                                        >(|__k| __a[__k].wrapping_add(__b[__k]))
-                                    };
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (__pv0[0usize] as i64);
-                                    let __n1: i64 = q_x_0__n[1usize];
-                                    let __i1: i64 = (__pv0[1usize] as i64);
-                                    let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i0, __n0.max(1))
-                                                as usize) * q_x_0__s[0usize],
-                                        )
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i1, __n1.max(1))
-                                                as usize) * 1usize,
-                                        );
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        0f32
-                                    }
+    type Rows = unsafe fn(&__Ctx, &Env, [usize; 3usize]) -> __Res;
+    #[inline(always)]
+    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
+        let Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+            q_w_2,
+            q_w_2__n,
+            q_w_2__s,
+            q_n_3,
+        } = *__e;
+        for __p1 in __lo..__hi {
+            {
+                let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
+                let mut q_acc_5: f32 = 0f32;
+                let mut q_i_6: i32 = (0 as i32);
+                '__thread: {
+                    q_acc_5 = 0f32;
+                    for __i in ((0 as i32)
+                        as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32)) as i64
+                        + 1)
+                    {
+                        q_i_6 = __i as i32;
+                        q_acc_5 = (q_acc_5
+                            + ({
+                                let __v = q_x_0;
+                                unsafe {
+                                    __qrt::run::unchecked::read(
+                                        &__v,
+                                        (((((__p0 as i64) + (((0 as i32) as i64)))) as usize)
+                                            .wrapping_mul(q_x_0__s[0usize]))
+                                            .wrapping_add(
+                                                ((((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))))
+                                                    as usize)
+                                                    .wrapping_mul(1usize),
+                                            ),
+                                    )
                                 }
-                                    * {
-                                        let __v = q_w_2;
-                                        let __n0: i64 = q_w_2__n[0usize];
-                                        let __i0: i64 = (q_i_6 as i64);
-                                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    }));
-                        }
-                        {
-                            let __v = q_y_1;
-                            let __pv0 = q_pos_4;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = (__pv0[0usize] as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = (__pv0[1usize] as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = q_acc_5;
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {}
                             }
-                        };
-                    }
-                }
-            }
-            for __p1 in __lo..__hi {
-                {
-                    let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_acc_5: f32 = 0f32;
-                    let mut q_i_6: i32 = (0 as i32);
-                    '__thread: {
-                        q_acc_5 = 0f32;
-                        for __i in ((0 as i32)
-                            as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32))
-                            as i64 + 1)
-                        {
-                            q_i_6 = __i as i32;
-                            q_acc_5 = (q_acc_5
-                                + ({
-                                    let __v = q_x_0;
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = ((__p0 as i64) + (((0 as i32) as i64)));
-                                    let __n1: i64 = q_x_0__n[1usize];
-                                    let __i1: i64 = ((__p1 as i64)
-                                        + (((q_i_6 as i64)) - ((q_n_3 as i64))));
-                                    let __ok: bool = true;
-                                    let __off: usize = 0usize
-                                        .wrapping_add(
-                                            (__i0 as usize).wrapping_mul(q_x_0__s[0usize]),
+                                * {
+                                    let __v = q_w_2;
+                                    unsafe {
+                                        __qrt::run::unchecked::read(
+                                            &__v,
+                                            ((((q_i_6 as i64))) as usize).wrapping_mul(1usize),
                                         )
-                                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        0f32
                                     }
-                                }
-                                    * {
-                                        let __v = q_w_2;
-                                        let __n0: i64 = q_w_2__n[0usize];
-                                        let __i0: i64 = ((q_i_6 as i64));
-                                        let __ok: bool = true;
-                                        let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    }));
-                        }
-                        {
-                            let __v = q_y_1;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = (__p0 as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = (__p1 as i64);
-                            let __ok: bool = true;
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = q_acc_5;
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {}
-                            }
-                        };
+                                }));
                     }
-                }
-            }
-            for __p1 in __hi..__r.end {
-                {
-                    let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_acc_5: f32 = 0f32;
-                    let mut q_i_6: i32 = (0 as i32);
-                    '__thread: {
-                        q_acc_5 = 0f32;
-                        for __i in ((0 as i32)
-                            as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32))
-                            as i64 + 1)
-                        {
-                            q_i_6 = __i as i32;
-                            q_acc_5 = (q_acc_5
-                                + ({
-                                    let __v = q_x_0;
-                                    let __pv0 = {
-                                        let __a = q_pos_4;
-                                        let __b = { [(0 as i32), q_i_6.wrapping_sub(q_n_3)] };
-                                        ::core::array::from_fn::<
-                                            _,
-                                            2usize,
-                                            _,
-                                        >(|__k| __a[__k].wrapping_add(__b[__k]))
-                                    };
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (__pv0[0usize] as i64);
-                                    let __n1: i64 = q_x_0__n[1usize];
-                                    let __i1: i64 = (__pv0[1usize] as i64);
-                                    let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i0, __n0.max(1))
-                                                as usize) * q_x_0__s[0usize],
-                                        )
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i1, __n1.max(1))
-                                                as usize) * 1usize,
-                                        );
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        0f32
-                                    }
-                                }
-                                    * {
-                                        let __v = q_w_2;
-                                        let __n0: i64 = q_w_2__n[0usize];
-                                        let __i0: i64 = (q_i_6 as i64);
-                                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    }));
+                    {
+                        let __v = q_y_1;
+                        let __x = q_acc_5;
+                        unsafe {
+                            __qrt::run::unchecked::write(
+                                &__v,
+                                ((((__p0 as i64)) as usize).wrapping_mul(q_y_1__s[0usize]))
+                                    .wrapping_add(
+                                        (((__p1 as i64)) as usize).wrapping_mul(1usize),
+                                    ),
+                                __x,
+                            )
                         }
-                        {
-                            let __v = q_y_1;
-                            let __pv0 = q_pos_4;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = (__pv0[0usize] as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = (__pv0[1usize] as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = q_acc_5;
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {}
-                            }
-                        };
-                    }
-                }
-            }
-        } else {
-            for __p1 in __r {
-                {
-                    let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_acc_5: f32 = 0f32;
-                    let mut q_i_6: i32 = (0 as i32);
-                    '__thread: {
-                        q_acc_5 = 0f32;
-                        for __i in ((0 as i32)
-                            as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32))
-                            as i64 + 1)
-                        {
-                            q_i_6 = __i as i32;
-                            q_acc_5 = (q_acc_5
-                                + ({
-                                    let __v = q_x_0;
-                                    let __pv0 = {
-                                        let __a = q_pos_4;
-                                        let __b = { [(0 as i32), q_i_6.wrapping_sub(q_n_3)] };
-                                        ::core::array::from_fn::<
-                                            _,
-                                            2usize,
-                                            _,
-                                        >(|__k| __a[__k].wrapping_add(__b[__k]))
-                                    };
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (__pv0[0usize] as i64);
-                                    let __n1: i64 = q_x_0__n[1usize];
-                                    let __i1: i64 = (__pv0[1usize] as i64);
-                                    let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i0, __n0.max(1))
-                                                as usize) * q_x_0__s[0usize],
-                                        )
-                                        .wrapping_add(
-                                            (::quasar::__rt::qstd::rt::mirror_ext(__i1, __n1.max(1))
-                                                as usize) * 1usize,
-                                        );
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        0f32
-                                    }
-                                }
-                                    * {
-                                        let __v = q_w_2;
-                                        let __n0: i64 = q_w_2__n[0usize];
-                                        let __i0: i64 = (q_i_6 as i64);
-                                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    }));
-                        }
-                        {
-                            let __v = q_y_1;
-                            let __pv0 = q_pos_4;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = (__pv0[0usize] as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = (__pv0[1usize] as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = q_acc_5;
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {}
-                            }
-                        };
-                    }
+                    };
                 }
             }
         }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_blur_rows_2__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_blur_rows_2__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_blur_rows_2__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_blur_rows_2__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_blur_rows_2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_blur_rows_2__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_blur_rows_2__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
-    __q_blur_rows_2__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[inline(never)]
+    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
+        let Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+            q_w_2,
+            q_w_2__n,
+            q_w_2__s,
+            q_n_3,
+        } = *__e;
+        {
+            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_acc_5: f32 = 0f32;
+            let mut q_i_6: i32 = (0 as i32);
+            '__thread: {
+                q_acc_5 = 0f32;
+                for __i in ((0 as i32)
+                    as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32)) as i64 + 1)
+                {
+                    q_i_6 = __i as i32;
+                    q_acc_5 = (q_acc_5
+                        + ({
+                            let __v = q_x_0;
+                            let __pv0 = {
+                                let __a = q_pos_4;
+                                let __b = { [(0 as i32), q_i_6.wrapping_sub(q_n_3)] };
+                                ::core::array::from_fn::<
+                                    _,
+                                    2usize,
+                                    _,
+                                >(|__k| __a[__k].wrapping_add(__b[__k]))
+                            };
+                            let [__n0, __n1]: [i64; 2usize] = q_x_0__n;
+                            let [__i0, __i1]: [i64; 2usize] = [
+                                (__pv0[0usize] as i64),
+                                (__pv0[1usize] as i64),
+                            ];
+                            let __ok: bool = (__n0 > 0) && (__n1 > 0);
+                            let __off: usize = ((__qrt::qstd::rt::mirror_ext(
+                                __i0,
+                                __n0.max(1),
+                            ) as usize) * q_x_0__s[0usize])
+                                .wrapping_add(
+                                    (__qrt::qstd::rt::mirror_ext(__i1, __n1.max(1)) as usize)
+                                        * 1usize,
+                                );
+                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                        }
+                            * {
+                                let __v = q_w_2;
+                                let [__n0]: [i64; 1usize] = q_w_2__n;
+                                let [__i0]: [i64; 1usize] = [(q_i_6 as i64)];
+                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                                unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                            }));
+                }
+                {
+                    let __v = q_y_1;
+                    let __pv0 = q_pos_4;
+                    let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
+                    let [__i0, __i1]: [i64; 2usize] = [
+                        (__pv0[0usize] as i64),
+                        (__pv0[1usize] as i64),
+                    ];
+                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
+                        && (__i1 >= 0 && __i1 < __n1);
+                    let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
+                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
+                    {
+                        let __x = q_acc_5;
+                        unsafe {
+                            __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
+                        }
+                    }
+                };
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
+        __ctx.check_rank("blur_rows_2", 2usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
+        let q_n_3: i32 = __args.scalar(3usize)?;
+        let __e = Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+            q_w_2,
+            q_w_2__n,
+            q_w_2__s,
+            q_n_3,
+        };
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let __rows: Rows = rows;
+        for __p0 in __ctx.range(0usize) {
+            let __r = __ctx.range(1usize);
+            let __b = (
+                [(-((-(q_n_3 as i64)))), (-((0i64)))],
+                [
+                    (q_x_0.dim(1usize) as i64
+                        - ((-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)))),
+                    (q_y_1.dim(1usize) as i64 - ((0i64))),
+                ],
+                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
+                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
+            );
+            __qrt::qstd::rt::split_row(
+                __r,
+                __b,
+                |__p1| thread(__ctx, &__e, [__p0, __p1]),
+                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_BLUR_ROWS_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "blur_rows_2",
-        __q_blur_rows_2,
+        __q_blur_rows_2::run,
     )
     .with_params(&["x", "y", "w", "n"])
     .with_ptx_entry(&__Q_PTXK_BLUR_ROWS_2);

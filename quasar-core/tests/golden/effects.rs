@@ -76,15 +76,12 @@ fn __q_put_1<'__v>(
     {
         let __v = q_y_0;
         let __n0: i64 = (__v.dim(0usize) as i64);
-        let __i0: i64 = (q_i_1 as i64);
+        let [__i0]: [i64; 1usize] = [(q_i_1 as i64)];
         let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-        let __off: usize = 0usize
-            .wrapping_add((__i0 as usize).wrapping_mul(__v.stride(0usize)));
+        let __off: usize = (__i0 as usize).wrapping_mul(__v.stride(0usize));
         {
             let __x = q_v_2;
-            if __ok {
-                unsafe { ::quasar::__rt::run::unchecked::write(&__v, __off, __x) }
-            } else {}
+            unsafe { ::quasar::__rt::run::unchecked::write_if(&__v, __ok, __off, __x) }
         }
     };
     #[allow(unreachable_code)] ::core::result::Result::Ok(())
@@ -97,62 +94,28 @@ fn __q_put_1<'__v>(
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_through_call_2__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 1usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("through_call_2"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 1usize, __ctx
-                .ndim()
-            ),
-        });
+mod __q_through_call_2 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
+    struct Env<'a> {
+        q_x_0: __qrt::run::KernelView<'a, f32>,
+        q_x_0__n: [i64; 1usize],
+        q_x_0__s: [usize; 1usize],
+        q_y_1: __qrt::run::KernelView<'a, f32>,
+        q_y_1__n: [i64; 1usize],
+        q_y_1__s: [usize; 1usize],
     }
-    let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
-    let q_x_0__n: [i64; 1usize] = [q_x_0.dim(0usize) as i64];
-    let q_x_0__s: [usize; 1usize] = [q_x_0.stride(0usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
-    let q_y_1__n: [i64; 1usize] = [q_y_1.dim(0usize) as i64];
-    let q_y_1__s: [usize; 1usize] = [q_y_1.stride(0usize)];
-    let __r = __ctx.range(0usize);
-    let __lo: i64 = [__r.start as i64, (-(((0i64))))].into_iter().max().unwrap_or(0);
-    let __hi: i64 = [__r.end as i64, (q_x_0.dim(0usize) as i64 - (((0i64))))]
-        .into_iter()
-        .min()
-        .unwrap_or(0);
-    if true && __lo < __hi {
-        let (__lo, __hi) = (__lo as usize, __hi as usize);
-        for __p0 in __r.start..__lo {
-            {
-                let q_pos_2 = (__p0 as i32);
-                let q_warpSize_3 = (__ctx.warpsize() as i32);
-                '__thread: {
-                    let _ = __q_put_1(
-                        q_y_1,
-                        q_pos_2,
-                        ({
-                            let __v = q_x_0;
-                            let __n0: i64 = q_x_0__n[0usize];
-                            let __i0: i64 = (q_pos_2 as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                0f32
-                            }
-                        } + (q_warpSize_3 as f32)),
-                    )?;
-                }
-            }
-        }
+    type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
+    #[inline(always)]
+    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
         for __p0 in __lo..__hi {
             {
                 let q_pos_2 = (__p0 as i32);
@@ -163,114 +126,84 @@ fn __q_through_call_2__body(
                         q_pos_2,
                         ({
                             let __v = q_x_0;
-                            let __n0: i64 = q_x_0__n[0usize];
-                            let __i0: i64 = (__p0 as i64);
-                            let __ok: bool = true;
-                            let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                0f32
+                            unsafe {
+                                __qrt::run::unchecked::read(
+                                    &__v,
+                                    (((__p0 as i64)) as usize).wrapping_mul(1usize),
+                                )
                             }
                         } + (q_warpSize_3 as f32)),
                     )?;
                 }
             }
         }
-        for __p0 in __hi..__r.end {
-            {
-                let q_pos_2 = (__p0 as i32);
-                let q_warpSize_3 = (__ctx.warpsize() as i32);
-                '__thread: {
-                    let _ = __q_put_1(
-                        q_y_1,
-                        q_pos_2,
-                        ({
-                            let __v = q_x_0;
-                            let __n0: i64 = q_x_0__n[0usize];
-                            let __i0: i64 = (q_pos_2 as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                0f32
-                            }
-                        } + (q_warpSize_3 as f32)),
-                    )?;
-                }
-            }
-        }
-    } else {
-        for __p0 in __r {
-            {
-                let q_pos_2 = (__p0 as i32);
-                let q_warpSize_3 = (__ctx.warpsize() as i32);
-                '__thread: {
-                    let _ = __q_put_1(
-                        q_y_1,
-                        q_pos_2,
-                        ({
-                            let __v = q_x_0;
-                            let __n0: i64 = q_x_0__n[0usize];
-                            let __i0: i64 = (q_pos_2 as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = 0usize
-                                .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                0f32
-                            }
-                        } + (q_warpSize_3 as f32)),
-                    )?;
-                }
-            }
-        }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_through_call_2__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_through_call_2__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_through_call_2__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_through_call_2__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_through_call_2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_through_call_2__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_through_call_2__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
-    __q_through_call_2__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[inline(never)]
+    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
+        {
+            let q_pos_2 = (__p0 as i32);
+            let q_warpSize_3 = (__ctx.warpsize() as i32);
+            '__thread: {
+                let _ = __q_put_1(
+                    q_y_1,
+                    q_pos_2,
+                    ({
+                        let __v = q_x_0;
+                        let [__n0]: [i64; 1usize] = q_x_0__n;
+                        let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
+                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                        unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                    } + (q_warpSize_3 as f32)),
+                )?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
+        __ctx.check_rank("through_call_2", 1usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let __e = Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+        };
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let __rows: Rows = rows;
+        let __r = __ctx.range(0usize);
+        let __b = ([(-((0i64)))], [(q_x_0.dim(0usize) as i64 - ((0i64)))], true);
+        __qrt::qstd::rt::split_row(
+            __r,
+            __b,
+            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        )?;
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "through_call_2",
-        __q_through_call_2,
+        __q_through_call_2::run,
     )
     .with_params(&["x", "y"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_CALL_2);
@@ -282,64 +215,30 @@ static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_through_value_3__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 1usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("through_value_3"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 1usize, __ctx
-                .ndim()
-            ),
-        });
+mod __q_through_value_3 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
+    struct Env<'a> {
+        q_x_0: __qrt::run::KernelView<'a, f32>,
+        q_x_0__n: [i64; 1usize],
+        q_x_0__s: [usize; 1usize],
+        q_y_1: __qrt::run::KernelView<'a, f32>,
+        q_y_1__n: [i64; 1usize],
+        q_y_1__s: [usize; 1usize],
+        q_f_2: __QFn0,
     }
-    let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
-    let q_x_0__n: [i64; 1usize] = [q_x_0.dim(0usize) as i64];
-    let q_x_0__s: [usize; 1usize] = [q_x_0.stride(0usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
-    let q_y_1__n: [i64; 1usize] = [q_y_1.dim(0usize) as i64];
-    let q_y_1__s: [usize; 1usize] = [q_y_1.stride(0usize)];
-    let q_f_2: __QFn0 = __args.scalar(2usize)?;
-    let __r = __ctx.range(0usize);
-    let __lo: i64 = [__r.start as i64, (-(((0i64))))].into_iter().max().unwrap_or(0);
-    let __hi: i64 = [__r.end as i64, (q_x_0.dim(0usize) as i64 - (((0i64))))]
-        .into_iter()
-        .min()
-        .unwrap_or(0);
-    if true && __lo < __hi {
-        let (__lo, __hi) = (__lo as usize, __hi as usize);
-        for __p0 in __r.start..__lo {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    let _ = q_f_2
-                        .clone()
-                        .call(
-                            q_y_1,
-                            q_pos_3,
-                            {
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3 as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    0f32
-                                }
-                            },
-                        )?;
-                }
-            }
-        }
+    type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
+    #[inline(always)]
+    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, ref q_f_2 } = *__e;
+        let q_f_2 = q_f_2.clone();
         for __p0 in __lo..__hi {
             {
                 let q_pos_3 = (__p0 as i32);
@@ -351,116 +250,88 @@ fn __q_through_value_3__body(
                             q_pos_3,
                             {
                                 let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (__p0 as i64);
-                                let __ok: bool = true;
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    0f32
+                                unsafe {
+                                    __qrt::run::unchecked::read(
+                                        &__v,
+                                        (((__p0 as i64)) as usize).wrapping_mul(1usize),
+                                    )
                                 }
                             },
                         )?;
                 }
             }
         }
-        for __p0 in __hi..__r.end {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    let _ = q_f_2
-                        .clone()
-                        .call(
-                            q_y_1,
-                            q_pos_3,
-                            {
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3 as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    0f32
-                                }
-                            },
-                        )?;
-                }
-            }
-        }
-    } else {
-        for __p0 in __r {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    let _ = q_f_2
-                        .clone()
-                        .call(
-                            q_y_1,
-                            q_pos_3,
-                            {
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3 as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    0f32
-                                }
-                            },
-                        )?;
-                }
-            }
-        }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_through_value_3__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_through_value_3__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_through_value_3__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_through_value_3__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_through_value_3(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_through_value_3__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_through_value_3__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
-    __q_through_value_3__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[inline(never)]
+    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, ref q_f_2 } = *__e;
+        let q_f_2 = q_f_2.clone();
+        {
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                let _ = q_f_2
+                    .clone()
+                    .call(
+                        q_y_1,
+                        q_pos_3,
+                        {
+                            let __v = q_x_0;
+                            let [__n0]: [i64; 1usize] = q_x_0__n;
+                            let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
+                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                        },
+                    )?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
+        __ctx.check_rank("through_value_3", 1usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_f_2: __QFn0 = __args.scalar(2usize)?;
+        let __e = Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+            q_f_2: q_f_2.clone(),
+        };
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let __rows: Rows = rows;
+        let __r = __ctx.range(0usize);
+        let __b = ([(-((0i64)))], [(q_x_0.dim(0usize) as i64 - ((0i64)))], true);
+        __qrt::qstd::rt::split_row(
+            __r,
+            __b,
+            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        )?;
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_THROUGH_VALUE_3: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "through_value_3",
-        __q_through_value_3,
+        __q_through_value_3::run,
     )
     .with_params(&["x", "y", "f"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_VALUE_3);

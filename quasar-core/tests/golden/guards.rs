@@ -48,24 +48,6 @@ fn __q_pick_1(#[allow(unused_mut)] mut q_x_0: f32) -> ::quasar::__rt::run::Resul
     q_y_1 = q_x_0;
     #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_1)
 }
-#[allow(non_snake_case, unused_variables, clippy::all)]
-fn __q_reverse_tiles_2__shared(__b: &[usize]) -> usize {
-    let __f = || -> ::quasar::__rt::run::Result<usize> {
-        let q_blkdim_4: i32 = *__b.first().unwrap_or(&1) as i32;
-        let mut __total = 0usize;
-        {
-            let __dims: ::std::vec::Vec<usize> = {
-                let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
-                __d.push((q_blkdim_4).max(0) as usize);
-                __d
-            };
-            __total = (__total + 63) / 64 * 64
-                + __dims.iter().product::<usize>() * ::core::mem::size_of::<f32>();
-        }
-        ::core::result::Result::Ok(__total)
-    };
-    __f().unwrap_or(0)
-}
 #[allow(
     unused_mut,
     unused_variables,
@@ -74,182 +56,175 @@ fn __q_reverse_tiles_2__shared(__b: &[usize]) -> usize {
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_reverse_tiles_2__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 1usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("reverse_tiles_2"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 1usize, __ctx
-                .ndim()
-            ),
-        });
-    }
-    let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
-    let q_x_0__n: [i64; 1usize] = [q_x_0.dim(0usize) as i64];
-    let q_x_0__s: [usize; 1usize] = [q_x_0.stride(0usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
-    let q_y_1__n: [i64; 1usize] = [q_y_1.dim(0usize) as i64];
-    let q_y_1__s: [usize; 1usize] = [q_y_1.stride(0usize)];
-    let __threads: usize = __ctx.blkdim(0usize) * 1usize * 1usize;
-    let mut __shoff = 0usize;
-    let q_tile_5 = {
-        let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
-        let __dims: ::std::vec::Vec<usize> = {
-            let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
-            __d.push((q_blkdim_4).max(0) as usize);
-            __d
+mod __q_reverse_tiles_2 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    #[allow(non_snake_case, unused_variables, clippy::all)]
+    pub(super) fn __q_reverse_tiles_2__shared(__b: &[usize]) -> usize {
+        let __f = || -> __qrt::run::Result<usize> {
+            let q_blkdim_4: i32 = *__b.first().unwrap_or(&1) as i32;
+            let mut __total = 0usize;
+            {
+                let __dims: ::std::vec::Vec<usize> = {
+                    let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
+                    __d.push((q_blkdim_4).max(0) as usize);
+                    __d
+                };
+                __total = (__total + 63) / 64 * 64
+                    + __dims.iter().product::<usize>() * ::core::mem::size_of::<f32>();
+            }
+            ::core::result::Result::Ok(__total)
         };
-        let __n: usize = __dims.iter().product();
-        let __off = (__shoff + 63) / 64 * 64;
-        __shoff = __off + __n * ::core::mem::size_of::<f32>();
-        if __shoff > __ctx.shared_len() {
-            return ::core::result::Result::Err(
-                ::quasar::__rt::run::Error::Unsupported(
-                    ::std::string::String::from(
-                        "shared memory larger than computed for the block",
+        __f().unwrap_or(0)
+    }
+    #[inline(always)]
+    fn block(
+        __ctx: &__qrt::run::BlockCtx<'_>,
+        __args: &__qrt::run::KernelArgs<'_>,
+    ) -> __qrt::run::Result<()> {
+        __ctx.check_rank("reverse_tiles_2", 1usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let __threads: usize = __ctx.blkdim(0usize) * 1usize * 1usize;
+        let mut __shoff = 0usize;
+        let q_tile_5 = {
+            let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
+            let __dims: ::std::vec::Vec<usize> = {
+                let mut __d: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
+                __d.push((q_blkdim_4).max(0) as usize);
+                __d
+            };
+            let __n: usize = __dims.iter().product();
+            let __off = (__shoff + 63) / 64 * 64;
+            __shoff = __off + __n * ::core::mem::size_of::<f32>();
+            if __shoff > __ctx.shared_len() {
+                return ::core::result::Result::Err(
+                    __qrt::run::Error::Unsupported(
+                        ::std::string::String::from(
+                            "shared memory larger than computed for the block",
+                        ),
                     ),
-                ),
-            );
-        }
-        unsafe {
-            ::quasar::__rt::run::KernelView::<
-                f32,
-            >::from_raw(__ctx.shared().add(__off) as *mut f32, &__dims)?
-        }
-    };
-    for __t in 0..__threads {
-        let __p0 = __ctx.block_start(0usize) + __t / (1usize * 1usize);
-        let __p1 = 0usize + (__t / 1usize) % 1usize;
-        let __p2 = 0usize + __t % 1usize;
-        let _ = (__p0, __p1, __p2);
-        let q_pos_2 = (__p0 as i32);
-        let q_blkpos_3 = (__ctx.blkpos(0usize, __p0) as i32);
-        let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
-        '__thread: {
-            {
-                let __v = q_tile_5;
-                let __n0: i64 = (__v.dim(0usize) as i64);
-                let __i0: i64 = (q_blkpos_3 as i64);
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                let __off: usize = 0usize
-                    .wrapping_add((__i0 as usize).wrapping_mul(__v.stride(0usize)));
+                );
+            }
+            unsafe {
+                __qrt::run::KernelView::<
+                    f32,
+                >::from_raw(__ctx.shared().add(__off) as *mut f32, &__dims)?
+            }
+        };
+        for __t in 0..__threads {
+            let __p0 = __ctx.block_start(0usize) + __t / (1usize * 1usize);
+            let __p1 = 0usize + (__t / 1usize) % 1usize;
+            let __p2 = 0usize + __t % 1usize;
+            let _ = (__p0, __p1, __p2);
+            let q_pos_2 = (__p0 as i32);
+            let q_blkpos_3 = (__ctx.blkpos(0usize, __p0) as i32);
+            let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
+            '__thread: {
                 {
-                    let __x = {
-                        let __v = q_x_0;
-                        let __n0: i64 = q_x_0__n[0usize];
-                        let __i0: i64 = (q_pos_2 as i64);
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        if __ok {
-                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            0f32
-                        }
-                    };
-                    if __ok {
+                    let __v = q_tile_5;
+                    let __n0: i64 = (__v.dim(0usize) as i64);
+                    let [__i0]: [i64; 1usize] = [(q_blkpos_3 as i64)];
+                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                    let __off: usize = (__i0 as usize).wrapping_mul(__v.stride(0usize));
+                    {
+                        let __x = {
+                            let __v = q_x_0;
+                            let [__n0]: [i64; 1usize] = q_x_0__n;
+                            let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
+                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                        };
                         unsafe {
-                            ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                            __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
                         }
-                    } else {}
-                }
-            };
+                    }
+                };
+            }
         }
-    }
-    for __t in 0..__threads {
-        let __p0 = __ctx.block_start(0usize) + __t / (1usize * 1usize);
-        let __p1 = 0usize + (__t / 1usize) % 1usize;
-        let __p2 = 0usize + __t % 1usize;
-        let _ = (__p0, __p1, __p2);
-        let q_pos_2 = (__p0 as i32);
-        let q_blkpos_3 = (__ctx.blkpos(0usize, __p0) as i32);
-        let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
-        '__thread: {
-            {
-                let __v = q_y_1;
-                let __n0: i64 = q_y_1__n[0usize];
-                let __i0: i64 = (q_pos_2 as i64);
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                let __off: usize = 0usize
-                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
+        for __t in 0..__threads {
+            let __p0 = __ctx.block_start(0usize) + __t / (1usize * 1usize);
+            let __p1 = 0usize + (__t / 1usize) % 1usize;
+            let __p2 = 0usize + __t % 1usize;
+            let _ = (__p0, __p1, __p2);
+            let q_pos_2 = (__p0 as i32);
+            let q_blkpos_3 = (__ctx.blkpos(0usize, __p0) as i32);
+            let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
+            '__thread: {
                 {
-                    let __x = {
-                        let __v = q_tile_5;
-                        let __n0: i64 = (__v.dim(0usize) as i64);
-                        let __i0: i64 = (q_blkdim_4
-                            .wrapping_sub((1 as i32))
-                            .wrapping_sub(q_blkpos_3) as i64);
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize
-                            .wrapping_add(
-                                (__i0 as usize).wrapping_mul(__v.stride(0usize)),
-                            );
-                        if __ok {
-                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            0f32
-                        }
-                    };
-                    if __ok {
+                    let __v = q_y_1;
+                    let [__n0]: [i64; 1usize] = q_y_1__n;
+                    let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
+                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                    {
+                        let __x = {
+                            let __v = q_tile_5;
+                            let __n0: i64 = (__v.dim(0usize) as i64);
+                            let [__i0]: [i64; 1usize] = [
+                                (q_blkdim_4
+                                    .wrapping_sub((1 as i32))
+                                    .wrapping_sub(q_blkpos_3) as i64),
+                            ];
+                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                            let __off: usize = (__i0 as usize)
+                                .wrapping_mul(__v.stride(0usize));
+                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                        };
                         unsafe {
-                            ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                            __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
                         }
-                    } else {}
-                }
-            };
+                    }
+                };
+            }
         }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_reverse_tiles_2__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_reverse_tiles_2__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_reverse_tiles_2__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_reverse_tiles_2__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_reverse_tiles_2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_reverse_tiles_2__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_reverse_tiles_2__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn block_avx2(
+        __ctx: &__qrt::run::BlockCtx<'_>,
+        __args: &__qrt::run::KernelArgs<'_>,
+    ) -> __qrt::run::Result<()> {
+        block(__ctx, __args)
     }
-    __q_reverse_tiles_2__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn block_avx512(
+        __ctx: &__qrt::run::BlockCtx<'_>,
+        __args: &__qrt::run::KernelArgs<'_>,
+    ) -> __qrt::run::Result<()> {
+        block(__ctx, __args)
+    }
+    pub(super) fn run(
+        __ctx: &__qrt::run::BlockCtx<'_>,
+        __args: &__qrt::run::KernelArgs<'_>,
+    ) -> __qrt::run::Result<()> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if __qrt::qstd::rt::has_avx512() {
+                return unsafe { block_avx512(__ctx, __args) };
+            }
+            if __qrt::qstd::rt::has_avx2_fma() {
+                return unsafe { block_avx2(__ctx, __args) };
+            }
+        }
+        block(__ctx, __args)
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_REVERSE_TILES_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "reverse_tiles_2",
-        __q_reverse_tiles_2,
+        __q_reverse_tiles_2::run,
     )
     .with_params(&["x", "y"])
-    .with_shared(__q_reverse_tiles_2__shared)
+    .with_shared(__q_reverse_tiles_2::__q_reverse_tiles_2__shared)
     .with_ptx_entry(&__Q_PTXK_REVERSE_TILES_2);
 #[allow(
     unused_mut,

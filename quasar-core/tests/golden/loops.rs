@@ -279,517 +279,226 @@ fn __q_diff_from_2(
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_box3_1_loop6_3__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 2usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("box3_1_loop6_3"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 2usize, __ctx
-                .ndim()
-            ),
-        });
+mod __q_box3_1_loop6_3 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
+    struct Env<'a> {
+        q_x_0: __qrt::run::KernelView<'a, f32>,
+        q_x_0__n: [i64; 2usize],
+        q_x_0__s: [usize; 2usize],
+        q_y_1: __qrt::run::KernelView<'a, f32>,
+        q_y_1__n: [i64; 2usize],
+        q_y_1__s: [usize; 2usize],
     }
-    let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
-    let q_x_0__n: [i64; 2usize] = [q_x_0.dim(0usize) as i64, q_x_0.dim(1usize) as i64];
-    let q_x_0__s: [usize; 2usize] = [q_x_0.stride(0usize), q_x_0.stride(1usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
-    let q_y_1__n: [i64; 2usize] = [q_y_1.dim(0usize) as i64, q_y_1.dim(1usize) as i64];
-    let q_y_1__s: [usize; 2usize] = [q_y_1.stride(0usize), q_y_1.stride(1usize)];
-    for __p0 in __ctx.range(0usize) {
-        let __r = __ctx.range(1usize);
-        let __lo: i64 = [__r.start as i64, (-(((-1i64)))), (-(((0i64))))]
-            .into_iter()
-            .max()
-            .unwrap_or(0);
-        let __hi: i64 = [
-            __r.end as i64,
-            (q_x_0.dim(1usize) as i64 - (((1i64)))),
-            (q_y_1.dim(1usize) as i64 - (((0i64)))),
-        ]
-            .into_iter()
-            .min()
-            .unwrap_or(0);
-        if true
-            && (__p0 as i64 + (((-1i64))) >= 0
-                && __p0 as i64 + (((1i64))) < q_x_0.dim(0usize) as i64)
-            && (__p0 as i64 + (((0i64))) >= 0
-                && __p0 as i64 + (((0i64))) < q_y_1.dim(0usize) as i64) && __lo < __hi
-        {
-            let (__lo, __hi) = (__lo as usize, __hi as usize);
-            for __p1 in __r.start..__lo {
-                {
-                    let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_s_2: f32 = 0f32;
-                    let mut q_dm_3: i32 = (0 as i32);
-                    let mut q_dn_4: i32 = (0 as i32);
-                    '__thread: {
-                        q_s_2 = 0f32;
+    type Rows = unsafe fn(&__Ctx, &Env, [usize; 3usize]) -> __Res;
+    #[inline(always)]
+    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
+        for __p1 in __lo..__hi {
+            {
+                let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+                let mut q_s_2: f32 = 0f32;
+                let mut q_dm_3: i32 = (0 as i32);
+                let mut q_dn_4: i32 = (0 as i32);
+                '__thread: {
+                    q_s_2 = 0f32;
+                    for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
+                        q_dm_3 = __i as i32;
                         for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1)
                         {
-                            q_dm_3 = __i as i32;
-                            for __i in ((-(1 as i64) as i32)
-                                as i64)..((1 as i32) as i64 + 1)
-                            {
-                                q_dn_4 = __i as i32;
-                                q_s_2 = (q_s_2
-                                    + {
-                                        let __v = q_x_0;
-                                        let __n0: i64 = q_x_0__n[0usize];
-                                        let __i0: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((0 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dm_3) as i64);
-                                        let __n1: i64 = q_x_0__n[1usize];
-                                        let __i1: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((1 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dn_4) as i64);
-                                        let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add(
-                                                ((if __i0 < 0 {
-                                                    0
-                                                } else if __i0 >= __n0 {
-                                                    __n0 - 1
-                                                } else {
-                                                    __i0
-                                                }) as usize) * q_x_0__s[0usize],
-                                            )
-                                            .wrapping_add(
-                                                ((if __i1 < 0 {
-                                                    0
-                                                } else if __i1 >= __n1 {
-                                                    __n1 - 1
-                                                } else {
-                                                    __i1
-                                                }) as usize) * 1usize,
-                                            );
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    });
-                            }
-                        }
-                        {
-                            let __v = q_y_1;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((0 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((1 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = (q_s_2 / ((9 as i32) as f32));
-                                if __ok {
+                            q_dn_4 = __i as i32;
+                            q_s_2 = (q_s_2
+                                + {
+                                    let __v = q_x_0;
                                     unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                        __qrt::run::unchecked::read(
+                                            &__v,
+                                            (((((__p0 as i64) + ((q_dm_3 as i64)))) as usize)
+                                                .wrapping_mul(q_x_0__s[0usize]))
+                                                .wrapping_add(
+                                                    ((((__p1 as i64) + ((q_dn_4 as i64)))) as usize)
+                                                        .wrapping_mul(1usize),
+                                                ),
+                                        )
                                     }
-                                } else {
-                                    return ::core::result::Result::Err(
-                                        ::quasar::__rt::qstd::rt::index_error_at(
-                                            "y",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("loops.q", 14u32, 13u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        };
-                    }
-                }
-            }
-            for __p1 in __lo..__hi {
-                {
-                    let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_s_2: f32 = 0f32;
-                    let mut q_dm_3: i32 = (0 as i32);
-                    let mut q_dn_4: i32 = (0 as i32);
-                    '__thread: {
-                        q_s_2 = 0f32;
-                        for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1)
-                        {
-                            q_dm_3 = __i as i32;
-                            for __i in ((-(1 as i64) as i32)
-                                as i64)..((1 as i32) as i64 + 1)
-                            {
-                                q_dn_4 = __i as i32;
-                                q_s_2 = (q_s_2
-                                    + {
-                                        let __v = q_x_0;
-                                        let __n0: i64 = q_x_0__n[0usize];
-                                        let __i0: i64 = ((__p0 as i64) + ((q_dm_3 as i64)));
-                                        let __n1: i64 = q_x_0__n[1usize];
-                                        let __i1: i64 = ((__p1 as i64) + ((q_dn_4 as i64)));
-                                        let __ok: bool = true;
-                                        let __off: usize = 0usize
-                                            .wrapping_add(
-                                                (__i0 as usize).wrapping_mul(q_x_0__s[0usize]),
-                                            )
-                                            .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    });
-                            }
+                                });
                         }
-                        {
-                            let __v = q_y_1;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = (__p0 as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = (__p1 as i64);
-                            let __ok: bool = true;
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = (q_s_2 / ((9 as i32) as f32));
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {
-                                    return ::core::result::Result::Err(
-                                        ::quasar::__rt::qstd::rt::index_error_at(
-                                            "y",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("loops.q", 14u32, 13u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        };
                     }
-                }
-            }
-            for __p1 in __hi..__r.end {
-                {
-                    let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_s_2: f32 = 0f32;
-                    let mut q_dm_3: i32 = (0 as i32);
-                    let mut q_dn_4: i32 = (0 as i32);
-                    '__thread: {
-                        q_s_2 = 0f32;
-                        for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1)
-                        {
-                            q_dm_3 = __i as i32;
-                            for __i in ((-(1 as i64) as i32)
-                                as i64)..((1 as i32) as i64 + 1)
-                            {
-                                q_dn_4 = __i as i32;
-                                q_s_2 = (q_s_2
-                                    + {
-                                        let __v = q_x_0;
-                                        let __n0: i64 = q_x_0__n[0usize];
-                                        let __i0: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((0 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dm_3) as i64);
-                                        let __n1: i64 = q_x_0__n[1usize];
-                                        let __i1: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((1 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dn_4) as i64);
-                                        let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add(
-                                                ((if __i0 < 0 {
-                                                    0
-                                                } else if __i0 >= __n0 {
-                                                    __n0 - 1
-                                                } else {
-                                                    __i0
-                                                }) as usize) * q_x_0__s[0usize],
-                                            )
-                                            .wrapping_add(
-                                                ((if __i1 < 0 {
-                                                    0
-                                                } else if __i1 >= __n1 {
-                                                    __n1 - 1
-                                                } else {
-                                                    __i1
-                                                }) as usize) * 1usize,
-                                            );
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    });
-                            }
+                    {
+                        let __v = q_y_1;
+                        let __x = (q_s_2 / ((9 as i32) as f32));
+                        unsafe {
+                            __qrt::run::unchecked::write(
+                                &__v,
+                                ((((__p0 as i64)) as usize).wrapping_mul(q_y_1__s[0usize]))
+                                    .wrapping_add(
+                                        (((__p1 as i64)) as usize).wrapping_mul(1usize),
+                                    ),
+                                __x,
+                            )
                         }
-                        {
-                            let __v = q_y_1;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((0 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((1 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = (q_s_2 / ((9 as i32) as f32));
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {
-                                    return ::core::result::Result::Err(
-                                        ::quasar::__rt::qstd::rt::index_error_at(
-                                            "y",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("loops.q", 14u32, 13u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        };
-                    }
-                }
-            }
-        } else {
-            for __p1 in __r {
-                {
-                    let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-                    let mut q_s_2: f32 = 0f32;
-                    let mut q_dm_3: i32 = (0 as i32);
-                    let mut q_dn_4: i32 = (0 as i32);
-                    '__thread: {
-                        q_s_2 = 0f32;
-                        for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1)
-                        {
-                            q_dm_3 = __i as i32;
-                            for __i in ((-(1 as i64) as i32)
-                                as i64)..((1 as i32) as i64 + 1)
-                            {
-                                q_dn_4 = __i as i32;
-                                q_s_2 = (q_s_2
-                                    + {
-                                        let __v = q_x_0;
-                                        let __n0: i64 = q_x_0__n[0usize];
-                                        let __i0: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((0 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dm_3) as i64);
-                                        let __n1: i64 = q_x_0__n[1usize];
-                                        let __i1: i64 = ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = ((1 as i32) as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                (0 as i32)
-                                            }
-                                        }
-                                            .wrapping_add(q_dn_4) as i64);
-                                        let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                        let __off: usize = 0usize
-                                            .wrapping_add(
-                                                ((if __i0 < 0 {
-                                                    0
-                                                } else if __i0 >= __n0 {
-                                                    __n0 - 1
-                                                } else {
-                                                    __i0
-                                                }) as usize) * q_x_0__s[0usize],
-                                            )
-                                            .wrapping_add(
-                                                ((if __i1 < 0 {
-                                                    0
-                                                } else if __i1 >= __n1 {
-                                                    __n1 - 1
-                                                } else {
-                                                    __i1
-                                                }) as usize) * 1usize,
-                                            );
-                                        if __ok {
-                                            unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            0f32
-                                        }
-                                    });
-                            }
-                        }
-                        {
-                            let __v = q_y_1;
-                            let __n0: i64 = q_y_1__n[0usize];
-                            let __i0: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((0 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __n1: i64 = q_y_1__n[1usize];
-                            let __i1: i64 = ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = ((1 as i32) as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    (0 as i32)
-                                }
-                            } as i64);
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = 0usize
-                                .wrapping_add(
-                                    (__i0 as usize).wrapping_mul(q_y_1__s[0usize]),
-                                )
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            {
-                                let __x = (q_s_2 / ((9 as i32) as f32));
-                                if __ok {
-                                    unsafe {
-                                        ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                    }
-                                } else {
-                                    return ::core::result::Result::Err(
-                                        ::quasar::__rt::qstd::rt::index_error_at(
-                                            "y",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("loops.q", 14u32, 13u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        };
-                    }
+                    };
                 }
             }
         }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_box3_1_loop6_3__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_box3_1_loop6_3__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_box3_1_loop6_3__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_box3_1_loop6_3__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_box3_1_loop6_3(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_box3_1_loop6_3__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_box3_1_loop6_3__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
-    __q_box3_1_loop6_3__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[inline(never)]
+    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
+        {
+            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_s_2: f32 = 0f32;
+            let mut q_dm_3: i32 = (0 as i32);
+            let mut q_dn_4: i32 = (0 as i32);
+            '__thread: {
+                q_s_2 = 0f32;
+                for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
+                    q_dm_3 = __i as i32;
+                    for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
+                        q_dn_4 = __i as i32;
+                        q_s_2 = (q_s_2
+                            + {
+                                let __v = q_x_0;
+                                let [__n0, __n1]: [i64; 2usize] = q_x_0__n;
+                                let [__i0, __i1]: [i64; 2usize] = [
+                                    ({
+                                        let __a = q_pos_5;
+                                        let __i0: i64 = ((0 as i32) as i64);
+                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                            __a[0usize + (__i0 as usize) * 1usize]
+                                        } else {
+                                            (0 as i32)
+                                        }
+                                    }
+                                        .wrapping_add(q_dm_3) as i64),
+                                    ({
+                                        let __a = q_pos_5;
+                                        let __i0: i64 = ((1 as i32) as i64);
+                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                            __a[0usize + (__i0 as usize) * 1usize]
+                                        } else {
+                                            (0 as i32)
+                                        }
+                                    }
+                                        .wrapping_add(q_dn_4) as i64),
+                                ];
+                                let __ok: bool = (__n0 > 0) && (__n1 > 0);
+                                let __off: usize = ((__qrt::qstd::rt::clamp_ext(__i0, __n0)
+                                    as usize) * q_x_0__s[0usize])
+                                    .wrapping_add(
+                                        (__qrt::qstd::rt::clamp_ext(__i1, __n1) as usize) * 1usize,
+                                    );
+                                unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                            });
+                    }
+                }
+                {
+                    let __v = q_y_1;
+                    let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
+                    let [__i0, __i1]: [i64; 2usize] = [
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = ((0 as i32) as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                (0 as i32)
+                            }
+                        } as i64),
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = ((1 as i32) as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                (0 as i32)
+                            }
+                        } as i64),
+                    ];
+                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
+                        && (__i1 >= 0 && __i1 < __n1);
+                    let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
+                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
+                    {
+                        let __x = (q_s_2 / ((9 as i32) as f32));
+                        if __ok {
+                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
+                        } else {
+                            return ::core::result::Result::Err(
+                                __qrt::qstd::rt::index_error_at(
+                                    "y",
+                                    &[__i0, __i1],
+                                    __v.shape().dims(),
+                                    ("loops.q", 14u32, 13u32),
+                                ),
+                            );
+                        }
+                    }
+                };
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
+        __ctx.check_rank("box3_1_loop6_3", 2usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let __e = Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+        };
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let __rows: Rows = rows;
+        for __p0 in __ctx.range(0usize) {
+            let __r = __ctx.range(1usize);
+            let __b = (
+                [(-((-1i64))), (-((0i64)))],
+                [
+                    (q_x_0.dim(1usize) as i64 - ((1i64))),
+                    (q_y_1.dim(1usize) as i64 - ((0i64))),
+                ],
+                __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
+                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
+            );
+            __qrt::qstd::rt::split_row(
+                __r,
+                __b,
+                |__p1| thread(__ctx, &__e, [__p0, __p1]),
+                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+            )?;
+        }
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_BOX3_1_LOOP6_3: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "box3_1_loop6_3",
-        __q_box3_1_loop6_3,
+        __q_box3_1_loop6_3::run,
     )
     .with_params(&["x", "y"])
     .with_ptx_entry(&__Q_PTXK_BOX3_1_LOOP6_3);
@@ -801,401 +510,206 @@ static __Q_KERNEL_BOX3_1_LOOP6_3: ::quasar::__rt::run::Kernel = ::quasar::__rt::
     unused_labels,
     unused_parens,
     unused_braces,
+    unused_imports,
     non_snake_case,
     clippy::all
 )]
-#[inline(always)]
-fn __q_diff_from_2_loop21_4__body(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    if __ctx.ndim() != 1usize {
-        return ::core::result::Result::Err(::quasar::__rt::run::Error::InvalidLaunch {
-            kernel: ::std::string::String::from("diff_from_2_loop21_4"),
-            reason: ::std::format!(
-                "the kernel's position has {} dimensions, the launch {}", 1usize, __ctx
-                .ndim()
-            ),
-        });
+mod __q_diff_from_2_loop21_4 {
+    use super::*;
+    use ::quasar::__rt as __qrt;
+    use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+    type __Res = __qrt::run::Result<()>;
+    struct Env<'a> {
+        q_x_0: __qrt::run::KernelView<'a, f32>,
+        q_x_0__n: [i64; 1usize],
+        q_x_0__s: [usize; 1usize],
+        q_y_1: __qrt::run::KernelView<'a, f32>,
+        q_y_1__n: [i64; 1usize],
+        q_y_1__s: [usize; 1usize],
+        q_i_start_2: i32,
     }
-    let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
-    let q_x_0__n: [i64; 1usize] = [q_x_0.dim(0usize) as i64];
-    let q_x_0__s: [usize; 1usize] = [q_x_0.stride(0usize)];
-    let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
-    let q_y_1__n: [i64; 1usize] = [q_y_1.dim(0usize) as i64];
-    let q_y_1__s: [usize; 1usize] = [q_y_1.stride(0usize)];
-    let q_i_start_2: i32 = __args.scalar(2usize)?;
-    let __r = __ctx.range(0usize);
-    let __lo: i64 = [
-        __r.start as i64,
-        (-(((0i64) + (1i64) * (q_i_start_2 as i64)))),
-        (-(((0i64) + (1i64) * (q_i_start_2 as i64)))),
-        (-(((-1i64) + (1i64) * (q_i_start_2 as i64)))),
-    ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-    let __hi: i64 = [
-        __r.end as i64,
-        (q_y_1.dim(0usize) as i64 - (((0i64) + (1i64) * (q_i_start_2 as i64)))),
-        (q_x_0.dim(0usize) as i64 - (((0i64) + (1i64) * (q_i_start_2 as i64)))),
-        (q_x_0.dim(0usize) as i64 - (((-1i64) + (1i64) * (q_i_start_2 as i64)))),
-    ]
-        .into_iter()
-        .min()
-        .unwrap_or(0);
-    if true && __lo < __hi {
-        let (__lo, __hi) = (__lo as usize, __hi as usize);
-        for __p0 in __r.start..__lo {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    {
-                        let __v = q_y_1;
-                        let __n0: i64 = q_y_1__n[0usize];
-                        let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        {
-                            let __x = ({
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            ::quasar::__rt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 16u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                                - {
-                                    let __v = q_x_0;
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (q_pos_3
-                                        .wrapping_add(q_i_start_2)
-                                        .wrapping_sub((1 as i32)) as i64);
-                                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                ::quasar::__rt::qstd::rt::index_error_at(
-                                                    "x",
-                                                    &[__i0],
-                                                    __v.shape().dims(),
-                                                    ("loops.q", 22u32, 23u32),
-                                                ),
-                                            );
-                                        }
-                                    }
-                                });
-                            if __ok {
-                                unsafe {
-                                    ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                }
-                            } else {
-                                return ::core::result::Result::Err(
-                                    ::quasar::__rt::qstd::rt::index_error_at(
-                                        "y",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("loops.q", 22u32, 9u32),
-                                    ),
-                                );
-                            }
-                        }
-                    };
-                }
-            }
-        }
+    type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
+    #[inline(always)]
+    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, q_i_start_2 } = *__e;
         for __p0 in __lo..__hi {
             {
                 let q_pos_3 = (__p0 as i32);
                 '__thread: {
                     {
                         let __v = q_y_1;
-                        let __n0: i64 = q_y_1__n[0usize];
-                        let __i0: i64 = ((__p0 as i64) + ((q_i_start_2 as i64)));
-                        let __ok: bool = true;
-                        let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        {
-                            let __x = ({
+                        let __x = ({
+                            let __v = q_x_0;
+                            unsafe {
+                                __qrt::run::unchecked::read(
+                                    &__v,
+                                    ((((__p0 as i64) + ((q_i_start_2 as i64)))) as usize)
+                                        .wrapping_mul(1usize),
+                                )
+                            }
+                        }
+                            - {
                                 let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = ((__p0 as i64) + ((q_i_start_2 as i64)));
-                                let __ok: bool = true;
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            ::quasar::__rt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 16u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                                - {
-                                    let __v = q_x_0;
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (((__p0 as i64) + ((q_i_start_2 as i64)))
-                                        - (((1 as i32) as i64)));
-                                    let __ok: bool = true;
-                                    let __off: usize = 0usize
-                                        .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                ::quasar::__rt::qstd::rt::index_error_at(
-                                                    "x",
-                                                    &[__i0],
-                                                    __v.shape().dims(),
-                                                    ("loops.q", 22u32, 23u32),
-                                                ),
-                                            );
-                                        }
-                                    }
-                                });
-                            if __ok {
                                 unsafe {
-                                    ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
+                                    __qrt::run::unchecked::read(
+                                        &__v,
+                                        (((((__p0 as i64) + ((q_i_start_2 as i64)))
+                                            - (((1 as i32) as i64)))) as usize)
+                                            .wrapping_mul(1usize),
+                                    )
                                 }
-                            } else {
-                                return ::core::result::Result::Err(
-                                    ::quasar::__rt::qstd::rt::index_error_at(
-                                        "y",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("loops.q", 22u32, 9u32),
-                                    ),
-                                );
-                            }
+                            });
+                        unsafe {
+                            __qrt::run::unchecked::write(
+                                &__v,
+                                ((((__p0 as i64) + ((q_i_start_2 as i64)))) as usize)
+                                    .wrapping_mul(1usize),
+                                __x,
+                            )
                         }
                     };
                 }
             }
         }
-        for __p0 in __hi..__r.end {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    {
-                        let __v = q_y_1;
-                        let __n0: i64 = q_y_1__n[0usize];
-                        let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        {
-                            let __x = ({
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            ::quasar::__rt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 16u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                                - {
-                                    let __v = q_x_0;
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (q_pos_3
-                                        .wrapping_add(q_i_start_2)
-                                        .wrapping_sub((1 as i32)) as i64);
-                                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                ::quasar::__rt::qstd::rt::index_error_at(
-                                                    "x",
-                                                    &[__i0],
-                                                    __v.shape().dims(),
-                                                    ("loops.q", 22u32, 23u32),
-                                                ),
-                                            );
-                                        }
-                                    }
-                                });
-                            if __ok {
-                                unsafe {
-                                    ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                }
-                            } else {
-                                return ::core::result::Result::Err(
-                                    ::quasar::__rt::qstd::rt::index_error_at(
-                                        "y",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("loops.q", 22u32, 9u32),
-                                    ),
-                                );
-                            }
-                        }
-                    };
-                }
-            }
-        }
-    } else {
-        for __p0 in __r {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    {
-                        let __v = q_y_1;
-                        let __n0: i64 = q_y_1__n[0usize];
-                        let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = 0usize
-                            .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                        {
-                            let __x = ({
-                                let __v = q_x_0;
-                                let __n0: i64 = q_x_0__n[0usize];
-                                let __i0: i64 = (q_pos_3.wrapping_add(q_i_start_2) as i64);
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = 0usize
-                                    .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            ::quasar::__rt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 16u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                                - {
-                                    let __v = q_x_0;
-                                    let __n0: i64 = q_x_0__n[0usize];
-                                    let __i0: i64 = (q_pos_3
-                                        .wrapping_add(q_i_start_2)
-                                        .wrapping_sub((1 as i32)) as i64);
-                                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                    let __off: usize = 0usize
-                                        .wrapping_add((__i0 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { ::quasar::__rt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                ::quasar::__rt::qstd::rt::index_error_at(
-                                                    "x",
-                                                    &[__i0],
-                                                    __v.shape().dims(),
-                                                    ("loops.q", 22u32, 23u32),
-                                                ),
-                                            );
-                                        }
-                                    }
-                                });
-                            if __ok {
-                                unsafe {
-                                    ::quasar::__rt::run::unchecked::write(&__v, __off, __x)
-                                }
-                            } else {
-                                return ::core::result::Result::Err(
-                                    ::quasar::__rt::qstd::rt::index_error_at(
-                                        "y",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("loops.q", 22u32, 9u32),
-                                    ),
-                                );
-                            }
-                        }
-                    };
-                }
-            }
-        }
+        ::core::result::Result::Ok(())
     }
-    ::core::result::Result::Ok(())
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_diff_from_2_loop21_4__avx2(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_diff_from_2_loop21_4__body(__ctx, __args)
-}
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-#[allow(non_snake_case)]
-unsafe fn __q_diff_from_2_loop21_4__avx512(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
-    __q_diff_from_2_loop21_4__body(__ctx, __args)
-}
-#[allow(non_snake_case)]
-fn __q_diff_from_2_loop21_4(
-    __ctx: &::quasar::__rt::run::BlockCtx<'_>,
-    __args: &::quasar::__rt::run::KernelArgs<'_>,
-) -> ::quasar::__rt::run::Result<()> {
     #[cfg(target_arch = "x86_64")]
-    {
-        if ::quasar::__rt::qstd::rt::has_avx512() {
-            return unsafe { __q_diff_from_2_loop21_4__avx512(__ctx, __args) };
-        }
-        if ::quasar::__rt::qstd::rt::has_avx2_fma() {
-            return unsafe { __q_diff_from_2_loop21_4__avx2(__ctx, __args) };
-        }
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
-    __q_diff_from_2_loop21_4__body(__ctx, __args)
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[inline(never)]
+    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, q_i_start_2 } = *__e;
+        {
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                {
+                    let __v = q_y_1;
+                    let [__n0]: [i64; 1usize] = q_y_1__n;
+                    let [__i0]: [i64; 1usize] = [
+                        (q_pos_3.wrapping_add(q_i_start_2) as i64),
+                    ];
+                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                    {
+                        let __x = ({
+                            let __v = q_x_0;
+                            let [__n0]: [i64; 1usize] = q_x_0__n;
+                            let [__i0]: [i64; 1usize] = [
+                                (q_pos_3.wrapping_add(q_i_start_2) as i64),
+                            ];
+                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                            if __ok {
+                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
+                            } else {
+                                {
+                                    return ::core::result::Result::Err(
+                                        __qrt::qstd::rt::index_error_at(
+                                            "x",
+                                            &[__i0],
+                                            __v.shape().dims(),
+                                            ("loops.q", 22u32, 16u32),
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                            - {
+                                let __v = q_x_0;
+                                let [__n0]: [i64; 1usize] = q_x_0__n;
+                                let [__i0]: [i64; 1usize] = [
+                                    (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub((1 as i32))
+                                        as i64),
+                                ];
+                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                                if __ok {
+                                    unsafe { __qrt::run::unchecked::read(&__v, __off) }
+                                } else {
+                                    {
+                                        return ::core::result::Result::Err(
+                                            __qrt::qstd::rt::index_error_at(
+                                                "x",
+                                                &[__i0],
+                                                __v.shape().dims(),
+                                                ("loops.q", 22u32, 23u32),
+                                            ),
+                                        );
+                                    }
+                                }
+                            });
+                        if __ok {
+                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
+                        } else {
+                            return ::core::result::Result::Err(
+                                __qrt::qstd::rt::index_error_at(
+                                    "y",
+                                    &[__i0],
+                                    __v.shape().dims(),
+                                    ("loops.q", 22u32, 9u32),
+                                ),
+                            );
+                        }
+                    }
+                };
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
+        __ctx.check_rank("diff_from_2_loop21_4", 1usize)?;
+        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
+        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_i_start_2: i32 = __args.scalar(2usize)?;
+        let __e = Env {
+            q_x_0,
+            q_x_0__n,
+            q_x_0__s,
+            q_y_1,
+            q_y_1__n,
+            q_y_1__s,
+            q_i_start_2,
+        };
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let __rows: Rows = rows;
+        let __r = __ctx.range(0usize);
+        let __b = (
+            [
+                (-(((q_i_start_2 as i64)))),
+                (-(((q_i_start_2 as i64)))),
+                (-((-1i64 + (q_i_start_2 as i64)))),
+            ],
+            [
+                (q_y_1.dim(0usize) as i64 - (((q_i_start_2 as i64)))),
+                (q_x_0.dim(0usize) as i64 - (((q_i_start_2 as i64)))),
+                (q_x_0.dim(0usize) as i64 - ((-1i64 + (q_i_start_2 as i64)))),
+            ],
+            true,
+        );
+        __qrt::qstd::rt::split_row(
+            __r,
+            __b,
+            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        )?;
+        ::core::result::Result::Ok(())
+    }
 }
 #[doc(hidden)]
 #[allow(non_upper_case_globals)]
 static __Q_KERNEL_DIFF_FROM_2_LOOP21_4: ::quasar::__rt::run::Kernel = ::quasar::__rt::run::Kernel::new(
         "diff_from_2_loop21_4",
-        __q_diff_from_2_loop21_4,
+        __q_diff_from_2_loop21_4::run,
     )
     .with_params(&["x", "y", "i_start"])
     .with_ptx_entry(&__Q_PTXK_DIFF_FROM_2_LOOP21_4);

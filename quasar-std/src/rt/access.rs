@@ -94,6 +94,19 @@ pub fn periodize(i: i64, n: i64) -> i64 {
     crate::builtins::num::Real::modulo(i, n)
 }
 
+/// `clamp_ext(x, N)`: `x` clamped into `[0, N-1]` (the `'clamped` access mode of kernels; the
+/// caller checks `N > 0`).
+#[inline(always)]
+pub fn clamp_ext(i: i64, n: i64) -> i64 {
+    if i < 0 {
+        0
+    } else if i >= n {
+        n - 1
+    } else {
+        i
+    }
+}
+
 /// `mirror_ext(x, N)`: `x` mirrored into `[0, N-1]`, the edge element repeated
 /// (`-1 -> 0`, `N -> N-1`; see the module documentation). `N <= 0` leaves `x` unchanged.
 #[inline(always)]

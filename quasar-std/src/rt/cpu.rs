@@ -1,5 +1,5 @@
-//! CPU feature detection for generated kernels (compiled for baseline x86-64 and for
-//! AVX2+FMA and for AVX-512, dispatched at run time).
+//! CPU kernels: feature detection (their hot loops are compiled for baseline x86-64, AVX2+FMA
+//! and AVX-512, dispatched at run time) and the split of a row into border and interior.
 
 /// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached).
 #[inline]
@@ -41,4 +41,54 @@ pub fn has_avx512() -> bool {
     {
         false
     }
+}
+
+/// The version of a kernel's hot loop that this CPU runs: `avx512`, `avx2` (AVX2+FMA) or
+/// `base` (`QUASAR_NO_AVX512`, `QUASAR_NO_AVX2` turn the wider ones off).
+#[inline]
+pub fn pick<T>(base: T, avx2: T, avx512: T) -> T {
+    if has_avx512() {
+        avx512
+    } else if has_avx2_fma() {
+        avx2
+    } else {
+        base
+    }
+}
+
+/// Whether position `p` offset by `lo` and by `hi` stays inside `0..n` (a row of a kernel's
+/// interior, along one of the outer dimensions).
+#[inline(always)]
+pub fn inside(p: usize, lo: i64, hi: i64, n: usize) -> bool {
+    p as i64 + lo >= 0 && (p as i64 + hi) < n as i64
+}
+
+/// Runs one row `r` of a kernel with an interior path: `interior` once over `[lo, hi)` and
+/// `border` at each other position of `r`, or `border` at every position when `ok` is false
+/// or the interior is empty. `lo` is the largest of `los`, `hi` the smallest of `his`; they
+/// include `r.start` and `r.end`.
+#[inline(always)]
+pub fn split_row<E, const L: usize, const H: usize>(
+    r: std::ops::Range<usize>,
+    (los, his, ok): ([i64; L], [i64; H], bool),
+    mut border: impl FnMut(usize) -> Result<(), E>,
+    interior: impl FnOnce(usize, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    let lo = los.into_iter().max().unwrap_or(0).max(r.start as i64);
+    let hi = his.into_iter().min().unwrap_or(0).min(r.end as i64);
+    if ok && lo < hi {
+        let (lo, hi) = (lo as usize, hi as usize);
+        for p in r.start..lo {
+            border(p)?;
+        }
+        interior(lo, hi)?;
+        for p in hi..r.end {
+            border(p)?;
+        }
+    } else {
+        for p in r {
+            border(p)?;
+        }
+    }
+    Ok(())
 }

@@ -19,18 +19,17 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The flat loop (`Partition::flat` holds): used when every view's trailing extents equal the
-/// launch's and the block spans them, else `code` (the ordinary loops). `fast` and `general`
-/// are the interior and general bodies of one thread.
+/// launch's and the block spans them, else `code` (the ordinary loops). `interior` runs the
+/// interior `__lo..__hi` of row `__p0` and `general` one border thread at `__p0…`, both
+/// `Result`s.
 pub(crate) fn flat_loop(
     fg: &FnGen,
     d: usize,
     facts: &Partition,
-    fast: &TokenStream,
+    interior: &TokenStream,
     general: &TokenStream,
     code: TokenStream,
 ) -> TokenStream {
-    let last = d - 1;
-    let plast = format_ident!("__p{}", last);
     let mut bases: Vec<LocalId> = facts.region.iter().map(|c| c.base).collect();
     bases.sort_by_key(|b| b.0);
     bases.dedup();
@@ -46,15 +45,14 @@ pub(crate) fn flat_loop(
     }
     // The interior of a row in `j`, from the offsets along dimension 1, and the row test.
     let s1 = (2..d).map(|k| quote!(__ctx.dims()[#k]));
-    let mut jlo = vec![quote!(0i64)];
-    let mut jhi = vec![quote!(__run as i64)];
-    let mut row_ok = vec![quote!(true)];
+    // (`split_row` clips them to the row.)
+    let (mut jlo, mut jhi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
+    let rt = &fg.g.rt;
     for c in &facts.region {
         let v = &fg.names[c.base.0 as usize];
         let (lo, hi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
         match c.launch_dim {
-            0 => row_ok
-                .push(quote!((__p0 as i64 + #lo >= 0 && __p0 as i64 + #hi < #v.dim(0) as i64))),
+            0 => row_ok.push(quote!(#rt::qstd::rt::inside(__p0, #lo, #hi, #v.dim(0)))),
             1 => {
                 jlo.push(quote!((-(#lo)) * __s1));
                 jhi.push(quote!((#v.dim(1) as i64 - (#hi)) * __s1));
@@ -68,29 +66,21 @@ pub(crate) fn flat_loop(
         let p = format_ident!("__p{}", k);
         split.push(quote!(let #p = __rest % __ctx.dims()[#k]; __rest /= __ctx.dims()[#k];));
     }
-    let border = quote!({ #(#split)* let _ = __rest; #general });
-    let zeros = (1..last).map(|k| {
-        let p = format_ident!("__p{}", k);
-        quote!(let #p = 0usize;)
-    });
+    if row_ok.is_empty() {
+        row_ok.push(quote!(true));
+    }
     quote! {
         if #(#same)&&* {
             let __s1: i64 = 1i64 #(* (#s1 as i64))*;
             let __run: usize = __ctx.dims()[1] * (__s1 as usize);
-            let __jlo: i64 = [#(#jlo),*].into_iter().max().unwrap_or(0);
-            let __jhi: i64 = [#(#jhi),*].into_iter().min().unwrap_or(0);
+            let (__jlo, __jhi) = ([#(#jlo),*], [#(#jhi),*]);
             for __p0 in __ctx.range(0) {
-                if #(#row_ok)&&* && __jlo < __jhi {
-                    let (__jlo, __jhi) = (__jlo as usize, __jhi as usize);
-                    for __j in 0..__jlo #border
-                    {
-                        #(#zeros)*
-                        for #plast in __jlo..__jhi { #fast }
-                    }
-                    for __j in __jhi..__run #border
-                } else {
-                    for __j in 0..__run #border
-                }
+                #rt::qstd::rt::split_row(
+                    0..__run,
+                    (__jlo, __jhi, #(#row_ok)&&*),
+                    |__j| { #(#split)* #general },
+                    |__lo, __hi| #interior,
+                )?;
             }
         } else {
             #code

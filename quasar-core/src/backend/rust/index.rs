@@ -351,7 +351,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let fast: Vec<bool> = (0..k)
             .map(|_| self.interior.as_ref().is_some_and(|p| p.unchecked.contains(&node)))
             .collect();
+        // In the interior every component is in bounds: no extents, no test, one offset (the
+        // atomic compound assignments keep the general form).
+        let all_fast =
+            k > 0 && fast.iter().all(|&f| f) && matches!(write, None | Some((AssignOp::Assign, _)));
         let mut lets = Vec::new();
+        // The components (`__i{d}`) and, with the block's geometry, the extents used (`__n{d}`).
+        let mut is: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
+        let mut ns: Vec<TokenStream> = vec![quote!(_); k];
         let mut oks = Vec::new();
         let mut offs = Vec::new();
         for (d, c) in comps.iter().enumerate() {
@@ -371,12 +378,23 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 None => (ext, quote!(__v.stride(#d))),
             };
             let en = quote::format_ident!("__n{}", d);
-            lets.push(quote!(let #en: i64 = #ext; let #i: i64 = #c;));
             if fast[d] {
                 // Wrapping: the flat loops of `collapse` run the interior with components that
                 // are negative on their own (`p1 + o` with `p1 = 0`); the sum is in bounds.
-                offs.push(quote!((#i as usize).wrapping_mul(#stride)));
+                if all_fast {
+                    offs.push(quote!(((#c) as usize).wrapping_mul(#stride)));
+                } else {
+                    is.push((i.clone(), c.clone()));
+                    offs.push(quote!((#i as usize).wrapping_mul(#stride)));
+                }
                 continue;
+            }
+            is.push((i.clone(), c.clone()));
+            // The extents read once per block are bound together (below).
+            if geom.is_some() {
+                ns[d] = quote!(#en);
+            } else {
+                lets.push(quote!(let #en: i64 = #ext;));
             }
             match mode {
                 // The offset is computed before `ok` is tested, so an index outside (negative,
@@ -391,7 +409,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 Access::Clamped => {
                     oks.push(quote!((#en > 0)));
-                    offs.push(quote!(((if #i < 0 { 0 } else if #i >= #en { #en - 1 } else { #i }) as usize) * #stride));
+                    offs.push(quote!((#rt::qstd::rt::clamp_ext(#i, #en) as usize) * #stride));
                 }
                 Access::Circular => {
                     oks.push(quote!((#en > 0)));
@@ -405,8 +423,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
             }
         }
+        if let Some((nn, _, _)) = &geom {
+            if ns.iter().any(|t| t.to_string() != "_") {
+                lets.insert(0, quote!(let [#(#ns),*]: [i64; #k] = #nn;));
+            }
+        }
+        let (ins, ivs): (Vec<_>, Vec<_>) = is.into_iter().unzip();
+        let ni = ins.len();
+        if ni > 0 {
+            lets.push(quote!(let [#(#ins),*]: [i64; #ni] = [#(#ivs),*];));
+        }
         let ok = if oks.is_empty() { quote!(true) } else { quote!(#(#oks)&&*) };
-        let off = quote!(0usize #(.wrapping_add(#offs))*);
+        let off = match offs.split_first() {
+            Some((first, [])) => quote!(#first),
+            Some((first, rest)) => quote!((#first) #(.wrapping_add(#rest))*),
+            None => quote!(0usize),
+        };
         let zero = n.zero(&rt);
         let idx_list: Vec<TokenStream> = (0..k)
             .map(|d| {
@@ -426,12 +458,31 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Access::Checked | Access::Unchecked => quote!({ #err; }),
             _ => quote!({}),
         };
+        // More subscripts than the view has dimensions: a vector is indexed as a row
+        // (`v[0, j]`), other views gain trailing extents of 1.
+        let view = if k > r && geom.is_none() {
+            quote!((#view).with_subscripts(#k))
+        } else {
+            view.clone()
+        };
         // The unchecked accesses go through `quasar_runtime::unchecked`, which states once why
-        // `__off` is in bounds here: `__ok` tested it, the interior proved it, or the array is
-        // `'unchecked` in a release build.
+        // the offset is in bounds here: `__ok` tested it, the interior proved it, or the array
+        // is `'unchecked` in a release build.
         let un = quote!(#rt::run::unchecked);
+        if all_fast {
+            let body = match write {
+                Some((_, v)) => quote!(let __x = #v; unsafe { #un::write(&__v, #off, __x) }),
+                None => quote!(unsafe { #un::read(&__v, #off) }),
+            };
+            return Ok(quote!({ let __v = #view; #(#pre)* #body }));
+        }
+        let zero_outside = !matches!(mode, Access::Checked | Access::Unchecked);
         let body = match write {
+            None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
+            Some((AssignOp::Assign, v)) if zero_outside => {
+                quote!({ let __x = #v; unsafe { #un::write_if(&__v, __ok, __off, __x) } })
+            }
             Some((AssignOp::Assign, v)) => {
                 quote!({ let __x = #v; if __ok { unsafe { #un::write(&__v, __off, __x) } } else #on_fail_write })
             }
@@ -456,13 +507,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
                 quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
             }
-        };
-        // More subscripts than the view has dimensions: a vector is indexed as a row
-        // (`v[0, j]`), other views gain trailing extents of 1.
-        let view = if k > r && geom.is_none() {
-            quote!((#view).with_subscripts(#k))
-        } else {
-            view.clone()
         };
         Ok(
             quote!({ let __v = #view; #(#pre)* #(#lets)* let __ok: bool = #ok; let __off: usize = #off; #body }),

@@ -7,11 +7,12 @@
 //!   affine in `pos` (the partition of `transform::interior`); the interior copy has no boundary
 //!   handling for them.
 //! * Kernels with `syncthreads` or `shared` memory: [`super::barrier`].
-//! * On x86-64 the block function is compiled three times (baseline, AVX2+FMA, AVX-512) and dispatched
-//!   at run time.
+//! * On x86-64 the hot loop is compiled three times (baseline, AVX2+FMA, AVX-512) and
+//!   dispatched at run time; the border code once ([`super::versions`]).
 
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
+use super::versions::{self, EnvField};
 use super::{unsupported, GResult, Gen};
 use crate::ir::partition::{Bound, Term};
 use crate::ir::{Block, Expr, FunctionId, LocalId, LocalRole, Special, StmtKind};
@@ -20,6 +21,14 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
+    // Inside the kernel's module the runtime is `__qrt` (short paths, short lines).
+    let full = std::mem::replace(&mut g.rt, quote!(__qrt));
+    let items = generate_in_module(g, id, &full);
+    g.rt = full;
+    items
+}
+
+fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GResult<TokenStream> {
     let rt = g.rt.clone();
     let f = g.m.function(id);
     let name = g.fn_ident(id);
@@ -66,15 +75,18 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
         fg.set_repr(*l, Repr::View(n, Some(rank)));
     }
 
-    // Prologue: arguments.
+    // Prologue: arguments, and the fields of the environment that carries them to the row and
+    // border functions (`versions`).
     let mut prologue = Vec::new();
+    let mut env = Vec::new();
     for (i, &l) in slots.iter().enumerate() {
         let r = fg.local_repr_checked(l)?;
-        let n = &fg.names[l.0 as usize];
-        let ty = fg.rust_type(&r);
+        let n = fg.names[l.0 as usize].clone();
+        let ty = super::ty::rust_type(&r, &rt, &quote!('a));
         prologue.push(match r {
             Repr::View(e, rank) => {
                 let et = e.tokens(&rt);
+                env.push(EnvField { name: n.clone(), ty, copy: true });
                 match rank {
                     Some(r) => {
                         // Extents and strides once per block, not per access.
@@ -82,18 +94,20 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
                         fg.geom.insert(l, r);
                         let nn = format_ident!("{}__n", n);
                         let ss = format_ident!("{}__s", n);
-                        let ds = (0..r).map(|d| quote!(#n.dim(#d) as i64));
-                        let st = (0..r).map(|d| quote!(#n.stride(#d)));
-                        quote!(
-                            let #n = __args.view_as::<#et>(#i, #r)?;
-                            let #nn: [i64; #r] = [#(#ds),*];
-                            let #ss: [usize; #r] = [#(#st),*];
-                        )
+                        env.push(EnvField { name: nn.clone(), ty: quote!([i64; #r]), copy: true });
+                        env.push(EnvField {
+                            name: ss.clone(),
+                            ty: quote!([usize; #r]),
+                            copy: true,
+                        });
+                        quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
                     }
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
             }
             Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
+                let copy = !matches!(r, Repr::FnVal(_));
+                env.push(EnvField { name: n.clone(), ty: ty.clone(), copy });
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
             _ => {
@@ -119,31 +133,29 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
             "launch over at most three dimensions and loop over the others inside the kernel",
         ));
     }
-    let check_rank = if d > 0 {
-        quote!(if __ctx.ndim() != #d {
-            return ::core::result::Result::Err(#rt::run::Error::InvalidLaunch {
-                kernel: ::std::string::String::from(#kname),
-                reason: ::std::format!("the kernel's position has {} dimensions, the launch {}", #d, __ctx.ndim()),
-            });
-        })
-    } else {
-        quote!()
-    };
+    let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
+    let prologue = quote!(#check_rank #(#prologue)*);
 
-    let make_body = |fg: &mut FnGen, fused: bool| {
-        fg.g.fused = fused;
-        let body = if block_sensitive {
-            super::barrier::barrier_body(fg, d, &shared)
-        } else {
-            simple_body(fg, d)
+    let code = if block_sensitive || d == 0 {
+        let make_body = |fg: &mut FnGen, fused: bool| {
+            fg.g.fused = fused;
+            let body = if block_sensitive {
+                super::barrier::barrier_body(fg, d, &shared)
+            } else {
+                positionless_body(fg)
+            };
+            fg.g.fused = false;
+            body
         };
-        fg.g.fused = false;
-        body
+        let body = make_body(&mut fg, false)?;
+        // The copy for CPUs with FMA, when it differs (it calls math routines that fuse).
+        let fused_body = make_body(&mut fg, true)?;
+        let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
+        versions::whole_block(&rt, &prologue, &body, fused_body.as_ref())
+    } else {
+        let code = row_code(&mut fg, d)?;
+        versions::rows(&rt, &prologue, &env, d, &code)
     };
-    let body = make_body(&mut fg, false)?;
-    // The copy for CPUs with FMA, when it differs (it calls math routines that fuse).
-    let fused_body = make_body(&mut fg, true)?;
-    let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
     let shared_fn = if shared.is_empty() {
         quote!()
     } else {
@@ -152,72 +164,27 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let sname = format_ident!("{}__shared", name);
     // The Quasar names of the launch arguments, for errors and the profile.
     let params: Vec<String> = slots.iter().map(|&l| fg.f.local(l).name.clone()).collect();
-    let mut builder = quote!(#rt::run::Kernel::new(#kname, #name).with_params(&[#(#params),*]));
+    let mut builder =
+        quote!(#full_rt::run::Kernel::new(#kname, #name::run).with_params(&[#(#params),*]));
     if !shared.is_empty() {
-        builder = quote!(#builder.with_shared(#sname));
+        builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {
         builder = quote!(#builder.block_sensitive());
     }
     let builder = fg.g.ptx.attach(&fg.f.instance_name, builder, block_sensitive);
-    let avx = format_ident!("{}__avx2", name);
-    let avx512 = format_ident!("{}__avx512", name);
-    let generic = format_ident!("{}__body", name);
-    let block_fn = |f: &proc_macro2::Ident, body: &TokenStream| {
-        quote! {
-            #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, non_snake_case, clippy::all)]
-            #[inline(always)]
-            fn #f(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-                #check_rank
-                #(#prologue)*
-                #body
-                ::core::result::Result::Ok(())
-            }
-        }
-    };
-    let generic_fn = block_fn(&generic, &body);
-    let (fused, fused_fn) = match &fused_body {
-        Some(b) => {
-            let f = format_ident!("{}__body_fma", name);
-            let code = block_fn(&f, b);
-            (f, quote!(#[cfg(target_arch = "x86_64")] #code))
-        }
-        None => (generic.clone(), quote!()),
-    };
+    // One module per kernel: rustc puts each in its own codegen unit, so LLVM spreads them over
+    // the cores, and an incremental build redoes only the kernels that changed.
     Ok(quote! {
-        #shared_fn
-        #generic_fn
-        #fused_fn
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma")]
-        #[allow(non_snake_case)]
-        unsafe fn #avx(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #fused(__ctx, __args)
-        }
-        // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-        #[allow(non_snake_case)]
-        unsafe fn #avx512(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #fused(__ctx, __args)
-        }
-        #[allow(non_snake_case)]
-        fn #name(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>) -> #rt::run::Result<()> {
-            #[cfg(target_arch = "x86_64")]
-            {
-                if #rt::qstd::rt::has_avx512() {
-                    // SAFETY: the CPU supports these AVX-512 subsets, AVX2 and FMA (checked).
-                    return unsafe { #avx512(__ctx, __args) };
-                }
-                if #rt::qstd::rt::has_avx2_fma() {
-                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-                    return unsafe { #avx(__ctx, __args) };
-                }
-            }
-            #generic(__ctx, __args)
+        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, unused_imports, non_snake_case, clippy::all)]
+        mod #name {
+            use super::*;
+            use #full_rt as __qrt;
+            #shared_fn
+            #code
         }
         #[doc(hidden)]
         #[allow(non_upper_case_globals)]
-        static #stat: #rt::run::Kernel = #builder;
+        static #stat: #full_rt::run::Kernel = #builder;
     })
 }
 
@@ -257,7 +224,6 @@ pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[Special]) -> TokenStr
     quote!(#(#out)*)
 }
 
-/// A kernel without barriers: nested loops over the block's positions.
 /// The locals a block assigns to as a whole (`x = …`, `x op= …`, `[x, …] = …`).
 fn assigned_locals(body: &[crate::ir::Stmt]) -> Vec<LocalId> {
     use crate::ir::PlaceKind;
@@ -281,90 +247,136 @@ fn assigned_locals(body: &[crate::ir::Stmt]) -> Vec<LocalId> {
     out
 }
 
-fn simple_body(fg: &mut FnGen, d: usize) -> GResult<TokenStream> {
+/// The locals of one thread: the kernel's non-`Var` locals, and a per-thread copy of each
+/// parameter the body assigns to (each thread starts from the parameter's value).
+fn thread_locals(fg: &mut FnGen) -> GResult<TokenStream> {
     let mut locals = fg.declare_locals(|r| !matches!(r, LocalRole::Var))?;
-    // Each thread starts from the parameter's value.
     for &l in &fg.assigned_params {
         let n = &fg.names[l.0 as usize];
         locals = quote!(#locals let mut #n = #n;);
     }
-    let sp = specials(fg, d);
+    Ok(locals)
+}
+
+/// A kernel without barriers and without a position parameter: one thread per position,
+/// whatever the launch rank.
+fn positionless_body(fg: &mut FnGen) -> GResult<TokenStream> {
+    let locals = thread_locals(fg)?;
+    let sp = specials(fg, 0);
     let body = fg.block(&fg.f.body)?;
-    let thread = |b: &TokenStream| quote!({ #sp #locals '__thread: { #b } });
-    if d == 0 {
-        // No position parameter: one thread per position, whatever the launch rank.
-        let t = thread(&body);
-        return Ok(quote! {
-            let __nd = __ctx.ndim();
-            let __r0 = if __nd > 0 { __ctx.range(0) } else { 0..1 };
-            let __r1 = if __nd > 1 { __ctx.range(1) } else { 0..1 };
-            let __r2 = if __nd > 2 { __ctx.range(2) } else { 0..1 };
-            for __p0 in __r0 { for __p1 in __r1.clone() { for __p2 in __r2.clone() { let _ = (__p0, __p1, __p2); #t } } }
-        });
-    }
+    Ok(quote! {
+        let __nd = __ctx.ndim();
+        let __r0 = if __nd > 0 { __ctx.range(0) } else { 0..1 };
+        let __r1 = if __nd > 1 { __ctx.range(1) } else { 0..1 };
+        let __r2 = if __nd > 2 { __ctx.range(2) } else { 0..1 };
+        for __p0 in __r0 { for __p1 in __r1.clone() { for __p2 in __r2.clone() {
+            let _ = (__p0, __p1, __p2);
+            { #sp #locals '__thread: { #body } }
+        } } }
+    })
+}
+
+/// The code of a kernel without barriers over `d >= 1` dimensions, laid out by
+/// [`versions::rows`].
+pub(super) struct RowCode {
+    /// The block function's loops: `__rows(…)` runs the hot part of a row (the interior, or the
+    /// whole row when the kernel has no interior path) and `thread(…)` one border thread.
+    pub loops: TokenStream,
+    /// One border thread (the body of `thread`), when the kernel has an interior path.
+    pub border: Option<TokenStream>,
+    /// One thread of the hot loop, and its copy for CPUs with FMA when that differs (it calls
+    /// math routines that fuse).
+    pub hot: TokenStream,
+    pub hot_fma: Option<TokenStream>,
+}
+
+/// The loops over the block's positions, the innermost along the last (contiguous) dimension
+/// and split into border / interior / border by the kernel's partition (`transform::interior`).
+/// Only the hot loop gets CPU-feature copies; the border code is emitted once.
+fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
+    let locals = thread_locals(fg)?;
+    let sp = specials(fg, d);
+    let facts = fg.f.partition.clone().unwrap_or_default();
+    let thread = |fg: &mut FnGen, fused: bool, interior: bool| -> GResult<TokenStream> {
+        fg.g.fused = fused;
+        fg.interior = interior.then(|| facts.clone());
+        let body = fg.block(&fg.f.body);
+        fg.g.fused = false;
+        fg.interior = None;
+        let body = body?;
+        Ok(quote!({ #sp #locals '__thread: { #body } }))
+    };
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
-    let general = thread(&body);
-    // The interior fast path (the kernel's partition, `transform::interior`).
-    let facts = fg.f.partition.clone().unwrap_or_default();
-    let mut flat_fast = None;
-    let inner = if facts.constrains(last) {
-        fg.interior = Some(facts.clone());
-        let fast_body = fg.block(&fg.f.body);
-        fg.interior = None;
-        let fast = thread(&fast_body?);
-        flat_fast = Some(fast.clone());
-        let mut lo = vec![quote!(__r.start as i64)];
-        let mut hi = vec![quote!(__r.end as i64)];
-        let mut row_ok = vec![quote!(true)];
-        for c in &facts.region {
-            let v = &fg.names[c.base.0 as usize];
-            let ad = c.array_dim;
-            let (clo, chi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
-            if c.launch_dim == last {
-                lo.push(quote!((-(#clo))));
-                hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
-            } else {
-                let p = format_ident!("__p{}", c.launch_dim);
-                row_ok.push(
-                    quote!((#p as i64 + (#clo) >= 0 && #p as i64 + (#chi) < #v.dim(#ad) as i64)),
-                );
-            }
-        }
-        quote! {
-            let __r = __ctx.range(#last);
-            let __lo: i64 = [#(#lo),*].into_iter().max().unwrap_or(0);
-            let __hi: i64 = [#(#hi),*].into_iter().min().unwrap_or(0);
-            if #(#row_ok)&&* && __lo < __hi {
-                let (__lo, __hi) = (__lo as usize, __hi as usize);
-                for #plast in __r.start..__lo { #general }
-                for #plast in __lo..__hi { #fast }
-                for #plast in __hi..__r.end { #general }
-            } else {
-                for #plast in __r { #general }
-            }
-        }
-    } else {
-        quote!(for #plast in __ctx.range(#last) { #general })
+    let ps: Vec<Ident> = (0..d).map(|k| format_ident!("__p{}", k)).collect();
+    let outer: Vec<TokenStream> = ps[..last].iter().map(|p| quote!(#p)).collect();
+    let rows = |outer: &[TokenStream], lo: TokenStream, hi: TokenStream| {
+        // SAFETY (generated): `__rows` is a version this CPU supports (checked when chosen).
+        quote!(unsafe { __rows(__ctx, &__e, [#(#outer,)* #lo, #hi]) })
     };
-    let mut code = inner;
-    for k in (0..last).rev() {
-        let p = format_ident!("__p{}", k);
-        code = quote!(for #p in __ctx.range(#k) { #code });
-    }
-    match &flat_fast {
-        Some(fast) if facts.flat => {
-            Ok(super::collapse::flat_loop(fg, d, &facts, fast, &general, code))
+    let interior = facts.constrains(last);
+    let hot = thread(fg, false, interior)?;
+    let hot_fma = thread(fg, true, interior)?;
+    let hot_fma = (hot_fma.to_string() != hot.to_string()).then_some(hot_fma);
+    let nest = |mut code: TokenStream| {
+        for k in (0..last).rev() {
+            let p = format_ident!("__p{}", k);
+            code = quote!(for #p in __ctx.range(#k) { #code });
         }
-        _ => Ok(code),
+        code
+    };
+    if !interior {
+        let run = rows(&outer, quote!(__r.start), quote!(__r.end));
+        let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
+        return Ok(RowCode { loops, border: None, hot, hot_fma });
     }
+    let border = thread(fg, false, false)?;
+    let one = quote!(thread(__ctx, &__e, [#(#ps),*]));
+    // (`split_row` clips them to the row.)
+    let (mut lo, mut hi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
+    let rt = fg.g.rt.clone();
+    for c in &facts.region {
+        let v = &fg.names[c.base.0 as usize];
+        let ad = c.array_dim;
+        let (clo, chi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
+        if c.launch_dim == last {
+            lo.push(quote!((-(#clo))));
+            hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
+        } else {
+            let p = format_ident!("__p{}", c.launch_dim);
+            row_ok.push(quote!(#rt::qstd::rt::inside(#p, #clo, #chi, #v.dim(#ad))));
+        }
+    }
+    if row_ok.is_empty() {
+        row_ok.push(quote!(true));
+    }
+    let run = rows(&outer, quote!(__lo), quote!(__hi));
+    let code = nest(quote! {
+        let __r = __ctx.range(#last);
+        let __b = ([#(#lo),*], [#(#hi),*], #(#row_ok)&&*);
+        #rt::qstd::rt::split_row(__r, __b, |#plast| #one, |__lo, __hi| #run)?;
+    });
+    let loops = if facts.flat {
+        // The interior of a flat row: `__p1 = … = 0` and the flat index as `__p{last}`.
+        let mut flat_outer = vec![quote!(__p0)];
+        flat_outer.extend((1..last).map(|_| quote!(0usize)));
+        let run = rows(&flat_outer, quote!(__lo), quote!(__hi));
+        super::collapse::flat_loop(fg, d, &facts, &run, &one, code)
+    } else {
+        code
+    };
+    Ok(RowCode { loops, border: Some(border), hot, hot_fma })
 }
 
 /// A partition bound as an `i64` expression of the block function, where `names` are the
 /// locals' Rust names (arguments are bound before the position loops).
 pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
     let c = b.c;
-    let terms = b.terms.iter().map(|&(k, t)| {
+    let mut parts: Vec<TokenStream> = Vec::new();
+    if c != 0 || b.terms.is_empty() {
+        parts.push(quote!(#c));
+    }
+    for &(k, t) in &b.terms {
         let v = match t {
             Term::Local(l) => {
                 let n = &names[l.0 as usize];
@@ -379,9 +391,13 @@ pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
                 quote!((#n.dim(#d) as i64))
             }
         };
-        quote!(+ (#k) * #v)
-    });
-    quote!(((#c) #(#terms)*))
+        parts.push(match k {
+            1 => v,
+            -1 => quote!(-#v),
+            _ => quote!(#k * #v),
+        });
+    }
+    quote!((#(#parts)+*))
 }
 
 /// The blocks nested directly in a statement.

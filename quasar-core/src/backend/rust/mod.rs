@@ -38,6 +38,7 @@ mod stmt;
 #[cfg(test)]
 mod tests;
 pub mod ty;
+mod versions;
 
 use crate::analysis::ModuleInfo;
 use crate::diagnostics::Diagnostic;

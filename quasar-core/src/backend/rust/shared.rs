@@ -45,7 +45,7 @@ pub(super) fn shared_bytes_fn(
     }
     Ok(quote! {
         #[allow(non_snake_case, unused_variables, clippy::all)]
-        fn #name(__b: &[usize]) -> usize {
+        pub(super) fn #name(__b: &[usize]) -> usize {
             let __f = || -> #rt::run::Result<usize> {
                 #bind
                 let mut __total = 0usize;

@@ -21,7 +21,7 @@ fn kernels_with_pow_get_a_fused_copy_for_fma_cpus() {
              parallel_do(numel(x), x, y, g)
          endfunction",
     );
-    assert!(code.contains("__body_fma"), "{code}");
+    assert!(code.contains("rows_fma"), "{code}");
     assert!(code.contains("pow_fma"), "{code}");
     // The baseline copy calls the unfused routine.
     assert!(code.contains("rt :: pow ("), "{code}");
@@ -37,8 +37,32 @@ fn kernels_without_fusable_math_have_one_block_function() {
              parallel_do(numel(x), x, y, s)
          endfunction",
     );
-    assert!(!code.contains("__body_fma"), "{code}");
+    assert!(!code.contains("rows_fma"), "{code}");
     assert!(code.contains("avx512"), "the AVX-512 copy: {code}");
+}
+
+#[test]
+fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
+    let code = rust_of(
+        "function [] = __kernel__ b(x : mat'mirror, y : mat, pos : ivec2)
+             y[pos] = x[pos[0], pos[1] - 1] + x[pos[0], pos[1] + 1]
+         endfunction
+         function [] = run(x : mat, y : mat)
+             parallel_do(size(x), x, y, b)
+         endfunction",
+    );
+    // One module per kernel, with its own codegen unit.
+    assert!(code.contains("mod __q_b_"), "{code}");
+    // The border (mirrored reads) once, out of line; the interior in the row versions.
+    // Two reads of two mirrored components each.
+    assert_eq!(code.matches("mirror_ext").count(), 4, "{code}");
+    let rows = &code[code.find("fn rows").unwrap()..code.find("fn thread").unwrap()];
+    assert!(!rows.contains("mirror_ext"), "{rows}");
+    assert_eq!(code.matches("fn thread").count(), 1, "{code}");
+    assert!(code.contains("# [inline (never)] fn thread"), "{code}");
+    assert_eq!(code.matches("target_feature").count(), 2, "{code}");
+    assert!(code.contains("unsafe fn rows_avx2"), "{code}");
+    assert!(code.contains("unsafe fn rows_avx512"), "{code}");
 }
 
 #[test]

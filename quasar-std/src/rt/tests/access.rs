@@ -92,3 +92,48 @@ fn get_and_set_elements() {
     assert!(e.to_string().contains("`out`"), "{e}");
     assert!(set_elem(&a, "out", &[6], 1.0, Mode::Unchecked).is_err());
 }
+
+#[test]
+fn clamp_ext_is_the_clamped_mode_of_map_index() {
+    for n in 1..5i64 {
+        for i in -7..9i64 {
+            let want = map_index(i, n as usize, Mode::Clamped).map(|x| x as i64);
+            assert_eq!(Some(clamp_ext(i, n)), want, "clamp_ext({i}, {n})");
+        }
+    }
+}
+
+#[test]
+fn split_row_runs_the_border_around_the_interior() {
+    let run = |lo: i64, hi: i64, ok: bool| {
+        let (mut border, mut inner) = (Vec::new(), None);
+        split_row::<(), 2, 2>(
+            2..9,
+            ([2, lo], [9, hi], ok),
+            |p| {
+                border.push(p);
+                Ok(())
+            },
+            |a, b| {
+                inner = Some((a, b));
+                Ok(())
+            },
+        )
+        .unwrap();
+        (border, inner)
+    };
+    assert_eq!(run(4, 7, true), (vec![2, 3, 7, 8], Some((4, 7))));
+    // Not this row, or an empty interior: the border code everywhere.
+    assert_eq!(run(4, 7, false), ((2..9).collect(), None));
+    assert_eq!(run(6, 6, true), ((2..9).collect(), None));
+    // An error stops the row.
+    let fail = |p| if p == 2 { Err(p) } else { Ok(()) };
+    assert_eq!(split_row(0..3, ([1], [2], true), fail, |_, _| Ok(())), Err(2));
+}
+
+#[test]
+fn inside_tests_both_offsets() {
+    assert!(inside(2, -2, 1, 4));
+    assert!(!inside(2, -3, 1, 4));
+    assert!(!inside(2, 0, 2, 4));
+}

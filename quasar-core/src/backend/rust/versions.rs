@@ -1,0 +1,187 @@
+//! The CPU versions of a kernel's block function, laid out in the kernel's own module.
+//!
+//! Users build without `-C target-cpu=native`, so the loops that vectorise are compiled for
+//! baseline x86-64, AVX2+FMA and AVX-512 and picked at run time (ARCHITECTURE §3). Only those
+//! loops pay for the copies: a kernel without barriers keeps its arguments in an `Env`, runs
+//! the hot loop of each row through `rows` (the interior, or the whole row when the kernel has
+//! no interior path), one function per version, and its border threads through one `thread`
+//! function compiled once, for baseline x86-64 (the border is a sliver of the positions).
+//! Kernels with barriers or without a position compile their whole block function per version.
+
+use super::kernel::RowCode;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// A field of a kernel's `Env`: an argument, or the extents or strides of a view argument,
+/// named as the block function's local of the same value.
+pub(super) struct EnvField {
+    pub name: Ident,
+    pub ty: TokenStream,
+    /// `Copy` (everything but function values).
+    pub copy: bool,
+}
+
+/// The `Env` fields as locals of a function given `__e: &Env`.
+fn unpack(env: &[EnvField]) -> TokenStream {
+    let names = env.iter().map(|f| {
+        let n = &f.name;
+        if f.copy {
+            quote!(#n)
+        } else {
+            quote!(ref #n)
+        }
+    });
+    let clones = env.iter().filter(|f| !f.copy).map(|f| {
+        let n = &f.name;
+        quote!(let #n = #n.clone();)
+    });
+    quote!(let Env { #(#names),* } = *__e; #(#clones)*)
+}
+
+/// The items of a kernel without barriers over `d >= 1` dimensions: `Env`, the `rows`
+/// versions, `thread` and the block function `run`, which reads the arguments (`prologue`),
+/// picks the version of `rows` this CPU runs and loops (`code.loops`).
+pub(super) fn rows(
+    rt: &TokenStream,
+    prologue: &TokenStream,
+    env: &[EnvField],
+    d: usize,
+    code: &RowCode,
+) -> TokenStream {
+    let last = d - 1;
+    let plast = format_ident!("__p{}", last);
+    let outer: Vec<Ident> = (0..last).map(|k| format_ident!("__p{}", k)).collect();
+    let all: Vec<Ident> = (0..d).map(|k| format_ident!("__p{}", k)).collect();
+    // The row's outer positions and its range in one array: short signatures.
+    let q = d + 1;
+    let params = quote!(__ctx: &__Ctx, __e: &Env, __q: [usize; #q]);
+    let args = quote!(__ctx, __e, __q);
+    let res = quote!(__Res);
+    let unpack = unpack(env);
+    let row_fn = |f: &Ident, hot: &TokenStream| {
+        quote! {
+            #[inline(always)]
+            fn #f(#params) -> #res {
+                let [#(#outer,)* __lo, __hi] = __q;
+                #unpack
+                for #plast in __lo..__hi { #hot }
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
+    let base = format_ident!("rows");
+    let base_fn = row_fn(&base, &code.hot);
+    let (fused, fused_fn) = match &code.hot_fma {
+        Some(hot) => {
+            let f = format_ident!("rows_fma");
+            let item = row_fn(&f, hot);
+            (f, quote!(#[cfg(target_arch = "x86_64")] #item))
+        }
+        None => (base.clone(), quote!()),
+    };
+    let thread_fn = code.border.as_ref().map(|body| {
+        quote! {
+            #[inline(never)]
+            fn thread(__ctx: &__Ctx, __e: &Env, [#(#all),*]: [usize; #d]) -> #res {
+                #unpack
+                #body
+                ::core::result::Result::Ok(())
+            }
+        }
+    });
+    let fields = env.iter().map(|f| {
+        let (n, t) = (&f.name, &f.ty);
+        quote!(#n: #t)
+    });
+    let values = env.iter().map(|f| {
+        let n = &f.name;
+        if f.copy {
+            quote!(#n)
+        } else {
+            quote!(#n: #n.clone())
+        }
+    });
+    let loops = &code.loops;
+    quote! {
+        use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
+        type __Res = #rt::run::Result<()>;
+        struct Env<'a> { #(#fields),* }
+        type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
+        #base_fn
+        #fused_fn
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
+        // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+        unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
+        #thread_fn
+        pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> #res {
+            #prologue
+            let __e = Env { #(#values),* };
+            #[cfg(target_arch = "x86_64")]
+            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
+            #[cfg(not(target_arch = "x86_64"))]
+            let __rows: Rows = #base;
+            #loops
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// The items of a kernel whose whole block function is compiled per version (barriers, or no
+/// position): `block`, its copy with fused math when that differs, the versions, and `run`.
+pub(super) fn whole_block(
+    rt: &TokenStream,
+    prologue: &TokenStream,
+    body: &TokenStream,
+    fused_body: Option<&TokenStream>,
+) -> TokenStream {
+    let res = quote!(#rt::run::Result<()>);
+    let params = quote!(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>);
+    let block_fn = |f: &Ident, body: &TokenStream| {
+        quote! {
+            #[inline(always)]
+            fn #f(#params) -> #res {
+                #prologue
+                #body
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
+    let base = format_ident!("block");
+    let base_fn = block_fn(&base, body);
+    let (fused, fused_fn) = match fused_body {
+        Some(b) => {
+            let f = format_ident!("block_fma");
+            let item = block_fn(&f, b);
+            (f, quote!(#[cfg(target_arch = "x86_64")] #item))
+        }
+        None => (base.clone(), quote!()),
+    };
+    quote! {
+        #base_fn
+        #fused_fn
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn block_avx2(#params) -> #res { #fused(__ctx, __args) }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+        unsafe fn block_avx512(#params) -> #res { #fused(__ctx, __args) }
+        pub(super) fn run(#params) -> #res {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if #rt::qstd::rt::has_avx512() {
+                    // SAFETY: the CPU supports these AVX-512 subsets, AVX2 and FMA (checked).
+                    return unsafe { block_avx512(__ctx, __args) };
+                }
+                if #rt::qstd::rt::has_avx2_fma() {
+                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                    return unsafe { block_avx2(__ctx, __args) };
+                }
+            }
+            #base(__ctx, __args)
+        }
+    }
+}
