@@ -400,3 +400,30 @@ error: code generation does not support whole-array arithmetic on arrays inside 
 ";
     assert!(err.contains(expected), "{err}");
 }
+
+#[test]
+fn check_says_how_to_get_a_kernel_left_on_the_cpu_onto_the_gpu() {
+    let src = "\
+function [] = __kernel__ show(y : vec, pos : int)
+    print pos
+endfunction
+function y : vec = shown(n : int)
+    y = zeros(n)
+    parallel_do(n, y, show)
+endfunction
+";
+    let dir = dir_with(&[("show.q", src)]);
+    let out = quasar(&["check", "show.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    for line in [
+        "warning: kernel `show` is not compiled for NVIDIA GPUs: `print` is not supported by the \
+         PTX back end yet",
+        "  ┌─ show.q:2:5",
+        "  = the kernel runs on the CPU, with the same results",
+        "  = instead, to run it on the GPU: write the value to an output array and print it in \
+         host code",
+    ] {
+        assert!(err.lines().any(|l| l == line), "no line {line:?} in:\n{err}");
+    }
+}
