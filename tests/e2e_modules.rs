@@ -128,9 +128,10 @@ endfunction
 "# }
 }
 
-/// system.q imported alone: its loop kernels number their error sites as when system.q is
-/// compiled on its own (the entries of the module file), unlike those of `m`, which imports
-/// more modules first.
+/// system.q imported alone: its exported `diagonal` and `diag_matrix` are the instances
+/// whose loop kernels number their error sites as when system.q is compiled on its own (the
+/// entries of the module file), unlike those of `m`, which imports more modules first; the
+/// calls from `diagonal_then_matrix` are instances of their own.
 mod system {
     quasar::quasar! { r#"
 import "system.q"
@@ -464,6 +465,10 @@ fn diag_loops_on_the_gpu() {
         let (d, m) = on(SchedMode::Gpu, || system::diagonal_then_matrix(&a, &x)).unwrap();
         assert_eq!(d.to_vec().unwrap(), want_d, "system.q diagonal {rows}x{cols}");
         assert_eq!(m.to_vec().unwrap(), want_a, "system.q diag_matrix n={n}");
+        let d = on(SchedMode::Gpu, || system::diagonal(&a)).unwrap();
+        assert_eq!(d.to_vec().unwrap(), want_d, "exported diagonal {rows}x{cols}");
+        let m = on(SchedMode::Gpu, || system::diag_matrix(&x)).unwrap();
+        assert_eq!(m.to_vec().unwrap(), want_a, "exported diag_matrix n={n}");
     }
 }
 

@@ -821,7 +821,8 @@ fn trigonometry_of_large_arguments() {
     let n = 600;
     let mut x: Vec<f32> = (0..n)
         .map(|i| {
-            let m = TRIG_RANGE.powf((i / 2) as f64 / (n / 2 - 1) as f64) * (1.0 - 0.01 * (i % 5) as f64);
+            let m = TRIG_RANGE.powf((i / 2) as f64 / (n / 2 - 1) as f64)
+                * (1.0 - 0.01 * (i % 5) as f64);
             (if i % 2 == 0 { m } else { -m }) as f32
         })
         .collect();
