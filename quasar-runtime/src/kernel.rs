@@ -384,7 +384,8 @@ impl<'a> KernelArgs<'a> {
         i: usize,
     ) -> Result<(KernelView<'a, T>, [i64; R], [usize; R])> {
         let v = self.view_as::<T>(i, R)?;
-        Ok((v, std::array::from_fn(|d| v.dim(d) as i64), std::array::from_fn(|d| v.stride(d))))
+        let (n, s) = v.geom::<R>();
+        Ok((v, n, s))
     }
 
     /// Scalar (by-value) argument `i` of type `T`.
@@ -467,6 +468,12 @@ impl<'a, T: Element> KernelView<'a, T> {
     #[inline]
     pub fn dim(&self, d: usize) -> usize {
         self.shape.dim(d)
+    }
+    /// The extents (as `i64`) and strides of the first `R` dimensions: what a kernel's row
+    /// and border functions read once.
+    #[inline(always)]
+    pub fn geom<const R: usize>(&self) -> ([i64; R], [usize; R]) {
+        (std::array::from_fn(|d| self.dim(d) as i64), std::array::from_fn(|d| self.stride(d)))
     }
     /// Number of elements.
     #[inline]

@@ -56,6 +56,49 @@ pub unsafe fn write<T: Element>(v: &KernelView<'_, T>, off: usize, x: T) {
     unsafe { v.set_unchecked(off, x) }
 }
 
+/// The row-major offset of index `i` in a view whose strides are `s`: the wrapping sum of
+/// `i[d] * s[d]`, with the last stride taken as 1 (kernel views are row-major, and a literal
+/// stride lets LLVM see contiguous accesses). Components may be negative on their own (the
+/// flat loops of the interior); their wrapping sum is the offset.
+#[inline(always)]
+pub fn row_major<const R: usize>(i: [i64; R], s: [usize; R]) -> usize {
+    let mut off = 0usize;
+    for d in 0..R {
+        let stride = if d + 1 == R { 1 } else { s[d] };
+        off = off.wrapping_add((i[d] as usize).wrapping_mul(stride));
+    }
+    off
+}
+
+/// [`read`] at index `i` of a view with strides `s` ([`row_major`]).
+///
+/// # Safety
+/// As for [`read`], with `off = row_major(i, s)`.
+#[inline(always)]
+pub unsafe fn read_at<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    i: [i64; R],
+    s: [usize; R],
+) -> T {
+    // SAFETY: the caller guarantees the offset is in bounds and the access race-free.
+    unsafe { read(v, row_major(i, s)) }
+}
+
+/// [`write`] at index `i` of a view with strides `s` ([`row_major`]).
+///
+/// # Safety
+/// As for [`write`], with `off = row_major(i, s)`.
+#[inline(always)]
+pub unsafe fn write_at<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    i: [i64; R],
+    s: [usize; R],
+    x: T,
+) {
+    // SAFETY: as for `read_at`.
+    unsafe { write(v, row_major(i, s), x) }
+}
+
 /// Element `off` (linear) of `v` when `ok`, else zero: a read whose bounds test the caller made
 /// (kernels' `'safe`, `'clamped`, `'circular` and `'mirror` accesses), without a branch in the
 /// generated code.
@@ -115,8 +158,13 @@ mod tests {
             assert_eq!(read_if(&v, true, 2), 3.0);
             write_if(&v, false, 9, 7.0);
             write_if(&v, true, 3, 6.0);
+            // Row 1, column 0 of the 2 x 2 view; negative components wrap into place.
+            assert_eq!(row_major([1, 0], [2, 1]), 2);
+            assert_eq!(row_major([2, -2], [2, 1]), 2);
+            assert_eq!(read_at(&v, [1, 1], [2, 1]), 6.0);
+            write_at(&v, [0, 0], [2, 1], 8.0);
         }
-        assert_eq!(data, [3.0, 5.0, 3.0, 6.0]);
+        assert_eq!(data, [8.0, 5.0, 3.0, 6.0]);
     }
 
     #[test]

@@ -26,117 +26,74 @@ static __Q_PTXK_BLUR_ROWS_2: ::quasar::__rt::run::ptx::PtxEntry = ::quasar::__rt
     sites: __Q_PTX_SITES,
     checked: false,
 };
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
-    #[allow(unreachable_code)] ::core::result::Result::Ok(())
+    ::core::result::Result::Ok(())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_blur_rows_2 {
     use super::*;
     use ::quasar::__rt as __qrt;
     use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
     type __Res = __qrt::run::Result<()>;
-    struct Env<'a> {
-        q_x_0: __qrt::run::KernelView<'a, f32>,
-        q_x_0__n: [i64; 2usize],
-        q_x_0__s: [usize; 2usize],
-        q_y_1: __qrt::run::KernelView<'a, f32>,
-        q_y_1__n: [i64; 2usize],
-        q_y_1__s: [usize; 2usize],
-        q_w_2: __qrt::run::KernelView<'a, f32>,
-        q_w_2__n: [i64; 1usize],
-        q_w_2__s: [usize; 1usize],
-        q_n_3: i32,
-    }
+    struct Env<'a>(
+        __qrt::run::KernelView<'a, f32>,
+        __qrt::run::KernelView<'a, f32>,
+        __qrt::run::KernelView<'a, f32>,
+        i32,
+    );
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 3usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         let [__p0, __lo, __hi] = __q;
-        let Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-            q_w_2,
-            q_w_2__n,
-            q_w_2__s,
-            q_n_3,
-        } = *__e;
+        let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
+        let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
         for __p1 in __lo..__hi {
-            {
-                let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-                let mut q_acc_5: f32 = 0f32;
-                let mut q_i_6: i32 = (0 as i32);
-                '__thread: {
-                    q_acc_5 = 0f32;
-                    for __i in ((0 as i32)
-                        as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32)) as i64
-                        + 1)
-                    {
-                        q_i_6 = __i as i32;
-                        q_acc_5 = (q_acc_5
-                            + ({
-                                let __v = q_x_0;
+            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_acc_5: f32 = 0f32;
+            let mut q_i_6: i32 = 0i32;
+            '__thread: {
+                q_acc_5 = 0f32;
+                for __i in (0i32
+                    as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
+                {
+                    q_i_6 = __i as i32;
+                    q_acc_5 = (q_acc_5
+                        + ({
+                            unsafe {
+                                __qrt::run::unchecked::read_at(
+                                    &q_x_0,
+                                    [
+                                        ((__p0 as i64) + ((0i32 as i64))),
+                                        ((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))),
+                                    ],
+                                    q_x_0__s,
+                                )
+                            }
+                        }
+                            * {
                                 unsafe {
-                                    __qrt::run::unchecked::read(
-                                        &__v,
-                                        (((((__p0 as i64) + (((0 as i32) as i64)))) as usize)
-                                            .wrapping_mul(q_x_0__s[0usize]))
-                                            .wrapping_add(
-                                                ((((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))))
-                                                    as usize)
-                                                    .wrapping_mul(1usize),
-                                            ),
+                                    __qrt::run::unchecked::read_at(
+                                        &q_w_2,
+                                        [((q_i_6 as i64))],
+                                        q_w_2__s,
                                     )
                                 }
-                            }
-                                * {
-                                    let __v = q_w_2;
-                                    unsafe {
-                                        __qrt::run::unchecked::read(
-                                            &__v,
-                                            ((((q_i_6 as i64))) as usize).wrapping_mul(1usize),
-                                        )
-                                    }
-                                }));
-                    }
-                    {
-                        let __v = q_y_1;
-                        let __x = q_acc_5;
-                        unsafe {
-                            __qrt::run::unchecked::write(
-                                &__v,
-                                ((((__p0 as i64)) as usize).wrapping_mul(q_y_1__s[0usize]))
-                                    .wrapping_add(
-                                        (((__p1 as i64)) as usize).wrapping_mul(1usize),
-                                    ),
-                                __x,
-                            )
-                        }
-                    };
+                            }));
                 }
+                {
+                    let __x = q_acc_5;
+                    unsafe {
+                        __qrt::run::unchecked::write_at(
+                            &q_y_1,
+                            [(__p0 as i64), (__p1 as i64)],
+                            q_y_1__s,
+                            __x,
+                        )
+                    }
+                };
             }
         }
         ::core::result::Result::Ok(())
@@ -153,85 +110,48 @@ mod __q_blur_rows_2 {
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
-        let Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-            q_w_2,
-            q_w_2__n,
-            q_w_2__s,
-            q_n_3,
-        } = *__e;
-        {
-            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_acc_5: f32 = 0f32;
-            let mut q_i_6: i32 = (0 as i32);
-            '__thread: {
-                q_acc_5 = 0f32;
-                for __i in ((0 as i32)
-                    as i64)..((q_w_2.numel() as i32).wrapping_sub((1 as i32)) as i64 + 1)
-                {
-                    q_i_6 = __i as i32;
-                    q_acc_5 = (q_acc_5
-                        + ({
-                            let __v = q_x_0;
-                            let __pv0 = {
-                                let __a = q_pos_4;
-                                let __b = { [(0 as i32), q_i_6.wrapping_sub(q_n_3)] };
-                                ::core::array::from_fn::<
-                                    _,
-                                    2usize,
-                                    _,
-                                >(|__k| __a[__k].wrapping_add(__b[__k]))
-                            };
-                            let [__n0, __n1]: [i64; 2usize] = q_x_0__n;
-                            let [__i0, __i1]: [i64; 2usize] = [
-                                (__pv0[0usize] as i64),
-                                (__pv0[1usize] as i64),
-                            ];
-                            let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                            let __off: usize = ((__qrt::qstd::rt::mirror_ext(
-                                __i0,
-                                __n0.max(1),
-                            ) as usize) * q_x_0__s[0usize])
-                                .wrapping_add(
-                                    (__qrt::qstd::rt::mirror_ext(__i1, __n1.max(1)) as usize)
-                                        * 1usize,
-                                );
-                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                        }
-                            * {
-                                let __v = q_w_2;
-                                let [__n0]: [i64; 1usize] = q_w_2__n;
-                                let [__i0]: [i64; 1usize] = [(q_i_6 as i64)];
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                                unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                            }));
-                }
-                {
-                    let __v = q_y_1;
-                    let __pv0 = q_pos_4;
-                    let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
-                    let [__i0, __i1]: [i64; 2usize] = [
-                        (__pv0[0usize] as i64),
-                        (__pv0[1usize] as i64),
-                    ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                        && (__i1 >= 0 && __i1 < __n1);
-                    let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
-                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                    {
-                        let __x = q_acc_5;
-                        unsafe {
-                            __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
-                        }
+        let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
+        let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
+        let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
+        let mut q_acc_5: f32 = 0f32;
+        let mut q_i_6: i32 = 0i32;
+        '__thread: {
+            q_acc_5 = 0f32;
+            for __i in (0i32
+                as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
+            {
+                q_i_6 = __i as i32;
+                q_acc_5 = (q_acc_5
+                    + ({
+                        let __pv0 = __qrt::qstd::rt::zip(
+                            q_pos_4,
+                            { [0i32, q_i_6.wrapping_sub(q_n_3)] },
+                            |__x, __y| __x.wrapping_add(__y),
+                        );
+                        __qrt::qstd::rt::view_get(
+                            &q_x_0,
+                            __qrt::qstd::rt::Mode::Mirror,
+                            (q_x_0__n, q_x_0__s),
+                            [(__pv0[0usize] as i64), (__pv0[1usize] as i64)],
+                        )
                     }
-                };
+                        * {
+                            __qrt::qstd::rt::view_get(
+                                &q_w_2,
+                                __qrt::qstd::rt::Mode::Safe,
+                                (q_w_2__n, q_w_2__s),
+                                [(q_i_6 as i64)],
+                            )
+                        }));
             }
+            {
+                let __pv0 = q_pos_4;
+                let __i = [(__pv0[0usize] as i64), (__pv0[1usize] as i64)];
+                let __x = q_acc_5;
+                __qrt::qstd::rt::view_set(&q_y_1, (q_y_1__n, q_y_1__s), __i, __x)
+            };
         }
         ::core::result::Result::Ok(())
     }
@@ -241,18 +161,7 @@ mod __q_blur_rows_2 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
         let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
-        let __e = Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-            q_w_2,
-            q_w_2__n,
-            q_w_2__s,
-            q_n_3,
-        };
+        let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
@@ -260,11 +169,11 @@ mod __q_blur_rows_2 {
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
             let __b = (
-                [(-((-(q_n_3 as i64)))), (-((0i64)))],
+                [-(-(q_n_3 as i64))],
                 [
-                    (q_x_0.dim(1usize) as i64
-                        - ((-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)))),
-                    (q_y_1.dim(1usize) as i64 - ((0i64))),
+                    q_x_0.dim(1usize) as i64
+                        - (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
+                    q_y_1.dim(1usize) as i64 - (0i64),
                 ],
                 __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
                     && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
@@ -287,31 +196,20 @@ static __Q_KERNEL_BLUR_ROWS_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run
     )
     .with_params(&["x", "y", "w", "n"])
     .with_ptx_entry(&__Q_PTXK_BLUR_ROWS_2);
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_blur_3(
-    #[allow(unused_mut)]
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
-    #[allow(unused_mut)]
     mut q_w_1: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_2: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
     >::zeros(&[0])?;
-    let mut q_n_3: i32 = (0 as i32);
+    let mut q_n_3: i32 = 0i32;
     q_n_3 = <f32 as ::quasar::__rt::qstd::builtins::Cast<
         i32,
     >>::cast(
-        ((::quasar::__rt::qstd::builtins::numel(&q_w_1.clone())?.wrapping_sub((1 as i32))
-            as f32) / ((2 as i32) as f32)),
+        ((::quasar::__rt::qstd::builtins::numel(&q_w_1.clone())?.wrapping_sub(1i32)
+            as f32) / (2i32 as f32)),
     );
     q_y_2 = ::quasar::__rt::qstd::builtins::uninit::<
         f32,
@@ -360,7 +258,7 @@ fn __q_blur_3(
         let _ = &__res;
         ()
     };
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_2.clone())
+    ::core::result::Result::Ok(q_y_2.clone())
 }
 /// The Quasar function `blur` ((x : mat, w : vec) -> (mat)).
 #[allow(clippy::too_many_arguments)]

@@ -41,36 +41,15 @@ static __Q_PTXK_THROUGH_VALUE_3: ::quasar::__rt::run::ptx::PtxEntry = ::quasar::
     sites: __Q_PTX_SITES,
     checked: false,
 };
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
-    #[allow(unreachable_code)] ::core::result::Result::Ok(())
+    ::core::result::Result::Ok(())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 #[inline(always)]
 fn __q_put_1<'__v>(
-    #[allow(unused_mut)]
     mut q_y_0: ::quasar::__rt::run::KernelView<'__v, f32>,
-    #[allow(unused_mut)]
     mut q_i_1: i32,
-    #[allow(unused_mut)]
     mut q_v_2: f32,
 ) -> ::quasar::__rt::run::Result<()> {
     {
@@ -84,57 +63,39 @@ fn __q_put_1<'__v>(
             unsafe { ::quasar::__rt::run::unchecked::write_if(&__v, __ok, __off, __x) }
         }
     };
-    #[allow(unreachable_code)] ::core::result::Result::Ok(())
+    ::core::result::Result::Ok(())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_through_call_2 {
     use super::*;
     use ::quasar::__rt as __qrt;
     use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
     type __Res = __qrt::run::Result<()>;
-    struct Env<'a> {
-        q_x_0: __qrt::run::KernelView<'a, f32>,
-        q_x_0__n: [i64; 1usize],
-        q_x_0__s: [usize; 1usize],
-        q_y_1: __qrt::run::KernelView<'a, f32>,
-        q_y_1__n: [i64; 1usize],
-        q_y_1__s: [usize; 1usize],
-    }
+    struct Env<'a>(__qrt::run::KernelView<'a, f32>, __qrt::run::KernelView<'a, f32>);
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
+        let Env(q_x_0, q_y_1, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
         for __p0 in __lo..__hi {
-            {
-                let q_pos_2 = (__p0 as i32);
-                let q_warpSize_3 = (__ctx.warpsize() as i32);
-                '__thread: {
-                    let _ = __q_put_1(
-                        q_y_1,
-                        q_pos_2,
-                        ({
-                            let __v = q_x_0;
-                            unsafe {
-                                __qrt::run::unchecked::read(
-                                    &__v,
-                                    (((__p0 as i64)) as usize).wrapping_mul(1usize),
-                                )
-                            }
-                        } + (q_warpSize_3 as f32)),
-                    )?;
-                }
+            let q_pos_2 = (__p0 as i32);
+            let q_warpSize_3 = (__ctx.warpsize() as i32);
+            '__thread: {
+                let _ = __q_put_1(
+                    q_y_1,
+                    q_pos_2,
+                    ({
+                        unsafe {
+                            __qrt::run::unchecked::read_at(
+                                &q_x_0,
+                                [(__p0 as i64)],
+                                q_x_0__s,
+                            )
+                        }
+                    } + (q_warpSize_3 as f32)),
+                )?;
             }
         }
         ::core::result::Result::Ok(())
@@ -151,24 +112,24 @@ mod __q_through_call_2 {
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
-        {
-            let q_pos_2 = (__p0 as i32);
-            let q_warpSize_3 = (__ctx.warpsize() as i32);
-            '__thread: {
-                let _ = __q_put_1(
-                    q_y_1,
-                    q_pos_2,
-                    ({
-                        let __v = q_x_0;
-                        let [__n0]: [i64; 1usize] = q_x_0__n;
-                        let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                        unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                    } + (q_warpSize_3 as f32)),
-                )?;
-            }
+        let Env(q_x_0, q_y_1, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
+        let q_pos_2 = (__p0 as i32);
+        let q_warpSize_3 = (__ctx.warpsize() as i32);
+        '__thread: {
+            let _ = __q_put_1(
+                q_y_1,
+                q_pos_2,
+                ({
+                    __qrt::qstd::rt::view_get(
+                        &q_x_0,
+                        __qrt::qstd::rt::Mode::Safe,
+                        (q_x_0__n, q_x_0__s),
+                        [(q_pos_2 as i64)],
+                    )
+                } + (q_warpSize_3 as f32)),
+            )?;
         }
         ::core::result::Result::Ok(())
     }
@@ -176,20 +137,13 @@ mod __q_through_call_2 {
         __ctx.check_rank("through_call_2", 1usize)?;
         let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
-        let __e = Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-        };
+        let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([(-((0i64)))], [(q_x_0.dim(0usize) as i64 - ((0i64)))], true);
+        let __b = ([], [q_x_0.dim(0usize) as i64 - (0i64)], true);
         __qrt::qstd::rt::split_row(
             __r,
             __b,
@@ -207,58 +161,43 @@ static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::
     )
     .with_params(&["x", "y"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_CALL_2);
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_through_value_3 {
     use super::*;
     use ::quasar::__rt as __qrt;
     use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
     type __Res = __qrt::run::Result<()>;
-    struct Env<'a> {
-        q_x_0: __qrt::run::KernelView<'a, f32>,
-        q_x_0__n: [i64; 1usize],
-        q_x_0__s: [usize; 1usize],
-        q_y_1: __qrt::run::KernelView<'a, f32>,
-        q_y_1__n: [i64; 1usize],
-        q_y_1__s: [usize; 1usize],
-        q_f_2: __QFn0,
-    }
+    struct Env<'a>(
+        __qrt::run::KernelView<'a, f32>,
+        __qrt::run::KernelView<'a, f32>,
+        __QFn0,
+    );
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, ref q_f_2 } = *__e;
+        let Env(q_x_0, q_y_1, ref q_f_2, ..) = *__e;
         let q_f_2 = q_f_2.clone();
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
         for __p0 in __lo..__hi {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    let _ = q_f_2
-                        .clone()
-                        .call(
-                            q_y_1,
-                            q_pos_3,
-                            {
-                                let __v = q_x_0;
-                                unsafe {
-                                    __qrt::run::unchecked::read(
-                                        &__v,
-                                        (((__p0 as i64)) as usize).wrapping_mul(1usize),
-                                    )
-                                }
-                            },
-                        )?;
-                }
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                let _ = q_f_2
+                    .clone()
+                    .call(
+                        q_y_1,
+                        q_pos_3,
+                        {
+                            unsafe {
+                                __qrt::run::unchecked::read_at(
+                                    &q_x_0,
+                                    [(__p0 as i64)],
+                                    q_x_0__s,
+                                )
+                            }
+                        },
+                    )?;
             }
         }
         ::core::result::Result::Ok(())
@@ -275,26 +214,26 @@ mod __q_through_value_3 {
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, ref q_f_2 } = *__e;
+        let Env(q_x_0, q_y_1, ref q_f_2, ..) = *__e;
         let q_f_2 = q_f_2.clone();
-        {
-            let q_pos_3 = (__p0 as i32);
-            '__thread: {
-                let _ = q_f_2
-                    .clone()
-                    .call(
-                        q_y_1,
-                        q_pos_3,
-                        {
-                            let __v = q_x_0;
-                            let [__n0]: [i64; 1usize] = q_x_0__n;
-                            let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                        },
-                    )?;
-            }
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
+        let q_pos_3 = (__p0 as i32);
+        '__thread: {
+            let _ = q_f_2
+                .clone()
+                .call(
+                    q_y_1,
+                    q_pos_3,
+                    {
+                        __qrt::qstd::rt::view_get(
+                            &q_x_0,
+                            __qrt::qstd::rt::Mode::Safe,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_3 as i64)],
+                        )
+                    },
+                )?;
         }
         ::core::result::Result::Ok(())
     }
@@ -303,21 +242,13 @@ mod __q_through_value_3 {
         let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let q_f_2: __QFn0 = __args.scalar(2usize)?;
-        let __e = Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-            q_f_2: q_f_2.clone(),
-        };
+        let __e = Env(q_x_0, q_y_1, q_f_2.clone());
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([(-((0i64)))], [(q_x_0.dim(0usize) as i64 - ((0i64)))], true);
+        let __b = ([], [q_x_0.dim(0usize) as i64 - (0i64)], true);
         __qrt::qstd::rt::split_row(
             __r,
             __b,
@@ -335,18 +266,8 @@ static __Q_KERNEL_THROUGH_VALUE_3: ::quasar::__rt::run::Kernel = ::quasar::__rt:
     )
     .with_params(&["x", "y", "f"])
     .with_ptx_entry(&__Q_PTXK_THROUGH_VALUE_3);
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_both_4(
-    #[allow(unused_mut)]
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
@@ -393,7 +314,7 @@ fn __q_both_4(
         let _ = &__res;
         ()
     };
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1.clone())
 }
 /// The Quasar function `both` ((x : vec) -> (vec)).
 #[allow(clippy::too_many_arguments)]

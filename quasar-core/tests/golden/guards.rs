@@ -20,46 +20,17 @@ static __Q_PTXK_REVERSE_TILES_2: ::quasar::__rt::run::ptx::PtxEntry = ::quasar::
     sites: __Q_PTX_SITES,
     checked: false,
 };
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
-    #[allow(unreachable_code)] ::core::result::Result::Ok(())
+    ::core::result::Result::Ok(())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
-fn __q_pick_1(#[allow(unused_mut)] mut q_x_0: f32) -> ::quasar::__rt::run::Result<f32> {
+#[allow(unused, non_snake_case, clippy::all)]
+fn __q_pick_1(mut q_x_0: f32) -> ::quasar::__rt::run::Result<f32> {
     let mut q_y_1: f32 = 0f32;
     q_y_1 = q_x_0;
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_1)
+    ::core::result::Result::Ok(q_y_1)
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_reverse_tiles_2 {
     use super::*;
     use ::quasar::__rt as __qrt;
@@ -133,12 +104,12 @@ mod __q_reverse_tiles_2 {
                     let __off: usize = (__i0 as usize).wrapping_mul(__v.stride(0usize));
                     {
                         let __x = {
-                            let __v = q_x_0;
-                            let [__n0]: [i64; 1usize] = q_x_0__n;
-                            let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                            __qrt::qstd::rt::view_get(
+                                &q_x_0,
+                                __qrt::qstd::rt::Mode::Safe,
+                                (q_x_0__n, q_x_0__s),
+                                [(q_pos_2 as i64)],
+                            )
                         };
                         unsafe {
                             __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
@@ -157,29 +128,20 @@ mod __q_reverse_tiles_2 {
             let q_blkdim_4 = (__ctx.blkdim(0usize) as i32);
             '__thread: {
                 {
-                    let __v = q_y_1;
-                    let [__n0]: [i64; 1usize] = q_y_1__n;
-                    let [__i0]: [i64; 1usize] = [(q_pos_2 as i64)];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                    {
-                        let __x = {
-                            let __v = q_tile_5;
-                            let __n0: i64 = (__v.dim(0usize) as i64);
-                            let [__i0]: [i64; 1usize] = [
-                                (q_blkdim_4
-                                    .wrapping_sub((1 as i32))
-                                    .wrapping_sub(q_blkpos_3) as i64),
-                            ];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize)
-                                .wrapping_mul(__v.stride(0usize));
-                            unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                        };
-                        unsafe {
-                            __qrt::run::unchecked::write_if(&__v, __ok, __off, __x)
-                        }
-                    }
+                    let __i = [(q_pos_2 as i64)];
+                    let __x = {
+                        let __v = q_tile_5;
+                        let __n0: i64 = (__v.dim(0usize) as i64);
+                        let [__i0]: [i64; 1usize] = [
+                            (q_blkdim_4.wrapping_sub(1i32).wrapping_sub(q_blkpos_3)
+                                as i64),
+                        ];
+                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                        let __off: usize = (__i0 as usize)
+                            .wrapping_mul(__v.stride(0usize));
+                        unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
+                    };
+                    __qrt::qstd::rt::view_set(&q_y_1, (q_y_1__n, q_y_1__s), __i, __x)
                 };
             }
         }
@@ -226,18 +188,8 @@ static __Q_KERNEL_REVERSE_TILES_2: ::quasar::__rt::run::Kernel = ::quasar::__rt:
     .with_params(&["x", "y"])
     .with_shared(__q_reverse_tiles_2::__q_reverse_tiles_2__shared)
     .with_ptx_entry(&__Q_PTXK_REVERSE_TILES_2);
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_reversed_3(
-    #[allow(unused_mut)]
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
@@ -277,7 +229,7 @@ fn __q_reversed_3(
                     "parallel_do",
                     &::quasar::__rt::run::Array::<
                         i32,
-                    >::from_vec(&[1usize], ::std::vec![(8 as i32)])?
+                    >::from_vec(&[1usize], ::std::vec![8i32])?
                         .to_vec()?
                         .into_iter()
                         .map(|__v| __v as i32)
@@ -293,7 +245,7 @@ fn __q_reversed_3(
         ()
     };
     q_z_2 = __q_pick_1(2f32)?;
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1.clone())
 }
 /// The Quasar function `pick` ((x : scalar) -> (scalar)).
 #[allow(clippy::too_many_arguments)]

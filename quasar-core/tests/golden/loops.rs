@@ -78,41 +78,22 @@ static __Q_PTXK_DIFF_FROM_2_LOOP21_4: ::quasar::__rt::run::ptx::PtxEntry = ::qua
     sites: __Q_PTX_SITES,
     checked: true,
 };
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
-    #[allow(unreachable_code)] ::core::result::Result::Ok(())
+    ::core::result::Result::Ok(())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_box3_1(
-    #[allow(unused_mut)]
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
     >::zeros(&[0])?;
-    let mut q_m_2: i32 = (0 as i32);
-    let mut q_n_3: i32 = (0 as i32);
+    let mut q_m_2: i32 = 0i32;
+    let mut q_n_3: i32 = 0i32;
     let mut q_s_4: f32 = 0f32;
-    let mut q_dm_5: i32 = (0 as i32);
-    let mut q_dn_6: i32 = (0 as i32);
+    let mut q_dm_5: i32 = 0i32;
+    let mut q_dn_6: i32 = 0i32;
     q_y_1 = ::quasar::__rt::qstd::builtins::zeros::<
         f32,
     >(
@@ -144,9 +125,9 @@ fn __q_box3_1(
             >::from_vec(
                     &[2usize],
                     ::std::vec![
-                        ::quasar::__rt::qstd::builtins::size_dim(& q_x_0.clone(), (0 as
-                        i32)) ?, ::quasar::__rt::qstd::builtins::size_dim(& q_x_0
-                        .clone(), (1 as i32)) ?
+                        ::quasar::__rt::qstd::builtins::size_dim(& q_x_0.clone(), 0i32)
+                        ?, ::quasar::__rt::qstd::builtins::size_dim(& q_x_0.clone(),
+                        1i32) ?
                     ],
                 )?
                 .to_vec()?
@@ -163,28 +144,17 @@ fn __q_box3_1(
         let _ = &__res;
         ()
     };
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1.clone())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_parens,
-    unused_braces,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 fn __q_diff_from_2(
-    #[allow(unused_mut)]
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
-    #[allow(unused_mut)]
     mut q_a_1: i32,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_2: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
     >::zeros(&[0])?;
-    let mut q_i_3: i32 = (0 as i32);
+    let mut q_i_3: i32 = 0i32;
     q_y_2 = ::quasar::__rt::qstd::builtins::zeros::<
         f32,
     >(
@@ -202,14 +172,14 @@ fn __q_diff_from_2(
             "parallel_do",
             &[
                 (if (((::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?
-                    .wrapping_sub((1 as i32)) >= q_a_1) as i32) != (0 as i32))
+                    .wrapping_sub(1i32) >= q_a_1) as i32) != 0i32)
                 {
                     ::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?
-                        .wrapping_sub((1 as i32))
+                        .wrapping_sub(1i32)
                         .wrapping_sub(q_a_1)
-                        .wrapping_add((1 as i32))
+                        .wrapping_add(1i32)
                 } else {
-                    (0 as i32)
+                    0i32
                 }) as i32,
             ],
         )?;
@@ -224,9 +194,9 @@ fn __q_diff_from_2(
         let _ = &__res;
         ()
     };
-    for __i in ((1 as i32)
+    for __i in (1i32
         as i64)..(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?
-        .wrapping_sub((1 as i32)) as i64 + 1)
+        .wrapping_sub(1i32) as i64 + 1)
     {
         q_i_3 = __i as i32;
         {
@@ -237,7 +207,7 @@ fn __q_diff_from_2(
                     let mut __ix: ::std::vec::Vec<i64> = ::std::vec::Vec::with_capacity(
                         4,
                     );
-                    __ix.push(q_i_3.wrapping_sub((1 as i32)) as i64);
+                    __ix.push(q_i_3.wrapping_sub(1i32) as i64);
                     __ix
                 },
                 ::quasar::__rt::qstd::rt::Mode::Checked,
@@ -269,83 +239,59 @@ fn __q_diff_from_2(
             )?;
         }
     }
-    #[allow(unreachable_code)] ::core::result::Result::Ok(q_y_2.clone())
+    ::core::result::Result::Ok(q_y_2.clone())
 }
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_box3_1_loop6_3 {
     use super::*;
     use ::quasar::__rt as __qrt;
     use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
     type __Res = __qrt::run::Result<()>;
-    struct Env<'a> {
-        q_x_0: __qrt::run::KernelView<'a, f32>,
-        q_x_0__n: [i64; 2usize],
-        q_x_0__s: [usize; 2usize],
-        q_y_1: __qrt::run::KernelView<'a, f32>,
-        q_y_1__n: [i64; 2usize],
-        q_y_1__s: [usize; 2usize],
-    }
+    struct Env<'a>(__qrt::run::KernelView<'a, f32>, __qrt::run::KernelView<'a, f32>);
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 3usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         let [__p0, __lo, __hi] = __q;
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
+        let Env(q_x_0, q_y_1, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
         for __p1 in __lo..__hi {
-            {
-                let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-                let mut q_s_2: f32 = 0f32;
-                let mut q_dm_3: i32 = (0 as i32);
-                let mut q_dn_4: i32 = (0 as i32);
-                '__thread: {
-                    q_s_2 = 0f32;
-                    for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
-                        q_dm_3 = __i as i32;
-                        for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1)
-                        {
-                            q_dn_4 = __i as i32;
-                            q_s_2 = (q_s_2
-                                + {
-                                    let __v = q_x_0;
-                                    unsafe {
-                                        __qrt::run::unchecked::read(
-                                            &__v,
-                                            (((((__p0 as i64) + ((q_dm_3 as i64)))) as usize)
-                                                .wrapping_mul(q_x_0__s[0usize]))
-                                                .wrapping_add(
-                                                    ((((__p1 as i64) + ((q_dn_4 as i64)))) as usize)
-                                                        .wrapping_mul(1usize),
-                                                ),
-                                        )
-                                    }
-                                });
-                        }
+            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_s_2: f32 = 0f32;
+            let mut q_dm_3: i32 = 0i32;
+            let mut q_dn_4: i32 = 0i32;
+            '__thread: {
+                q_s_2 = 0f32;
+                for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
+                    q_dm_3 = __i as i32;
+                    for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
+                        q_dn_4 = __i as i32;
+                        q_s_2 = (q_s_2
+                            + {
+                                unsafe {
+                                    __qrt::run::unchecked::read_at(
+                                        &q_x_0,
+                                        [
+                                            ((__p0 as i64) + ((q_dm_3 as i64))),
+                                            ((__p1 as i64) + ((q_dn_4 as i64))),
+                                        ],
+                                        q_x_0__s,
+                                    )
+                                }
+                            });
                     }
-                    {
-                        let __v = q_y_1;
-                        let __x = (q_s_2 / ((9 as i32) as f32));
-                        unsafe {
-                            __qrt::run::unchecked::write(
-                                &__v,
-                                ((((__p0 as i64)) as usize).wrapping_mul(q_y_1__s[0usize]))
-                                    .wrapping_add(
-                                        (((__p1 as i64)) as usize).wrapping_mul(1usize),
-                                    ),
-                                __x,
-                            )
-                        }
-                    };
                 }
+                {
+                    let __x = (q_s_2 / (9i32 as f32));
+                    unsafe {
+                        __qrt::run::unchecked::write_at(
+                            &q_y_1,
+                            [(__p0 as i64), (__p1 as i64)],
+                            q_y_1__s,
+                            __x,
+                        )
+                    }
+                };
             }
         }
         ::core::result::Result::Ok(())
@@ -362,98 +308,94 @@ mod __q_box3_1_loop6_3 {
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s } = *__e;
-        {
-            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_s_2: f32 = 0f32;
-            let mut q_dm_3: i32 = (0 as i32);
-            let mut q_dn_4: i32 = (0 as i32);
-            '__thread: {
-                q_s_2 = 0f32;
-                for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
-                    q_dm_3 = __i as i32;
-                    for __i in ((-(1 as i64) as i32) as i64)..((1 as i32) as i64 + 1) {
-                        q_dn_4 = __i as i32;
-                        q_s_2 = (q_s_2
-                            + {
-                                let __v = q_x_0;
-                                let [__n0, __n1]: [i64; 2usize] = q_x_0__n;
-                                let [__i0, __i1]: [i64; 2usize] = [
+        let Env(q_x_0, q_y_1, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
+        let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+        let mut q_s_2: f32 = 0f32;
+        let mut q_dm_3: i32 = 0i32;
+        let mut q_dn_4: i32 = 0i32;
+        '__thread: {
+            q_s_2 = 0f32;
+            for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
+                q_dm_3 = __i as i32;
+                for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
+                    q_dn_4 = __i as i32;
+                    q_s_2 = (q_s_2
+                        + {
+                            __qrt::qstd::rt::view_get(
+                                &q_x_0,
+                                __qrt::qstd::rt::Mode::Clamped,
+                                (q_x_0__n, q_x_0__s),
+                                [
                                     ({
                                         let __a = q_pos_5;
-                                        let __i0: i64 = ((0 as i32) as i64);
+                                        let __i0: i64 = (0i32 as i64);
                                         if (__i0 >= 0 && __i0 < 2usize as i64) {
                                             __a[0usize + (__i0 as usize) * 1usize]
                                         } else {
-                                            (0 as i32)
+                                            0i32
                                         }
                                     }
                                         .wrapping_add(q_dm_3) as i64),
                                     ({
                                         let __a = q_pos_5;
-                                        let __i0: i64 = ((1 as i32) as i64);
+                                        let __i0: i64 = (1i32 as i64);
                                         if (__i0 >= 0 && __i0 < 2usize as i64) {
                                             __a[0usize + (__i0 as usize) * 1usize]
                                         } else {
-                                            (0 as i32)
+                                            0i32
                                         }
                                     }
                                         .wrapping_add(q_dn_4) as i64),
-                                ];
-                                let __ok: bool = (__n0 > 0) && (__n1 > 0);
-                                let __off: usize = ((__qrt::qstd::rt::clamp_ext(__i0, __n0)
-                                    as usize) * q_x_0__s[0usize])
-                                    .wrapping_add(
-                                        (__qrt::qstd::rt::clamp_ext(__i1, __n1) as usize) * 1usize,
-                                    );
-                                unsafe { __qrt::run::unchecked::read_if(&__v, __ok, __off) }
-                            });
+                                ],
+                            )
+                        });
+                }
+            }
+            {
+                let __v = q_y_1;
+                let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
+                let [__i0, __i1]: [i64; 2usize] = [
+                    ({
+                        let __a = q_pos_5;
+                        let __i0: i64 = (0i32 as i64);
+                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                            __a[0usize + (__i0 as usize) * 1usize]
+                        } else {
+                            0i32
+                        }
+                    } as i64),
+                    ({
+                        let __a = q_pos_5;
+                        let __i0: i64 = (1i32 as i64);
+                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                            __a[0usize + (__i0 as usize) * 1usize]
+                        } else {
+                            0i32
+                        }
+                    } as i64),
+                ];
+                let __ok: bool = (__i0 >= 0 && __i0 < __n0)
+                    && (__i1 >= 0 && __i1 < __n1);
+                let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
+                    .wrapping_add((__i1 as usize).wrapping_mul(1usize));
+                {
+                    let __x = (q_s_2 / (9i32 as f32));
+                    if __ok {
+                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
+                    } else {
+                        return ::core::result::Result::Err(
+                            __qrt::qstd::rt::index_error_at(
+                                "y",
+                                &[__i0, __i1],
+                                __v.shape().dims(),
+                                ("loops.q", 14u32, 13u32),
+                            ),
+                        );
                     }
                 }
-                {
-                    let __v = q_y_1;
-                    let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
-                    let [__i0, __i1]: [i64; 2usize] = [
-                        ({
-                            let __a = q_pos_5;
-                            let __i0: i64 = ((0 as i32) as i64);
-                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                __a[0usize + (__i0 as usize) * 1usize]
-                            } else {
-                                (0 as i32)
-                            }
-                        } as i64),
-                        ({
-                            let __a = q_pos_5;
-                            let __i0: i64 = ((1 as i32) as i64);
-                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                __a[0usize + (__i0 as usize) * 1usize]
-                            } else {
-                                (0 as i32)
-                            }
-                        } as i64),
-                    ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                        && (__i1 >= 0 && __i1 < __n1);
-                    let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
-                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                    {
-                        let __x = (q_s_2 / ((9 as i32) as f32));
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "y",
-                                    &[__i0, __i1],
-                                    __v.shape().dims(),
-                                    ("loops.q", 14u32, 13u32),
-                                ),
-                            );
-                        }
-                    }
-                };
-            }
+            };
         }
         ::core::result::Result::Ok(())
     }
@@ -461,14 +403,7 @@ mod __q_box3_1_loop6_3 {
         __ctx.check_rank("box3_1_loop6_3", 2usize)?;
         let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let __e = Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-        };
+        let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
@@ -476,11 +411,8 @@ mod __q_box3_1_loop6_3 {
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
             let __b = (
-                [(-((-1i64))), (-((0i64)))],
-                [
-                    (q_x_0.dim(1usize) as i64 - ((1i64))),
-                    (q_y_1.dim(1usize) as i64 - ((0i64))),
-                ],
+                [-(-1i64)],
+                [q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64 - (0i64)],
                 __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
                     && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
             );
@@ -502,74 +434,57 @@ static __Q_KERNEL_BOX3_1_LOOP6_3: ::quasar::__rt::run::Kernel = ::quasar::__rt::
     )
     .with_params(&["x", "y"])
     .with_ptx_entry(&__Q_PTXK_BOX3_1_LOOP6_3);
-#[allow(
-    unused_mut,
-    unused_variables,
-    unused_assignments,
-    unreachable_code,
-    unused_labels,
-    unused_parens,
-    unused_braces,
-    unused_imports,
-    non_snake_case,
-    clippy::all
-)]
+#[allow(unused, non_snake_case, clippy::all)]
 mod __q_diff_from_2_loop21_4 {
     use super::*;
     use ::quasar::__rt as __qrt;
     use __qrt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
     type __Res = __qrt::run::Result<()>;
-    struct Env<'a> {
-        q_x_0: __qrt::run::KernelView<'a, f32>,
-        q_x_0__n: [i64; 1usize],
-        q_x_0__s: [usize; 1usize],
-        q_y_1: __qrt::run::KernelView<'a, f32>,
-        q_y_1__n: [i64; 1usize],
-        q_y_1__s: [usize; 1usize],
-        q_i_start_2: i32,
-    }
+    struct Env<'a>(
+        __qrt::run::KernelView<'a, f32>,
+        __qrt::run::KernelView<'a, f32>,
+        i32,
+    );
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, q_i_start_2 } = *__e;
+        let Env(q_x_0, q_y_1, q_i_start_2, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
         for __p0 in __lo..__hi {
-            {
-                let q_pos_3 = (__p0 as i32);
-                '__thread: {
-                    {
-                        let __v = q_y_1;
-                        let __x = ({
-                            let __v = q_x_0;
-                            unsafe {
-                                __qrt::run::unchecked::read(
-                                    &__v,
-                                    ((((__p0 as i64) + ((q_i_start_2 as i64)))) as usize)
-                                        .wrapping_mul(1usize),
-                                )
-                            }
-                        }
-                            - {
-                                let __v = q_x_0;
-                                unsafe {
-                                    __qrt::run::unchecked::read(
-                                        &__v,
-                                        (((((__p0 as i64) + ((q_i_start_2 as i64)))
-                                            - (((1 as i32) as i64)))) as usize)
-                                            .wrapping_mul(1usize),
-                                    )
-                                }
-                            });
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                {
+                    let __x = ({
                         unsafe {
-                            __qrt::run::unchecked::write(
-                                &__v,
-                                ((((__p0 as i64) + ((q_i_start_2 as i64)))) as usize)
-                                    .wrapping_mul(1usize),
-                                __x,
+                            __qrt::run::unchecked::read_at(
+                                &q_x_0,
+                                [((__p0 as i64) + ((q_i_start_2 as i64)))],
+                                q_x_0__s,
                             )
                         }
-                    };
-                }
+                    }
+                        - {
+                            unsafe {
+                                __qrt::run::unchecked::read_at(
+                                    &q_x_0,
+                                    [
+                                        (((__p0 as i64) + ((q_i_start_2 as i64))) - ((1i32 as i64))),
+                                    ],
+                                    q_x_0__s,
+                                )
+                            }
+                        });
+                    unsafe {
+                        __qrt::run::unchecked::write_at(
+                            &q_y_1,
+                            [((__p0 as i64) + ((q_i_start_2 as i64)))],
+                            q_y_1__s,
+                            __x,
+                        )
+                    }
+                };
             }
         }
         ::core::result::Result::Ok(())
@@ -586,24 +501,47 @@ mod __q_diff_from_2_loop21_4 {
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
-        let Env { q_x_0, q_x_0__n, q_x_0__s, q_y_1, q_y_1__n, q_y_1__s, q_i_start_2 } = *__e;
-        {
-            let q_pos_3 = (__p0 as i32);
-            '__thread: {
+        let Env(q_x_0, q_y_1, q_i_start_2, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
+        let q_pos_3 = (__p0 as i32);
+        '__thread: {
+            {
+                let __v = q_y_1;
+                let [__n0]: [i64; 1usize] = q_y_1__n;
+                let [__i0]: [i64; 1usize] = [(q_pos_3.wrapping_add(q_i_start_2) as i64)];
+                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
                 {
-                    let __v = q_y_1;
-                    let [__n0]: [i64; 1usize] = q_y_1__n;
-                    let [__i0]: [i64; 1usize] = [
-                        (q_pos_3.wrapping_add(q_i_start_2) as i64),
-                    ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                    {
-                        let __x = ({
+                    let __x = ({
+                        let __v = q_x_0;
+                        let [__n0]: [i64; 1usize] = q_x_0__n;
+                        let [__i0]: [i64; 1usize] = [
+                            (q_pos_3.wrapping_add(q_i_start_2) as i64),
+                        ];
+                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
+                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+                        if __ok {
+                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
+                        } else {
+                            {
+                                return ::core::result::Result::Err(
+                                    __qrt::qstd::rt::index_error_at(
+                                        "x",
+                                        &[__i0],
+                                        __v.shape().dims(),
+                                        ("loops.q", 22u32, 16u32),
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                        - {
                             let __v = q_x_0;
                             let [__n0]: [i64; 1usize] = q_x_0__n;
                             let [__i0]: [i64; 1usize] = [
-                                (q_pos_3.wrapping_add(q_i_start_2) as i64),
+                                (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub(1i32)
+                                    as i64),
                             ];
                             let __ok: bool = (__i0 >= 0 && __i0 < __n0);
                             let __off: usize = (__i0 as usize).wrapping_mul(1usize);
@@ -616,51 +554,26 @@ mod __q_diff_from_2_loop21_4 {
                                             "x",
                                             &[__i0],
                                             __v.shape().dims(),
-                                            ("loops.q", 22u32, 16u32),
+                                            ("loops.q", 22u32, 23u32),
                                         ),
                                     );
                                 }
                             }
-                        }
-                            - {
-                                let __v = q_x_0;
-                                let [__n0]: [i64; 1usize] = q_x_0__n;
-                                let [__i0]: [i64; 1usize] = [
-                                    (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub((1 as i32))
-                                        as i64),
-                                ];
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                                if __ok {
-                                    unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            __qrt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 23u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            });
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "y",
-                                    &[__i0],
-                                    __v.shape().dims(),
-                                    ("loops.q", 22u32, 9u32),
-                                ),
-                            );
-                        }
+                        });
+                    if __ok {
+                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
+                    } else {
+                        return ::core::result::Result::Err(
+                            __qrt::qstd::rt::index_error_at(
+                                "y",
+                                &[__i0],
+                                __v.shape().dims(),
+                                ("loops.q", 22u32, 9u32),
+                            ),
+                        );
                     }
-                };
-            }
+                }
+            };
         }
         ::core::result::Result::Ok(())
     }
@@ -669,15 +582,7 @@ mod __q_diff_from_2_loop21_4 {
         let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let q_i_start_2: i32 = __args.scalar(2usize)?;
-        let __e = Env {
-            q_x_0,
-            q_x_0__n,
-            q_x_0__s,
-            q_y_1,
-            q_y_1__n,
-            q_y_1__s,
-            q_i_start_2,
-        };
+        let __e = Env(q_x_0, q_y_1, q_i_start_2);
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
@@ -685,14 +590,14 @@ mod __q_diff_from_2_loop21_4 {
         let __r = __ctx.range(0usize);
         let __b = (
             [
-                (-(((q_i_start_2 as i64)))),
-                (-(((q_i_start_2 as i64)))),
-                (-((-1i64 + (q_i_start_2 as i64)))),
+                -((q_i_start_2 as i64)),
+                -((q_i_start_2 as i64)),
+                -(-1i64 + (q_i_start_2 as i64)),
             ],
             [
-                (q_y_1.dim(0usize) as i64 - (((q_i_start_2 as i64)))),
-                (q_x_0.dim(0usize) as i64 - (((q_i_start_2 as i64)))),
-                (q_x_0.dim(0usize) as i64 - ((-1i64 + (q_i_start_2 as i64)))),
+                q_y_1.dim(0usize) as i64 - ((q_i_start_2 as i64)),
+                q_x_0.dim(0usize) as i64 - ((q_i_start_2 as i64)),
+                q_x_0.dim(0usize) as i64 - (-1i64 + (q_i_start_2 as i64)),
             ],
             true,
         );

@@ -17,7 +17,7 @@
 //! * Indices past the array's rank address dimensions of extent 1, mapped like any other
 //!   (`'safe`/`'checked`: they must be 0; `'circular`/`'clamped`/`'mirror`: they map to 0).
 
-use quasar_runtime::{Array, Element, Error, Result};
+use quasar_runtime::{Array, Element, Error, KernelView, Result};
 
 /// How an access outside an array's bounds behaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +116,60 @@ pub fn mirror_ext(i: i64, n: i64) -> i64 {
     } else {
         mirror(i, n)
     }
+}
+
+/// A kernel's read of element `i` of view `v` (extents `n`, strides `s`, row-major, the last
+/// stride 1) in access mode `mode`: `Safe` gives zero outside; `Clamped`, `Circular` and
+/// `Mirror` map each index inside (zero for an empty array). Other modes read as `Safe` (the
+/// generator handles them itself, with their errors).
+#[inline(always)]
+pub fn view_get<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    mode: Mode,
+    (n, s): ([i64; R], [usize; R]),
+    i: [i64; R],
+) -> T {
+    let (ok, off) = view_offset(mode, n, s, i);
+    // SAFETY: `ok` holds only when every mapped index lies in `0..n[d]`, the view's extents,
+    // so `off` is below its element count (`quasar_runtime::unchecked`, case 1).
+    unsafe { quasar_runtime::unchecked::read_if(v, ok, off) }
+}
+
+/// A kernel's `'safe` write of `x` to element `i` of view `v` (as [`view_get`]): nothing
+/// outside.
+#[inline(always)]
+pub fn view_set<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    (n, s): ([i64; R], [usize; R]),
+    i: [i64; R],
+    x: T,
+) {
+    let (ok, off) = view_offset(Mode::Safe, n, s, i);
+    // SAFETY: as for `view_get`.
+    unsafe { quasar_runtime::unchecked::write_if(v, ok, off, x) }
+}
+
+/// Whether index `i` is inside after `mode`'s mapping, and its offset (wrapping when outside).
+#[inline(always)]
+fn view_offset<const R: usize>(
+    mode: Mode,
+    n: [i64; R],
+    s: [usize; R],
+    i: [i64; R],
+) -> (bool, usize) {
+    let (mut ok, mut off) = (true, 0usize);
+    for d in 0..R {
+        let stride = if d + 1 == R { 1 } else { s[d] };
+        let (inside, k) = match mode {
+            Mode::Clamped => (n[d] > 0, clamp_ext(i[d], n[d])),
+            Mode::Circular => (n[d] > 0, i[d].rem_euclid(n[d].max(1))),
+            Mode::Mirror => (n[d] > 0, mirror_ext(i[d], n[d].max(1))),
+            _ => (i[d] >= 0 && i[d] < n[d], i[d]),
+        };
+        ok &= inside;
+        off = off.wrapping_add((k as usize).wrapping_mul(stride));
+    }
+    (ok, off)
 }
 
 /// The row-major offset of `idx` in an array of shape `shape`, each index mapped per

@@ -92,3 +92,15 @@ pub fn split_row<E, const L: usize, const H: usize>(
     }
     Ok(())
 }
+
+/// The positions along the trailing dimensions of flat index `j` of a row-major run whose
+/// extents are `dims` (the border threads of a kernel's flat loop).
+#[inline(always)]
+pub fn unflatten<const N: usize>(mut j: usize, dims: &[usize]) -> [usize; N] {
+    let mut p = [0; N];
+    for k in (0..N).rev() {
+        p[k] = j % dims[k];
+        j /= dims[k];
+    }
+    p
+}

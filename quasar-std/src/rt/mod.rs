@@ -4,11 +4,11 @@
 //! | module | contents |
 //! |---|---|
 //! | [`scalar`] | `exp log pow sin … floor round mod min max clamp sign isnan real conj complex` on numbers, `#[inline(always)]` and branch-free for kernel loops |
-//! | [`access`] | the boundary access modes ([`Mode`]), [`map_index`], [`periodize`], [`clamp_ext`], [`mirror_ext`], element reads and writes with a mode |
+//! | [`access`] | the boundary access modes ([`Mode`]), [`map_index`], [`periodize`], [`clamp_ext`], [`mirror_ext`], element reads and writes with a mode, kernels' view accesses ([`view_get`], [`view_set`]) |
 //! | [`index`] | slicing `A[:, 1]`, `A[0..2, [1, 3]]` and slice assignment; range values `0..9`, `0..0.1..1` |
 //! | [`concat`](mod@concat) | matrix literals with array parts: [`cat`], [`stack_rows`] |
 //! | [`show`] | `print` and `error` messages: [`Show`], [`print_line`], [`format_parts`] |
-//! | [`cpu`] | CPU kernels: [`has_avx2_fma`], [`has_avx512`], [`pick`], [`inside`], [`split_row`] |
+//! | [`cpu`] | CPU kernels: [`has_avx2_fma`], [`has_avx512`], [`pick`], [`inside`], [`split_row`], [`unflatten`] |
 //! | [`fixed`] | fixed-size vectors `[T; N]` (`vec3`, `ivec2`): [`map`], [`zip`], [`dot`], … |
 //!
 //! Nothing here panics on user input: failures are [`quasar_runtime::Error`]s.
@@ -26,10 +26,10 @@ mod tests;
 
 pub use access::{
     clamp_ext, elem_offset, get_elem, index_error, index_error_at, map_index, mirror_ext,
-    periodize, set_elem, Mode,
+    periodize, set_elem, view_get, view_set, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
-pub use cpu::{has_avx2_fma, has_avx512, inside, pick, split_row};
+pub use cpu::{has_avx2_fma, has_avx512, inside, pick, split_row, unflatten};
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
 pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,

@@ -242,6 +242,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         "write the sums of products out, or multiply element-wise with `.*`",
                     ));
                 }
+                if let (Operand::Fixed(a), Operand::Fixed(b)) = (&lt, &rtk) {
+                    // Two vectors: element by element through the runtime's `zip`.
+                    let f = scalar_op(quote!(__x), quote!(__y));
+                    return Ok(V { t: quote!(#rt::qstd::rt::zip(#a, #b, |__x, __y| #f)), r });
+                }
                 let (a, ai) = lt.fixed_parts(quote!(__a));
                 let (b, bi) = rtk.fixed_parts(quote!(__b));
                 let f = scalar_op(ai, bi);

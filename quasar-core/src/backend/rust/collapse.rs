@@ -12,7 +12,7 @@
 //! offsets leave the array, runs the general body with `pos` recovered from `j`.
 
 use super::func::FnGen;
-use super::kernel::bound_tokens;
+use super::kernel::{bound_tokens, non_negative};
 use crate::ir::partition::Partition;
 use crate::ir::LocalId;
 use proc_macro2::TokenStream;
@@ -54,18 +54,18 @@ pub(crate) fn flat_loop(
         match c.launch_dim {
             0 => row_ok.push(quote!(#rt::qstd::rt::inside(__p0, #lo, #hi, #v.dim(0)))),
             1 => {
-                jlo.push(quote!((-(#lo)) * __s1));
-                jhi.push(quote!((#v.dim(1) as i64 - (#hi)) * __s1));
+                if !non_negative(&c.lo) {
+                    jlo.push(quote!(-#lo * __s1));
+                }
+                jhi.push(quote!((#v.dim(1) as i64 - #hi) * __s1));
             }
             _ => {}
         }
     }
     // `pos` from the flat index, for the general body.
-    let mut split = vec![quote!(let mut __rest = __j;)];
-    for k in (1..d).rev() {
-        let p = format_ident!("__p{}", k);
-        split.push(quote!(let #p = __rest % __ctx.dims()[#k]; __rest /= __ctx.dims()[#k];));
-    }
+    let ps = (1..d).map(|k| format_ident!("__p{}", k));
+    let n = d - 1;
+    let split = quote!(let [#(#ps),*] = #rt::qstd::rt::unflatten::<#n>(__j, &__ctx.dims()[1..]););
     if row_ok.is_empty() {
         row_ok.push(quote!(true));
     }
@@ -78,7 +78,7 @@ pub(crate) fn flat_loop(
                 #rt::qstd::rt::split_row(
                     0..__run,
                     (__jlo, __jhi, #(#row_ok)&&*),
-                    |__j| { #(#split)* #general },
+                    |__j| { #split #general },
                     |__lo, __hi| #interior,
                 )?;
             }

@@ -177,7 +177,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             views |= matches!(r, Repr::View(..));
             let name = &self.names[id.0 as usize];
             let ty = super::ty::rust_type(&r, &self.g.rt, &quote!('__v));
-            out.push(quote!(#[allow(unused_mut)] mut #name: #ty));
+            out.push(quote!(mut #name: #ty));
         }
         Ok((out, views))
     }
@@ -202,13 +202,12 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let scope = super::control::sched_scope(&rt, &f.body);
     let generic = if views { quote!(<'__v>) } else { quote!() };
     Ok(quote! {
-        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_parens, unused_braces, non_snake_case, clippy::all)]
+        #[allow(unused, non_snake_case, clippy::all)]
         #inline
         fn #name #generic (#(#params),*) -> #rt::run::Result<#ret> {
             #scope
             #locals
             #body
-            #[allow(unreachable_code)]
             ::core::result::Result::Ok(#result)
         }
     })

@@ -470,13 +470,54 @@ impl<'g, 'm> FnGen<'g, 'm> {
         // is `'unchecked` in a release build.
         let un = quote!(#rt::run::unchecked);
         if all_fast {
-            let body = match write {
-                Some((_, v)) => quote!(let __x = #v; unsafe { #un::write(&__v, #off, __x) }),
-                None => quote!(unsafe { #un::read(&__v, #off) }),
+            // With the block's geometry and one index per dimension, the runtime forms the
+            // row-major offset (`read_at`, `write_at`): the same wrapping sum, written once.
+            let (bind, v) = match (&geom, is_ident(&view)) {
+                (Some(_), true) => (quote!(), view.clone()),
+                _ => (quote!(let __v = #view;), quote!(__v)),
             };
-            return Ok(quote!({ let __v = #view; #(#pre)* #body }));
+            let body = match (&geom, write) {
+                (Some((_, ss, gr)), Some((_, x))) if *gr == k => {
+                    quote!(let __x = #x; unsafe { #un::write_at(&#v, [#(#comps),*], #ss, __x) })
+                }
+                (Some((_, ss, gr)), None) if *gr == k => {
+                    quote!(unsafe { #un::read_at(&#v, [#(#comps),*], #ss) })
+                }
+                (_, Some((_, x))) => quote!(let __x = #x; unsafe { #un::write(&#v, #off, __x) }),
+                (_, None) => quote!(unsafe { #un::read(&#v, #off) }),
+            };
+            return Ok(quote!({ #bind #(#pre)* #body }));
         }
         let zero_outside = !matches!(mode, Access::Checked | Access::Unchecked);
+        // With the block's geometry, the modes without errors are one runtime call that tests
+        // (or maps) every index and reads zero or writes nothing outside.
+        if let (Some((nn, ss, _)), true) = (&geom, zero_outside) {
+            let q = quote!(#rt::qstd::rt);
+            let m = match mode {
+                Access::Clamped => quote!(Clamped),
+                Access::Circular => quote!(Circular),
+                Access::Mirror => quote!(Mirror),
+                _ => quote!(Safe),
+            };
+            let (bind, v) = match is_ident(&view) {
+                true => (quote!(), view.clone()),
+                false => (quote!(let __v = #view;), quote!(__v)),
+            };
+            let g = quote!((#nn, #ss));
+            match &write {
+                None => {
+                    return Ok(
+                        quote!({ #bind #(#pre)* #q::view_get(&#v, #q::Mode::#m, #g, [#(#comps),*]) }),
+                    )
+                }
+                Some((AssignOp::Assign, x)) => {
+                    return Ok(
+                        quote!({ #bind #(#pre)* let __i = [#(#comps),*]; let __x = #x; #q::view_set(&#v, #g, __i, __x) }),
+                    )
+                }
+                _ => {}
+            }
+        }
         let body = match write {
             None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
@@ -566,4 +607,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         })
     }
+}
+
+/// Whether `t` is a single identifier (a local that needs no binding of its own).
+fn is_ident(t: &TokenStream) -> bool {
+    let mut it = t.clone().into_iter();
+    matches!((it.next(), it.next()), (Some(proc_macro2::TokenTree::Ident(_)), None))
 }

@@ -86,20 +86,14 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         prologue.push(match r {
             Repr::View(e, rank) => {
                 let et = e.tokens(&rt);
-                env.push(EnvField { name: n.clone(), ty, copy: true });
-                match rank {
+                let geom = rank.map(|r| r as usize);
+                env.push(EnvField { name: n.clone(), ty, copy: true, geom });
+                match geom {
                     Some(r) => {
-                        // Extents and strides once per block, not per access.
-                        let r = r as usize;
+                        // Extents and strides once per block (and per row), not per access.
                         fg.geom.insert(l, r);
                         let nn = format_ident!("{}__n", n);
                         let ss = format_ident!("{}__s", n);
-                        env.push(EnvField { name: nn.clone(), ty: quote!([i64; #r]), copy: true });
-                        env.push(EnvField {
-                            name: ss.clone(),
-                            ty: quote!([usize; #r]),
-                            copy: true,
-                        });
                         quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
                     }
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
@@ -107,7 +101,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
             }
             Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
                 let copy = !matches!(r, Repr::FnVal(_));
-                env.push(EnvField { name: n.clone(), ty: ty.clone(), copy });
+                env.push(EnvField { name: n.clone(), ty: ty.clone(), copy, geom: None });
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
             _ => {
@@ -175,7 +169,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     // One module per kernel: rustc puts each in its own codegen unit, so LLVM spreads them over
     // the cores, and an incremental build redoes only the kernels that changed.
     Ok(quote! {
-        #[allow(unused_mut, unused_variables, unused_assignments, unreachable_code, unused_labels, unused_parens, unused_braces, unused_imports, non_snake_case, clippy::all)]
+        #[allow(unused, non_snake_case, clippy::all)]
         mod #name {
             use super::*;
             use #full_rt as __qrt;
@@ -304,7 +298,8 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         fg.g.fused = false;
         fg.interior = None;
         let body = body?;
-        Ok(quote!({ #sp #locals '__thread: { #body } }))
+        // The statements of one thread (the callers brace them).
+        Ok(quote!(#sp #locals '__thread: { #body }))
     };
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
@@ -340,8 +335,11 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         let ad = c.array_dim;
         let (clo, chi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
         if c.launch_dim == last {
-            lo.push(quote!((-(#clo))));
-            hi.push(quote!((#v.dim(#ad) as i64 - (#chi))));
+            // A constant offset `>= 0` bounds nothing below the row's start.
+            if !non_negative(&c.lo) {
+                lo.push(quote!(-#clo));
+            }
+            hi.push(quote!(#v.dim(#ad) as i64 - #chi));
         } else {
             let p = format_ident!("__p{}", c.launch_dim);
             row_ok.push(quote!(#rt::qstd::rt::inside(#p, #clo, #chi, #v.dim(#ad))));
@@ -366,6 +364,11 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         code
     };
     Ok(RowCode { loops, border: Some(border), hot, hot_fma })
+}
+
+/// Whether a partition bound is a constant `>= 0`.
+pub(super) fn non_negative(b: &Bound) -> bool {
+    b.terms.is_empty() && b.c >= 0
 }
 
 /// A partition bound as an `i64` expression of the block function, where `names` are the

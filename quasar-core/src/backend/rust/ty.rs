@@ -43,6 +43,23 @@ pub enum Num {
     C64,
 }
 
+/// `i` as a suffixed literal of integer type `n` (`0i32`, `-1i64`), when `n` holds it.
+fn int_literal(n: Num, i: i64) -> Option<TokenStream> {
+    use proc_macro2::Literal as L;
+    let l = match n {
+        Num::I8 => L::i8_suffixed(i8::try_from(i).ok()?),
+        Num::I16 => L::i16_suffixed(i16::try_from(i).ok()?),
+        Num::I32 => L::i32_suffixed(i32::try_from(i).ok()?),
+        Num::I64 => L::i64_suffixed(i),
+        Num::U8 => L::u8_suffixed(u8::try_from(i).ok()?),
+        Num::U16 => L::u16_suffixed(u16::try_from(i).ok()?),
+        Num::U32 => L::u32_suffixed(u32::try_from(i).ok()?),
+        Num::U64 => L::u64_suffixed(u64::try_from(i).ok()?),
+        _ => return None,
+    };
+    Some(quote!(#l))
+}
+
 impl Num {
     /// The Rust number type of a Quasar number type, `None` for anything else.
     pub fn of(t: &Type, double: bool) -> Option<Num> {
@@ -142,11 +159,18 @@ impl Num {
             }
             _ => {
                 let i = v as i64;
-                let l = proc_macro2::Literal::i64_unsuffixed(i.abs());
-                if i < 0 {
-                    quote!((-(#l as i64) as #ty))
-                } else {
-                    quote!((#l as #ty))
+                match int_literal(self, i) {
+                    Some(l) if i < 0 => quote!((#l)),
+                    Some(l) => l,
+                    // Not representable: the value wraps, as Quasar's conversion does.
+                    None => {
+                        let l = proc_macro2::Literal::i64_unsuffixed(i.abs());
+                        if i < 0 {
+                            quote!((-(#l as i64) as #ty))
+                        } else {
+                            quote!((#l as #ty))
+                        }
+                    }
                 }
             }
         }

@@ -12,13 +12,16 @@ use super::kernel::RowCode;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-/// A field of a kernel's `Env`: an argument, or the extents or strides of a view argument,
-/// named as the block function's local of the same value.
+/// A field of a kernel's `Env` (a tuple struct): an argument, named as the block function's
+/// local of the same value.
 pub(super) struct EnvField {
     pub name: Ident,
     pub ty: TokenStream,
     /// `Copy` (everything but function values).
     pub copy: bool,
+    /// The rank of a view argument whose extents and strides the functions read once
+    /// (`{name}__n`, `{name}__s`).
+    pub geom: Option<usize>,
 }
 
 /// The `Env` fields as locals of a function given `__e: &Env`.
@@ -35,7 +38,12 @@ fn unpack(env: &[EnvField]) -> TokenStream {
         let n = &f.name;
         quote!(let #n = #n.clone();)
     });
-    quote!(let Env { #(#names),* } = *__e; #(#clones)*)
+    let geoms = env.iter().filter_map(|f| {
+        let (n, r) = (&f.name, f.geom?);
+        let (nn, ss) = (format_ident!("{}__n", n), format_ident!("{}__s", n));
+        Some(quote!(let (#nn, #ss) = #n.geom::<#r>();))
+    });
+    quote!(let Env(#(#names,)* ..) = *__e; #(#clones)* #(#geoms)*)
 }
 
 /// The items of a kernel without barriers over `d >= 1` dimensions: `Env`, the `rows`
@@ -89,23 +97,28 @@ pub(super) fn rows(
             }
         }
     });
-    let fields = env.iter().map(|f| {
-        let (n, t) = (&f.name, &f.ty);
-        quote!(#n: #t)
-    });
-    let values = env.iter().map(|f| {
-        let n = &f.name;
-        if f.copy {
-            quote!(#n)
-        } else {
-            quote!(#n: #n.clone())
-        }
-    });
+    let mut fields: Vec<TokenStream> = env.iter().map(|f| f.ty.clone()).collect();
+    let mut values: Vec<TokenStream> = env
+        .iter()
+        .map(|f| {
+            let n = &f.name;
+            if f.copy {
+                quote!(#n)
+            } else {
+                quote!(#n.clone())
+            }
+        })
+        .collect();
+    // The lifetime of the views, when the kernel takes none.
+    if !fields.iter().any(|t| t.to_string().contains("'a")) {
+        fields.push(quote!(::core::marker::PhantomData<&'a ()>));
+        values.push(quote!(::core::marker::PhantomData));
+    }
     let loops = &code.loops;
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
         type __Res = #rt::run::Result<()>;
-        struct Env<'a> { #(#fields),* }
+        struct Env<'a>(#(#fields),*);
         type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
         #base_fn
         #fused_fn
@@ -119,7 +132,7 @@ pub(super) fn rows(
         #thread_fn
         pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> #res {
             #prologue
-            let __e = Env { #(#values),* };
+            let __e = Env(#(#values),*);
             #[cfg(target_arch = "x86_64")]
             let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
             #[cfg(not(target_arch = "x86_64"))]

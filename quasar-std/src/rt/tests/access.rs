@@ -137,3 +137,11 @@ fn inside_tests_both_offsets() {
     assert!(!inside(2, -3, 1, 4));
     assert!(!inside(2, 0, 2, 4));
 }
+
+#[test]
+fn unflatten_recovers_the_trailing_positions() {
+    // A run of 4 x 3 (rows of 3 colour channels): index 7 is row 2, channel 1.
+    assert_eq!(unflatten::<2>(7, &[4, 3]), [2, 1]);
+    assert_eq!(unflatten::<2>(0, &[4, 3]), [0, 0]);
+    assert_eq!(unflatten::<1>(5, &[6]), [5]);
+}
