@@ -201,7 +201,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         let env = self.env_for_children();
-        self.cx.instantiate_lambda(l, lspan, self.scope, types, env)
+        self.cx.instantiate_lambda(l, lspan, self.scope, types, None, env)
     }
 
     fn check_kernel_args(

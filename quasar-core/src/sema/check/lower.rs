@@ -99,11 +99,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None if p.variadic => Type::SCALAR,
                 None => Type::Unknown,
             };
-            let ty = match &declared {
-                Some(d) => refine(d, &actual),
-                None => actual,
+            let ty = if p.variadic {
+                variadic_param_type(declared.as_ref(), actual)
+            } else {
+                match &declared {
+                    Some(d) => refine(d, &actual),
+                    None => actual,
+                }
             };
-            let ty = if p.variadic { Type::vec(ty) } else { ty };
             let role = match Special::from_name(&p.name.name) {
                 Some(s) if self.kind == FunctionKind::Kernel => LocalRole::Special(s),
                 _ => LocalRole::Param,
@@ -132,6 +135,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.declared[id.0 as usize] = Some(d);
             }
             outputs.push(id);
+        }
+        self.check_variadic_params(&def.params);
+        if def.kind == FunctionKind::Kernel {
+            self.check_kernel_outputs(&outputs);
         }
         let (mut f, _) = self.lower_body(&def.body, def.span, &params, &outputs);
         f.top_level = self.cx.decls.function_parent_is_script(def);
@@ -229,9 +236,54 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         f
     }
 
+    /// The rest parameter `...args` comes last (manual §4.8).
+    fn check_variadic_params(&mut self, params: &[ast::Param]) {
+        let n = params.len();
+        for p in params.iter().take(n.saturating_sub(1)).filter(|p| p.variadic) {
+            let d = Diagnostic::error(
+                p.span,
+                format!("the variadic parameter `...{}` must be the last parameter", p.name.name),
+            )
+            .with_note("write the fixed and optional parameters first: `f(a, b, opt = 1.0, ...args)`");
+            self.diags.push(d);
+        }
+    }
+
+    /// Kernel output arguments are numbers or small vectors (manual §4.7).
+    fn check_kernel_outputs(&mut self, outputs: &[LocalId]) {
+        for &o in outputs {
+            let l = &self.locals[o.0 as usize];
+            let ok = match &l.ty {
+                Type::Void | Type::Unknown => true,
+                t if t.is_number() => true,
+                Type::Array(a) => {
+                    a.elem.is_number()
+                        && matches!(a.shape.as_deref(), Some([crate::sema::types::Dim::Known(_)]))
+                }
+                _ => false,
+            };
+            if !ok {
+                let d = Diagnostic::error(
+                    l.span,
+                    format!("the kernel output `{}` cannot be of type {}", l.name, l.ty),
+                )
+                .with_note("kernel outputs are `scalar`, `cscalar`, `int`, `vecX`, `cvecX` or `ivecX`; write arrays through a parameter instead");
+                self.diags.push(d);
+            }
+        }
+    }
+
     /// Kernel parameters cannot be optional, and strings and untyped cells cannot be passed
     /// to kernels (manual §2.4.1).
     fn check_kernel_param(&mut self, p: &ast::Param, ty: &Type) {
+        if p.variadic {
+            let d = Diagnostic::error(
+                p.span,
+                format!("kernel parameter `{}` cannot be variadic", p.name.name),
+            )
+            .with_note("variadic kernel functions are not supported (manual §4.8.1); a `__device__` function can be variadic");
+            self.diags.push(d);
+        }
         if p.default.is_some() {
             let d = Diagnostic::error(
                 p.span,
@@ -398,7 +450,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn lower_result_expr(&mut self, e: &'a Expr, result: LocalId) -> ir::Block {
         let span = e.span;
-        let value = self.lower_expr(e);
+        let value = match (&e.kind, self.expected_result.clone()) {
+            // `x -> y -> x + y` declared `[scalar -> scalar -> scalar]`: the inner lambda
+            // takes the declared types too (manual §4.6.1).
+            (ast::ExprKind::Lambda(l), Some(Type::Function(ft))) => {
+                let result = super::assign::single_result(&ft);
+                self.lower_lambda_as(l, span, &ft.params, result)
+            }
+            _ => self.lower_expr(e),
+        };
         if value.ty == Type::Void
             && !matches!(value.kind, ir::ExprKind::Call { .. } | ir::ExprKind::Binary { .. })
         {
@@ -523,4 +583,20 @@ fn collect_target<'a>(target: &'a Expr, out: &mut Vec<(String, Option<&'a ast::T
         }
         _ => {}
     }
+}
+
+/// The type of a variadic parameter `...args : vec` (its declaration is the type of the whole
+/// rest): the vector a call packed (`overload.rs`), or a vector of the one rest type given.
+fn variadic_param_type(declared: Option<&Type>, actual: Type) -> Type {
+    let packed = matches!(&actual, Type::Array(a)
+        if a.rank == crate::sema::types::Rank::Fixed(1) && a.elem.is_number());
+    if packed {
+        return actual;
+    }
+    let elem = match declared {
+        Some(Type::Array(a)) => refine(&a.elem, &actual),
+        Some(d) => refine(d, &actual),
+        None => actual,
+    };
+    Type::vec(elem)
 }
