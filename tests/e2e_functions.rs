@@ -58,6 +58,7 @@ fn closures_returned_from_functions() {
 #[test]
 fn partial_application_and_binding_at_definition() {
     assert_eq!(m::partial(3.0, 4.0).unwrap(), 734.0);
+    assert_eq!(m::noisy_sum(1.5, 2.0).unwrap(), 7.0);
     // `f` captured a = 10 when it was defined; the later a = 1000 does not change it.
     assert_eq!(m::bound_at_definition(2.0).unwrap(), 12.0 + 1000.0);
 }

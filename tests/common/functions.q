@@ -77,6 +77,12 @@ function y = partial(b : scalar, c : scalar)
     y = p(b, c)
 endfunction
 
+% A multi-expression lambda (its value is the last expression).
+function y = noisy_sum(a : scalar, b : scalar)
+    f = (p, q) -> (s = p + q; print("sum: ", s); 2 * s)
+    y = f(a, b)
+endfunction
+
 % Closures bind their captures when they are defined.
 function y = bound_at_definition(x : scalar)
     a = 10.0

@@ -49,7 +49,8 @@ impl Remove {
             return None;
         }
         // Evaluating a closure only reads its captures: nothing is lost by not doing it.
-        let closure = |e: &Expr| matches!(e.kind, ExprKind::Closure { .. } | ExprKind::FunctionRef(_));
+        let closure =
+            |e: &Expr| matches!(e.kind, ExprKind::Closure { .. } | ExprKind::FunctionRef(_));
         match &value.kind {
             _ if closure(value) => Some(None),
             ExprKind::Sequence(items) if items.last().is_some_and(closure) => {

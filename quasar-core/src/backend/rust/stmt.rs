@@ -205,7 +205,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         })
     }
 
-    fn show_parts(&mut self, items: &[Expr]) -> GResult<Vec<TokenStream>> {
+    pub(super) fn show_parts(&mut self, items: &[Expr]) -> GResult<Vec<TokenStream>> {
         let mut out = Vec::new();
         for it in items {
             let v = self.expr(it)?;

@@ -90,7 +90,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         Ok(elems) => out.extend(elems),
                         Err(v) => {
                             let ty = v.ty.clone();
-                            out.push(ir::Expr::new(ir::ExprKind::Spread(Box::new(v)), ty, a.value.span))
+                            out.push(ir::Expr::new(
+                                ir::ExprKind::Spread(Box::new(v)),
+                                ty,
+                                a.value.span,
+                            ))
                         }
                     }
                 }
@@ -153,11 +157,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Some(NameRef::Local(id)) => {
                 // A variable declared with a function type holds the lambda typed as declared;
                 // an untyped one is instantiated for each call's argument types.
-                let typed = matches!(self.declared.get(id.0 as usize), Some(Some(Type::Function(_))));
-                if let Some(&(lambda, lspan, scope)) = self
-                    .lambdas
-                    .get(&id)
-                    .filter(|_| !self.reassigned.contains(&id) && !typed)
+                let typed =
+                    matches!(self.declared.get(id.0 as usize), Some(Some(Type::Function(_))));
+                if let Some(&(lambda, lspan, scope)) =
+                    self.lambdas.get(&id).filter(|_| !self.reassigned.contains(&id) && !typed)
                 {
                     return self.call_lambda(lambda, lspan, scope, args, span);
                 }

@@ -2,6 +2,7 @@
 //! types, the names its body assigns, and the fixpoint over the body that settles every
 //! variable's type. Name resolution and the instance's locals are in [`super::scope`].
 
+use super::params::variadic_param_type;
 use super::scope::{refine, unify, FnLowerer, OuterEnv};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId, LocalRole, Special};
@@ -137,6 +138,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs.push(id);
         }
         self.check_variadic_params(&def.params);
+        self.check_default_order(&def.params);
         if def.kind == FunctionKind::Kernel {
             self.check_kernel_outputs(&outputs);
         }
@@ -234,43 +236,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.lower_body_with(&[], span, &params, &[result], Some((Some(result), &lambda.body)));
         f.locals = std::mem::take(&mut self.locals);
         f
-    }
-
-    /// The rest parameter `...args` comes last (manual §4.8).
-    fn check_variadic_params(&mut self, params: &[ast::Param]) {
-        let n = params.len();
-        for p in params.iter().take(n.saturating_sub(1)).filter(|p| p.variadic) {
-            let d = Diagnostic::error(
-                p.span,
-                format!("the variadic parameter `...{}` must be the last parameter", p.name.name),
-            )
-            .with_note("write the fixed and optional parameters first: `f(a, b, opt = 1.0, ...args)`");
-            self.diags.push(d);
-        }
-    }
-
-    /// Kernel output arguments are numbers or small vectors (manual §4.7).
-    fn check_kernel_outputs(&mut self, outputs: &[LocalId]) {
-        for &o in outputs {
-            let l = &self.locals[o.0 as usize];
-            let ok = match &l.ty {
-                Type::Void | Type::Unknown => true,
-                t if t.is_number() => true,
-                Type::Array(a) => {
-                    a.elem.is_number()
-                        && matches!(a.shape.as_deref(), Some([crate::sema::types::Dim::Known(_)]))
-                }
-                _ => false,
-            };
-            if !ok {
-                let d = Diagnostic::error(
-                    l.span,
-                    format!("the kernel output `{}` cannot be of type {}", l.name, l.ty),
-                )
-                .with_note("kernel outputs are `scalar`, `cscalar`, `int`, `vecX`, `cvecX` or `ivecX`; write arrays through a parameter instead");
-                self.diags.push(d);
-            }
-        }
     }
 
     /// Kernel parameters cannot be optional, and strings and untyped cells cannot be passed
@@ -583,20 +548,4 @@ fn collect_target<'a>(target: &'a Expr, out: &mut Vec<(String, Option<&'a ast::T
         }
         _ => {}
     }
-}
-
-/// The type of a variadic parameter `...args : vec` (its declaration is the type of the whole
-/// rest): the vector a call packed (`overload.rs`), or a vector of the one rest type given.
-fn variadic_param_type(declared: Option<&Type>, actual: Type) -> Type {
-    let packed = matches!(&actual, Type::Array(a)
-        if a.rank == crate::sema::types::Rank::Fixed(1) && a.elem.is_number());
-    if packed {
-        return actual;
-    }
-    let elem = match declared {
-        Some(Type::Array(a)) => refine(&a.elem, &actual),
-        Some(d) => refine(d, &actual),
-        None => actual,
-    };
-    Type::vec(elem)
 }

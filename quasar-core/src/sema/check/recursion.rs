@@ -93,7 +93,12 @@ impl<'a> Checker<'a> {
 pub(super) fn placeholder(results: &[Type], span: Span) -> ir::Function {
     let locals: Vec<ir::Local> = results
         .iter()
-        .map(|t| ir::Local { name: "<result>".into(), ty: t.clone(), role: LocalRole::Output, span })
+        .map(|t| ir::Local {
+            name: "<result>".into(),
+            ty: t.clone(),
+            role: LocalRole::Output,
+            span,
+        })
         .collect();
     ir::Function {
         name: "<recursive>".into(),
