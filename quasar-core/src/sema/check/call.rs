@@ -89,6 +89,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     match self.spread_elements(v, a.value.span) {
                         Ok(elems) => out.extend(elems),
                         Err(v) => {
+                            let v = *v;
                             let ty = v.ty.clone();
                             out.push(ir::Expr::new(
                                 ir::ExprKind::Spread(Box::new(v)),

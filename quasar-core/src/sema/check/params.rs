@@ -22,18 +22,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &mut self,
         v: ir::Expr,
         span: Span,
-    ) -> Result<Vec<ir::Expr>, ir::Expr> {
+    ) -> Result<Vec<ir::Expr>, Box<ir::Expr>> {
         let tuple = matches!(v.ty, Type::Tuple(_));
         let elems: Vec<Type> = match &v.ty {
             Type::Tuple(ts) => ts.clone(),
             Type::Array(a) => match a.shape.as_deref() {
                 Some([Dim::Known(n)]) if *n <= MAX_SPREAD => vec![a.elem.clone(); *n as usize],
-                _ => return Err(v),
+                _ => return Err(Box::new(v)),
             },
-            _ => return Err(v),
+            _ => return Err(Box::new(v)),
         };
         if elems.is_empty() {
-            return Err(v);
+            return Err(Box::new(v));
         }
         let (base, first) = match v.kind {
             ExprKind::Local(_) => (v, None),
