@@ -89,9 +89,24 @@ pub struct ClassDef {
     pub mutable: bool,
     pub dynamic: bool,
     pub parent: Option<ClassId>,
+    /// The type parameters of a parametric class (`stack[T]`): the fields' types name them
+    /// as `Type::Param`.
+    pub params: Vec<String>,
     /// All fields, inherited ones first.
     pub fields: Vec<(String, Type)>,
     pub span: Span,
+}
+
+impl ClassDef {
+    /// The fields of the instance `args` of this class (`stack[int]`: `tab : vec[int]`).
+    pub fn fields_of(&self, args: &[Type]) -> Vec<(String, Type)> {
+        if self.params.is_empty() || args.is_empty() {
+            return self.fields.clone();
+        }
+        let bind =
+            |n: &str| self.params.iter().position(|p| p == n).and_then(|i| args.get(i).cloned());
+        self.fields.iter().map(|(f, t)| (f.clone(), t.substitute(&bind))).collect()
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -108,7 +108,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let r = self.local_repr(id).clone();
         let t = self.local(id);
         let t = match r {
-            Repr::Array(..) | Repr::Str | Repr::FnVal(_) => quote!(#t.clone()),
+            Repr::Array(..)
+            | Repr::Str
+            | Repr::FnVal(_)
+            | Repr::Class(_)
+            | Repr::Obj(_)
+            | Repr::Ptr(_)
+            | Repr::Value => quote!(#t.clone()),
             _ => t,
         };
         V { t, r }
@@ -149,6 +155,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let ty = self.rust_type(&r);
             match r {
                 Repr::FnVal(_) | Repr::View(..) => out.push(quote!(let mut #name: #ty;)),
+                Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) => match self.class_zero(&r) {
+                    Some(d) => out.push(quote!(let mut #name: #ty = #d;)),
+                    None => out.push(quote!(let mut #name: #ty;)),
+                },
                 Repr::Unit => {}
                 _ => {
                     let d = self.default_value(&r, l.span)?;

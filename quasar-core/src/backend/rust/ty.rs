@@ -187,6 +187,16 @@ pub enum Repr {
     FnVal(usize),
     /// Several results.
     Tuple(Vec<Repr>),
+    /// An immutable class value: the module's `k`-th class struct (`classes.rs`).
+    Class(usize),
+    /// A `mutable class` object, shared: `Arc<dyn trait of class k>`.
+    Obj(usize),
+    /// A pointer `^T` to class `k`: `Option<Arc<dyn …>>`.
+    Ptr(usize),
+    /// `nullptr` before it is converted to a pointer type.
+    Null,
+    /// A value of type `??`, a cell array or a dynamic object: `quasar_std::value::Value`.
+    Value,
 }
 
 impl Repr {
@@ -263,6 +273,20 @@ pub fn rust_type(r: &Repr, rt: &TokenStream, lifetime: &TokenStream) -> TokenStr
             let ts: Vec<_> = rs.iter().map(|r| rust_type(r, rt, lifetime)).collect();
             quote!((#(#ts),*))
         }
+        Repr::Class(k) => {
+            let s = super::classes::struct_ident(*k);
+            quote!(#s)
+        }
+        Repr::Obj(k) => {
+            let t = super::classes::trait_ident(*k);
+            quote!(::std::sync::Arc<dyn #t>)
+        }
+        Repr::Ptr(k) => {
+            let t = super::classes::trait_ident(*k);
+            quote!(::core::option::Option<::std::sync::Arc<dyn #t>>)
+        }
+        Repr::Null => quote!(()),
+        Repr::Value => quote!(#rt::qstd::value::Value),
     }
 }
 

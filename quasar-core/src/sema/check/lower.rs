@@ -121,6 +121,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 _ => self.add_local(&p.name.name, ty, role, p.span),
             };
+            if declared.as_ref().is_some_and(|d| !d.is_concrete() && !d.is_generic())
+                && !self.locals[id.0 as usize].ty.is_generic()
+            {
+                self.dynamic_params.push(id);
+            }
             params.push(id);
         }
         let mut outputs = Vec::new();
@@ -340,7 +345,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs: outputs.to_vec(),
             captures: self.captures.clone(),
             locals: Vec::new(),
-            generic: params.iter().any(|p| !self.locals[p.0 as usize].ty.is_concrete()),
+            generic: params.iter().any(|p| {
+                let t = &self.locals[p.0 as usize].ty;
+                t.is_generic() || (!t.is_concrete() && !self.dynamic_params.contains(p))
+            }),
             body: block,
             top_level: false,
             span,
