@@ -17,10 +17,15 @@ pub enum Value {
     /// No value: an element of `cell(n)` that was not assigned yet.
     #[default]
     Null,
+    /// An `int` (of any width).
     Int(i64),
+    /// A `scalar` (single or double precision).
     Scalar(f64),
+    /// A `cscalar`.
     Complex(Complex<f64>),
+    /// A `string`.
     Str(String),
+    /// An array of numbers.
     Array(AnyArray),
     /// A cell array: its shape and elements, row-major, shared.
     Cell(Arc<Mutex<CellData>>),
@@ -30,18 +35,26 @@ pub enum Value {
 
 /// The elements of a cell array.
 pub struct CellData {
+    /// The dimensions, row-major.
     pub shape: Vec<usize>,
+    /// The elements in row-major order.
     pub items: Vec<Value>,
 }
 
 /// An array of numbers held in a [`Value`].
 #[derive(Clone)]
 pub enum AnyArray {
+    /// `scalar` (single precision).
     F32(Array<f32>),
+    /// `scalar'double`.
     F64(Array<f64>),
+    /// `int`.
     I32(Array<i32>),
+    /// `uint8`.
     U8(Array<u8>),
+    /// `cscalar` (single precision).
     C32(Array<Complex<f32>>),
+    /// `cscalar` (double precision).
     C64(Array<Complex<f64>>),
 }
 
@@ -283,6 +296,7 @@ impl AnyArray {
 
 /// Conversion of a typed value into a [`Value`] (generated code, where a typed value meets `??`).
 pub trait IntoValue {
+    /// The value as a `??` value.
     fn into_value(self) -> Value;
 }
 

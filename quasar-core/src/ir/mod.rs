@@ -23,6 +23,10 @@
 //! 5. After the driver's prune, concrete code never calls a generic (error-only) instance.
 //! 6. `break`/`continue` are inside loops; `syncthreads` is not in host code.
 //! 7. Operators are the IR's own ([`op`]): no pipeline `|>`, and `:=` is a plain assignment.
+//! 8. A class value ([`ExprKind::Construct`]) names a class of the module and gives each
+//!    field at most once, only fields of the class unless it is dynamic, and every field or
+//!    none; a field access on a value of a class type names one of its fields unless the
+//!    class is dynamic (fields added at run time).
 //!
 //! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 

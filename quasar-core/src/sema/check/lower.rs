@@ -245,6 +245,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .with_note("kernel functions cannot have optional parameters");
             self.diags.push(d);
         }
+        let dynamic_class = match ty {
+            Type::Class(c) if self.class_def(c.id).dynamic => Some(c.name.clone()),
+            _ => None,
+        };
+        if let Some(name) = dynamic_class {
+            let d = Diagnostic::error(
+                p.span,
+                format!(
+                    "kernel parameter `{}` is of the dynamic class `{name}`, which cannot be passed to a kernel",
+                    p.name.name
+                ),
+            )
+            .with_note("dynamic classes exist in host code only (manual §7.4); declare the class `class` or `mutable class` with typed fields");
+            self.diags.push(d);
+        }
         let bad = match ty {
             Type::String => Some("a string"),
             Type::Array(a) if a.elem == Type::Unknown => {
