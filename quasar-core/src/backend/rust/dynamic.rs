@@ -28,7 +28,7 @@ impl FnGen<'_, '_> {
     }
 
     /// A typed value as a `??` value.
-    pub fn into_value(&self, v: V, span: Span) -> GResult<TokenStream> {
+    pub fn as_dynamic(&self, v: V, span: Span) -> GResult<TokenStream> {
         let p = self.value_path();
         let t = v.t;
         match v.r {
@@ -43,7 +43,7 @@ impl FnGen<'_, '_> {
     }
 
     /// A `??` value checked and converted to `target`.
-    pub fn from_value(&self, t: TokenStream, target: &Repr, span: Span) -> GResult<TokenStream> {
+    pub fn dynamic_to(&self, t: TokenStream, target: &Repr, span: Span) -> GResult<TokenStream> {
         let p = self.value_path();
         match target {
             Repr::Value => Ok(t),
@@ -62,9 +62,9 @@ impl FnGen<'_, '_> {
     /// `a op b` where an operand is `??`: checked at run time.
     pub fn value_binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, span: Span) -> GResult<V> {
         let a = self.expr(l)?;
-        let a = self.into_value(a, l.span)?;
+        let a = self.as_dynamic(a, l.span)?;
         let b = self.expr(r)?;
-        let b = self.into_value(b, r.span)?;
+        let b = self.as_dynamic(b, r.span)?;
         let p = self.value_path();
         let sym = op.symbol();
         let t = self.vtry(quote!(#p::binary(#sym, &#a, &#b)), span);
@@ -73,7 +73,7 @@ impl FnGen<'_, '_> {
 
     pub fn value_unary(&mut self, op: UnaryOp, operand: &Expr, span: Span) -> GResult<V> {
         let a = self.expr(operand)?;
-        let a = self.into_value(a, operand.span)?;
+        let a = self.as_dynamic(a, operand.span)?;
         let p = self.value_path();
         let t = match op {
             UnaryOp::Plus => a,
@@ -103,7 +103,7 @@ impl FnGen<'_, '_> {
         let new = match super::stmt::binary_of(op) {
             None => {
                 let v = self.expr(value)?;
-                self.into_value(v, value.span)?
+                self.as_dynamic(v, value.span)?
             }
             Some(bop)
                 if !matches!(
@@ -112,7 +112,7 @@ impl FnGen<'_, '_> {
                 ) =>
             {
                 let v = self.expr(value)?;
-                let v = self.into_value(v, value.span)?;
+                let v = self.as_dynamic(v, value.span)?;
                 let p = self.value_path();
                 let sym = bop.symbol();
                 let old = self.vtry(quote!(__obj.field(#field)), span);
@@ -198,7 +198,7 @@ impl FnGen<'_, '_> {
         }
         let subs = self.value_subscripts(indices, span)?;
         let v = self.expr(value)?;
-        let v = self.into_value(v, value.span)?;
+        let v = self.as_dynamic(v, value.span)?;
         let b = base.t;
         let set = self.vtry(quote!(__c.set_index(#subs, __v)), span);
         Ok(quote!({ let __c = #b; let __v = #v; #set; }))
@@ -209,7 +209,7 @@ impl FnGen<'_, '_> {
         let mut vs = Vec::new();
         for it in items {
             let v = self.expr(it)?;
-            vs.push(self.into_value(v, it.span)?);
+            vs.push(self.as_dynamic(v, it.span)?);
         }
         let p = self.value_path();
         Ok(V { t: quote!(#p::Value::cell_of(::std::vec![#(#vs),*])), r: Repr::Value })
@@ -221,7 +221,7 @@ impl FnGen<'_, '_> {
         let mut sets = Vec::new();
         for (name, e) in fields {
             let v = self.expr(e)?;
-            let v = self.into_value(v, e.span)?;
+            let v = self.as_dynamic(v, e.span)?;
             sets.push(self.vtry(quote!(__o.set_field(#name, #v)), span));
         }
         Ok(V { t: quote!({ let __o = #p::Value::object(); #(#sets;)* __o }), r: Repr::Value })

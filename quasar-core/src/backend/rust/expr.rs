@@ -81,7 +81,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if r == Repr::Value {
             return Ok(v);
         }
-        let t = self.from_value(v.t, &r, span)?;
+        let t = self.dynamic_to(v.t, &r, span)?;
         Ok(V { t, r })
     }
 
@@ -362,10 +362,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             return Ok(v.t);
         }
         if v.r == Repr::Value {
-            return self.from_value(v.t, target, span);
+            return self.dynamic_to(v.t, target, span);
         }
         if *target == Repr::Value {
-            return self.into_value(v, span);
+            return self.as_dynamic(v, span);
         }
         if matches!(v.r, Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) | Repr::Null) {
             return self.convert_class(&v, target, span);
