@@ -98,6 +98,17 @@ pub(crate) fn class_repr(g: &Gen, ty: &Type, ctx: super::func::Ctx, span: Span) 
         return Ok(Repr::Value);
     }
     let k = class_index(g, c);
+    if ctx != super::func::Ctx::Host {
+        // Kernels get class values by value, as plain old data.
+        if pointer || d.mutable || !pod_class(g, k) {
+            return Err(unsupported(
+                span,
+                format_args!("{ty} in kernel and device functions"),
+                "use an immutable `class` whose fields are numbers or small vectors in kernels",
+            ));
+        }
+        return Ok(Repr::Class(k));
+    }
     Ok(if pointer {
         Repr::Ptr(k)
     } else if d.mutable {
@@ -105,6 +116,11 @@ pub(crate) fn class_repr(g: &Gen, ty: &Type, ctx: super::func::Ctx, span: Span) 
     } else {
         Repr::Class(k)
     })
+}
+
+/// Whether class instance `k` is plain old data (a kernel value and an array element).
+pub(crate) fn pod_class(g: &Gen, k: usize) -> bool {
+    is_pod(g, &Repr::Class(k))
 }
 
 /// Whether a value held as `r` is plain old data (can be `Copy` and an array element).
@@ -347,7 +363,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             return Ok(self.value_field(b, field, span));
         }
         let (k, access) = match &b.r {
-            Repr::Class(k) => (*k, Access::Value),
+            Repr::Class(k) | Repr::Num(super::ty::Num::Class(k)) => (*k, Access::Value),
             Repr::Obj(k) => (*k, Access::Shared),
             Repr::Ptr(k) => (*k, Access::Pointer),
             _ => {

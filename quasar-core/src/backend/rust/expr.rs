@@ -364,6 +364,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if v.r == Repr::Value {
             return self.dynamic_to(v.t, target, span);
         }
+        // An element of an array of classes is the class value itself.
+        if let (Repr::Num(Num::Class(a)), Repr::Class(b))
+        | (Repr::Class(a), Repr::Num(Num::Class(b))) = (&v.r, target)
+        {
+            if a == b {
+                return Ok(v.t);
+            }
+        }
         if *target == Repr::Value {
             return self.as_dynamic(v, span);
         }
@@ -480,6 +488,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 }
 
+/// The number type of an array element: a number, or a class of plain old data (arrays of
+/// classes are stored in place, manual §2.2.6).
+pub(crate) fn elem_num(g: &super::Gen, elem: &Type) -> Option<Num> {
+    if let Some(n) = Num::of(elem, g.opts.double) {
+        return Some(n);
+    }
+    match elem {
+        Type::Class(_) => match super::classes::class_repr(g, elem, Ctx::Kernel, Span::default()) {
+            Ok(Repr::Class(k)) => Some(Num::Class(k)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// How a value of type `ty` is held in code running in `ctx`.
 pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResult<Repr> {
     let double = g.opts.double;
@@ -493,9 +516,9 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
         Type::Tuple(ts) => {
             Repr::Tuple(ts.iter().map(|t| repr_in(g, t, ctx, span)).collect::<GResult<_>>()?)
         }
-        Type::Array(a) if ctx == Ctx::Host && Num::of(&a.elem, double).is_none() => Repr::Value,
+        Type::Array(a) if ctx == Ctx::Host && elem_num(g, &a.elem).is_none() => Repr::Value,
         Type::Array(a) => {
-            let n = Num::of(&a.elem, double).ok_or_else(|| {
+            let n = elem_num(g, &a.elem).ok_or_else(|| {
                 unsupported(
                     span,
                     format_args!("arrays of {} elements", a.elem),

@@ -1,0 +1,26 @@
+//! End to end: arrays of class values in kernels (manual §2.2.6, chapter 7), compared with
+//! the same computation in Rust. Also run on interpreted PTX by CI (see .ci/run).
+
+mod k {
+    quasar::quasar!(file = "tests/common/class_kernels.q");
+}
+
+#[test]
+fn a_kernel_reads_an_array_of_classes_and_a_class_argument() {
+    for n in [1, 7, 100] {
+        let y = k::gray(n, 0.125).unwrap().to_vec().unwrap();
+        for (i, v) in y.iter().enumerate() {
+            let want = 0.125 * i as f32 + 0.5 * 2.0 * i as f32 + 0.25;
+            assert!((v - want).abs() <= 1e-5 * want.abs().max(1.0), "{n}: {v} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn a_kernel_writes_class_values_into_an_array() {
+    let y = k::swapped_red(9).unwrap().to_vec().unwrap();
+    for (i, v) in y.iter().enumerate() {
+        // red and blue swapped: r = 1, b = i.
+        assert_eq!(*v, 1.0 + 10.0 * i as f32);
+    }
+}
