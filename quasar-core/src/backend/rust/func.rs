@@ -108,9 +108,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let r = self.local_repr(id).clone();
         let t = self.local(id);
         let t = match r {
+            // A tuple (a spread call's results) is read once per result.
             Repr::Array(..)
             | Repr::Str
             | Repr::FnVal(_)
+            | Repr::Tuple(_)
             | Repr::Class(_)
             | Repr::Obj(_)
             | Repr::Ptr(_)

@@ -32,9 +32,14 @@ impl<'a> OuterEnv<'a> {
         }
     }
 
-    fn find_lambda(&self, name: &str) -> Option<(&'a ast::Lambda, Span, ScopeId)> {
+    pub(super) fn find_lambda(&self, name: &str) -> Option<(&'a ast::Lambda, Span, ScopeId)> {
+        // A lambda assigned in this scope is known before its variable has a type (a
+        // recursive lambda names itself while the variable is being assigned).
+        if let Some((l, s)) = self.lambdas.get(name) {
+            return Some((*l, *s, self.scope));
+        }
         if self.vars.contains_key(name) {
-            return self.lambdas.get(name).map(|(l, s)| (*l, *s, self.scope));
+            return None;
         }
         self.parent.as_ref()?.find_lambda(name)
     }
@@ -84,6 +89,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Parameters declared with a dynamic type (`x : ??`, `t : object`, `c : vec[??]`): an
     /// instance with such a parameter is compiled (with run-time type checks), not generic.
     pub dynamic_params: Vec<LocalId>,
+    /// The declared type of a lambda's result (`add : [scalar -> scalar -> scalar] =
+    /// x -> y -> x + y`): an inner lambda body takes its parameter types from it.
+    pub expected_result: Option<Type>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -115,6 +123,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             geometry_fits: Vec::new(),
             parallel_depth: 0,
             dynamic_params: Vec::new(),
+            expected_result: None,
         }
     }
 
