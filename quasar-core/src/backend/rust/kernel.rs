@@ -49,7 +49,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = Num::of(&a.elem, fg.g.opts.double).ok_or_else(|| {
+            let n = super::expr::elem_num(fg.g, &a.elem).ok_or_else(|| {
                 unsupported(
                     local.span,
                     format_args!("arrays of {}", a.elem),
@@ -99,8 +99,8 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
             }
-            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
-                let copy = !matches!(r, Repr::FnVal(_));
+            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) | Repr::Class(_) => {
+                let copy = !matches!(r, Repr::FnVal(_) | Repr::Class(_));
                 env.push(EnvField { name: n.clone(), ty: ty.clone(), copy, geom: None });
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
