@@ -4,8 +4,8 @@
 
 mod common;
 
-use common::{both, gpu_or_skip};
-use quasar::Array;
+use common::{both, gpu_or_skip, on};
+use quasar::{Array, SchedMode};
 
 mod m {
     quasar::quasar! { r#"
@@ -124,6 +124,20 @@ function y = t_u8(x : cube[uint8])
 endfunction
 function y = t_to_u8(x : cube)
     y = float_to_uint8(x)
+endfunction
+"# }
+}
+
+/// system.q imported alone: its exported `diagonal` and `diag_matrix` are the instances
+/// whose loop kernels number their error sites as when system.q is compiled on its own (the
+/// entries of the module file), unlike those of `m`, which imports more modules first; the
+/// calls from `diagonal_then_matrix` are instances of their own.
+mod system {
+    quasar::quasar! { r#"
+import "system.q"
+function [d, a] = diagonal_then_matrix(x : mat, v : vec)
+    d = diagonal(x)
+    a = diag_matrix(v)
 endfunction
 "# }
 }
@@ -415,6 +429,47 @@ fn system_functions() {
     assert_eq!(u.to_vec().unwrap(), vec![6.0, 7.0, 8.0, 3.0, 4.0, 5.0, 0.0, 1.0, 2.0]);
     // fftshift of 3 x 3 (MATLAB): shift by 1: y[i, j] = x[i - 1, j - 1] circularly.
     assert_eq!(sh.to_vec().unwrap(), vec![8.0, 6.0, 7.0, 2.0, 0.0, 1.0, 5.0, 3.0, 4.0]);
+}
+
+/// `diag` of system.q: its two loops (`diag_matrix`, `diagonal`) are parallelised into
+/// kernels; here they run on the GPU (the interpreted PTX in CI) for sizes below, at and
+/// past a block, and are checked against the matrix built in Rust.
+#[test]
+fn diag_loops_on_the_gpu() {
+    if !gpu_or_skip("diag_loops_on_the_gpu") {
+        return;
+    }
+    for n in [1usize, 3, 37, 300] {
+        let v: Vec<f32> = (0..n).map(|i| (i as f32 - 7.5) * 0.25).collect();
+        let mut want = vec![0.0f32; n * n];
+        for (i, x) in v.iter().enumerate() {
+            want[i * n + i] = *x;
+        }
+        let x = Array::from_vec(&[n], v.clone()).unwrap();
+        let (a, d, e) = on(SchedMode::Gpu, || m::t_diag(&x)).unwrap();
+        assert_eq!(a.to_vec().unwrap(), want, "diag_matrix n={n}");
+        assert_eq!(d.to_vec().unwrap(), v, "diagonal n={n}");
+        assert_eq!(e.to_vec().unwrap(), v, "diag of a matrix n={n}");
+    }
+    // `diagonal` of matrices wider and taller than square: min(rows, cols) elements.
+    for (rows, cols, n) in [(1, 1, 1), (3, 5, 4), (40, 33, 37), (260, 300, 300)] {
+        let a = Array::from_fn(&[rows, cols], |k| k as f32 * 0.5 - 3.0).unwrap();
+        let want_d: Vec<f32> =
+            (0..rows.min(cols)).map(|i| (i * cols + i) as f32 * 0.5 - 3.0).collect();
+        let v: Vec<f32> = (0..n).map(|i| i as f32 + 0.25).collect();
+        let mut want_a = vec![0.0f32; n * n];
+        for (i, x) in v.iter().enumerate() {
+            want_a[i * n + i] = *x;
+        }
+        let x = Array::from_vec(&[n], v).unwrap();
+        let (d, m) = on(SchedMode::Gpu, || system::diagonal_then_matrix(&a, &x)).unwrap();
+        assert_eq!(d.to_vec().unwrap(), want_d, "system.q diagonal {rows}x{cols}");
+        assert_eq!(m.to_vec().unwrap(), want_a, "system.q diag_matrix n={n}");
+        let d = on(SchedMode::Gpu, || system::diagonal(&a)).unwrap();
+        assert_eq!(d.to_vec().unwrap(), want_d, "exported diagonal {rows}x{cols}");
+        let m = on(SchedMode::Gpu, || system::diag_matrix(&x)).unwrap();
+        assert_eq!(m.to_vec().unwrap(), want_a, "exported diag_matrix n={n}");
+    }
 }
 
 #[test]

@@ -52,6 +52,24 @@ mod types_kernels {
 mod types_device_functions {
     quasar::quasar!(file = "quasar-core/tests/types_ok/device_functions.q");
 }
+mod types_indexing {
+    quasar::quasar!(file = "quasar-core/tests/types_ok/indexing.q");
+}
+mod types_flow_joins {
+    quasar::quasar!(file = "quasar-core/tests/types_ok/flow_joins.q");
+}
+/// The parallelised loop of types_ok/flow_joins.q (a script, which returns nothing) in a
+/// function that returns its sum: the same kernel, whose result can be checked.
+mod flow_joins_loop {
+    quasar::quasar! { r#"
+function acc = flow_sum()
+    acc = 0.0
+    for k = 0..3
+        acc += k
+    endfor
+endfunction
+"# }
+}
 
 /// Values where PTX and Rust semantics part: NaN, signed zeros and infinities, subnormals,
 /// halfway cases of rounding, values beyond the integer ranges.
@@ -145,9 +163,9 @@ fn near_by(name: &str, c: &[f32], g: &[f32], allowed: impl Fn(usize, f32) -> f32
     println!("{name}: {} elements, max relative difference {worst:.2e}", c.len());
 }
 
-/// Finite values beyond ±1000 brought into range: `sin`, `cos` and `tan` of huge arguments
-/// are wrong on both devices (their range reductions lose the argument's bits beyond about
-/// 1e5), a known gap the math tests do not cover.
+/// Finite values beyond ±1000 brought into range, so that the math kernels' other functions
+/// stay finite and comparable. `sin`, `cos` and `tan` of large arguments are checked by
+/// `trigonometry_of_large_arguments` up to [`TRIG_RANGE`].
 fn moderate(v: f32) -> f32 {
     if v.is_finite() && v.abs() > 1e3 {
         v.signum() * 999.25
@@ -774,4 +792,88 @@ fn type_checker_sample_programs_run_on_both_devices() {
     // Scripts without outputs: their kernels run (memory-checked on the interpreter).
     both("types_ok/kernels.q", false, types_kernels::script).unwrap();
     both("types_ok/device_functions.q", false, types_device_functions::script).unwrap();
+}
+
+/// The loops the loop parallelizer turns into kernels in the type checker's sample programs:
+/// `total` of types_ok/indexing.q (a 2-D sum) and the sum of types_ok/flow_joins.q.
+#[test]
+fn parallelised_loops_of_the_type_checker_samples() {
+    if !gpu_or_skip("parallelised_loops_of_the_type_checker_samples") {
+        return;
+    }
+    for (m, n) in [(1, 1), (3, 5), (17, 45), (64, 200)] {
+        // Integers: every order of summation gives the exact sum.
+        let v: Vec<f32> = (0..m * n).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
+        let want: f32 = v.iter().sum();
+        let x = arr(&[m, n], v);
+        let (c, g) = both("total", false, || types_indexing::total(&x)).unwrap();
+        assert_eq!((c, g), (want, want), "total of {m}x{n}");
+    }
+    let (c, g) = both("flow_sum", false, flow_joins_loop::flow_sum).unwrap();
+    assert_eq!((c, g), (6.0, 6.0), "0 + 1 + 2 + 3");
+    // The scripts themselves (no outputs): their loop kernels run on the GPU, memory-checked.
+    both("types_ok/indexing.q", false, types_indexing::script).unwrap();
+    both("types_ok/flow_joins.q", false, types_flow_joins::script).unwrap();
+}
+
+/// The largest |x| for which `sin`, `cos` and `tan` are accurate on both devices: 2^24·2π ≈
+/// 2^26·π/2 ≈ 1.05e8. Up to it both reduce the argument exactly enough for [`TRIG_ABS`].
+/// Beyond it the PTX reduction's quotient `x/2π`, rounded in `f32`, is no longer the nearest
+/// integer: the reduced argument grows past π (past 100π, where the interpreter warns that
+/// `sin.approx` leaves the ISA's bound, from a few 1e9) and its rounding error with it; the
+/// CPU's (quasar-std, `f64` Cody–Waite) products `j·π/2` stop being exact. Both lose accuracy
+/// progressively, the PTX faster: measured `sin` errors on the interpreter 1e-5 at 5e8, 2e-5
+/// at 1e9, 2e-4 at 1e10, 1e-2 at 1e12; on the CPU 1e-7, 2e-7, 3e-6, 2e-4.
+const TRIG_RANGE: f64 = 1.0e8;
+
+/// `sin`/`cos` absolute error on either device below [`TRIG_RANGE`]: `sin.approx`'s 2^-20.9
+/// (≈ 5.1e-7, what a GPU may add to the interpreter's exact result) plus the reduction's
+/// rounding (≤ 4e-7 measured) plus the result's rounding; `tan` the same times `1 + tan²`.
+const TRIG_ABS: f64 = 1.5e-6;
+
+#[test]
+fn trigonometry_of_large_arguments() {
+    if !gpu_or_skip("trigonometry_of_large_arguments") {
+        return;
+    }
+    // Magnitudes spread logarithmically from 1 to TRIG_RANGE, both signs, and the largest
+    // multiple-of-π-like values where the reduction cancels most.
+    let n = 600;
+    let mut x: Vec<f32> = (0..n)
+        .map(|i| {
+            let m = TRIG_RANGE.powf((i / 2) as f64 / (n / 2 - 1) as f64)
+                * (1.0 - 0.01 * (i % 5) as f64);
+            (if i % 2 == 0 { m } else { -m }) as f32
+        })
+        .collect();
+    for k in [1e3f64, 12345.0, 1e5, 104_348.0, 3.0e6, 9.9e7] {
+        x.push((k * std::f64::consts::PI) as f32);
+        x.push((k * std::f64::consts::FRAC_PI_2) as f32);
+    }
+    let len = x.len();
+    let (c, g) = both("trig", false, || {
+        let y = Array::zeros(&[len, 3])?;
+        math::run_trig(&arr(&[len], x.clone()), &y)?;
+        y.to_vec()
+    })
+    .unwrap();
+    let mut worst = [0f64; 2];
+    for (k, (dev, got)) in [("CPU", &c), ("GPU", &g)].into_iter().enumerate() {
+        for (i, &v) in x.iter().enumerate() {
+            // The exact values of the f32 argument, from Rust's f64 functions.
+            let v = f64::from(v);
+            let (s, co, t) = (v.sin(), v.cos(), v.tan());
+            let row = &got[3 * i..][..3];
+            let errs = [
+                (f64::from(row[0]) - s).abs(),
+                (f64::from(row[1]) - co).abs(),
+                (f64::from(row[2]) - t).abs() / (1.0 + t * t),
+            ];
+            for (name, e) in ["sin", "cos", "tan"].iter().zip(errs) {
+                assert!(e <= TRIG_ABS, "{dev}: {name}({v:e}): error {e:.2e} ({row:?})");
+                worst[k] = worst[k].max(e);
+            }
+        }
+    }
+    println!("trig up to {TRIG_RANGE:e}: max error CPU {:.2e}, GPU {:.2e}", worst[0], worst[1]);
 }

@@ -40,12 +40,14 @@ pub fn gpu_or_skip(test: &str) -> bool {
     }
 }
 
-/// Runs `f` with every launch forced onto `mode`.
+/// Runs `f` with every launch forced onto `mode`, then restores the mode.
 pub fn on<R>(mode: SchedMode, f: impl FnOnce() -> R) -> R {
     let _one_at_a_time = MODE.lock().unwrap_or_else(|e| e.into_inner());
+    // Back to the mode before (`QUASAR_DEVICE=gpu` keeps the other tests' launches on the GPU).
+    let before = Runtime::global().mode();
     quasar::set_mode(mode);
     let r = f();
-    quasar::set_mode(SchedMode::Auto);
+    quasar::set_mode(before);
     r
 }
 

@@ -18,6 +18,14 @@ function [] = __kernel__ vector_math(x : mat'const, y : mat, pos : int)
     y[pos, 0] = w[0] + w[1] * w[2]
 endfunction
 
+% `sin`, `cos` and `tan` alone, for large arguments (the range reduction).
+function [] = __kernel__ trig(x : vec'const, y : mat, pos : int)
+    v = x[pos]
+    y[pos, 0] = sin(v)
+    y[pos, 1] = cos(v)
+    y[pos, 2] = tan(v)
+endfunction
+
 % Host functions of tests/gpu_ptx_kernels.rs.
 function [] = run_elementary(x : vec, y : mat)
     parallel_do(numel(x), x, y, elementary)
@@ -25,4 +33,8 @@ endfunction
 
 function [] = run_vector_math(x : mat, y : mat)
     parallel_do(size(x, 0), x, y, vector_math)
+endfunction
+
+function [] = run_trig(x : vec, y : mat)
+    parallel_do(numel(x), x, y, trig)
 endfunction
