@@ -846,7 +846,7 @@ fn trigonometry_of_large_arguments() {
             (if i % 2 == 0 { m } else { -m }) as f32
         })
         .collect();
-    for k in [1e3f64, 12345.0, 1e5, 104_348.0, 3.0e6, 9.9e7] {
+    for k in [1e3f64, 12345.0, 1e5, 104_348.0, 3.0e6, 3.1e7] {
         x.push((k * std::f64::consts::PI) as f32);
         x.push((k * std::f64::consts::FRAC_PI_2) as f32);
     }
