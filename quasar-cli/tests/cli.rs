@@ -400,3 +400,34 @@ error: code generation does not support whole-array arithmetic on arrays inside 
 ";
     assert!(err.contains(expected), "{err}");
 }
+
+#[test]
+fn check_says_how_to_get_a_kernel_left_on_the_cpu_onto_the_gpu() {
+    // The CPU compiles a message with values; the GPU's messages are constant.
+    let src = "\
+function [] = __kernel__ refuse(y : vec, s : int, pos : int)
+    if s < 0
+        error(\"negative shift \", s)
+    endif
+    y[pos] = s
+endfunction
+function y : vec = shifted(n : int, s : int)
+    y = zeros(n)
+    parallel_do(n, y, s, refuse)
+endfunction
+";
+    let dir = dir_with(&[("refuse.q", src)]);
+    let out = quasar(&["check", "refuse.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    for line in [
+        "warning: kernel `refuse` is not compiled for NVIDIA GPUs: a value that is not a string \
+         literal in the message of `error` is not supported by the PTX back end yet",
+        "  ┌─ refuse.q:3:34",
+        "  = the kernel runs on the CPU, with the same results",
+        "  = instead, to run it on the GPU: give `error` a string literal message \
+         (`error(\"index too large\")`) and report values from host code",
+    ] {
+        assert!(err.lines().any(|l| l == line), "no line {line:?} in:\n{err}");
+    }
+}

@@ -5,17 +5,23 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
+/// How serious a [`Diagnostic`] is: errors stop compilation, warnings do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// The program compiles; something deserves a look (e.g. a kernel left on the CPU).
     Warning,
+    /// The program is rejected.
     Error,
 }
 
 /// One message about the source, with a primary span and optional secondary labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// One sentence saying what is wrong, without the position.
     pub message: String,
+    /// Where it is (the caret of the rendered snippet).
     pub span: Span,
     /// Text shown under the caret; empty when the message says it all.
     pub label: String,
@@ -26,6 +32,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -37,25 +44,30 @@ impl Diagnostic {
         }
     }
 
+    /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
     }
 
+    /// Sets the text shown under the caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
         self
     }
 
+    /// Adds a secondary position with its own label.
     pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
         self.secondary.push((span, label.into()));
         self
     }
 
+    /// Adds a note printed after the snippet (a hint or what to write instead).
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
 
+    /// Whether this is an error rather than a warning.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -68,14 +80,17 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
 
+    /// Adds a file by name and text; its id is the one spans in it carry.
     pub fn add(&mut self, name: impl Into<String>, source: impl Into<String>) -> FileId {
         FileId(self.files.add(name.into(), source.into()) as u32)
     }
 
+    /// The name a file was added with (`<unknown>` for an id not in the map).
     pub fn name(&self, file: FileId) -> &str {
         self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("<unknown>")
     }
@@ -85,6 +100,7 @@ impl SourceMap {
         (0..).map_while(|i| self.files.get(i).ok().map(|f| f.name().clone())).collect()
     }
 
+    /// The text of a file (empty for an id not in the map).
     pub fn source(&self, file: FileId) -> &str {
         self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
     }

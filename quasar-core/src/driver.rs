@@ -35,6 +35,7 @@ pub enum BackEnd {
 pub struct Options {
     /// The file's name in diagnostics and run-time error locations.
     pub name: String,
+    /// The Quasar source text.
     pub source: String,
     /// The file's path: imports are resolved relative to its directory.
     pub path: PathBuf,
@@ -92,11 +93,15 @@ pub fn parse_main_args(text: &str) -> Result<Vec<Type>, String> {
 /// The stage of compilation an error stopped it at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Lexing and parsing.
     Syntax,
+    /// Reading imported files.
     Import,
+    /// Type checking and lowering to the IR.
     Type,
     /// The verifier found a broken invariant: a compiler bug.
     Verify,
+    /// The Rust or PTX back end.
     CodeGeneration,
 }
 
@@ -130,13 +135,16 @@ pub struct Artifacts {
     pub module: Option<Module>,
     /// `(stage, text)` for each stage of [`Options::dump_ir_after`] that ran.
     pub ir_dumps: Vec<(String, String)>,
+    /// The PTX of the kernels for release and debug builds, when requested.
     pub ptx: Option<PtxBuilds>,
+    /// The generated Rust items, when requested.
     pub rust: Option<TokenStream>,
     /// The imported files read (for the macro to track).
     pub imported: Vec<PathBuf>,
 }
 
 impl Artifacts {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }

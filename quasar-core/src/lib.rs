@@ -7,6 +7,8 @@
 //! runs them all, as the `quasar!` macro and the `quasar` binary do; `docs/ARCHITECTURE.md`
 //! in the repository describes them for a newcomer.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod backend;
 pub mod diagnostics;

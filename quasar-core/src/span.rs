@@ -13,14 +13,20 @@ pub struct FileId(pub u32);
 /// explicitly where positions matter.
 #[derive(Clone, Copy, Default)]
 pub struct Span {
+    /// The file the range is in.
     pub file: FileId,
+    /// Byte offset of the first byte.
     pub start: u32,
+    /// Byte offset just past the last byte.
     pub end: u32,
+    /// 1-based line of `start`.
     pub line: u32,
+    /// 1-based column (in characters) of `start`.
     pub col: u32,
 }
 
 impl Span {
+    /// A span from its parts.
     pub fn new(file: FileId, start: u32, end: u32, line: u32, col: u32) -> Span {
         Span { file, start, end, line, col }
     }

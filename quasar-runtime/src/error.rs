@@ -53,8 +53,8 @@ pub enum Error {
     IndexOutOfRange {
         /// The array as named in the Quasar source.
         array: String,
-        /// The index that was used, one entry per indexed dimension (on the GPU: the
-        /// subscript that was out of range).
+        /// The index that was used, one entry per subscript (the same on the CPU and on
+        /// the GPU).
         index: Vec<i64>,
         /// The array's shape at the time of the access.
         shape: Vec<usize>,

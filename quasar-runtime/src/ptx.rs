@@ -197,6 +197,9 @@ pub fn static_extents(dims: &[usize], n: usize) -> Vec<usize> {
     v
 }
 
+/// How many subscripts and extents of a failing access the `quasar_error` word holds.
+pub const ERROR_SUBSCRIPTS: usize = 8;
+
 /// What the `quasar_error` word says after a launch of `entry`.
 #[derive(Debug)]
 pub enum ErrorWord {
@@ -209,15 +212,21 @@ pub enum ErrorWord {
     Failed(Error),
 }
 
-/// Decodes `quasar_error` (`[flag, site, subscript, index]`) after a launch of `kernel` with
-/// arguments `args` into the error the CPU path gives for the same site, with the site's
-/// Quasar file:line:col: [`Error::IndexOutOfRange`] naming the array, with the failing
-/// subscript's value and the array's run-time shape when it is a launch argument;
+/// Decodes `quasar_error` after a launch of `kernel` with arguments `args` into the error the
+/// CPU path gives for the same site, with the site's Quasar file:line:col:
+/// [`Error::IndexOutOfRange`] naming the array, the whole index and the array's shape (its
+/// run-time shape when it is a launch argument, else the extents the kernel saw);
 /// [`Error::User`] for `error`; [`Error::AssertionFailed`] for `assert`.
-pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) -> ErrorWord {
-    if word[0] == 0 {
+///
+/// The words (`quasar-core`'s PTX back end writes them): `[flag, site, failing dimension,
+/// its subscript, subscript count n, rank r, subscripts[8], extents[8]]`. A shorter word
+/// (4 words, PTX of an older compiler) names only the failing subscript.
+pub fn decode_error_word(kernel: &Kernel, word: &[u32], args: &[DeviceArg]) -> ErrorWord {
+    let at = |i: usize| word.get(i).copied().unwrap_or(0);
+    if at(0) == 0 {
         return ErrorWord::Clear;
     }
+    let word = [at(0), at(1), at(2), at(3)];
     let Some(e) = kernel.ptx_entry else { return ErrorWord::Clear };
     let Some(site) = e.sites.get(word[1] as usize) else {
         return ErrorWord::Failed(Error::KernelFailed {
@@ -230,7 +239,17 @@ pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) ->
         return ErrorWord::OtherKernel;
     }
     let location = SourceLocation { file: site.file.into(), line: site.line, col: site.col };
-    let index = word[3] as i32 as i64;
+    // Subscripts are `int` on the GPU: the bits are read back as signed.
+    let listed = |from: usize, n: u32| -> Option<Vec<u32>> {
+        let n = (n as usize).min(ERROR_SUBSCRIPTS);
+        (n > 0).then(|| (from..from + n).map(at).collect())
+    };
+    let index: Vec<i64> = listed(6, at(4))
+        .map(|v| v.into_iter().map(|i| i as i32 as i64).collect())
+        .unwrap_or_else(|| vec![word[3] as i32 as i64]);
+    let extents = listed(6 + ERROR_SUBSCRIPTS, at(5))
+        .map(|v| v.into_iter().map(|d| d as usize).collect::<Vec<_>>())
+        .unwrap_or_default();
     let shape = site
         .arg
         .and_then(|a| {
@@ -240,11 +259,11 @@ pub fn decode_error_word(kernel: &Kernel, word: [u32; 4], args: &[DeviceArg]) ->
             DeviceArg::Array { shape, .. } => Some(shape.dims().to_vec()),
             _ => None,
         })
-        .unwrap_or_default();
+        .unwrap_or(extents);
     ErrorWord::Failed(match site.kind {
         SiteKind::Index => Error::IndexOutOfRange {
             array: site.array.into(),
-            index: vec![index],
+            index,
             shape,
             location: Some(location),
         },

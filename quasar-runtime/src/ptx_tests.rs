@@ -119,29 +119,48 @@ fn mismatches_with_the_entry_are_invalid_launches() {
 #[test]
 fn the_error_word_becomes_the_cpu_paths_index_error() {
     let args = [array(1, &[8]), value(3i32), array(2, &[8]), output(3)];
-    assert!(matches!(decode_error_word(&COMPILED, [0; 4], &args), ErrorWord::Clear));
-    assert!(matches!(decode_error_word(&COMPILED, [1, 0, 0, 3], &args), ErrorWord::OtherKernel));
-    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, 10], &args) else {
+    assert!(matches!(decode_error_word(&COMPILED, &[0; 4], &args), ErrorWord::Clear));
+    assert!(matches!(decode_error_word(&COMPILED, &[1, 0, 0, 3], &args), ErrorWord::OtherKernel));
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 1, 0, 10], &args) else {
         panic!("a failure");
     };
     assert_eq!(e.to_string(), "f.q:7:12: index [10] is out of range for `x` with shape [8]");
-    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 1, 0, (-2i32) as u32], &args)
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 1, 0, (-2i32) as u32], &args)
     else {
         panic!("a failure");
     };
     assert!(matches!(&e, Error::IndexOutOfRange { index, .. } if index == &[-2]), "{e}");
-    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 2, 0, 0], &args) else {
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 2, 0, 0], &args) else {
         panic!("a failure");
     };
     assert_eq!(e.to_string(), "f.q:8:12: no negative shifts");
-    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 3, 0, 0], &args) else {
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 3, 0, 0], &args) else {
         panic!("a failure");
     };
     assert_eq!(e.to_string(), "f.q:9:12: assertion failed: s < 4");
-    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, [1, 9, 0, 0], &args) else {
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 9, 0, 0], &args) else {
         panic!("a failure");
     };
     assert!(matches!(e, Error::KernelFailed { .. }), "{e}");
+    // The whole index and the extents: the launch argument's shape wins over the extents
+    // the kernel saw (a `vec` passed as a `mat` pads them); without an argument they serve.
+    let mut word = [0u32; 22];
+    word[..6].copy_from_slice(&[1, 1, 1, 9, 2, 2]);
+    word[6..8].copy_from_slice(&[0, 9]);
+    word[14..16].copy_from_slice(&[1, 8]);
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &args) else {
+        panic!("a failure");
+    };
+    assert_eq!(e.to_string(), "f.q:7:12: index [0, 9] is out of range for `x` with shape [8]");
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &[]) else {
+        panic!("a failure");
+    };
+    assert_eq!(e.to_string(), "f.q:7:12: index [0, 9] is out of range for `x` with shape [1, 8]");
+    word[6..8].copy_from_slice(&[(-1i32) as u32, 3]);
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &[]) else {
+        panic!("a failure");
+    };
+    assert!(matches!(&e, Error::IndexOutOfRange { index, .. } if index == &[-1, 3]), "{e}");
     // Hand-written PTX has no sites: nothing to decode.
-    assert!(matches!(decode_error_word(&LEGACY, [1, 1, 0, 0], &args), ErrorWord::Clear));
+    assert!(matches!(decode_error_word(&LEGACY, &[1, 1, 0, 0], &args), ErrorWord::Clear));
 }

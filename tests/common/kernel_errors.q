@@ -9,6 +9,10 @@ function [] = __kernel__ write_past(y : mat'checked, s : int, pos : ivec2)
     y[pos[0], pos[1] + s] = 1
 endfunction
 
+function [] = __kernel__ write_past_3d(y : cube'checked, s : int, pos : ivec3)
+    y[pos[0], pos[1] + s, pos[2]] = 1
+endfunction
+
 function [] = __kernel__ refuse(y : vec, s : int, pos : int)
     if pos + s >= numel(y)
         error("the shift runs past the end")
@@ -34,6 +38,11 @@ endfunction
 function y : mat = shift_columns(m : int, n : int, s : int)
     y = zeros(m, n)
     parallel_do([m, n], y, s, write_past)
+endfunction
+
+function y : cube = shift_middle(m : int, n : int, p : int, s : int)
+    y = zeros(m, n, p)
+    parallel_do([m, n, p], y, s, write_past_3d)
 endfunction
 
 function y : vec = checked_shift(n : int, s : int, which : int)

@@ -16,7 +16,9 @@ use crate::sema::types::Type;
 /// How a function uses the elements of one array.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Access {
+    /// Some element may be read.
     pub read: bool,
+    /// Some element may be written.
     pub write: bool,
 }
 
@@ -39,6 +41,7 @@ pub struct Effects {
 }
 
 impl Effects {
+    /// The effects of every function of `m`, through calls and function values.
     pub fn compute(m: &Module, fnvals: &FnValues) -> Effects {
         let mut e = Effects {
             per_function: m

@@ -8,6 +8,7 @@ use crate::ir::visit::Visit;
 use crate::ir::{Expr, ExprKind, FunctionId, Module};
 use crate::sema::types::{FnType, Type};
 
+/// The function types a module uses as values, and for each the functions of that type (the variants of the host's function-value enum, the tags the PTX branches on).
 #[derive(Clone, Debug, Default)]
 pub struct FnValues {
     /// Function types, by their printed form.
@@ -52,15 +53,18 @@ impl FnValues {
         self.types.len()
     }
 
+    /// Whether the module uses no function types.
     pub fn is_empty(&self) -> bool {
         self.types.is_empty()
     }
 
+    /// The index of a function type, if the module uses it.
     pub fn index_of(&self, ft: &FnType) -> Option<usize> {
         let key = Type::Function(Box::new(ft.clone())).to_string();
         self.types.iter().position(|(k, _)| *k == key)
     }
 
+    /// The function type with index `k`.
     pub fn signature(&self, k: usize) -> &FnType {
         &self.types[k].1
     }

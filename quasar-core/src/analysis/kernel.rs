@@ -18,10 +18,13 @@ use crate::sema::types::{Dim, Rank, Type};
 /// `Kernel::shared_bytes` agree on).
 #[derive(Clone, Debug)]
 pub struct SharedDecl {
+    /// The local the array is assigned to.
     pub local: LocalId,
     /// The `shared(…)` call.
     pub call: NodeId,
+    /// `shared_zeros`: the block's threads zero it before use.
     pub zeroed: bool,
+    /// Its dimensions as written (they may use `blkdim`).
     pub dims: Vec<Expr>,
 }
 
@@ -41,6 +44,7 @@ pub struct KernelInfo {
     /// Per output, how threads combine into it (the first assignment's operator; `+=` when
     /// never assigned).
     pub outputs: Vec<(LocalId, AssignOp)>,
+    /// The shared arrays of the dynamic shared memory, in layout order.
     pub shared: Vec<SharedDecl>,
     /// `syncthreads` anywhere in its own body.
     pub body_barrier: bool,

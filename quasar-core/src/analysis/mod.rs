@@ -38,10 +38,13 @@ pub struct FunctionInfo {
 /// The facts about a whole module.
 #[derive(Clone, Debug, Default)]
 pub struct ModuleInfo {
+    /// The function types used as values and the functions of each.
     pub fnvals: FnValues,
+    /// What each function reads and writes.
     pub effects: Effects,
     /// Indexed by `FunctionId`.
     pub functions: Vec<FunctionInfo>,
+    /// The kernels (generic ones excepted), by id.
     pub kernels: HashMap<FunctionId, KernelInfo>,
 }
 
@@ -83,10 +86,12 @@ impl ModuleInfo {
         info
     }
 
+    /// The facts about kernel `id`, `None` when it is not a (non-generic) kernel.
     pub fn kernel(&self, id: FunctionId) -> Option<&KernelInfo> {
         self.kernels.get(&id)
     }
 
+    /// The facts about function `id`.
     pub fn function(&self, id: FunctionId) -> &FunctionInfo {
         &self.functions[id.0 as usize]
     }

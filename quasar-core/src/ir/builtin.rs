@@ -17,9 +17,9 @@ macro_rules! builtins {
         /// function (§8.6).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Builtin {
-            $($f,)*
-            $($m,)*
-            $($t,)*
+            $(#[doc = concat!("`", $fname, "`")] $f,)*
+            $(#[doc = concat!("the `thread_block` method `", $mname, "`")] $m,)*
+            $(#[doc = concat!("the meta function `", $tname, "`")] $t,)*
         }
 
         impl Builtin {
@@ -35,6 +35,7 @@ macro_rules! builtins {
                 }
             }
 
+            /// Whether it is a function, a `thread_block` method or a meta function.
             pub const fn kind(self) -> BuiltinKind {
                 match self {
                     $(Builtin::$f => BuiltinKind::Function,)*

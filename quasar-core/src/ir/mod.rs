@@ -47,9 +47,11 @@ use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
 
+/// The index of a function instance in [`Module::functions`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunctionId(pub u32);
 
+/// The index of a local in [`Function::locals`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocalId(pub u32);
 
@@ -61,14 +63,18 @@ pub struct LocalId(pub u32);
 pub struct NodeId(pub u32);
 
 impl NodeId {
+    /// Not numbered yet.
     pub const NONE: NodeId = NodeId(0);
 }
 
 /// A whole checked program.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
+    /// Every function instance, indexed by [`FunctionId`].
     pub functions: Vec<Function>,
+    /// The class definitions, indexed by [`ClassId`].
     pub classes: Vec<ClassDef>,
+    /// The enum definitions, indexed by [`EnumId`].
     pub enums: Vec<EnumDef>,
     /// The instance holding the file's top-level statements.
     pub script: Option<FunctionId>,
@@ -77,28 +83,41 @@ pub struct Module {
 }
 
 impl Module {
+    /// The function instance `id`.
     pub fn function(&self, id: FunctionId) -> &Function {
         &self.functions[id.0 as usize]
     }
 }
 
+/// A class (`type point : class … endtype`) with its fields.
 #[derive(Clone, Debug)]
 pub struct ClassDef {
+    /// Its index in [`Module::classes`].
     pub id: ClassId,
+    /// Its name as declared.
     pub name: String,
+    /// `mutable class`: values are shared references.
     pub mutable: bool,
+    /// `dynamic class`: fields may be added at run time.
     pub dynamic: bool,
+    /// The class it extends (`type duck : bird`), if any.
     pub parent: Option<ClassId>,
     /// All fields, inherited ones first.
     pub fields: Vec<(String, Type)>,
+    /// The declaration.
     pub span: Span,
 }
 
+/// An enum (`type color : enum … endtype`).
 #[derive(Clone, Debug)]
 pub struct EnumDef {
+    /// Its index in [`Module::enums`].
     pub id: EnumId,
+    /// Its name as declared.
     pub name: String,
+    /// Each value's name and number, in declaration order.
     pub variants: Vec<(String, i64)>,
+    /// The declaration.
     pub span: Span,
 }
 
@@ -109,12 +128,17 @@ pub struct Function {
     pub name: String,
     /// A name unique in the module, e.g. `scale__mat_scalar`.
     pub instance_name: String,
+    /// Host, device or kernel.
     pub kind: FunctionKind,
+    /// The input parameters in order.
     pub params: Vec<LocalId>,
+    /// The outputs in order (the results of a call).
     pub outputs: Vec<LocalId>,
     /// Values captured from the defining scope (closures capture by value, read-only).
     pub captures: Vec<LocalId>,
+    /// Every variable of the instance, indexed by [`LocalId`] (parameters, outputs and captures among them).
     pub locals: Vec<Local>,
+    /// The statements of the body.
     pub body: Block,
     /// Defined at the top level of the file (and so exported to Rust).
     pub top_level: bool,
@@ -122,6 +146,7 @@ pub struct Function {
     /// parameter): this instance was checked for errors only, and code is generated for
     /// the instances that calls create instead.
     pub generic: bool,
+    /// The definition (the lambda for a lambda).
     pub span: Span,
     /// A kernel's interior/border partition (boundary-check elimination), once
     /// `transform::interior` ran.
@@ -129,26 +154,37 @@ pub struct Function {
 }
 
 impl Function {
+    /// The local `id`.
     pub fn local(&self, id: LocalId) -> &Local {
         &self.locals[id.0 as usize]
     }
 }
 
+/// What a local is to its function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LocalRole {
+    /// An input parameter.
     Param,
+    /// An output (a result of the function).
     Output,
+    /// A value captured from the enclosing scope.
     Capture,
     /// A kernel's special parameter, supplied by the launch ([`Special`]).
     Special(Special),
+    /// A variable of the body (or a loop variable).
     Var,
 }
 
+/// A variable of a function instance: a parameter, an output, a capture or a plain variable.
 #[derive(Clone, Debug)]
 pub struct Local {
+    /// Its name in the source.
     pub name: String,
+    /// Its type (one type for the whole instance).
     pub ty: Type,
+    /// Parameter, output, capture, special parameter or variable.
     pub role: LocalRole,
+    /// Where it is declared or first assigned.
     pub span: Span,
 }
 
@@ -162,76 +198,120 @@ impl Local {
     }
 }
 
+/// A sequence of statements.
 pub type Block = Vec<Stmt>;
 
+/// A statement with its position.
 #[derive(Clone, Debug)]
 pub struct Stmt {
+    /// What the statement is.
     pub kind: StmtKind,
+    /// The statement in the source.
     pub span: Span,
 }
 
+/// The kinds of statement.
 #[derive(Clone, Debug)]
 pub enum StmtKind {
     /// `place op= value`; `op` is [`AssignOp::Assign`] for plain assignment. On array
     /// elements inside kernel and device functions, compound assignments are atomic.
     Assign {
+        /// The target.
         place: Place,
+        /// Plain or compound.
         op: AssignOp,
+        /// The value stored.
         value: Expr,
     },
     /// `[a, _, c] = value` where `value` has a tuple type (or a vector/cell to unpack).
     Destructure {
+        /// One target per result; `None` for `_`.
         places: Vec<Option<Place>>,
+        /// The value unpacked.
         value: Expr,
     },
+    /// An expression evaluated for its effect (a call).
     Expr(Expr),
+    /// `if cond … else … endif` (`elseif` chains nest in `else_body`).
     If {
+        /// The condition.
         cond: Expr,
+        /// Run when the condition holds.
         then_body: Block,
+        /// Run otherwise (empty when there is no `else`).
         else_body: Block,
     },
     /// `for var = start..step..end`
     ForRange {
+        /// The loop variable.
         var: LocalId,
+        /// The first value.
         start: Expr,
+        /// The step (1 when not written).
         step: Expr,
+        /// The last value (included).
         end: Expr,
+        /// The loop body.
         body: Block,
         /// `{!parallel for}` / `{!serial for}` written before the loop.
         hint: LoopHint,
     },
     /// `for var = values` over the elements of an array, in linear (row-major) order.
     ForEach {
+        /// The loop variable, an element.
         var: LocalId,
+        /// The array or vector whose elements it takes.
         values: Expr,
+        /// The loop body.
         body: Block,
     },
+    /// `while cond … endwhile`
     While {
+        /// Tested before each iteration.
         cond: Expr,
+        /// The loop body.
         body: Block,
     },
+    /// `repeat … until cond`
     Repeat {
+        /// The loop body, run at least once.
         body: Block,
+        /// Tested after each iteration; the loop ends when it holds.
         until: Expr,
     },
+    /// Leaves the innermost loop.
     Break,
+    /// Goes to the next iteration of the innermost loop.
     Continue,
+    /// Returns from the function (the outputs hold what was assigned).
     Return,
+    /// `match scrutinee with | values -> … endmatch`
     Match {
+        /// The value matched.
         scrutinee: Expr,
+        /// The cases in order; the first with an equal value runs.
         arms: Vec<MatchArm>,
+        /// The `_` case, if any.
         default: Option<Block>,
     },
+    /// `try … catch e … endtry`
     Try {
+        /// The statements whose errors are caught.
         body: Block,
+        /// The variable the error message is bound to, if named.
         catch_var: Option<LocalId>,
+        /// Run when the body fails.
         handler: Block,
     },
+    /// `print a, b`: writes the values to standard output.
     Print(Vec<Expr>),
     /// `error "…", values`: a run-time error with this message.
     Error(Vec<Expr>),
+    /// `assert(cond)` / `assert(cond, "message")`: a run-time error when `cond` is false.
     Assert {
+        /// The condition that must hold.
         cond: Expr,
+        /// The message (string parts), empty to show the condition.
         message: Vec<Expr>,
     },
     /// `syncthreads` (a barrier among the threads of a block).
@@ -246,37 +326,62 @@ pub enum LoopHint {
     Auto,
     /// `{!parallel for}` (`dims`: `{!parallel for; dim=N}`): parallelised despite
     /// dependencies (with a warning); a loop it cannot turn into a kernel is an error.
-    Parallel { dims: Option<u8> },
+    Parallel {
+        /// How many nested loops to parallelise, when given.
+        dims: Option<u8>,
+    },
     /// `{!serial for}`: run as written.
     Serial,
 }
 
+/// One case of a `match`.
 #[derive(Clone, Debug)]
 pub struct MatchArm {
+    /// The values that select it.
     pub values: Vec<Expr>,
+    /// The statements run.
     pub body: Block,
 }
 
 /// Something that can be assigned to.
 #[derive(Clone, Debug)]
 pub struct Place {
+    /// A variable, an element or slice, or a field.
     pub kind: PlaceKind,
+    /// The type of the target (what is stored).
     pub ty: Type,
+    /// The target in the source.
     pub span: Span,
+    /// The node's id (see [`NodeId`]).
     pub id: NodeId,
 }
 
 impl Place {
+    /// A place not numbered yet.
     pub fn new(kind: PlaceKind, ty: Type, span: Span) -> Place {
         Place { kind, ty, span, id: NodeId::NONE }
     }
 }
 
+/// What is assigned to.
 #[derive(Clone, Debug)]
 pub enum PlaceKind {
+    /// A variable.
     Local(LocalId),
-    Index { base: Box<Expr>, indices: Vec<Index> },
-    Field { base: Box<Expr>, field: String },
+    /// An element or slice of an array (`x[i, j] = v`, `x[:, 0] = v`).
+    Index {
+        /// The array.
+        base: Box<Expr>,
+        /// The subscripts in order.
+        indices: Vec<Index>,
+    },
+    /// A field of a class value (`p.x = v`).
+    Field {
+        /// The class value.
+        base: Box<Expr>,
+        /// The field's name.
+        field: String,
+    },
 }
 
 /// One subscript of an indexing expression.
@@ -287,7 +392,14 @@ pub enum Index {
     /// `:` the whole dimension.
     All,
     /// `a..b` / `a..s..b` (inclusive).
-    Range { start: Box<Expr>, step: Option<Box<Expr>>, end: Box<Expr> },
+    Range {
+        /// The first index.
+        start: Box<Expr>,
+        /// The step, 1 when not written.
+        step: Option<Box<Expr>>,
+        /// The last index (included).
+        end: Box<Expr>,
+    },
     /// `...v`: the elements of `v` address consecutive dimensions.
     Spread(Expr),
     /// A vector of indices in one dimension among several (`im[m, n + (0..3)]`): the
@@ -296,21 +408,31 @@ pub enum Index {
     List(Expr),
 }
 
+/// A typed expression.
 #[derive(Clone, Debug)]
 pub struct Expr {
+    /// What the expression is.
     pub kind: ExprKind,
+    /// Its type, as inferred.
     pub ty: Type,
+    /// The expression in the source.
     pub span: Span,
+    /// The node's id (see [`NodeId`]).
     pub id: NodeId,
 }
 
 /// A folded constant.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Const {
+    /// An integer.
     Int(i64),
+    /// A real number.
     Scalar(f64),
+    /// A complex number (real part, imaginary part).
     Complex(f64, f64),
+    /// A string.
     Str(String),
+    /// `nullptr`
     Null,
 }
 
@@ -329,78 +451,120 @@ pub enum Callee {
     Unresolved(String),
 }
 
+/// The kinds of expression.
 #[derive(Clone, Debug)]
 pub enum ExprKind {
+    /// A constant (literal or folded).
     Const(Const),
+    /// A variable.
     Local(LocalId),
     /// A named function used as a value (a function handle).
     FunctionRef(FunctionId),
     /// A built-in function used as a value (`sin` passed to a higher-order function).
     BuiltinRef(Builtin),
+    /// A prefix operation.
     Unary {
+        /// Which operator.
         op: UnaryOp,
+        /// The operand.
         operand: Box<Expr>,
     },
+    /// An infix operation.
     Binary {
+        /// Which operator.
         op: BinaryOp,
+        /// The left operand.
         lhs: Box<Expr>,
+        /// The right operand.
         rhs: Box<Expr>,
     },
     /// An implicit conversion to `ty`, made explicit.
     Convert(Box<Expr>),
+    /// A call of a function, built-in or function value.
     Call {
+        /// What is called.
         callee: Callee,
+        /// The arguments in order.
         args: Vec<Expr>,
     },
     /// `parallel_do(dims, args…, kernel)` (or `[dims, blkdims]`): runs `kernel` on every
     /// position of `dims`; the value is the kernel's reduced outputs, if any.
     ParallelDo {
+        /// The launch dimensions (a number or a vector of up to three).
         dims: Box<Expr>,
+        /// The block dimensions, when given (`[dims, blkdims]`).
         block_dims: Option<Box<Expr>>,
+        /// The kernel instance.
         kernel: FunctionId,
+        /// The launch arguments in order (the kernel's parameters, then its captures).
         args: Vec<Expr>,
     },
+    /// An element or slice of an array (`x[i, j]`, `x[:, 0]`).
     Index {
+        /// The array (or vector).
         base: Box<Expr>,
+        /// The subscripts in order.
         indices: Vec<Index>,
     },
+    /// A field of a class value (`p.x`).
     Field {
+        /// The class value.
         base: Box<Expr>,
+        /// The field's name.
         field: String,
     },
+    /// A matrix literal `[a, b; c, d]` (vectors among the items are concatenated).
     Matrix(Vec<Expr>),
+    /// A cell array literal `{a, b}`.
     Cell(Vec<Expr>),
+    /// A range `a..b` or `a..step..b` as a vector value.
     Range {
+        /// The first value.
         start: Box<Expr>,
+        /// The step, 1 when not written.
         step: Option<Box<Expr>>,
+        /// The last value (included).
         end: Box<Expr>,
     },
+    /// `cond ? then : otherwise`
     Ternary {
+        /// The condition.
         cond: Box<Expr>,
+        /// The value when it holds.
         then: Box<Expr>,
+        /// The value otherwise.
         otherwise: Box<Expr>,
     },
     /// A lambda or nested function as a value, with the values it captures.
     Closure {
+        /// The lambda's or nested function's instance.
         function: FunctionId,
+        /// The captured values, in the order of [`Function::captures`].
         captures: Vec<Expr>,
     },
     /// `point(x := 1, y := 2)`: a class value with every field given.
     Construct {
+        /// The class constructed.
         class: ClassId,
+        /// Each field's name and value.
         fields: Vec<(String, Expr)>,
     },
     /// An assignment used as a value (`cnt = (p.n += 1)`), the assigned value.
     Assign {
+        /// The target.
         place: Box<Place>,
+        /// Plain or compound.
         op: AssignOp,
+        /// The value stored.
         value: Box<Expr>,
     },
     /// A type used as a value (`vec[int]`, `scalar` in `cast(x, scalar)`).
     TypeValue,
     /// The enumeration value `Enum.Name`.
     EnumValue {
+        /// The enum.
         id: EnumId,
+        /// The value's number.
         value: i64,
     },
     /// `(a; b; c)`: evaluates each in turn; the value is the last one's.
@@ -409,16 +573,20 @@ pub enum ExprKind {
     Spread(Box<Expr>),
     /// Result `index` of a call with several results (the first, where one value is used).
     TupleField {
+        /// The call.
         tuple: Box<Expr>,
+        /// Which result (0-based).
         index: usize,
     },
 }
 
 impl Expr {
+    /// An expression not numbered yet.
     pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
         Expr { kind, ty, span, id: NodeId::NONE }
     }
 
+    /// The constant, if the expression is one.
     pub fn constant(&self) -> Option<&Const> {
         match &self.kind {
             ExprKind::Const(c) => Some(c),

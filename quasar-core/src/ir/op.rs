@@ -6,18 +6,24 @@
 /// A prefix operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
+    /// `-x`
     Neg,
+    /// `+x`
     Plus,
+    /// `!x`
     Not,
 }
 
 /// An infix operator on two values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
     /// `*`: the matrix product (element-wise when one side is a number)
     Mul,
+    /// `/`
     Div,
     /// `^`
     Pow,
@@ -27,13 +33,21 @@ pub enum BinaryOp {
     ElemDiv,
     /// `.^`
     ElemPow,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `&&`
     And,
+    /// `||`
     Or,
 }
 
@@ -42,13 +56,21 @@ pub enum BinaryOp {
 pub enum AssignOp {
     /// Plain assignment (also what `:=` becomes).
     Assign,
+    /// `+=` (atomic on array elements in kernels)
     Add,
+    /// `-=` (atomic on array elements in kernels)
     Sub,
+    /// `*=` (atomic on array elements in kernels)
     Mul,
+    /// `/=` (atomic on array elements in kernels)
     Div,
+    /// `^=`
     Pow,
+    /// `.*=`
     ElemMul,
+    /// `./=`
     ElemDiv,
+    /// `.^=`
     ElemPow,
     /// `^^=` atomic maximum
     Max,

@@ -27,9 +27,13 @@ pub struct Partition {
 pub struct RegionBound {
     /// A kernel argument (an array) the kernel never reassigns.
     pub base: LocalId,
+    /// The dimension of `base` that bounds the position.
     pub array_dim: usize,
+    /// The component of `pos` the bound is about.
     pub launch_dim: usize,
+    /// Added to the position: the smallest offset of the accesses along it.
     pub lo: Bound,
+    /// Added to the position: the largest offset of the accesses along it.
     pub hi: Bound,
 }
 
@@ -55,15 +59,19 @@ pub enum Term {
 /// `c + Σ k·term`, terms sorted and merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bound {
+    /// The constant part.
     pub c: i64,
+    /// `(k, term)` pairs, sorted by term, no zero `k`.
     pub terms: Vec<(i64, Term)>,
 }
 
 impl Bound {
+    /// The bound `c`.
     pub fn constant(c: i64) -> Bound {
         Bound { c, terms: Vec::new() }
     }
 
+    /// The bound `1·t`.
     pub fn term(t: Term) -> Bound {
         Bound { c: 0, terms: vec![(1, t)] }
     }
@@ -83,6 +91,7 @@ impl Bound {
         Some(Bound { c: self.c.checked_add(other.c.checked_mul(k)?)?, terms })
     }
 
+    /// `-self`, or `None` on overflow.
     pub fn neg(&self) -> Option<Bound> {
         Bound::constant(0).add_scaled(self, -1)
     }

@@ -18,14 +18,19 @@ pub enum Special {
     BlkCnt,
     /// `warpsize` (also spelled `warpSize`): the threads of a warp, an `int`.
     WarpSize,
-    /// The cooperative groups of §9.8, of type `thread_block`.
+    /// `coalesced_threads`: the active threads of the warp (this and the three below are
+    /// the cooperative groups of §9.8, of type `thread_block`).
     CoalescedThreads,
+    /// `this_thread_block`: the threads of the block.
     ThisThreadBlock,
+    /// `this_grid`: every thread of the launch.
     ThisGrid,
+    /// `this_multi_grid`: every thread of a multi-GPU launch.
     ThisMultiGrid,
 }
 
 impl Special {
+    /// Every special parameter.
     pub const ALL: [Special; 10] = [
         Special::Pos,
         Special::BlkPos,

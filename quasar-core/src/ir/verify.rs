@@ -17,7 +17,9 @@ use std::collections::HashSet;
 pub struct Violation {
     /// The instance it is in (`instance_name`), empty for module-level ones.
     pub function: String,
+    /// Where the broken node is.
     pub span: Span,
+    /// Which invariant is broken.
     pub message: String,
 }
 

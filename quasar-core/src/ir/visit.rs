@@ -11,20 +11,25 @@ use super::{Block, Callee, Expr, ExprKind, FunctionId, Index, Place, PlaceKind, 
 
 /// A read-only visitor.
 pub trait Visit<'a> {
+    /// Visits each statement of a block in order.
     fn visit_block(&mut self, b: &'a [Stmt]) {
         for s in b {
             self.visit_stmt(s);
         }
     }
+    /// Visits a statement; the default visits its children ([`walk_stmt`]).
     fn visit_stmt(&mut self, s: &'a Stmt) {
         walk_stmt(self, s)
     }
+    /// Visits an expression; the default visits its children ([`walk_expr`]).
     fn visit_expr(&mut self, e: &'a Expr) {
         walk_expr(self, e)
     }
+    /// Visits an assignment target; the default visits its children ([`walk_place`]).
     fn visit_place(&mut self, p: &'a Place) {
         walk_place(self, p)
     }
+    /// Visits one subscript; the default visits its expressions ([`walk_index`]).
     fn visit_index(&mut self, i: &'a Index) {
         walk_index(self, i)
     }
@@ -32,6 +37,7 @@ pub trait Visit<'a> {
     fn visit_function_id(&mut self, _id: FunctionId) {}
 }
 
+/// Visits the children of a statement in evaluation order.
 pub fn walk_stmt<'a, V: Visit<'a> + ?Sized>(v: &mut V, s: &'a Stmt) {
     crate::stack::guard(|| match &s.kind {
         StmtKind::Assign { place, value, .. } => {
@@ -89,6 +95,7 @@ pub fn walk_stmt<'a, V: Visit<'a> + ?Sized>(v: &mut V, s: &'a Stmt) {
     })
 }
 
+/// Visits the expressions inside an assignment target (base, subscripts).
 pub fn walk_place<'a, V: Visit<'a> + ?Sized>(v: &mut V, p: &'a Place) {
     match &p.kind {
         PlaceKind::Local(_) => {}
@@ -100,6 +107,7 @@ pub fn walk_place<'a, V: Visit<'a> + ?Sized>(v: &mut V, p: &'a Place) {
     }
 }
 
+/// Visits the expressions of one subscript (a value, a range's bounds, a list).
 pub fn walk_index<'a, V: Visit<'a> + ?Sized>(v: &mut V, i: &'a Index) {
     match i {
         Index::At(x) | Index::Spread(x) | Index::List(x) => v.visit_expr(x),
@@ -114,6 +122,7 @@ pub fn walk_index<'a, V: Visit<'a> + ?Sized>(v: &mut V, i: &'a Index) {
     }
 }
 
+/// Visits the children of an expression in evaluation order.
 pub fn walk_expr<'a, V: Visit<'a> + ?Sized>(v: &mut V, e: &'a Expr) {
     crate::stack::guard(|| match &e.kind {
         ExprKind::Const(_)
@@ -180,26 +189,33 @@ pub fn walk_expr<'a, V: Visit<'a> + ?Sized>(v: &mut V, e: &'a Expr) {
 
 /// A visitor that may change what it visits.
 pub trait VisitMut {
+    /// Visits each statement of a block in order, allowing changes.
     fn visit_block_mut(&mut self, b: &mut Block) {
         for s in b {
             self.visit_stmt_mut(s);
         }
     }
+    /// Visits a statement; the default visits its children ([`walk_stmt_mut`]).
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
         walk_stmt_mut(self, s)
     }
+    /// Visits an expression; the default visits its children ([`walk_expr_mut`]).
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         walk_expr_mut(self, e)
     }
+    /// Visits an assignment target; the default visits its children ([`walk_place_mut`]).
     fn visit_place_mut(&mut self, p: &mut Place) {
         walk_place_mut(self, p)
     }
+    /// Visits one subscript; the default visits its expressions ([`walk_index_mut`]).
     fn visit_index_mut(&mut self, i: &mut Index) {
         walk_index_mut(self, i)
     }
+    /// A function instance named by the IR, which the visitor may renumber.
     fn visit_function_id_mut(&mut self, _id: &mut FunctionId) {}
 }
 
+/// Visits the children of a statement in evaluation order, allowing changes.
 pub fn walk_stmt_mut<V: VisitMut + ?Sized>(v: &mut V, s: &mut Stmt) {
     crate::stack::guard(|| match &mut s.kind {
         StmtKind::Assign { place, value, .. } => {
@@ -259,6 +275,7 @@ pub fn walk_stmt_mut<V: VisitMut + ?Sized>(v: &mut V, s: &mut Stmt) {
     })
 }
 
+/// Visits the expressions inside an assignment target, allowing changes.
 pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, p: &mut Place) {
     match &mut p.kind {
         PlaceKind::Local(_) => {}
@@ -270,6 +287,7 @@ pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, p: &mut Place) {
     }
 }
 
+/// Visits the expressions of one subscript, allowing changes.
 pub fn walk_index_mut<V: VisitMut + ?Sized>(v: &mut V, i: &mut Index) {
     match i {
         Index::At(x) | Index::Spread(x) | Index::List(x) => v.visit_expr_mut(x),
@@ -284,6 +302,7 @@ pub fn walk_index_mut<V: VisitMut + ?Sized>(v: &mut V, i: &mut Index) {
     }
 }
 
+/// Visits the children of an expression in evaluation order, allowing changes.
 pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, e: &mut Expr) {
     crate::stack::guard(|| match &mut e.kind {
         ExprKind::Const(_)

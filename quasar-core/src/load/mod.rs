@@ -23,7 +23,9 @@ pub struct Loaded {
     pub path: PathBuf,
     /// Its id in [`Loader::map`] (the file of its spans).
     pub file: crate::FileId,
+    /// The parsed file.
     pub program: Program,
+    /// Parsing reported errors (the program holds what was recovered).
     pub has_errors: bool,
     /// A library module shipped with the compiler, not a file: nothing to track for rebuilds.
     pub shipped: bool,
@@ -31,6 +33,7 @@ pub struct Loaded {
 
 /// What one `import` path (as written) provides to the type checker of one program.
 pub struct Import {
+    /// The path as written in the `import`.
     pub written: String,
     /// The file, an index in [`Loader::files`]; `None` when it provides nothing: a missing
     /// file, an unavailable library module or native library, or a file already provided
@@ -46,6 +49,7 @@ pub struct Import {
 pub struct Loader {
     /// Every file read, for rendering diagnostics (the caller adds the main file too).
     pub map: SourceMap,
+    /// Every file read, in reading order.
     pub files: Vec<Loaded>,
     /// Canonical path → index in `files`.
     by_path: HashMap<PathBuf, usize>,

@@ -23,6 +23,7 @@ pub const NOT_SHIPPED: &[NotShipped] =
 pub enum Library {
     /// Shipped: its source.
     Shipped(&'static str, &'static str),
+    /// A known library module that does not ship: its name and the functions code calls from it.
     NotShipped(&'static NotShipped),
 }
 

@@ -13,38 +13,51 @@ pub struct FnDeclId(pub u32);
 /// Identifies a lexical scope: the script, or the body of a function definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScopeId {
+    /// The top level of the file.
     Script,
+    /// The body of this function.
     Function(FnDeclId),
 }
 
+/// A function definition and where it appears.
 #[derive(Debug)]
 pub struct FnDecl<'a> {
+    /// The definition in the syntax tree.
     pub def: &'a FunctionDef,
     /// The scope the definition appears in (its captured variables come from there).
     pub parent: ScopeId,
 }
 
+/// A type definition and where it appears.
 #[derive(Debug)]
 pub struct TypeDecl<'a> {
+    /// The definition in the syntax tree.
     pub def: &'a TypeDef,
+    /// The scope the definition appears in.
     pub parent: ScopeId,
 }
 
 /// Everything a program declares.
 #[derive(Debug, Default)]
 pub struct Decls<'a> {
+    /// Every function definition, indexed by [`FnDeclId`].
     pub functions: Vec<FnDecl<'a>>,
     /// Function names visible in each scope: several definitions make an overload set.
     pub fn_names: HashMap<(ScopeKey, String), Vec<FnDeclId>>,
+    /// Every type definition in order.
     pub types: Vec<TypeDecl<'a>>,
+    /// Type names to their index in `types`.
     pub type_names: HashMap<String, usize>,
+    /// The `import` paths with their positions.
     pub imports: Vec<(String, Span)>,
+    /// The reductions (rewrite rules) in order.
     pub reductions: Vec<&'a ast::Reduction>,
 }
 
 /// A hashable form of [`ScopeId`].
 pub type ScopeKey = Option<FnDeclId>;
 
+/// The key of a scope in the name tables.
 pub fn scope_key(s: ScopeId) -> ScopeKey {
     match s {
         ScopeId::Script => None,
@@ -78,6 +91,7 @@ impl<'a> Decls<'a> {
         d
     }
 
+    /// The definition with this id.
     pub fn function(&self, id: FnDeclId) -> &FnDecl<'a> {
         &self.functions[id.0 as usize]
     }

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 /// What a type name may refer to besides the built-in names.
 pub struct TypeEnv<'e, 'a> {
+    /// The program's declared types (classes, enums, aliases).
     pub decls: &'e Decls<'a>,
     /// Generic parameters in scope, bound (`T` → `int`) or not (`T` → `Type::Param("T")`).
     pub params: &'e HashMap<String, Type>,

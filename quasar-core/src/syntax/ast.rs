@@ -3,76 +3,113 @@
 
 use crate::span::Span;
 
+/// A name as written, with its position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ident {
+    /// The name's text.
     pub name: String,
+    /// Where it is.
     pub span: Span,
 }
 
 /// Which block-ending style a file uses (`endfor`… or the legacy `end`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BlockStyle {
+    /// `endif`, `endfor`, `endfunction`, …
     #[default]
     Modern,
+    /// The legacy `end` for every block.
     Legacy,
 }
 
 /// One parsed `.q` file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
+    /// The top-level statements in order (functions and types among them).
     pub body: Vec<Stmt>,
+    /// The block-ending style used, so that printing reproduces it.
     pub style: BlockStyle,
+    /// The whole file.
     pub span: Span,
 }
 
+/// One statement with its position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stmt {
+    /// What the statement is.
     pub kind: StmtKind,
+    /// The statement, from its first token to its end.
     pub span: Span,
 }
 
+/// The kinds of statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// An expression evaluated for its effect: assignments, calls, declarations `x : T`.
     Expr(Expr),
+    /// `if … elseif … else … endif`
     If {
         /// `if c` followed by each `elseif c`, with their bodies.
         branches: Vec<(Expr, Vec<Stmt>)>,
+        /// The `else` body, if there is one.
         else_body: Option<Vec<Stmt>>,
     },
+    /// `for var = iter … endfor`
     For {
+        /// The loop variable.
         var: Ident,
+        /// What it runs over: a range (`0..n-1`) or an array whose elements it takes.
         iter: Expr,
+        /// The loop body.
         body: Vec<Stmt>,
     },
+    /// `while cond … endwhile`
     While {
+        /// Tested before each iteration.
         cond: Expr,
+        /// The loop body.
         body: Vec<Stmt>,
     },
+    /// `repeat … until cond`
     Repeat {
+        /// The loop body, run at least once.
         body: Vec<Stmt>,
+        /// Tested after each iteration; the loop ends when it holds.
         until: Expr,
     },
+    /// `match scrutinee with | pattern -> … endmatch`
     Match {
+        /// The value matched.
         scrutinee: Expr,
+        /// The arms in order; the first whose pattern matches runs.
         arms: Vec<MatchArm>,
     },
+    /// `try … catch e … endtry`
     Try {
+        /// The statements whose errors are caught.
         body: Vec<Stmt>,
+        /// The name the error is bound to in the handler, if given.
         catch_var: Option<Ident>,
+        /// The handler.
         catch_body: Vec<Stmt>,
     },
+    /// `break`: leaves the innermost loop.
     Break,
+    /// `continue`: starts the next iteration of the innermost loop.
     Continue,
     /// `return` (functions return by assigning their outputs).
     Return,
+    /// A function or macro definition.
     Function(Box<FunctionDef>),
+    /// A `type name : …` definition (alias, class or enum).
     TypeDef(Box<TypeDef>),
+    /// A reduction (a rewrite rule for expressions).
     Reduction(Box<Reduction>),
     /// `symbolic a, b : scalar`
     Symbolic(Vec<Param>),
     /// `import "file.q"`
     Import {
+        /// The path as written between the quotes.
         path: String,
     },
     /// `{!name key=value; …}` or, inside macros, `!name key=value`.
@@ -81,24 +118,32 @@ pub enum StmtKind {
     Pragma(String),
 }
 
+/// One arm of a `match`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchArm {
     /// One pattern, or several grouped in parentheses: `| (3, 4) ->`.
     pub patterns: Vec<Expr>,
+    /// The statements run when a pattern matches.
     pub body: Vec<Stmt>,
+    /// From the `|` to the end of the body.
     pub span: Span,
 }
 
+/// Where a function runs and who may call it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FunctionKind {
+    /// Host code, no keyword written (the default).
     Host,
     /// `__host__` written explicitly.
     ExplicitHost,
+    /// `__device__`: called from kernels and other device functions.
     Device,
+    /// `__kernel__`: launched over many threads with `parallel_do`.
     Kernel,
 }
 
 impl FunctionKind {
+    /// The kind a word such as `__kernel__` denotes.
     pub fn from_word(s: &str) -> Option<FunctionKind> {
         match s {
             "__host__" => Some(FunctionKind::ExplicitHost),
@@ -122,40 +167,58 @@ impl FunctionKind {
 /// `function [outs] = kind name[T](params) concealed … endfunction` (or `macro … endmacro`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDef {
+    /// Written with `macro … endmacro` (expanded when compiling).
     pub is_macro: bool,
+    /// Host, device or kernel.
     pub kind: FunctionKind,
+    /// The function's name.
     pub name: Ident,
+    /// Generic type parameters (`f[T]`), empty when not generic.
     pub type_params: Vec<Param>,
+    /// The input parameters in order.
     pub params: Vec<Param>,
+    /// The outputs in order (`function [a, b] = f(…)`).
     pub outputs: Vec<Param>,
     /// `function [] = f()` (true) versus `function f()` (false), both with no outputs;
     /// `function y = f()` (false) versus `function [y] = f()` (true).
     pub bracketed_outputs: bool,
     /// Words after the parameter list, e.g. `concealed`.
     pub qualifiers: Vec<Ident>,
+    /// The function body.
     pub body: Vec<Stmt>,
+    /// From `function` to `endfunction`.
     pub span: Span,
 }
 
 /// A parameter (of a function, lambda, reduction or type), an output, or a symbolic name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Param {
+    /// The parameter's name.
     pub name: Ident,
+    /// Its declared type, if written (`x : vec`).
     pub ty: Option<TypeExpr>,
+    /// Its default value, if given (`n : int = 3`).
     pub default: Option<Expr>,
     /// `...args`
     pub variadic: bool,
+    /// The whole parameter.
     pub span: Span,
 }
 
+/// `type name : … endtype`: a type alias, class or enum.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeDef {
+    /// The new type's name.
     pub name: Ident,
+    /// Generic parameters (`type stack[T] : …`).
     pub params: Vec<Param>,
+    /// What the type is.
     pub body: TypeDefBody,
+    /// The whole definition.
     pub span: Span,
 }
 
+/// The flavour of a class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClassKind {
     /// `class` (immutable, a value)
@@ -166,37 +229,49 @@ pub enum ClassKind {
     Dynamic,
 }
 
+/// The body of a `type` definition.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeDefBody {
     /// `type name : T`
     Alias(TypeExpr),
     /// `type name : [mutable|dynamic] class … endtype` or `type name : parent … endtype`
     Class {
+        /// Immutable, mutable or dynamic.
         kind: ClassKind,
         /// For `type duck : bird`, the parent type; `None` for a fresh class.
         parent: Option<TypeExpr>,
+        /// The fields in declaration order.
         fields: Vec<Param>,
     },
     /// `type name : enum … endtype`
     Enum(Vec<EnumVariant>),
 }
 
+/// One value of an enum.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumVariant {
+    /// The value's name.
     pub name: Ident,
+    /// An explicit numeric value (`red = 3`), if written.
     pub value: Option<Expr>,
+    /// The whole entry.
     pub span: Span,
 }
 
 /// `reduction (params) -> pattern = replacement where condition`
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reduction {
+    /// The names the pattern binds, with their types.
     pub params: Vec<Param>,
     /// Whether the parameters were written in parentheses.
     pub parenthesized: bool,
+    /// The expression shape the rule matches.
     pub pattern: Expr,
+    /// What a match is rewritten to.
     pub replacement: Expr,
+    /// The rule applies only when this holds (`where …`).
     pub condition: Option<Expr>,
+    /// The whole reduction.
     pub span: Span,
 }
 
@@ -204,40 +279,55 @@ pub struct Reduction {
 /// attributes, each starting with `!` after the first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attribute {
+    /// Written in braces `{!…}` (false for the `!name …` form inside macros).
     pub braced: bool,
+    /// The attributes in order.
     pub items: Vec<AttributeItem>,
+    /// The whole block.
     pub span: Span,
 }
 
+/// One attribute of a code attribute block, `!name key=value, …`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttributeItem {
     /// The attribute's name words: `["parallel", "for"]`, `["kernel_tiling"]`.
     pub name: Vec<Ident>,
+    /// The arguments in order.
     pub args: Vec<AttributeArg>,
+    /// The attribute with its arguments.
     pub span: Span,
 }
 
+/// One `key=value` argument of an attribute.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttributeArg {
+    /// The argument's name.
     pub key: Ident,
+    /// Its value.
     pub value: Expr,
     /// The separator written before this argument (`;` or `,`), for faithful printing.
     pub sep: AttrSep,
 }
 
+/// The separator written before an attribute argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttrSep {
+    /// The first argument (nothing before it).
     First,
+    /// `;`
     Semi,
+    /// `,`
     Comma,
 }
 
 /// A type written in the source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeExpr {
+    /// The type proper.
     pub kind: TypeKind,
     /// `'const'unchecked` and so on, in source order.
     pub modifiers: Vec<Modifier>,
+    /// The type as written, modifiers included.
     pub span: Span,
 }
 
@@ -245,14 +335,18 @@ pub struct TypeExpr {
 /// (`'hwtex_nearest(4)`: a four-component texture; `'hwconst(2*c+1)`: its length).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Modifier {
+    /// The modifier's name without the quote.
     pub name: Ident,
+    /// Its arguments in parentheses, if any.
     pub args: Option<Vec<Expr>>,
 }
 
+/// The kinds of type expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TypeKind {
     /// `scalar`, `vec3`, `cube{4}[int16]`, `mat[T](M,N)`, `cube(:,:,3)`, `point`
     Named {
+        /// The type or class name.
         name: Ident,
         /// `{n}` or `{:}`
         dims: Option<DimSpec>,
@@ -277,55 +371,78 @@ pub enum TypeKind {
     Inferred,
 }
 
+/// The rank written in braces after a type name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DimSpec {
+    /// `{n}`: exactly this many dimensions.
     Fixed(Expr),
+    /// `{:}`: any number of dimensions.
     Any,
 }
 
+/// The size of one dimension in a type (`mat(M, N)`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SizeSpec {
     /// `:` any size in this dimension
     Any,
+    /// A size given by an expression (a constant or a generic size parameter).
     Expr(Expr),
 }
 
+/// A function type, `[__device__ (A, ...B) -> (C, D)]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionType {
+    /// Host, device or kernel.
     pub kind: FunctionKind,
+    /// The parameter types in order.
     pub params: Vec<FunctionTypeParam>,
     /// Whether parameters were written in parentheses: `(scalar) -> scalar` vs `scalar -> scalar`.
     pub parenthesized: bool,
+    /// The result types in order.
     pub results: Vec<TypeExpr>,
     /// Whether results were written in parentheses: `-> (scalar, scalar)`.
     pub results_parenthesized: bool,
 }
 
+/// One parameter of a function type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionTypeParam {
+    /// Its type.
     pub ty: TypeExpr,
+    /// `...T`: collects any number of arguments.
     pub variadic: bool,
 }
 
+/// An expression with its position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
+    /// What the expression is.
     pub kind: ExprKind,
+    /// From its first to its last token.
     pub span: Span,
 }
 
+/// Prefix operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnaryOp {
+    /// `-x`
     Neg,
+    /// `+x`
     Plus,
+    /// `!x`
     Not,
 }
 
+/// Infix operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinaryOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
     /// `*` matrix product
     Mul,
+    /// `/`
     Div,
     /// `^`
     Pow,
@@ -335,30 +452,48 @@ pub enum BinaryOp {
     ElemDiv,
     /// `.^`
     ElemPow,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `&&`
     And,
+    /// `||`
     Or,
     /// `|>` the pipeline operator (chapter 15), given meaning by reductions
     Pipe,
 }
 
+/// Assignment operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AssignOp {
+    /// `=`
     Assign,
     /// `:=` the definition-assignment (chapter 15), given meaning by reductions
     Define,
+    /// `+=` (atomic on array elements in kernels)
     Add,
+    /// `-=` (atomic on array elements in kernels)
     Sub,
+    /// `*=` (atomic on array elements in kernels)
     Mul,
+    /// `/=` (atomic on array elements in kernels)
     Div,
+    /// `^=`
     Pow,
+    /// `.*=`
     ElemMul,
+    /// `./=`
     ElemDiv,
+    /// `.^=`
     ElemPow,
     /// `^^=` atomic maximum
     Max,
@@ -381,28 +516,36 @@ pub enum CallStyle {
     Command,
 }
 
+/// One argument of a call or subscript of an index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arg {
     /// `name := value`
     pub name: Option<Ident>,
+    /// The argument's value.
     pub value: Expr,
 }
 
+/// `x -> expr` or `__device__ (x, y) -> expr`: an anonymous function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lambda {
+    /// Host or `__device__` (a lambda passed to a kernel must be `__device__`).
     pub kind: FunctionKind,
+    /// The parameters in order.
     pub params: Vec<Param>,
     /// Whether the parameters were in parentheses: `(x) -> …` vs `x -> …`.
     pub parenthesized: bool,
+    /// The body, one expression whose value is the result.
     pub body: Box<Expr>,
 }
 
+/// The kinds of expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     /// A numeric literal, kept as written; see [`NumberValue`] for its decoded value.
     Number(String),
     /// A string literal's text, escapes not decoded.
     Str(String),
+    /// A name: a variable, function, type or constant.
     Ident(String),
     /// `_`: the placeholder in `[a, _] = …` and the wildcard in `match`.
     Placeholder,
@@ -414,59 +557,89 @@ pub enum ExprKind {
     Spread(Box<Expr>),
     /// `a..b` or `a..step..b`
     Range {
+        /// The first value.
         start: Box<Expr>,
+        /// The step between values (`a..step..b`), 1 if not written.
         step: Option<Box<Expr>>,
+        /// The last value (included).
         end: Box<Expr>,
     },
+    /// `-x`, `+x`, `!x`
     Unary {
+        /// Which operator.
         op: UnaryOp,
+        /// The operand.
         operand: Box<Expr>,
     },
+    /// `a op b`
     Binary {
+        /// Which operator.
         op: BinaryOp,
+        /// The left operand.
         lhs: Box<Expr>,
+        /// The right operand.
         rhs: Box<Expr>,
     },
     /// `c ? a : b`
     Ternary {
+        /// The condition.
         cond: Box<Expr>,
+        /// The value when the condition holds.
         then: Box<Expr>,
+        /// The value otherwise.
         otherwise: Box<Expr>,
     },
     /// `lhs op= rhs`; the value of the expression is the assigned value.
     Assign {
+        /// Which assignment (`=`, `+=`, …).
         op: AssignOp,
+        /// The target: a name, an element, a slice, a field or `[a, b]` for several results.
         lhs: Box<Expr>,
+        /// The value assigned.
         rhs: Box<Expr>,
     },
     /// `expr : T`: a declaration, an annotated assignment target or a type check.
     Annotated {
+        /// The expression or declared name.
         expr: Box<Expr>,
+        /// The type it is annotated with.
         ty: Box<TypeExpr>,
     },
+    /// `f(a, b)` or command syntax `print a, b`.
     Call {
+        /// What is called (usually a name).
         callee: Box<Expr>,
+        /// The arguments in order.
         args: Vec<Arg>,
+        /// How the call was written.
         style: CallStyle,
     },
     /// `a[i, j]` (also `vec[int]`, `f[T]` type arguments)
     Index {
+        /// The array (or generic function or type).
         base: Box<Expr>,
+        /// The subscripts (or type arguments).
         indices: Vec<Arg>,
     },
     /// `a.name`
     Field {
+        /// The object.
         base: Box<Expr>,
+        /// The field or method name.
         name: Ident,
     },
     /// `base{n}` / `base{:}` written directly after a type name: `cube{4}`
     Dims {
+        /// The type name.
         base: Box<Expr>,
+        /// The rank in braces.
         dims: Box<DimSpec>,
     },
     /// `base'modifier`: `scalar'half` inside an expression
     Modified {
+        /// The type the modifier applies to.
         base: Box<Expr>,
+        /// The modifier's name without the quote.
         modifier: Ident,
     },
     /// `[a, b, c]`
@@ -477,19 +650,23 @@ pub enum ExprKind {
     Paren(Vec<Expr>),
     /// `(a, b)`: only meaningful as grouped match patterns and lambda parameters
     Tuple(Vec<Expr>),
+    /// An anonymous function.
     Lambda(Lambda),
 }
 
 /// The decoded value of a numeric literal.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NumberValue {
+    /// An integer literal (`12`, `1Fh`).
     Int(u64),
+    /// A real literal (`1.5`, `1e-3`).
     Float(f64),
     /// `2j`, `1.5i`: the imaginary part
     Imaginary(f64),
 }
 
 impl Expr {
+    /// An expression from its kind and position.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }

@@ -9,6 +9,7 @@ use crate::span::{FileId, Span};
 /// Text decoded from a file's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded {
+    /// The text as UTF-8.
     pub text: String,
     /// When the file was decoded as Windows-1252: the byte offset (in `text`) of its first
     /// character that is not ASCII.

@@ -9,8 +9,11 @@ use super::token::{Keyword, Punct, Token, TokenKind};
 use crate::diagnostics::Diagnostic;
 use crate::span::{FileId, Span};
 
+/// The tokens of a file and what went wrong reading them.
 pub struct Lexed {
+    /// The tokens in order, ending with [`TokenKind::Eof`].
     pub tokens: Vec<Token>,
+    /// Lexical errors (an unterminated string, a stray character, …).
     pub diagnostics: Vec<Diagnostic>,
     /// Byte ranges from an unclosed bracket to where the lexer gave up on it. The parser's
     /// own errors inside them are noise caused by the one reported bracket.

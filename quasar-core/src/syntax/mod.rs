@@ -14,11 +14,14 @@ use crate::span::FileId;
 /// diagnostic found. The tree is usable only when no diagnostic is an error.
 #[derive(Debug)]
 pub struct Parsed {
+    /// The syntax tree (with placeholders where the parser recovered from errors).
     pub program: ast::Program,
+    /// Every syntax error and warning, in source order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Parsed {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }

@@ -9,6 +9,7 @@ use crate::ir::AssignOp;
 use crate::ir::{Block, Expr, ExprKind, LocalId, Module, PlaceKind, Stmt, StmtKind};
 use std::collections::HashSet;
 
+/// Removes assignments of function values that nothing reads.
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
     for f in &mut module.functions {
         let mut reads = Reads::default();

@@ -5,6 +5,7 @@
 use crate::ir::visit::{walk_expr_mut, walk_stmt_mut, VisitMut};
 use crate::ir::{Block, Const, Expr, ExprKind, Module, Stmt, StmtKind};
 
+/// Replaces conditions that are constants by the branch they take.
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
     for f in &mut module.functions {
         Fold.visit_block_mut(&mut f.body);

@@ -21,6 +21,7 @@ use crate::sema::types::{Rank, Type};
 use crate::syntax::ast::FunctionKind;
 use std::collections::{HashMap, HashSet};
 
+/// Gives each kernel whose accesses allow it an interior/border partition.
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
     let info = ModuleInfo::of(module);
     for (i, f) in module.functions.iter_mut().enumerate() {

@@ -36,6 +36,7 @@ pub enum Problem {
 }
 
 impl Problem {
+    /// The explanation and where it applies.
     pub fn message(&self) -> (&str, Span) {
         match self {
             Problem::Unsupported(m, s) | Problem::Dependency(m, s) => (m, *s),

@@ -99,6 +99,7 @@ fn reads_index(i: &Index, l: LocalId) -> bool {
     }
 }
 
+/// Whether `e` reads the local `l`.
 pub fn reads_expr(e: &Expr, l: LocalId) -> bool {
     let mut found = false;
     crate::ir::walk::walk_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Local(y) if y == l));

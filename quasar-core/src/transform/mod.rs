@@ -28,10 +28,12 @@ pub struct PassContext {
 }
 
 impl PassContext {
+    /// A context for one run of the passes (`double`: `scalar` is `f64`).
     pub fn new(double: bool) -> PassContext {
         PassContext { double, diagnostics: RefCell::default() }
     }
 
+    /// Adds diagnostics for the driver to report.
     pub fn report(&self, diags: impl IntoIterator<Item = Diagnostic>) {
         self.diagnostics.borrow_mut().extend(diags);
     }
@@ -43,6 +45,7 @@ pub struct Pass {
     pub name: &'static str,
     /// What it does, in a line.
     pub about: &'static str,
+    /// The pass itself.
     pub run: fn(&mut Module, &PassContext),
 }
 

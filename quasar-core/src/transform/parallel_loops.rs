@@ -34,6 +34,7 @@ use std::collections::HashMap;
 /// The most loops parallelised jointly (launches have at most three dimensions).
 const MAX_DIMS: usize = 3;
 
+/// Turns each independent loop nest of host code into a kernel and its `parallel_do`.
 pub fn run(module: &mut Module, cx: &PassContext) {
     let info = ModuleInfo::of(module);
     let count = module.functions.len();

@@ -553,16 +553,17 @@ impl GpuBackend for CudaBackend {
         if bytes < 16 {
             return Err(Error::Cuda { operation: what, message: format!("{bytes} bytes") });
         }
-        let mut word = [0u32; 4];
-        // SAFETY: 16 bytes of device memory at `ptr`; the kernel has finished (fence). A
-        // kernel of the same module still running on another stream can only set the word
-        // for its own site, which `decode_error_word` leaves alone.
+        // The whole word (22 words from quasar-core; 4 from older PTX), within reason.
+        let mut word = vec![0u32; (bytes / 4).min(64)];
+        // SAFETY: `word.len() * 4 <= bytes` bytes of device memory at `ptr`; the kernel has
+        // finished (fence). A kernel of the same module still running on another stream can
+        // only set the word for its own site, which `decode_error_word` leaves alone.
         unsafe { result::memcpy_dtoh_sync(&mut word[..], ptr) }.map_err(cuda(what.clone()))?;
-        match decode_error_word(k, word, l.args) {
+        match decode_error_word(k, &word, l.args) {
             ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
             ErrorWord::Failed(e) => {
                 // SAFETY: as above; resets the word for the next launch.
-                unsafe { result::memset_d8_sync(ptr, 0, 16) }.map_err(cuda(what))?;
+                unsafe { result::memset_d8_sync(ptr, 0, word.len() * 4) }.map_err(cuda(what))?;
                 Err(e)
             }
         }

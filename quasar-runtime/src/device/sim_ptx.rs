@@ -114,19 +114,12 @@ impl PtxDevice {
                     message: format!("{what}: the module has no 16-byte `quasar_error`"),
                 }
             })?;
-        let mut word = [0u32; 4];
-        for (i, w) in word.iter_mut().enumerate() {
-            *w = u32::from_le_bytes([
-                bytes[4 * i],
-                bytes[4 * i + 1],
-                bytes[4 * i + 2],
-                bytes[4 * i + 3],
-            ]);
-        }
-        match decode_error_word(k, word, l.args) {
+        let word: Vec<u32> =
+            bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        match decode_error_word(k, &word, l.args) {
             ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
             ErrorWord::Failed(e) => {
-                loaded.globals.write("quasar_error", &[0; 16]);
+                loaded.globals.write("quasar_error", &vec![0; bytes.len()]);
                 Err(e)
             }
         }

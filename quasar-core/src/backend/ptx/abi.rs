@@ -21,11 +21,24 @@ pub(super) fn bind_arg(
     match &l.ty {
         Type::Array(a) => {
             let Rank::Fixed(rank) = a.rank else {
-                return unsupported(l.span, format!("the array `{}` of unknown rank", l.name));
+                return unsupported(
+                    l.span,
+                    format!("the array `{}` of unknown rank", l.name),
+                    format!(
+                        "give `{}` a type of known rank (`vec`, `mat`, `cube`) in the \
+                         kernel's parameters",
+                        l.name
+                    ),
+                );
             };
             let complex = cplx_of(&a.elem, cx.opts);
             let Some(elem) = NumTy::of(&a.elem, cx.opts).or(complex) else {
-                return unsupported(l.span, format!("arrays of {} (`{}`)", a.elem, l.name));
+                return unsupported(
+                    l.span,
+                    format!("arrays of {} (`{}`)", a.elem, l.name),
+                    "pass an array of numbers (`vec`, `mat'int`, `cube'uint8`, …) or of \
+                     complex numbers instead",
+                );
             };
             let ptr = cx.reg(RegClass::B64);
             cx.ins(format!("ld.param.u64 {ptr}, [{name}]"));
@@ -79,7 +92,13 @@ pub(super) fn bind_arg(
                 return cx.bind_fn_value(ft, name, arg, params, l.span);
             }
             let Some(nt) = NumTy::of(t, cx.opts) else {
-                return unsupported(l.span, format!("the parameter `{}` of type {t}", l.name));
+                return unsupported(
+                    l.span,
+                    format!("the parameter `{}` of type {t}", l.name),
+                    "pass numbers, fixed-size vectors, complex numbers, arrays or \
+                     `__device__` function values to the kernel, and unpack other values \
+                     in host code",
+                );
             };
             let r = cx.reg(nt.class());
             if nt == NumTy::F16 {
@@ -137,7 +156,17 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
             Type::Int(..) => (None, NumTy::I32),
             t => match small_vec(t, cx.opts) {
                 Some((e, n)) if e == NumTy::I32 || e.is_float() => (Some(n), e),
-                _ => return unsupported(l.span, format!("`{}` of type {}", l.name, l.ty)),
+                _ => {
+                    return unsupported(
+                        l.span,
+                        format!("`{}` of type {}", l.name, l.ty),
+                        format!(
+                            "declare `{}` as `int` or a fixed-size vector of ints or floats \
+                             (`ivec2`, `vec3`)",
+                            l.name
+                        ),
+                    )
+                }
             },
         };
         let mut regs = Vec::new();
@@ -163,7 +192,13 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
                 | Special::ThisThreadBlock
                 | Special::ThisGrid
                 | Special::ThisMultiGrid => {
-                    return unsupported(l.span, format!("the special parameter `{which}`"))
+                    return unsupported(
+                        l.span,
+                        format!("the special parameter `{which}`"),
+                        "obtain the group in the kernel body (`g = coalesced_threads`) \
+                         or use `this_thread_block` / `coalesced_threads`, the groups \
+                         the GPU supports",
+                    )
                 }
             };
             regs.push(cx.convert_reg(r, NumTy::I32, elem));

@@ -29,7 +29,12 @@ impl Ctx<'_> {
                     return self.output_update(ptr, t, op, v, place.span);
                 }
                 let Some(cur) = cur else {
-                    return unsupported(place.span, "compound assignment to an unset variable");
+                    return unsupported(
+                        place.span,
+                        "compound assignment to an unset variable",
+                        "assign the variable a value (`x = 0`) before updating it with \
+                         `+=`",
+                    );
                 };
                 let new = self.compound(op, cur, v, &place.ty, place.span)?;
                 self.store_place(place, new)
@@ -47,10 +52,19 @@ impl Ctx<'_> {
                         self.store_vec_elem(base, b, indices, new.clone(), place.span)?;
                         Ok(new)
                     }
-                    _ => unsupported(place.span, "indexing a value that is not an array"),
+                    _ => unsupported(
+                        place.span,
+                        "indexing a value that is not an array",
+                        "index an array or fixed-size vector only (`x[pos] += v`)",
+                    ),
                 }
             }
-            PlaceKind::Field { .. } => unsupported(place.span, "class fields"),
+            PlaceKind::Field { .. } => unsupported(
+                place.span,
+                "class fields",
+                "keep the field in a separate array or number and pass that to the \
+                 kernel",
+            ),
         }
     }
 
@@ -105,10 +119,20 @@ impl Ctx<'_> {
                         Ok(Val::Num(x, t))
                     }
                     Val::Vec(..) => self.store_vec_elem(base, b, indices, v, place.span),
-                    _ => unsupported(place.span, "indexing a value that is not an array"),
+                    _ => unsupported(
+                        place.span,
+                        "indexing a value that is not an array",
+                        "assign to elements of arrays or fixed-size vectors only \
+                         (`y[pos] = v`)",
+                    ),
                 }
             }
-            PlaceKind::Field { .. } => unsupported(place.span, "class fields"),
+            PlaceKind::Field { .. } => unsupported(
+                place.span,
+                "class fields",
+                "keep the field in a separate array or number and pass that to the \
+                 kernel",
+            ),
         }
     }
 
@@ -138,7 +162,14 @@ impl Ctx<'_> {
                 let t = match (cplx_of(&l.ty, self.opts), &v) {
                     (Some(t), _) => t,
                     (None, Val::Cplx(_, _, t)) => *t,
-                    _ => return unsupported(span, "this complex assignment"),
+                    _ => {
+                        return unsupported(
+                            span,
+                            "this complex assignment",
+                            "assign a complex number (`complex(re, im)`) to the complex \
+                             variable",
+                        )
+                    }
                 };
                 let (x, y) = self.cplx_val(v, t, span)?;
                 let (re, im) = (self.reg(t.class()), self.reg(t.class()));
@@ -184,7 +215,12 @@ impl Ctx<'_> {
                     self.ins(format!("mov.b32 {x}, {y}"));
                 }
                 if a.space != b.space || a.access != b.access {
-                    return unsupported(span, "a variable holding arrays of different kinds");
+                    return unsupported(
+                        span,
+                        "a variable holding arrays of different kinds",
+                        "use one variable per kind of array (shared and global, or \
+                         `'checked` and `'unchecked`, in separate variables)",
+                    );
                 }
                 Val::Array(a)
             }
@@ -206,7 +242,13 @@ impl Ctx<'_> {
             (None, v @ (Val::Closure(_) | Val::FnValue(_))) => v,
             // `g = coalesced_threads`: a thread group has no registers (see `coop.rs`).
             (_, Val::Void) if matches!(l.ty, Type::ThreadBlock(_)) => Val::Void,
-            _ => return unsupported(span, format!("assigning to `{}` of type {}", l.name, l.ty)),
+            _ => {
+                return unsupported(
+                    span,
+                    format!("assigning to `{}` of type {}", l.name, l.ty),
+                    "give the variable a number, complex, fixed-size vector or array type",
+                )
+            }
         };
         self.frame_mut()?.locals.insert(id, new.clone());
         Ok(new)
@@ -215,7 +257,12 @@ impl Ctx<'_> {
     /// Combines a value into a kernel output argument (atomically: every thread contributes).
     fn output_update(&mut self, ptr: Reg, t: NumTy, op: AssignOp, v: Val, span: Span) -> Res<Val> {
         if t == NumTy::F16 {
-            return unsupported(span, "half-precision output arguments");
+            return unsupported(
+                span,
+                "half-precision output arguments",
+                "declare the output argument as `scalar` (single precision) and convert \
+                 the result",
+            );
         }
         let x = self.num_val(v, t, span)?;
         match op {
@@ -241,13 +288,25 @@ impl Ctx<'_> {
         span: Span,
     ) -> Res<Val> {
         let Val::Vec(regs, t) = b else {
-            return unsupported(span, "indexing a value that is not a vector");
+            return unsupported(
+                span,
+                "indexing a value that is not a vector",
+                "index a fixed-size vector variable or an array",
+            );
         };
         if !matches!(base.kind, ExprKind::Local(_)) {
-            return unsupported(span, "assigning to an element of a temporary vector");
+            return unsupported(
+                span,
+                "assigning to an element of a temporary vector",
+                "store the vector in a variable first (`v = expr; v[i] = x`)",
+            );
         }
         let [ir::Index::At(ix)] = indices else {
-            return unsupported(span, "this form of vector indexing");
+            return unsupported(
+                span,
+                "this form of vector indexing",
+                "assign to one element at a time (`v[i] = x`)",
+            );
         };
         let x = self.num_val(v, t, span)?;
         if let Some(ir::Const::Int(k)) = ix.constant() {

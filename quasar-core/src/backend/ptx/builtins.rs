@@ -1,15 +1,12 @@
-//! Built-in functions in kernels: shapes (`numel`, `size`, `ndims`), shared memory,
-//! barriers, conversions, reductions over fixed-size vectors, and the element-wise math of
-//! `math.rs` applied to numbers and vectors.
+//! Built-in functions in kernels: shapes (`numel`, `size`, `ndims`), shared memory (in
+//! `shared.rs`), barriers, conversions, reductions over fixed-size vectors, and the
+//! element-wise math of `math.rs` applied to numbers and vectors.
 
 use super::kernel::Ctx;
-use super::regs::{small_vec, ArrRef, NumTy, Reg, RegClass, Space, Val};
-use super::{unsupported, Res, DYNAMIC_SHARED};
-
-const NOT_CONSTANT: &str = "shared memory whose size is not a constant (outside the top level \
-                            of the kernel body)";
+use super::regs::{small_vec, ArrRef, NumTy, Reg, RegClass, Val};
+use super::{unsupported, Res};
 use crate::ir::{Builtin, Builtin as B, Const, Expr, NodeId};
-use crate::sema::types::{Access, Type};
+use crate::sema::types::Type;
 use crate::span::Span;
 
 impl Ctx<'_> {
@@ -38,7 +35,15 @@ impl Ctx<'_> {
                         self.ins(format!("activemask.b32 {m}"));
                         self.ins(format!("bar.warp.sync {m}"));
                     }
-                    s => return unsupported(span, format!("`syncthreads({s})`")),
+                    s => {
+                        return unsupported(
+                            span,
+                            format!("`syncthreads({s})`"),
+                            "write `syncthreads` (the block) or `syncthreads(warp)`; to \
+                             synchronise the whole grid, end the kernel there and launch a \
+                             second one",
+                        )
+                    }
                 }
                 Ok(Val::Void)
             }
@@ -47,7 +52,12 @@ impl Ctx<'_> {
             // value for floats), from the result type.
             B::Maxvalue | B::Minvalue => {
                 let Some(t) = NumTy::of(ty, self.opts) else {
-                    return unsupported(span, format!("`{b}` of {ty}"));
+                    return unsupported(
+                        span,
+                        format!("`{b}` of {ty}"),
+                        "ask for the limits of a numeric type (`maxvalue(int)`, \
+                         `minvalue(scalar)`)",
+                    );
                 };
                 let max = b == B::Maxvalue;
                 let r = match t {
@@ -268,7 +278,12 @@ impl Ctx<'_> {
             | B::MetaSubs
             | B::MetaOp
             | B::MetaArgs
-            | B::MetaTyperecon => unsupported(span, format!("the built-in `{b}`")),
+            | B::MetaTyperecon => unsupported(
+                span,
+                format!("the built-in `{b}`"),
+                "compute that value in host code (meta functions are evaluated when \
+                 compiling, outside kernels) and pass it to the kernel",
+            ),
         }
     }
 
@@ -310,7 +325,13 @@ impl Ctx<'_> {
                 return self.dot_vec(xs.clone(), *tx, ys.clone(), *ty2, ty, span);
             }
             (B::Dotprod, _) => {
-                return unsupported(span, "`dotprod` other than of two real vectors of one length");
+                return unsupported(
+                    span,
+                    "`dotprod` other than of two real vectors of one length",
+                    "pass two real fixed-size vectors of the same length \
+                     (`dotprod(a[0..2], b[0..2])`), or write the sum of products with a \
+                     loop",
+                );
             }
             _ => {}
         }
@@ -318,7 +339,12 @@ impl Ctx<'_> {
             return Ok(v);
         }
         if vals.iter().any(|v| !matches!(v, Val::Num(..) | Val::Vec(..) | Val::Void)) {
-            return unsupported(span, format!("`{name}` on arrays"));
+            return unsupported(
+                span,
+                format!("`{name}` on arrays"),
+                "apply the function element by element (`f(x[pos])`) or call it on the \
+                 whole array in host code",
+            );
         }
         let vals: Vec<Val> = vals.into_iter().filter(|v| !matches!(v, Val::Void)).collect();
         if let Some(rt) = NumTy::of(ty, self.opts) {
@@ -333,7 +359,11 @@ impl Ctx<'_> {
             }
             return Ok(Val::Vec(out, rt));
         }
-        unsupported(span, format!("`{name}` giving {ty}"))
+        unsupported(
+            span,
+            format!("`{name}` giving {ty}"),
+            "call it on numbers or fixed-size vectors",
+        )
     }
 
     /// Numbers from the arguments (element `k` of vectors, numbers broadcast).
@@ -344,7 +374,13 @@ impl Ctx<'_> {
                 (Val::Num(r, t), _) => out.push((*r, *t)),
                 (Val::Vec(rs, t), Some(k)) if k < rs.len() => out.push((rs[k], *t)),
                 (Val::Vec(rs, t), None) if rs.len() == 1 => out.push((rs[0], *t)),
-                _ => return unsupported(span, "vector arguments of different lengths"),
+                _ => {
+                    return unsupported(
+                        span,
+                        "vector arguments of different lengths",
+                        "pass vectors of one length (or numbers, which are broadcast)",
+                    )
+                }
             }
         }
         Ok(out)
@@ -396,7 +432,12 @@ impl Ctx<'_> {
         }
         if b == B::Mean {
             if !rt.is_float() {
-                return unsupported(span, "`mean` of an integer vector");
+                return unsupported(
+                    span,
+                    "`mean` of an integer vector",
+                    "convert the vector to floats first (`mean(float(v))`) or divide the \
+                     `sum` yourself",
+                );
             }
             let n = self.imm(rt, rs.len() as f64);
             let d = self.reg(rt.class());
@@ -418,10 +459,14 @@ impl Ctx<'_> {
         span: Span,
     ) -> Res<Val> {
         let Some(rt) = NumTy::of(ty, self.opts) else {
-            return unsupported(span, format!("`dotprod` giving {ty}"));
+            return unsupported(
+                span,
+                format!("`dotprod` giving {ty}"),
+                "pass real vectors so that `dotprod` gives a number",
+            );
         };
         if xs.is_empty() {
-            return unsupported(span, "`dotprod` of empty vectors");
+            return unsupported(span, "`dotprod` of empty vectors", "pass non-empty vectors");
         }
         let a = rt.arith();
         // Rounded separately (no fused multiply-add), as the Rust back end computes it.
@@ -442,182 +487,6 @@ impl Ctx<'_> {
             });
         }
         Ok(Val::Num(acc.unwrap_or(xs[0]), rt))
-    }
-
-    /// `shared(dims…)` / `shared_zeros(dims…)` (zero-filled by the block's threads).
-    ///
-    /// The arrays of `local = shared(…)` statements at the top level of the kernel body are
-    /// carved from the dynamic shared memory `quasar_shared` (see `mod.rs`), whatever their
-    /// dimensions; elsewhere only constant dimensions are supported, as a static `.shared`
-    /// array.
-    fn shared(
-        &mut self,
-        b: Builtin,
-        args: &[Expr],
-        ty: &Type,
-        span: Span,
-        node: NodeId,
-    ) -> Res<Val> {
-        let name = b.name();
-        let Some(arr) = ty.as_array() else {
-            return unsupported(span, format!("`{name}` giving {ty}"));
-        };
-        let Some(elem) = NumTy::of(&arr.elem, self.opts) else {
-            return unsupported(span, format!("shared arrays of {}", arr.elem));
-        };
-        let access = arr.mods.access.unwrap_or(Access::Safe);
-        let top = self.frames.len() == 1 && self.top_shared.contains(&node);
-        let (ptr, dims) = if top {
-            self.dynamic_shared(args, elem, b == B::SharedZeros)?
-        } else {
-            self.static_shared(args, elem, b == B::SharedZeros, span)?
-        };
-        self.block_sensitive = true;
-        Ok(Val::Array(ArrRef {
-            ptr,
-            dims,
-            elem,
-            complex: false,
-            access,
-            space: Space::Shared,
-            name: name.into(),
-        }))
-    }
-
-    /// A shared array in the dynamic shared memory: at the running offset rounded up to 64
-    /// bytes (the CPU backend's layout), dimensions computed at run time.
-    fn dynamic_shared(&mut self, args: &[Expr], elem: NumTy, zero: bool) -> Res<(Reg, Vec<Reg>)> {
-        let mut dims = Vec::new();
-        for a in args {
-            match self.expr(a)? {
-                Val::Num(r, t) if !t.is_float() => dims.push(self.convert_reg(r, t, NumTy::U32)),
-                Val::Vec(rs, t) if !t.is_float() => {
-                    for r in rs {
-                        dims.push(self.convert_reg(r, t, NumTy::U32));
-                    }
-                }
-                _ => return unsupported(a.span, "a shared array dimension that is not an integer"),
-            }
-        }
-        if dims.is_empty() {
-            return unsupported(Span::default(), "a shared array without dimensions");
-        }
-        let count = self.reg(RegClass::B64);
-        self.ins(format!("mov.u64 {count}, {}", elem.bytes()));
-        for d in &dims {
-            let w = self.reg(RegClass::B64);
-            self.ins(format!("cvt.u64.u32 {w}, {d}"));
-            self.ins(format!("mul.lo.u64 {count}, {count}, {w}"));
-        }
-        let off = match self.shared_off {
-            Some(r) => r,
-            None => {
-                // Emitted where the first shared array is: the top level of the body.
-                let r = self.reg(RegClass::B64);
-                self.ins(format!("mov.u64 {r}, 0"));
-                self.shared_off = Some(r);
-                r
-            }
-        };
-        self.ins(format!("add.u64 {off}, {off}, 63"));
-        self.ins(format!("and.b64 {off}, {off}, -64"));
-        let ptr = self.reg(RegClass::B64);
-        self.ins(format!("mov.u64 {ptr}, {DYNAMIC_SHARED}"));
-        self.ins(format!("add.u64 {ptr}, {ptr}, {off}"));
-        self.ins(format!("add.u64 {off}, {off}, {count}"));
-        if zero {
-            let words = self.reg(RegClass::B32);
-            self.ins(format!("add.u64 {count}, {count}, 3"));
-            self.ins(format!("shr.u64 {count}, {count}, 2"));
-            self.ins(format!("cvt.u32.u64 {words}, {count}"));
-            self.zero_shared(ptr, &words.to_string());
-        }
-        Ok((ptr, dims))
-    }
-
-    /// A static `.shared` array of constant dimensions.
-    fn static_shared(
-        &mut self,
-        args: &[Expr],
-        elem: NumTy,
-        zero: bool,
-        span: Span,
-    ) -> Res<(Reg, Vec<Reg>)> {
-        let mut dims = Vec::new();
-        for a in args {
-            match a.constant() {
-                Some(Const::Int(n)) if *n >= 0 => dims.push(*n as u64),
-                _ => match &a.kind {
-                    crate::ir::ExprKind::Matrix(items) => {
-                        for it in items {
-                            match it.constant() {
-                                Some(Const::Int(n)) if *n >= 0 => dims.push(*n as u64),
-                                _ => return unsupported(a.span, NOT_CONSTANT),
-                            }
-                        }
-                    }
-                    _ => return unsupported(a.span, NOT_CONSTANT),
-                },
-            }
-        }
-        let count: u64 =
-            dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d)).unwrap_or(u64::MAX);
-        let bytes = count.saturating_mul(u64::from(elem.bytes()));
-        if dims.is_empty() || bytes > 48 * 1024 {
-            return unsupported(span, "shared memory over 48 KiB");
-        }
-        let sym = format!("{}_sh{}", self.entry, self.shared_decls.len());
-        self.shared_decls.push(format!(".shared .align 16 .b8 {sym}[{}]", bytes.max(1)));
-        let ptr = self.reg(RegClass::B64);
-        self.ins(format!("mov.u64 {ptr}, {sym}"));
-        let mut regs = Vec::new();
-        for d in &dims {
-            regs.push(self.imm_int(NumTy::U32, *d as i64));
-        }
-        if zero {
-            self.zero_shared(ptr, &bytes.div_ceil(4).to_string());
-        }
-        Ok((ptr, regs))
-    }
-
-    /// The block's threads clear `words` 4-byte words at `ptr` (an immediate or a register;
-    /// arrays start 16- or 64-byte aligned, so the rounding up stays inside the padding).
-    fn zero_shared(&mut self, ptr: Reg, words: &str) {
-        let (tx, ty, tz, nx, ny, nz) = (
-            self.reg(RegClass::B32),
-            self.reg(RegClass::B32),
-            self.reg(RegClass::B32),
-            self.reg(RegClass::B32),
-            self.reg(RegClass::B32),
-            self.reg(RegClass::B32),
-        );
-        for (r, s) in [
-            (tx, "tid.x"),
-            (ty, "tid.y"),
-            (tz, "tid.z"),
-            (nx, "ntid.x"),
-            (ny, "ntid.y"),
-            (nz, "ntid.z"),
-        ] {
-            self.ins(format!("mov.u32 {r}, %{s}"));
-        }
-        let (i, n) = (self.reg(RegClass::B32), self.reg(RegClass::B32));
-        self.ins(format!("mad.lo.u32 {i}, {tz}, {ny}, {ty}"));
-        self.ins(format!("mad.lo.u32 {i}, {i}, {nx}, {tx}"));
-        self.ins(format!("mul.lo.u32 {n}, {nx}, {ny}"));
-        self.ins(format!("mul.lo.u32 {n}, {n}, {nz}"));
-        let (head, done) = (self.label(), self.label());
-        self.place(&head);
-        let p = self.reg(RegClass::Pred);
-        self.ins(format!("setp.ge.u32 {p}, {i}, {words}"));
-        self.ins(format!("@{p} bra {done}"));
-        let (off, addr) = (self.reg(RegClass::B64), self.reg(RegClass::B64));
-        self.ins(format!("mul.wide.u32 {off}, {i}, 4"));
-        self.ins(format!("add.s64 {addr}, {ptr}, {off}"));
-        self.ins(format!("st.shared.u32 [{addr}], 0"));
-        self.ins(format!("add.u32 {i}, {i}, {n}"));
-        self.ins(format!("bra.uni {head}"));
-        self.place(&done);
     }
 }
 

@@ -21,6 +21,9 @@ impl Ctx<'_> {
             Callee::Unresolved(name) => unsupported(
                 span,
                 format!("this call of `{name}` (its result type could not be inferred)"),
+                "write a recursive function as a loop (device functions are inlined, so \
+                 they cannot call themselves); for another function, declare the types of \
+                 its parameters and results",
             ),
             Callee::Function(id) => {
                 let mut vals = Vec::new();
@@ -37,6 +40,9 @@ impl Ctx<'_> {
                         return unsupported(
                             span,
                             "calling a function value not known when compiling",
+                            "call a `__device__` function by name, or pass it as a \
+                             function value parameter (`f : [__device__ scalar -> \
+                             scalar]`)",
                         )
                     }
                 };
@@ -60,15 +66,29 @@ impl Ctx<'_> {
     ) -> Res<Val> {
         let module = self.module;
         let Some(g) = module.functions.get(id.0 as usize) else {
-            return unsupported(span, "a call to an unknown function");
+            return unsupported(
+                span,
+                "a call to an unknown function",
+                "report this as a compiler bug, with the program; meanwhile run the \
+                 kernel on the CPU",
+            );
         };
         if self.frames.len() > MAX_INLINE_DEPTH
             || self.frames.iter().any(|f| std::ptr::eq(f.func, g))
         {
-            return unsupported(span, format!("the recursive call of `{}`", g.name));
+            return unsupported(
+                span,
+                format!("the recursive call of `{}`", g.name),
+                "rewrite the recursion as a loop (device functions are inlined, so they \
+                 cannot call themselves)",
+            );
         }
         if g.params.len() != args.len() {
-            return unsupported(span, format!("the call of `{}` with optional arguments", g.name));
+            return unsupported(
+                span,
+                format!("the call of `{}` with optional arguments", g.name),
+                format!("pass every argument of `{}` explicitly, defaults included", g.name),
+            );
         }
         let ret = self.label();
         let mut frame = Frame {
@@ -104,14 +124,28 @@ impl Ctx<'_> {
         self.place(&ret);
         let frame = match frame {
             Some(f) => f,
-            None => return unsupported(span, "an inlined call"),
+            None => {
+                return unsupported(
+                    span,
+                    "an inlined call",
+                    "report this as a compiler bug, with the program; meanwhile run the \
+                     kernel on the CPU",
+                )
+            }
         };
         let mut results = Vec::new();
         for o in &g.outputs {
             match frame.locals.get(o) {
                 Some(v) => results.push(v.clone()),
                 None => {
-                    return unsupported(span, format!("a result of `{}` that is not set", g.name))
+                    return unsupported(
+                        span,
+                        format!("a result of `{}` that is not set", g.name),
+                        format!(
+                            "assign every result of `{}` on every path through the function",
+                            g.name
+                        ),
+                    )
                 }
             }
         }

@@ -26,7 +26,11 @@ impl Ctx<'_> {
             Val::Vec(rs, from) if rs.len() == 1 => {
                 Ok((self.convert_reg(rs[0], from, t), self.imm(t, 0.0)))
             }
-            _ => unsupported(span, "a vector or array where a complex number is expected"),
+            _ => unsupported(
+                span,
+                "a vector or array where a complex number is expected",
+                "pass a complex number or a real number here (one element: `x[pos]`)",
+            ),
         }
     }
 
@@ -66,7 +70,14 @@ impl Ctx<'_> {
                 self.ins(format!("div.rn.{f} {re}, {re}, {n}"));
                 self.ins(format!("div.rn.{f} {im}, {im}, {n}"));
             }
-            _ => return unsupported(span, "this operator on complex numbers"),
+            _ => {
+                return unsupported(
+                    span,
+                    "this operator on complex numbers",
+                    "use `+`, `-`, `*`, `/` on complex numbers, or compute on `real(z)` and \
+                     `imag(z)`",
+                )
+            }
         }
         Ok(Val::Cplx(re, im, t))
     }
@@ -90,7 +101,11 @@ impl Ctx<'_> {
         let name = b.name();
         if b == Builtin::Complex {
             let Some(t) = cplx_of(ty, self.opts) else {
-                return unsupported(span, format!("`complex` giving {ty}"));
+                return unsupported(
+                    span,
+                    format!("`complex` giving {ty}"),
+                    "use `complex(re, im)` where a complex number is expected",
+                );
             };
             let (re, im) = match vals {
                 [z] => self.cplx_val(z.clone(), t, span)?,
@@ -98,13 +113,26 @@ impl Ctx<'_> {
                     let re = self.num_val(a.clone(), t, span)?;
                     (re, self.num_val(b.clone(), t, span)?)
                 }
-                _ => return unsupported(span, "`complex` with these arguments"),
+                _ => {
+                    return unsupported(
+                        span,
+                        "`complex` with these arguments",
+                        "write `complex(x)` or `complex(re, im)` with real numbers",
+                    )
+                }
             };
             return Ok(Some(Val::Cplx(re, im, t)));
         }
         let [Val::Cplx(re, im, t)] = vals else {
             if vals.iter().any(|v| matches!(v, Val::Cplx(..))) {
-                return unsupported(span, format!("`{name}` on complex numbers"));
+                return unsupported(
+                    span,
+                    format!("`{name}` on complex numbers"),
+                    format!(
+                        "apply `{name}` to `real(z)`/`imag(z)`, or use `abs`, `angle`, \
+                         `conj`, `real`, `imag` on the complex number"
+                    ),
+                );
             }
             return Ok(None);
         };
@@ -123,7 +151,16 @@ impl Ctx<'_> {
                 let d = self.math(Builtin::Atan2, &[(im, t), (re, t)], t, span)?;
                 Val::Num(d, t)
             }
-            _ => return unsupported(span, format!("`{name}` on complex numbers")),
+            _ => {
+                return unsupported(
+                    span,
+                    format!("`{name}` on complex numbers"),
+                    format!(
+                        "apply `{name}` to `real(z)`/`imag(z)`, or use `abs`, `angle`, `conj`, \
+                         `real`, `imag` on the complex number"
+                    ),
+                )
+            }
         }))
     }
 

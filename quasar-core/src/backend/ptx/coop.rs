@@ -68,6 +68,8 @@ impl Ctx<'_> {
             ThreadGroup::Tile(_) => unsupported(
                 span,
                 format!("`{what}` on a partition whose size is not a constant power of two ≤ 32"),
+                "partition into a constant power of two up to 32 \
+                 (`this_thread_block.partition(16)`)",
             ),
             ThreadGroup::Block => unsupported(
                 span,
@@ -75,8 +77,14 @@ impl Ctx<'_> {
                     "`{what}` on `this_thread_block` (warp-level operations need \
                      `coalesced_threads` or `this_thread_block.partition(32)`)"
                 ),
+                "call it on `coalesced_threads` or on `this_thread_block.partition(32)`",
             ),
-            g => unsupported(span, format!("`{what}` on {}", group_name(g))),
+            g => unsupported(
+                span,
+                format!("`{what}` on {}", group_name(g)),
+                "call it on `coalesced_threads` or on a tile \
+                 (`this_thread_block.partition(32)`)",
+            ),
         }
     }
 
@@ -161,7 +169,13 @@ impl Ctx<'_> {
                 Lanes::Warp => self.sreg("WARP_SZ"),
                 Lanes::Tile(n) => self.imm_int(NumTy::I32, i64::from(n)),
             },
-            (f, g) => return unsupported(span, format!("`{f}` of {}", group_name(g))),
+            (f, g) => {
+                return unsupported(
+                    span,
+                    format!("`{f}` of {}", group_name(g)),
+                    "read it from `this_thread_block`, `coalesced_threads` or a tile of them",
+                )
+            }
         };
         Ok(Val::Num(r, NumTy::I32))
     }
@@ -169,7 +183,11 @@ impl Ctx<'_> {
     /// `g.method(args…)`; `args[0]` is `g`.
     pub fn thread_block_method(&mut self, method: &str, args: &[Expr], span: Span) -> Res<Val> {
         let Some((recv, rest)) = args.split_first() else {
-            return unsupported(span, format!("`{method}` without its `thread_block`"));
+            return unsupported(
+                span,
+                format!("`{method}` without its `thread_block`"),
+                format!("call it on a thread group (`g.{method}(…)`)"),
+            );
         };
         let g = group_of(recv);
         if method == "sync" {
@@ -256,7 +274,12 @@ impl Ctx<'_> {
                 }
                 Ok(Val::Num(r, NumTy::I32))
             }
-            _ => unsupported(span, format!("`thread_block.{method}` with these arguments")),
+            _ => unsupported(
+                span,
+                format!("`thread_block.{method}` with these arguments"),
+                "check the arguments against the manual's `thread_block` methods \
+                 (`sync()`, `partition(n)`, `shfl(x, lane)`, …)",
+            ),
         }
     }
 
@@ -271,6 +294,8 @@ impl Ctx<'_> {
                 return unsupported(
                     span,
                     format!("`sync()` of {} (it needs a cooperative launch)", group_name(g)),
+                    "synchronise `this_thread_block`, `coalesced_threads` or a tile of \
+                     them, or end the kernel and launch another one",
                 )
             }
         }
@@ -281,7 +306,13 @@ impl Ctx<'_> {
     fn truth(&mut self, v: Val, span: Span) -> Res<Reg> {
         let (r, t) = match v {
             Val::Num(r, t) => (r, t),
-            _ => return unsupported(span, "a vote on a value that is not a number"),
+            _ => {
+                return unsupported(
+                    span,
+                    "a vote on a value that is not a number",
+                    "vote on a number or a condition (`g.any(x > 0)`)",
+                )
+            }
         };
         Ok(self.nonzero(r, t))
     }
@@ -289,7 +320,11 @@ impl Ctx<'_> {
     /// The bits of a number, for `match.*.sync` (`b32` or `b64`).
     fn match_operand(&mut self, v: Val, span: Span) -> Res<(Reg, &'static str)> {
         let Val::Num(r, t) = v else {
-            return unsupported(span, "`match_any`/`match_all` on a value that is not a number");
+            return unsupported(
+                span,
+                "`match_any`/`match_all` on a value that is not a number",
+                "match on a number (an element such as `x[pos]`)",
+            );
         };
         let bits = t.bits();
         if !t.is_float() {
@@ -321,7 +356,13 @@ impl Ctx<'_> {
                 let out = rs.iter().map(|&r| self.shuffle_reg(r, t, mode, b, c, mask)).collect();
                 Val::Vec(out, t)
             }
-            _ => return unsupported(span, "a shuffle of a value that is not a number or vector"),
+            _ => {
+                return unsupported(
+                    span,
+                    "a shuffle of a value that is not a number or vector",
+                    "shuffle numbers or fixed-size vectors",
+                )
+            }
         })
     }
 

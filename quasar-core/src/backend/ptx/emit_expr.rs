@@ -20,12 +20,21 @@ impl Ctx<'_> {
         match &e.kind {
             ExprKind::Const(c) => self.constant(c, &e.ty, e.span),
             ExprKind::Local(id) => match self.frame()?.locals.get(id) {
-                Some(Val::Output(..)) => unsupported(e.span, "reading a kernel output argument"),
+                Some(Val::Output(..)) => unsupported(
+                    e.span,
+                    "reading a kernel output argument",
+                    "keep the partial result in a local variable and combine it into the \
+                     output with `+=`, `^^=` or `__=`",
+                ),
                 Some(v) => Ok(v.clone()),
                 None => {
                     let f = self.frame()?.func;
                     let name = local(f, *id).map(|l| l.name.clone()).unwrap_or_default();
-                    unsupported(e.span, format!("the use of `{name}` before it is assigned"))
+                    unsupported(
+                        e.span,
+                        format!("the use of `{name}` before it is assigned"),
+                        format!("assign `{name}` a value on every path before this use"),
+                    )
                 }
             },
             ExprKind::FunctionRef(id) => {
@@ -73,7 +82,12 @@ impl Ctx<'_> {
                         && matches!(a, Val::Vec(..))
                         && matches!(b, Val::Vec(..))
                     {
-                        return unsupported(e.span, "matrix products of vectors");
+                        return unsupported(
+                            e.span,
+                            "matrix products of vectors",
+                            "use `dotprod(a, b)` for the inner product, or `.*` for \
+                             element-wise products",
+                        );
                     }
                     self.binary_vals(*op, a, b, &e.ty, e.span)
                 }
@@ -114,23 +128,52 @@ impl Ctx<'_> {
             ExprKind::TupleField { tuple, index } => match self.expr(tuple)? {
                 Val::Tuple(mut items) if *index < items.len() => Ok(items.swap_remove(*index)),
                 v if *index == 0 => Ok(v),
-                _ => unsupported(e.span, "this result of a call"),
+                _ => unsupported(
+                    e.span,
+                    "this result of a call",
+                    "assign the call's results to variables first (`[a, b] = f(x)`)",
+                ),
             },
             ExprKind::EnumValue { value, .. } => {
                 Ok(Val::Num(self.imm_int(NumTy::I32, *value), NumTy::I32))
             }
             ExprKind::TypeValue => Ok(Val::Void),
-            ExprKind::BuiltinRef(name) => unsupported(e.span, format!("`{name}` as a value")),
-            ExprKind::ParallelDo { .. } => unsupported(e.span, "`parallel_do` inside a kernel"),
+            ExprKind::BuiltinRef(name) => unsupported(
+                e.span,
+                format!("`{name}` as a value"),
+                format!(
+                    "call `{name}` directly, or wrap it in a `__device__` function and pass \
+                     that"
+                ),
+            ),
+            ExprKind::ParallelDo { .. } => unsupported(
+                e.span,
+                "`parallel_do` inside a kernel",
+                "launch the inner work from host code, or write it as a loop inside the \
+                 kernel",
+            ),
             ExprKind::Field { base, field } if matches!(base.ty, Type::ThreadBlock(_)) => {
                 self.thread_block_field(base, field, e.span)
             }
-            ExprKind::Field { .. } | ExprKind::Construct { .. } => {
-                unsupported(e.span, "class values")
+            ExprKind::Field { .. } | ExprKind::Construct { .. } => unsupported(
+                e.span,
+                "class values",
+                "pass the class's fields as separate numbers or arrays to the kernel",
+            ),
+            ExprKind::Cell(_) => unsupported(
+                e.span,
+                "cell arrays",
+                "use an array of numbers (`zeros(n)`) or several arrays instead of the \
+                 cell array",
+            ),
+            ExprKind::Range { .. } => unsupported(
+                e.span,
+                "ranges as values",
+                "use the range in a `for` loop or a slice (`for i = 0..n-1`, `x[a..b]`)",
+            ),
+            ExprKind::Spread(_) => {
+                unsupported(e.span, "`...` spreading", "pass the values one by one")
             }
-            ExprKind::Cell(_) => unsupported(e.span, "cell arrays"),
-            ExprKind::Range { .. } => unsupported(e.span, "ranges as values"),
-            ExprKind::Spread(_) => unsupported(e.span, "`...` spreading"),
         }
     }
 
@@ -151,8 +194,17 @@ impl Ctx<'_> {
                     .unwrap_or(NumTy::F32);
                 Ok(Val::Cplx(self.imm(t, *re), self.imm(t, *im), t))
             }
-            Const::Str(_) => unsupported(span, "strings"),
-            Const::Null => unsupported(span, "`nullptr`"),
+            Const::Str(_) => unsupported(
+                span,
+                "strings",
+                "use `error`/`assert` with a string literal, or move the text handling \
+                 to host code",
+            ),
+            Const::Null => unsupported(
+                span,
+                "`nullptr`",
+                "pass a valid array, or test for the missing value in host code",
+            ),
         }
     }
 
@@ -203,7 +255,12 @@ impl Ctx<'_> {
                 let a = self.expr(lhs)?;
                 let b = self.expr(rhs)?;
                 let (Val::Num(ar, at), Val::Num(br, bt)) = (a, b) else {
-                    return unsupported(e.span, "comparisons of vectors or arrays");
+                    return unsupported(
+                        e.span,
+                        "comparisons of vectors or arrays",
+                        "compare elements one at a time (`x[i] < y[i]`), or use \
+                         `all`/`any` of element-wise results in host code",
+                    );
                 };
                 let t = NumTy::promote(at, bt);
                 let x = self.convert_reg(ar, at, t);
@@ -225,7 +282,12 @@ impl Ctx<'_> {
             _ => {
                 let v = self.expr(e)?;
                 let Val::Num(r, t) = v else {
-                    return unsupported(e.span, "a condition that is not a number");
+                    return unsupported(
+                        e.span,
+                        "a condition that is not a number",
+                        "use a number as the condition (`if x[pos] > 0`, `if any(v > 0)` \
+                         in host code)",
+                    );
                 };
                 Ok(self.nonzero(r, t))
             }
@@ -305,7 +367,11 @@ impl Ctx<'_> {
         match v {
             Val::Num(r, from) => Ok(self.convert_reg(r, from, t)),
             Val::Vec(rs, from) if rs.len() == 1 => Ok(self.convert_reg(rs[0], from, t)),
-            _ => unsupported(span, "a vector or array where a number is expected"),
+            _ => unsupported(
+                span,
+                "a vector or array where a number is expected",
+                "read one element (`x[pos]`, `v[0]`)",
+            ),
         }
     }
 
@@ -319,7 +385,11 @@ impl Ctx<'_> {
             Val::Vec(rs, from) if rs.len() == n => {
                 Ok(rs.into_iter().map(|r| self.convert_reg(r, from, t)).collect())
             }
-            _ => unsupported(span, "vectors of different lengths"),
+            _ => unsupported(
+                span,
+                "vectors of different lengths",
+                "use fixed-size vectors of one length on both sides",
+            ),
         }
     }
 
@@ -339,7 +409,11 @@ impl Ctx<'_> {
             v @ (Val::Array(_) | Val::Closure(_) | Val::FnValue(_) | Val::Void | Val::Tuple(_)) => {
                 Ok(v)
             }
-            _ => unsupported(span, format!("values of type {ty}")),
+            _ => unsupported(
+                span,
+                format!("values of type {ty}"),
+                "use numbers, complex numbers, fixed-size vectors or arrays",
+            ),
         }
     }
 
@@ -349,7 +423,12 @@ impl Ctx<'_> {
             Val::Num(_, t) => Ok(Val::Num(self.reg(t.class()), *t)),
             Val::Cplx(_, _, t) => Ok(Val::Cplx(self.reg(t.class()), self.reg(t.class()), *t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.iter().map(|_| self.reg(t.class())).collect(), *t)),
-            _ => unsupported(span, "a conditional expression that is not a number or vector"),
+            _ => unsupported(
+                span,
+                "a conditional expression that is not a number or vector",
+                "use `if`/`else` statements, or conditional expressions giving numbers \
+                 or fixed-size vectors",
+            ),
         }
     }
 
@@ -370,7 +449,13 @@ impl Ctx<'_> {
                     self.ins(format!("mov.{} {d}, {x}", t.arith()));
                 }
             }
-            _ => return unsupported(span, "this assignment"),
+            _ => {
+                return unsupported(
+                    span,
+                    "this assignment",
+                    "assign numbers, complex numbers or fixed-size vectors to variables",
+                )
+            }
         }
         Ok(())
     }
@@ -391,7 +476,12 @@ impl Ctx<'_> {
             Val::Num(r, t) => Ok(Val::Num(neg(self, r, t), t)),
             Val::Cplx(re, im, t) => Ok(self.cplx_neg(re, im, t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.into_iter().map(|r| neg(self, r, t)).collect(), t)),
-            _ => unsupported(span, format!("negating {ty}")),
+            _ => unsupported(
+                span,
+                format!("negating {ty}"),
+                "negate numbers, complex numbers or fixed-size vectors (one element: \
+                 `-x[pos]`)",
+            ),
         }
     }
 
@@ -414,7 +504,12 @@ impl Ctx<'_> {
             }
             return Ok(Val::Vec(out, t));
         }
-        unsupported(span, format!("arithmetic on {ty}"))
+        unsupported(
+            span,
+            format!("arithmetic on {ty}"),
+            "compute on numbers or fixed-size vectors (elements such as `x[pos]`), and \
+             do whole-array arithmetic in host code",
+        )
     }
 
     /// One arithmetic instruction (or routine) on numbers of type `t`.
@@ -437,7 +532,13 @@ impl Ctx<'_> {
             }
             BinaryOp::Div | BinaryOp::ElemDiv => self.ins(format!("div.{a} {d}, {x}, {y}")),
             BinaryOp::Pow | BinaryOp::ElemPow => return self.pow(x, y, t, span),
-            _ => return unsupported(span, "this operator"),
+            _ => {
+                return unsupported(
+                    span,
+                    "this operator",
+                    "use `+`, `-`, `*`, `/`, `^`, `%`, `<<`, `>>` on numbers",
+                )
+            }
         }
         if t.is_narrow() {
             self.wrap(d, t);
@@ -448,7 +549,12 @@ impl Ctx<'_> {
     /// Bitwise `and`/`or`/`xor` of integers.
     pub fn bitwise(&mut self, name: &str, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
         let Some(t) = NumTy::of(ty, self.opts).filter(|t| !t.is_float()) else {
-            return unsupported(span, format!("bitwise `{name}` on {ty}"));
+            return unsupported(
+                span,
+                format!("bitwise `{name}` on {ty}"),
+                "use bitwise operations on integers (`int`, `uint32`, …), converting \
+                 with `int(x)` first",
+            );
         };
         let x = self.num_val(a, t, span)?;
         let y = self.num_val(b, t, span)?;
@@ -460,7 +566,11 @@ impl Ctx<'_> {
     /// `[a, b, c]`: a fixed-size vector (vectors among the items are spliced in).
     fn matrix(&mut self, items: &[Expr], ty: &Type, span: Span) -> Res<Val> {
         let Some((t, n)) = small_vec(ty, self.opts) else {
-            return unsupported(span, format!("the matrix literal of type {ty}"));
+            return unsupported(
+                span,
+                format!("the matrix literal of type {ty}"),
+                "write a fixed-size vector of numbers (`[a, b, c]`, up to 64 elements)",
+            );
         };
         let mut regs = Vec::new();
         for it in items {
@@ -471,11 +581,21 @@ impl Ctx<'_> {
                         regs.push(self.convert_reg(r, from, t));
                     }
                 }
-                _ => return unsupported(it.span, "this element of a matrix literal"),
+                _ => {
+                    return unsupported(
+                        it.span,
+                        "this element of a matrix literal",
+                        "use numbers or fixed-size vectors as the elements",
+                    )
+                }
             }
         }
         if regs.len() != n {
-            return unsupported(span, "a matrix literal of unexpected length");
+            return unsupported(
+                span,
+                "a matrix literal of unexpected length",
+                "give the literal as many elements as its type (`vec3` needs three)",
+            );
         }
         Ok(Val::Vec(regs, t))
     }
@@ -487,7 +607,13 @@ impl Ctx<'_> {
         let t = match (NumTy::of(ty, self.opts), small_vec(ty, self.opts)) {
             (Some(t), _) | (None, Some((t, _))) => t,
             _ if cplx_of(ty, self.opts).is_some() => NumTy::I32,
-            _ => return unsupported(span, format!("`^` giving {ty}")),
+            _ => {
+                return unsupported(
+                    span,
+                    format!("`^` giving {ty}"),
+                    "raise numbers or fixed-size vectors to a power (`x[pos] ^ 2`)",
+                )
+            }
         };
         let base = self.convert_to(a, ty, span)?;
         let mut acc = one(self, t);

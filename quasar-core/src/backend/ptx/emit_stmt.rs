@@ -37,7 +37,14 @@ impl Ctx<'_> {
                     Val::Tuple(items) => items,
                     // `[a, b] = v` takes the elements of a vector.
                     Val::Vec(rs, t) => rs.into_iter().map(|r| Val::Num(r, t)).collect(),
-                    _ => return unsupported(s.span, "destructuring a value that is not a tuple"),
+                    _ => {
+                        return unsupported(
+                            s.span,
+                            "destructuring a value that is not a tuple",
+                            "destructure the results of a call or a fixed-size vector (`[a, \
+                             b] = v`)",
+                        )
+                    }
                 };
                 for (p, v) in places.iter().zip(items) {
                     if let Some(p) = p {
@@ -89,7 +96,12 @@ impl Ctx<'_> {
                 let base = self.frame()?.loop_base;
                 let Some((cont, exit)) = self.loops.get(base..).and_then(|l| l.last()).cloned()
                 else {
-                    return unsupported(s.span, "`break`/`continue` outside a loop");
+                    return unsupported(
+                        s.span,
+                        "`break`/`continue` outside a loop",
+                        "use `break`/`continue` only inside a loop of the kernel, or \
+                         return from the device function",
+                    );
                 };
                 let target = if matches!(s.kind, StmtKind::Break) { exit } else { cont };
                 self.ins(format!("bra.uni {target}"));
@@ -102,8 +114,20 @@ impl Ctx<'_> {
                 self.match_stmt(scrutinee, arms, default)?
             }
             StmtKind::SyncThreads => self.ins("bar.sync 0"),
-            StmtKind::Try { .. } => return unsupported(s.span, "`try`/`catch`"),
-            StmtKind::Print(_) => return unsupported(s.span, "`print`"),
+            StmtKind::Try { .. } => {
+                return unsupported(
+                    s.span,
+                    "`try`/`catch`",
+                    "check the condition with `if` and report it with `error(\"…\")`",
+                )
+            }
+            StmtKind::Print(_) => {
+                return unsupported(
+                    s.span,
+                    "`print`",
+                    "write the value to an output array and print it in host code",
+                )
+            }
             StmtKind::Error(items) => {
                 let message = constant_text(items, "error")?;
                 self.fail(PtxSiteKind::Error(message), None, s.span);
@@ -166,7 +190,11 @@ impl Ctx<'_> {
         let f = self.frame()?.func;
         let l = local(f, var)?;
         let Some(t) = NumTy::of(&l.ty, self.opts) else {
-            return unsupported(span, format!("a `for` loop over {}", l.ty));
+            return unsupported(
+                span,
+                format!("a `for` loop over {}", l.ty),
+                "use an integer or scalar loop variable (`for i = 0..n-1`)",
+            );
         };
         let v = self.expr(start)?;
         let v0 = self.num_val(v, t, start.span)?;
@@ -228,6 +256,7 @@ impl Ctx<'_> {
             return unsupported(
                 values.span,
                 "a `for` loop over an array (not a fixed-size vector)",
+                "loop over the indices (`for i = 0..numel(x)-1`) and read `x[i]`",
             );
         };
         let exit = self.label();
@@ -251,7 +280,11 @@ impl Ctx<'_> {
     ) -> Res<()> {
         let sv = self.expr(scrutinee)?;
         let Val::Num(s, st) = sv else {
-            return unsupported(scrutinee.span, "`match` on a value that is not a number");
+            return unsupported(
+                scrutinee.span,
+                "`match` on a value that is not a number",
+                "`match` on a number (an integer or enum value)",
+            );
         };
         let end = self.label();
         for arm in arms {
@@ -260,7 +293,11 @@ impl Ctx<'_> {
             for v in &arm.values {
                 let x = self.expr(v)?;
                 let Val::Num(xr, xt) = x else {
-                    return unsupported(v.span, "a `match` case that is not a number");
+                    return unsupported(
+                        v.span,
+                        "a `match` case that is not a number",
+                        "use numbers (or enum values) as `match` cases",
+                    );
                 };
                 let t = NumTy::promote(st, xt);
                 let a = self.convert_reg(s, st, t);
@@ -300,6 +337,10 @@ fn constant_text(items: &[Expr], what: &str) -> Res<String> {
                 return unsupported(
                     it.span,
                     format!("a value that is not a string literal in the message of `{what}`"),
+                    format!(
+                        "give `{what}` a string literal message (`error(\"index too \
+                         large\")`) and report values from host code"
+                    ),
                 )
             }
         }

@@ -101,7 +101,12 @@ impl Ctx<'_> {
         let mut fields = Vec::new();
         for &id in &ids {
             let Some(g) = module.functions.get(id.0 as usize) else {
-                return unsupported(span, "a function value of an unknown function");
+                return unsupported(
+                    span,
+                    "a function value of an unknown function",
+                    "report this as a compiler bug, with the program; meanwhile run the \
+                     kernel on the CPU",
+                );
             };
             let mut fs = Vec::new();
             for &c in &g.captures {
@@ -112,6 +117,8 @@ impl Ctx<'_> {
                         return unsupported(
                             span,
                             format!("a function value capturing `{}` of type {}", l.name, l.ty),
+                            "capture only numbers, complex numbers and fixed-size \
+                             vectors, or pass the array as a parameter of the function",
                         )
                     }
                 }
@@ -171,7 +178,11 @@ impl Ctx<'_> {
     /// (the last one is the fallback, so every result register is set on every path).
     pub fn call_fn_value(&mut self, fv: FnValue, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
         let Some(last) = fv.variants.len().checked_sub(1) else {
-            return unsupported(span, "calling a function value of a type no function has");
+            return unsupported(
+                span,
+                "calling a function value of a type no function has",
+                "pass a `__device__` function of this type (the module has none)",
+            );
         };
         let mut vals = Vec::new();
         for a in args {

@@ -4,7 +4,7 @@
 
 use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
-use super::{unsupported, PtxCheckSite, PtxSiteKind, Res};
+use super::{unsupported, PtxCheckSite, PtxSiteKind, Res, ERROR_SUBSCRIPTS};
 use crate::ir::NodeId;
 use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{Const, Index};
@@ -44,14 +44,23 @@ impl Ctx<'_> {
             }
             Val::Array(arr) => {
                 if NumTy::of(ty, self.opts).is_none() {
-                    return unsupported(span, format!("indexing that gives {ty} (slices)"));
+                    return unsupported(
+                        span,
+                        format!("indexing that gives {ty} (slices)"),
+                        "read the elements one at a time (`x[i, j]`), or a fixed-size \
+                         slice (`x[pos, 0..2]`)",
+                    );
                 }
                 let el = self.element(&arr, indices, span, node)?;
                 Ok(Val::Num(self.load_at(&arr, &el), arr.elem))
             }
             Val::Vec(regs, t) => {
                 let [Index::At(ix)] = indices else {
-                    return unsupported(span, "this form of vector indexing");
+                    return unsupported(
+                        span,
+                        "this form of vector indexing",
+                        "index a fixed-size vector with one integer (`v[i]`)",
+                    );
                 };
                 if let Some(Const::Int(k)) = ix.constant() {
                     // Outside the vector reads 0, as 'safe.
@@ -70,7 +79,11 @@ impl Ctx<'_> {
                 }
                 Ok(Val::Num(d, t))
             }
-            _ => unsupported(span, "indexing a value that is not an array or vector"),
+            _ => unsupported(
+                span,
+                "indexing a value that is not an array or vector",
+                "index arrays or fixed-size vectors",
+            ),
         }
     }
 
@@ -196,7 +209,12 @@ impl Ctx<'_> {
         node: NodeId,
     ) -> Res<Val> {
         if !matches!(op, AssignOp::Add | AssignOp::Sub) {
-            return unsupported(span, "this compound assignment to complex array elements");
+            return unsupported(
+                span,
+                "this compound assignment to complex array elements",
+                "use `+=` or `-=` on complex array elements, or read, compute and store \
+                 (`z[i] = z[i] * w`)",
+            );
         }
         let t = arr.elem;
         let (re, im) = self.cplx_val(v, t, span)?;
@@ -233,7 +251,12 @@ impl Ctx<'_> {
             }
             AssignOp::Or | AssignOp::And | AssignOp::Xor => {
                 if t.is_float() {
-                    return unsupported(span, "bitwise operations on floating-point numbers");
+                    return unsupported(
+                        span,
+                        "bitwise operations on floating-point numbers",
+                        "use bitwise operations on integer arrays, converting with \
+                         `int(x)` first",
+                    );
                 }
                 let d = self.reg(t.class());
                 let m = match op {
@@ -260,10 +283,19 @@ impl Ctx<'_> {
         span: Span,
     ) -> Res<Reg> {
         if t == NumTy::F16 {
-            return unsupported(span, "atomic updates of half-precision numbers");
+            return unsupported(
+                span,
+                "atomic updates of half-precision numbers",
+                "store the values in a `scalar` (single precision) array for atomic \
+                 updates",
+            );
         }
         if t.is_narrow() {
-            return unsupported(span, "atomic updates of 8- and 16-bit integers");
+            return unsupported(
+                span,
+                "atomic updates of 8- and 16-bit integers",
+                "store the values in an `int` or `uint32` array for atomic updates",
+            );
         }
         let sp = space.name();
         let old = self.reg(t.class());
@@ -313,7 +345,12 @@ impl Ctx<'_> {
         let mut idx = Vec::new();
         for ix in indices {
             let (Index::At(e) | Index::Spread(e)) = ix else {
-                return unsupported(span, "slices (`:`, ranges, index lists) of arrays");
+                return unsupported(
+                    span,
+                    "slices (`:`, ranges, index lists) of arrays",
+                    "read the elements one at a time in a loop (`x[i, j]`), or slice the \
+                     array in host code",
+                );
             };
             idx.extend(self.subscript(e)?);
         }
@@ -331,7 +368,11 @@ impl Ctx<'_> {
             Val::Vec(rs, t) if !t.is_float() => {
                 Ok(rs.into_iter().map(|r| self.convert_reg(r, t, NumTy::I32)).collect())
             }
-            _ => unsupported(e.span, "an index that is not an integer or integer vector"),
+            _ => unsupported(
+                e.span,
+                "an index that is not an integer or integer vector",
+                "use integer subscripts (`x[int(i)]`) or integer vectors (`x[pos]`)",
+            ),
         }
     }
 
@@ -345,7 +386,11 @@ impl Ctx<'_> {
         proven: bool,
     ) -> Res<Elem> {
         if idx.is_empty() || arr.dims.is_empty() {
-            return unsupported(span, "indexing without subscripts");
+            return unsupported(
+                span,
+                "indexing without subscripts",
+                "give the access its subscripts (`x[pos]`)",
+            );
         }
         // Quasar's rules (`Shape::offset`): the last subscript runs over the remaining
         // dimensions, subscripts past the rank address extents of 1.
@@ -486,6 +531,18 @@ impl Ctx<'_> {
         self.ins(format!("st.global.u32 [quasar_error+4], {site}"));
         self.ins(format!("st.global.u32 [quasar_error+8], {dim}"));
         self.ins(format!("st.global.u32 [quasar_error+12], {val}"));
+        // The whole index and the array's extents (the host prefers the launch argument's
+        // shape; these serve shared and local arrays).
+        let (n, r) = (idx.len().min(ERROR_SUBSCRIPTS), arr.dims.len().min(ERROR_SUBSCRIPTS));
+        self.ins(format!("st.global.u32 [quasar_error+16], {n}"));
+        self.ins(format!("st.global.u32 [quasar_error+20], {r}"));
+        for (j, i) in idx.iter().take(n).enumerate() {
+            self.ins(format!("st.global.u32 [quasar_error+{}], {i}", 24 + 4 * j));
+        }
+        for (j, d) in arr.dims.iter().take(r).enumerate() {
+            let at = 24 + 4 * (ERROR_SUBSCRIPTS + j);
+            self.ins(format!("st.global.u32 [quasar_error+{at}], {d}"));
+        }
         self.place(&fine);
     }
 

@@ -79,14 +79,24 @@ impl<'m> Ctx<'m> {
     pub fn frame(&self) -> Res<&Frame<'m>> {
         match self.frames.last() {
             Some(f) => Ok(f),
-            None => unsupported(Span::default(), "code outside a function"),
+            None => unsupported(
+                Span::default(),
+                "code outside a function",
+                "report this as a compiler bug, with the program; meanwhile run the \
+                 kernel on the CPU",
+            ),
         }
     }
 
     pub fn frame_mut(&mut self) -> Res<&mut Frame<'m>> {
         match self.frames.last_mut() {
             Some(f) => Ok(f),
-            None => unsupported(Span::default(), "code outside a function"),
+            None => unsupported(
+                Span::default(),
+                "code outside a function",
+                "report this as a compiler bug, with the program; meanwhile run the \
+                 kernel on the CPU",
+            ),
         }
     }
 
@@ -128,15 +138,30 @@ pub(super) fn emit_kernel(
     sites_out: &mut Vec<PtxCheckSite>,
 ) -> Res<(String, PtxKernel)> {
     let f = module.function(id);
-    let Some(k) = info.kernel(id) else { return unsupported(f.span, "this kernel") };
+    let Some(k) = info.kernel(id) else {
+        return unsupported(
+            f.span,
+            "this kernel",
+            "launch the kernel with `parallel_do` in this module",
+        );
+    };
     let rank = match k.launch_rank() {
         Some(r) if (1..=3).contains(&r) => r,
-        Some(r) => return unsupported(f.span, format!("a launch over {r} dimensions")),
+        Some(r) => {
+            return unsupported(
+                f.span,
+                format!("a launch over {r} dimensions"),
+                "launch over 1 to 3 dimensions (`parallel_do([h, w], …)`), folding extra \
+                 dimensions into one",
+            )
+        }
         None => {
             return unsupported(
                 f.span,
                 "a kernel whose launch rank is unknown (no `pos`-like parameter and no \
                  `parallel_do` with typed dimensions)",
+                "give the kernel a position parameter (`pos : ivec2`) or launch it with \
+                 `parallel_do` over dimensions of known length",
             )
         }
     };
@@ -190,7 +215,11 @@ pub(super) fn emit_kernel(
     for (k, &lid) in f.outputs.iter().enumerate() {
         let local = local(f, lid)?;
         let Some(t) = NumTy::of(&local.ty, opts) else {
-            return unsupported(local.span, format!("an output argument of type {}", local.ty));
+            return unsupported(
+                local.span,
+                format!("an output argument of type {}", local.ty),
+                "declare the output argument as a number (`scalar`, `int`, …)",
+            );
         };
         let name = format!("{entry}_out{k}");
         let r = cx.reg(RegClass::B64);
@@ -238,7 +267,12 @@ pub(super) fn emit_kernel(
 pub(super) fn local(f: &ir::Function, id: LocalId) -> Res<&ir::Local> {
     match f.locals.get(id.0 as usize) {
         Some(l) => Ok(l),
-        None => unsupported(f.span, "a reference to an unknown local"),
+        None => unsupported(
+            f.span,
+            "a reference to an unknown local",
+            "report this as a compiler bug, with the program; meanwhile run the kernel \
+             on the CPU",
+        ),
     }
 }
 

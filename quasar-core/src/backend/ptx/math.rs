@@ -50,9 +50,11 @@ impl Ctx<'_> {
         let arg = |cx: &mut Self, k: usize, t: NumTy| -> Res<Reg> {
             match args.get(k) {
                 Some(&(r, from)) => Ok(cx.convert_reg(r, from, t)),
-                None => {
-                    unsupported(span, format!("`{}` with {} argument(s)", b.name(), args.len()))
-                }
+                None => unsupported(
+                    span,
+                    format!("`{}` with {} argument(s)", b.name(), args.len()),
+                    format!("check the number of arguments of `{}` in the manual", b.name()),
+                ),
             }
         };
         let x = arg(self, 0, rt)?;
@@ -93,7 +95,11 @@ impl Ctx<'_> {
         let conv = |cx: &mut Self, k: usize| -> Res<Reg> {
             match args.get(k) {
                 Some(&(r, t)) => Ok(cx.convert_reg(r, t, rt)),
-                None => unsupported(span, format!("`{name}` with {} argument(s)", args.len())),
+                None => unsupported(
+                    span,
+                    format!("`{name}` with {} argument(s)", args.len()),
+                    format!("check the number of arguments of `{name}` in the manual"),
+                ),
             }
         };
         let a = rt.arith();
@@ -216,6 +222,7 @@ impl Ctx<'_> {
             B::Isnan | B::Isinf | B::Isfinite => {
                 let (x, t) = args.first().copied().ok_or_else(|| super::Unsupported {
                     what: format!("`{name}` without an argument"),
+                    instead: format!("pass `{name}` the number to test (`{name}(x[pos])`)"),
                     span,
                 })?;
                 let p = self.reg(RegClass::Pred);
@@ -236,7 +243,11 @@ impl Ctx<'_> {
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not if !rt.is_float() => {
                 self.bit_function(b, args, rt, span)
             }
-            _ if !rt.is_float() => unsupported(span, format!("`{name}` giving an integer")),
+            _ if !rt.is_float() => unsupported(
+                span,
+                format!("`{name}` giving an integer"),
+                format!("convert the argument to `scalar` first (`{name}(float(x))`)"),
+            ),
             B::Rsqrt if rt == NumTy::F32 => one(self, "rsqrt.approx"),
             B::Rsqrt => {
                 let x = conv(self, 0)?;
@@ -255,7 +266,12 @@ impl Ctx<'_> {
                 }
                 match math_f64::call(self, name, &xs) {
                     Some(d) => Ok(self.convert_reg(d, NumTy::F64, rt)),
-                    None => unsupported(span, format!("the built-in `{name}`")),
+                    None => unsupported(
+                        span,
+                        format!("the built-in `{name}`"),
+                        "compute it in single precision (`scalar'single`), or in host \
+                         code",
+                    ),
                 }
             }
             B::Exp => {
@@ -293,7 +309,11 @@ impl Ctx<'_> {
                 let (x, y) = (conv(self, 0)?, conv(self, 1)?);
                 self.pow(x, y, rt, span)
             }
-            _ => unsupported(span, format!("the built-in `{name}`")),
+            _ => unsupported(
+                span,
+                format!("the built-in `{name}`"),
+                format!("compute `{name}` in host code and pass the result to the kernel"),
+            ),
         }
     }
 
@@ -395,7 +415,11 @@ impl Ctx<'_> {
             return Ok(math_f64::pow(self, x, y));
         }
         if t != NumTy::F32 {
-            return unsupported(span, format!("`^` on {}", t.mem()));
+            return unsupported(
+                span,
+                format!("`^` on {}", t.mem()),
+                "convert the operands to `scalar` first (`float(x) ^ y`)",
+            );
         }
         let f = |v: f64| NumTy::F32.imm(v);
         let r = self.reg(RegClass::F32);

@@ -2,7 +2,8 @@
 //! (`.version 7.8`, `.target sm_80`, 64-bit addresses), for the CUDA device of the runtime.
 //!
 //! Kernels that use a construct this back end does not compile yet are left out of the PTX
-//! with a warning naming the construct; the CPU backend still runs them.
+//! with a warning naming the construct and, in a note, what to write instead for that
+//! construct (`unsupported()` requires it); the CPU backend still runs them.
 //!
 //! # Parameter ABI (what `quasar-runtime/src/device/cuda.rs` passes)
 //!
@@ -59,11 +60,14 @@
 //!
 //! # Run-time errors: `'checked` accesses, `error`, `assert`
 //!
-//! The module declares `.visible .global .align 4 .u32 quasar_error[4]` (zero when loaded).
-//! The first failing site sets word 0 to 1 and writes its index in
+//! The module declares `.visible .global .align 4 .u32 quasar_error[22]` ([`ERROR_WORDS`],
+//! zero when loaded). The first failing site sets word 0 to 1 and writes its index in
 //! [`PtxOutput::check_sites`] (which holds its kind and Quasar location) to word 1. An
-//! out-of-range `'checked` access also writes the failing dimension to word 2 and the index
-//! to word 3, and is skipped (a read gives 0); `error` and a failed `assert` end the thread
+//! out-of-range `'checked` access also writes the failing dimension to word 2 and its
+//! subscript to word 3, the number of subscripts `n` to word 4 and the array's rank `r` to
+//! word 5, then the subscripts to words 6.. and the array's extents to words 14.. (at most
+//! [`ERROR_SUBSCRIPTS`] of each, so that the host names the whole index and the shape), and
+//! is skipped (a read gives 0); `error` and a failed `assert` end the thread
 //! (`exit`), as on the CPU the error ends the kernel. Messages are constant on the GPU. The
 //! host reads the word (`cuModuleGetGlobal`) after the kernel and turns it into the error the
 //! CPU gives, naming the site's Quasar file:line:col.
@@ -91,11 +95,14 @@ mod math_f64_tables;
 mod math_f64_tests;
 mod partition;
 mod regs;
+mod shared;
 mod slice;
 #[cfg(test)]
 mod slice_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unsupported_tests;
 
 use crate::analysis::ModuleInfo;
 use crate::ir::{self, Module};
@@ -158,6 +165,7 @@ pub struct PtxParam {
     pub ty: String,
     /// Bytes of the value (for `.b8` arrays the whole array).
     pub bytes: usize,
+    /// What the runtime passes in it.
     pub role: PtxParamRole,
 }
 
@@ -176,25 +184,47 @@ impl PtxParam {
 /// What a parameter carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PtxParamRole {
-    /// The launch dimension `dim` (Quasar order).
-    LaunchDim { dim: usize },
-    /// The device pointer of launch argument `arg`.
-    ArrayData { arg: usize },
-    /// Extent `dim` of the array of launch argument `arg`.
-    ArrayExtent { arg: usize, dim: usize },
-    /// Launch argument `arg` by value; `by_bytes` for a `.b8` array (a fixed-size vector).
-    Value { arg: usize, by_bytes: bool },
-    /// The slot of output argument `output`.
-    Output { output: usize },
+    /// A launch dimension.
+    LaunchDim {
+        /// Which one, in Quasar order.
+        dim: usize,
+    },
+    /// The device pointer of an array argument.
+    ArrayData {
+        /// The launch argument.
+        arg: usize,
+    },
+    /// One extent of an array argument.
+    ArrayExtent {
+        /// The launch argument.
+        arg: usize,
+        /// The dimension.
+        dim: usize,
+    },
+    /// A launch argument by value.
+    Value {
+        /// The launch argument.
+        arg: usize,
+        /// Passed as a `.b8` array (a fixed-size vector, a complex number, a function value).
+        by_bytes: bool,
+    },
+    /// The slot an output argument is combined into.
+    Output {
+        /// The output, in order.
+        output: usize,
+    },
 }
 
 /// A place in a kernel that can fail at run time, as reported in `quasar_error[1]`.
 #[derive(Clone, Debug)]
 pub struct PtxCheckSite {
+    /// The `.entry` the site is in.
     pub kernel: String,
+    /// What fails there.
     pub kind: PtxSiteKind,
     /// The array of an access (empty for `error`/`assert`).
     pub array: String,
+    /// Where it is in the Quasar source.
     pub span: Span,
 }
 
@@ -207,30 +237,52 @@ pub enum PtxSiteKind {
     Error(String),
     /// A failed `assert`: its constant message, or `None` for the condition's source text
     /// (at `cond`).
-    Assert { message: Option<String>, cond: Span },
+    Assert {
+        /// The message given, if any.
+        message: Option<String>,
+        /// The condition as written.
+        cond: Span,
+    },
 }
 
-/// A construct the back end does not compile yet, where it is.
+/// A construct the back end does not compile yet, where it is, and what the user can write
+/// instead so that the kernel runs on the GPU.
 #[derive(Clone, Debug)]
 pub(super) struct Unsupported {
     pub what: String,
+    /// A sentence starting with a verb ("use `dotprod(a, b)` …"), specific to the construct.
+    pub instead: String,
     pub span: Span,
 }
+
+/// The length in 32-bit words of the module's `quasar_error` array (see the module docs).
+pub const ERROR_WORDS: usize = 6 + 2 * ERROR_SUBSCRIPTS;
+
+/// How many subscripts and extents of a failing access `quasar_error` holds.
+pub const ERROR_SUBSCRIPTS: usize = 8;
 
 /// The dynamic shared memory of the module's kernels (`.extern .shared`).
 pub(super) const DYNAMIC_SHARED: &str = "quasar_shared";
 
 pub(super) type Res<T> = Result<T, Unsupported>;
 
-pub(super) fn unsupported<T>(span: Span, what: impl Into<String>) -> Res<T> {
-    Err(Unsupported { what: what.into(), span })
+/// `what` is not compiled to PTX; `instead` says what to write so that it is (a sentence that
+/// starts with a verb, specific to the construct).
+pub(super) fn unsupported<T>(
+    span: Span,
+    what: impl Into<String>,
+    instead: impl Into<String>,
+) -> Res<T> {
+    Err(Unsupported { what: what.into(), instead: instead.into(), span })
 }
 
 /// The PTX the `quasar!` macro embeds, for release builds and for debug builds (which also
 /// check `'unchecked` accesses, ARCHITECTURE §5).
 #[derive(Clone, Debug, Default)]
 pub struct PtxBuilds {
+    /// `'unchecked` accesses are not tested.
     pub release: PtxOutput,
+    /// `'unchecked` accesses are tested like `'checked` ones.
     pub debug: PtxOutput,
 }
 
@@ -272,9 +324,10 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
         text.push('\n');
     }
     text.push_str(
-        "// Run-time errors ('checked accesses, error, assert): flag, site, dimension, index.\n",
+        "// Run-time errors ('checked accesses, error, assert): flag, site, failing dimension, \
+         its subscript,\n// subscript count, rank, subscripts, extents.\n",
     );
-    text.push_str(".visible .global .align 4 .u32 quasar_error[4];\n");
+    let _ = writeln!(text, ".visible .global .align 4 .u32 quasar_error[{ERROR_WORDS}];");
     let mut used = HashSet::new();
     for (i, f) in module.functions.iter().enumerate() {
         if f.kind != FunctionKind::Kernel || f.generic {
@@ -303,11 +356,7 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
                     )
                     .with_secondary(f.span, "in this kernel")
                     .with_note("the kernel runs on the CPU, with the same results")
-                    .with_note(
-                        "instead, to run it on the GPU: write that part with numbers, \
-                         fixed-size vectors and element accesses such as `x[pos]`, or move it \
-                         to host code around `parallel_do`",
-                    ),
+                    .with_note(format!("instead, to run it on the GPU: {}", u.instead)),
                 );
             }
         }

@@ -39,7 +39,11 @@ impl Ctx<'_> {
         let mut all: Option<Reg> = None;
         for c in &p.region {
             let Some(&at) = self.positions.get(c.launch_dim) else {
-                return unsupported(f.span, "a partition along a dimension the launch lacks");
+                return unsupported(
+                    f.span,
+                    "a partition along a dimension the launch lacks",
+                    "partition only along the dimensions of the launch",
+                );
             };
             let pos = self.convert_reg(at, NumTy::I32, NumTy::I64);
             let ext = self.arg_extent(c.base, c.array_dim, f)?;
@@ -77,7 +81,14 @@ impl Ctx<'_> {
             let v = match t {
                 Term::Local(l) => match self.frame()?.locals.get(&l).cloned() {
                     Some(Val::Num(x, nt)) if !nt.is_float() => self.convert_reg(x, nt, NumTy::I64),
-                    _ => return unsupported(f.span, "a partition bound on this value"),
+                    _ => {
+                        return unsupported(
+                            f.span,
+                            "a partition bound on this value",
+                            "bound the partition by integer parameters or array sizes \
+                             (`size(x, 0)`)",
+                        )
+                    }
                 },
                 Term::Numel(v) => {
                     let a = self.array(v, f)?;
@@ -103,7 +114,11 @@ impl Ctx<'_> {
     fn array(&mut self, v: LocalId, f: &ir::Function) -> Res<super::regs::ArrRef> {
         match self.frame()?.locals.get(&v) {
             Some(Val::Array(a)) => Ok(a.clone()),
-            _ => unsupported(f.span, "a partition over a value that is not an array argument"),
+            _ => unsupported(
+                f.span,
+                "a partition over a value that is not an array argument",
+                "partition over an array parameter of the kernel",
+            ),
         }
     }
 }

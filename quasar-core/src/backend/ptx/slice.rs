@@ -42,7 +42,12 @@ impl Ctx<'_> {
     fn slice_subscripts(&mut self, indices: &[Index], span: Span) -> Res<Slice> {
         let slices = indices.iter().filter(|i| !matches!(i, Index::At(_) | Index::Spread(_)));
         if slices.count() != 1 {
-            return unsupported(span, "a kernel slice over more than one dimension");
+            return unsupported(
+                span,
+                "a kernel slice over more than one dimension",
+                "slice one dimension at a time (`x[pos[0], 0..2]`), or copy the block in \
+                 a loop",
+            );
         }
         let mut s =
             Slice { before: Vec::new(), start: Start::Const(0), step: 1, after: Vec::new() };
@@ -59,17 +64,36 @@ impl Ctx<'_> {
                     s.step = match step.as_deref().map(Expr::constant) {
                         None => 1,
                         Some(Some(Const::Int(k))) => *k,
-                        Some(_) => return unsupported(span, "a kernel slice with a variable step"),
+                        Some(_) => {
+                            return unsupported(
+                                span,
+                                "a kernel slice with a variable step",
+                                "use a constant step (`x[0..2..n-1]` with a literal step)",
+                            )
+                        }
                     };
                     s.start = match start.constant() {
                         Some(Const::Int(a)) => Start::Const(*a),
                         _ => match self.subscript(start)?.as_slice() {
                             [r] => Start::Reg(*r),
-                            _ => return unsupported(start.span, "a vector as a range start"),
+                            _ => {
+                                return unsupported(
+                                    start.span,
+                                    "a vector as a range start",
+                                    "start the range at a number (`x[a..a+3]` with a scalar \
+                                     `a`)",
+                                )
+                            }
                         },
                     };
                 }
-                Index::List(_) => return unsupported(span, "a list of indices inside a kernel"),
+                Index::List(_) => {
+                    return unsupported(
+                        span,
+                        "a list of indices inside a kernel",
+                        "read the listed elements one at a time (`x[i0]`, `x[i1]`)",
+                    )
+                }
             }
         }
         Ok(s)
@@ -103,7 +127,11 @@ impl Ctx<'_> {
     /// `base[indices]` with a slice, read as the fixed-size vector `ty`.
     pub fn slice_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
         let Some((t, n)) = small_vec(ty, self.opts) else {
-            return unsupported(span, format!("indexing that gives {ty} (slices)"));
+            return unsupported(
+                span,
+                format!("indexing that gives {ty} (slices)"),
+                "slice a fixed length into a fixed-size vector (`v : vec3 = x[i..i+2]`)",
+            );
         };
         let s = self.slice_subscripts(indices, span)?;
         let mut out = Vec::with_capacity(n);
@@ -136,7 +164,13 @@ impl Ctx<'_> {
                     out.push(d);
                 }
             }
-            _ => return unsupported(span, format!("indexing that gives {ty} (slices)")),
+            _ => {
+                return unsupported(
+                    span,
+                    format!("indexing that gives {ty} (slices)"),
+                    "slice a fixed length into a fixed-size vector (`v : vec3 = x[i..i+2]`)",
+                )
+            }
         }
         Ok(Val::Vec(out, t))
     }
@@ -170,10 +204,22 @@ impl Ctx<'_> {
                     .or(small_vec(&place.ty, self.opts).map(|x| x.1))
                 {
                     Some(n) => n,
-                    None => return unsupported(span, "a kernel slice whose length is not known"),
+                    None => {
+                        return unsupported(
+                            span,
+                            "a kernel slice whose length is not known",
+                            "give the slice a constant length (`y[i..i+2] = v`)",
+                        )
+                    }
                 }
             }
-            _ => return unsupported(span, "assigning this value to a kernel slice"),
+            _ => {
+                return unsupported(
+                    span,
+                    "assigning this value to a kernel slice",
+                    "assign a number or a fixed-size vector to the slice",
+                )
+            }
         };
         // Element `k` of the value; a number is converted once for every element.
         let mut bcast = None;
@@ -208,7 +254,11 @@ impl Ctx<'_> {
             }
             Val::Vec(regs, t) if s.before.is_empty() && s.after.is_empty() => {
                 if !matches!(base.kind, ExprKind::Local(_)) {
-                    return unsupported(span, "assigning to an element of a temporary vector");
+                    return unsupported(
+                        span,
+                        "assigning to an element of a temporary vector",
+                        "store the vector in a variable first (`v = expr; v[0..1] = w`)",
+                    );
                 }
                 let elem_ty = match &place.ty {
                     Type::Array(a) => a.elem.clone(),
@@ -248,7 +298,14 @@ impl Ctx<'_> {
                     }
                 }
             }
-            _ => return unsupported(span, "this assignment to a slice inside a kernel"),
+            _ => {
+                return unsupported(
+                    span,
+                    "this assignment to a slice inside a kernel",
+                    "assign a number or a fixed-size vector to a slice of an array or \
+                     fixed-size vector variable",
+                )
+            }
         }
         Ok(v)
     }

@@ -124,7 +124,12 @@ fn checked_access_reports_to_the_error_word() {
     assert!(b.contains("st.global.u32 [quasar_error+4], 0"), "site 0: {b}");
     assert_eq!(out.check_sites.len(), 1);
     assert_eq!(out.check_sites[0].array, "x");
-    assert!(out.text.contains(".visible .global .align 4 .u32 quasar_error[4];"));
+    assert!(out.text.contains(".visible .global .align 4 .u32 quasar_error[22];"));
+    // The whole index (one subscript here) and the extent go with the site.
+    assert!(b.contains("st.global.u32 [quasar_error+16], 1"), "subscript count: {b}");
+    assert!(b.contains("st.global.u32 [quasar_error+20], 1"), "rank: {b}");
+    assert!(b.contains("st.global.u32 [quasar_error+24], %r"), "subscript: {b}");
+    assert!(b.contains("st.global.u32 [quasar_error+56], %r"), "extent: {b}");
 }
 
 #[test]

@@ -95,11 +95,14 @@ impl Default for Options {
 /// What [`generate`] produces: Rust items, or the errors that prevented them.
 #[derive(Debug)]
 pub struct Output {
+    /// The generated items (empty for items that failed).
     pub tokens: TokenStream,
+    /// Code-generation errors, each naming the construct and what to write instead.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Output {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }

@@ -15,22 +15,36 @@ pub const MAX_FIXED: usize = 64;
 /// A number type of generated code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Num {
+    /// `int8` as `i8`.
     I8,
+    /// `int16` as `i16`.
     I16,
+    /// `int`/`int32` (and enums) as `i32`.
     I32,
+    /// `int64` as `i64`.
     I64,
+    /// `uint8` as `u8`.
     U8,
+    /// `uint16` as `u16`.
     U16,
+    /// `uint32` as `u32`.
     U32,
+    /// `uint64` as `u64`.
     U64,
+    /// `scalar'half` as `half::f16`.
     F16,
+    /// `scalar` (single precision) as `f32`.
     F32,
+    /// `scalar'double` (or `scalar` in double mode) as `f64`.
     F64,
+    /// `cscalar` as `Complex<f32>`.
     C32,
+    /// `cscalar'double` (or `cscalar` in double mode) as `Complex<f64>`.
     C64,
 }
 
 impl Num {
+    /// The Rust number type of a Quasar number type, `None` for anything else.
     pub fn of(t: &Type, double: bool) -> Option<Num> {
         Some(match t {
             Type::Int(k, _) => match k {
@@ -58,6 +72,7 @@ impl Num {
         })
     }
 
+    /// Whether the type is a signed or unsigned integer.
     pub fn is_int(self) -> bool {
         matches!(
             self,
@@ -65,10 +80,12 @@ impl Num {
         )
     }
 
+    /// Whether the type is a real float.
     pub fn is_float(self) -> bool {
         matches!(self, Num::F16 | Num::F32 | Num::F64)
     }
 
+    /// Whether the type is a complex number.
     pub fn is_complex(self) -> bool {
         matches!(self, Num::C32 | Num::C64)
     }
@@ -135,6 +152,7 @@ impl Num {
         }
     }
 
+    /// A zero of this type as a Rust expression.
     pub fn zero(self, rt: &TokenStream) -> TokenStream {
         self.literal(0.0, rt)
     }
@@ -173,7 +191,9 @@ fn finite_or(v: f64, lit: TokenStream, ty: TokenStream) -> TokenStream {
 /// How a value of some Quasar type is held by generated code.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Repr {
+    /// A number held by value.
     Num(Num),
+    /// A Quasar `string` as a Rust `String`.
     Str,
     /// No value (a call without results).
     Unit,
@@ -190,6 +210,7 @@ pub enum Repr {
 }
 
 impl Repr {
+    /// The element type of a number or array representation.
     pub fn num(&self) -> Option<Num> {
         match self {
             Repr::Num(n) | Repr::Array(n, _) | Repr::Fixed(n, _) | Repr::View(n, _) => Some(*n),
@@ -197,10 +218,12 @@ impl Repr {
         }
     }
 
+    /// Whether the value is a single number.
     pub fn is_num(&self) -> bool {
         matches!(self, Repr::Num(_))
     }
 
+    /// The number of elements of a `[T; N]` representation.
     pub fn fixed_len(&self) -> Option<usize> {
         match self {
             Repr::Fixed(_, s) => Some(s.iter().product()),
@@ -221,6 +244,7 @@ pub fn known_shape(a: &ArrayType) -> Option<Vec<usize>> {
         .collect()
 }
 
+/// The rank of an array type, `None` when any rank is allowed.
 pub fn rank_of(a: &ArrayType) -> Option<u8> {
     match a.rank {
         Rank::Fixed(r) => Some(r),

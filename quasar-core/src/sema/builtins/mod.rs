@@ -39,6 +39,7 @@ use std::sync::OnceLock;
 /// One argument of a built-in call as the type checker sees it.
 #[derive(Clone, Debug)]
 pub struct ArgInfo {
+    /// Its inferred type.
     pub ty: Type,
     /// The argument's value when it is a compile-time constant.
     pub constant: Option<Const>,
@@ -49,6 +50,7 @@ pub struct ArgInfo {
 /// A call of a built-in, for its typing rule.
 #[derive(Clone, Debug)]
 pub struct BuiltinCall<'a> {
+    /// The arguments in order.
     pub args: &'a [ArgInfo],
     /// Explicit type arguments: `shared[uint8](n)`, `zeros[int](4)`.
     pub type_args: &'a [Type],
@@ -60,6 +62,7 @@ pub struct BuiltinCall<'a> {
 /// [`Type::Void`] for none), or an explanation of why the arguments do not fit.
 pub type RuleResult = Result<Type, String>;
 
+/// One row of the built-in table: a built-in, where it may be called, and its typing rule.
 #[derive(Clone, Copy)]
 pub struct Signature {
     /// The built-in this row types (the IR's name for it).
@@ -72,6 +75,7 @@ pub struct Signature {
     pub device: bool,
     /// A short form shown in messages, e.g. `zeros(dims...)`.
     pub usage: &'static str,
+    /// Computes the result type from the arguments, or says why they do not fit.
     pub rule: fn(&BuiltinCall) -> RuleResult,
 }
 

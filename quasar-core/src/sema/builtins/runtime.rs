@@ -13,7 +13,9 @@ use crate::sema::types::Type;
 pub mod sched_mode {
     /// The mode is not given (`{!sched gpu_index=1}` keeps it).
     pub const KEEP: i64 = 0;
+    /// `mode=cpu`: launches run on the CPU.
     pub const CPU: i64 = 1;
+    /// `mode=gpu`: launches run on the GPU.
     pub const GPU: i64 = 2;
     /// `mode=auto`, and `{!sched}` alone: automatic scheduling.
     pub const AUTO: i64 = 3;
@@ -21,8 +23,11 @@ pub mod sched_mode {
 
 /// The codes of `{!alloc mode=…}` and of `{!transfer target=…}`.
 pub mod target {
+    /// Let the runtime decide.
     pub const AUTO: i64 = 0;
+    /// The host memory (or CPU for `{!transfer}`).
     pub const CPU: i64 = 1;
+    /// The GPU's memory.
     pub const GPU: i64 = 2;
 }
 

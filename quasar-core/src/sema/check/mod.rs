@@ -47,11 +47,14 @@ use std::rc::Rc;
 /// diagnostics.
 #[derive(Debug)]
 pub struct Checked {
+    /// The typed IR (with unknown types where errors were found).
     pub module: ir::Module,
+    /// Every type error and warning.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Checked {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(|d| d.is_error())
     }

@@ -11,18 +11,28 @@ use crate::syntax::ast::FunctionKind;
 /// Integer types; `Int` is the default `int` (32 bits, as in ARCHITECTURE §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IntKind {
+    /// `int`: 32-bit signed, the default integer type.
     Int,
+    /// `int8`
     I8,
+    /// `int16`
     I16,
+    /// `int32` (the same width as `int`, a distinct name).
     I32,
+    /// `int64`
     I64,
+    /// `uint8`, the pixel type of 8-bit images.
     U8,
+    /// `uint16`
     U16,
+    /// `uint32`
     U32,
+    /// `uint64`
     U64,
 }
 
 impl IntKind {
+    /// The kind a type name such as `uint8` denotes.
     pub fn from_name(name: &str) -> Option<IntKind> {
         Some(match name {
             "int" => IntKind::Int,
@@ -38,6 +48,7 @@ impl IntKind {
         })
     }
 
+    /// The Quasar name of the type (`int`, `uint16`, …).
     pub fn name(self) -> &'static str {
         match self {
             IntKind::Int => "int",
@@ -52,6 +63,7 @@ impl IntKind {
         }
     }
 
+    /// The width in bits.
     pub fn bits(self) -> u32 {
         match self {
             IntKind::I8 | IntKind::U8 => 8,
@@ -61,6 +73,7 @@ impl IntKind {
         }
     }
 
+    /// Whether negative values are representable.
     pub fn is_signed(self) -> bool {
         !matches!(self, IntKind::U8 | IntKind::U16 | IntKind::U32 | IntKind::U64)
     }
@@ -69,19 +82,26 @@ impl IntKind {
 /// How a conversion into a narrower integer type behaves (`int'sat`, manual §2.2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Overflow {
+    /// The default: a value that does not fit is an error (CPU) or wraps (GPU).
     #[default]
     Checked,
+    /// `'sat`: a value that does not fit becomes the nearest representable one.
     Saturate,
+    /// `'unchecked`: the low bits are kept (wrap-around), never an error.
     Unchecked,
 }
 
 /// Floating-point precision: `scalar` follows the global setting (f32, or f64 in double mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Precision {
+    /// `scalar` without a suffix: single precision, or double in double mode.
     #[default]
     Default,
+    /// `'half`: IEEE binary16.
     Half,
+    /// `'single`: always 32 bits.
     Single,
+    /// `'double`: always 64 bits.
     Double,
 }
 
@@ -89,8 +109,11 @@ pub enum Precision {
 /// decided from the double mode; both back ends map this, never `Precision::Default` itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatWidth {
+    /// 16-bit IEEE binary16 (`f16`).
     F16,
+    /// 32-bit `f32`.
     F32,
+    /// 64-bit `f64`.
     F64,
 }
 
@@ -121,15 +144,22 @@ impl Precision {
 /// means the default: `'safe` inside kernel/device functions, `'checked` in host code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Access {
+    /// `'safe`: an access outside the array reads 0 and writes nothing (the kernel default).
     Safe,
+    /// `'checked`: an access outside the array is a run-time error (the host default).
     Checked,
+    /// `'unchecked`: no test at all; the access must be in range.
     Unchecked,
+    /// `'circular`: indices wrap around the extent (periodic boundary).
     Circular,
+    /// `'mirror`: indices reflect at the edges (the edge sample repeats).
     Mirror,
+    /// `'clamped`: indices are clamped to the nearest edge element.
     Clamped,
 }
 
 impl Access {
+    /// The mode a modifier name such as `checked` denotes.
     pub fn from_name(name: &str) -> Option<Access> {
         Some(match name {
             "safe" => Access::Safe,
@@ -142,6 +172,7 @@ impl Access {
         })
     }
 
+    /// The modifier's name without the quote (`safe`, `clamped`, …).
     pub fn name(self) -> &'static str {
         match self {
             Access::Safe => "safe",
@@ -157,14 +188,18 @@ impl Access {
 /// The number of dimensions of an array type: `vec` 1, `mat` 2, `cube` 3, `cube{n}`, `cube{:}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rank {
+    /// Exactly this many dimensions (`vec` 1, `mat` 2, `cube` 3, `cube{n}` n).
     Fixed(u8),
+    /// Any number of dimensions (`cube{:}`).
     Any,
 }
 
 /// The length of one dimension in a size constraint (`cube(:, :, 3)`, `mat(M, N)`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
+    /// A constant extent (`vec3`, `mat(3, 3)`).
     Known(u64),
+    /// Not known when compiling (`:`).
     Unknown,
     /// A generic size parameter (`[M, N]` of a function).
     Param(String),
@@ -173,6 +208,7 @@ pub enum Dim {
 /// Modifiers on an array type besides the access mode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ArrayMods {
+    /// The boundary handling, `None` for the default of where the access is.
     pub access: Option<Access>,
     /// `'const`: never written (never copied back from a device)
     pub is_const: bool,
@@ -183,36 +219,48 @@ pub struct ArrayMods {
     pub hints: Vec<String>,
 }
 
+/// An array type: element type, rank, optional size constraints and modifiers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ArrayType {
+    /// The type of the elements (a number type, or another type for cell-like arrays).
     pub elem: Type,
+    /// The number of dimensions.
     pub rank: Rank,
     /// One entry per dimension when any size is constrained; `None` when nothing is known.
     pub shape: Option<Vec<Dim>>,
+    /// Access mode, `'const`, `'nocopy` and hardware hints.
     pub mods: ArrayMods,
 }
 
 /// A reference to a class, with its type arguments (`stack[int]`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ClassRef {
+    /// Which class.
     pub id: ClassId,
+    /// The class's name as written, for messages.
     pub name: String,
+    /// The type arguments of a generic class, in order.
     pub args: Vec<Type>,
 }
 
+/// The index of a class among the program's class declarations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
 
+/// The index of an enum among the program's enum declarations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct EnumId(pub u32);
 
 /// `[kind (params) -> (results)]`
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FnType {
+    /// Host, `__kernel__` or `__device__`: where a function of this type may be called.
     pub kind: FunctionKind,
+    /// The parameter types in order.
     pub params: Vec<Type>,
     /// The last parameter collects any number of arguments (`...T`).
     pub variadic: bool,
+    /// The result types in order (several results form a tuple).
     pub results: Vec<Type>,
 }
 
@@ -236,22 +284,32 @@ pub enum ThreadGroup {
     Tile(u32),
 }
 
+/// The type of a Quasar value, as the checker infers it and the back ends map it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     /// `??`: determined at run time.
     Unknown,
+    /// An integer of this width and conversion behaviour.
     Int(IntKind, Overflow),
+    /// A real floating-point number (`scalar`, `scalar'double`, …).
     Scalar(Precision),
+    /// A complex number (`cscalar`), both parts of this precision.
     Complex(Precision),
+    /// A character string.
     String,
+    /// An array (`vec`, `mat`, `cube`, `ivec3`, `cube'clamped`, …).
     Array(Box<ArrayType>),
     /// A typed cell whose elements have these types, `{string, scalar}` (nest for 2-D).
     CellTuple(Vec<Type>),
+    /// An instance of a class (`type point : class`).
     Class(ClassRef),
+    /// A pointer to a value of the type (`^point`, for linked structures).
     Pointer(Box<Type>),
     /// The type of `nullptr`: converts to any pointer.
     Null,
+    /// A value of an enum: its id and name.
     Enum(EnumId, String),
+    /// A function value of this function type.
     Function(Box<FnType>),
     /// A type class `[int|cube]`: any of these.
     Union(Vec<Type>),
@@ -268,8 +326,11 @@ pub enum Type {
 }
 
 impl Type {
+    /// `int`: 32-bit signed, overflow checked.
     pub const INT: Type = Type::Int(IntKind::Int, Overflow::Checked);
+    /// `scalar` at the default precision.
     pub const SCALAR: Type = Type::Scalar(Precision::Default);
+    /// `cscalar` at the default precision.
     pub const CSCALAR: Type = Type::Complex(Precision::Default);
 
     /// An array of `elem` with `rank` dimensions and no size information.
@@ -293,6 +354,7 @@ impl Type {
         }))
     }
 
+    /// A vector (one dimension) of `elem` of any length.
     pub fn vec(elem: Type) -> Type {
         Type::array(elem, 1)
     }
@@ -302,10 +364,12 @@ impl Type {
         Type::array_with_shape(elem, vec![Dim::Known(n)])
     }
 
+    /// Whether the type is an integer of any width.
     pub fn is_int(&self) -> bool {
         matches!(self, Type::Int(..))
     }
 
+    /// Whether the type is a real float of any precision.
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Scalar(_))
     }
@@ -315,6 +379,7 @@ impl Type {
         matches!(self, Type::Int(..) | Type::Scalar(_) | Type::Complex(_))
     }
 
+    /// The array type, if the type is an array.
     pub fn as_array(&self) -> Option<&ArrayType> {
         match self {
             Type::Array(a) => Some(a),
