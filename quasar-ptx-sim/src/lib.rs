@@ -29,6 +29,8 @@
 //!   otherwise the launch fails with the kernel, PTX line, instruction, block, thread and
 //!   address ([`Fault`]).
 
+#![warn(missing_docs)]
+
 mod alu;
 mod block;
 pub mod coverage;

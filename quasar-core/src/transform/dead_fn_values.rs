@@ -13,6 +13,8 @@ use std::collections::HashSet;
 pub fn run(module: &mut Module, _cx: &super::PassContext) {
     for f in &mut module.functions {
         let mut reads = Reads::default();
+        // The caller reads the outputs (`f = x -> slope * x` returned by a function).
+        reads.0.extend(f.outputs.iter().copied());
         reads.visit_block(&f.body);
         Remove { read: reads.0 }.visit_block_mut(&mut f.body);
     }
@@ -36,20 +38,42 @@ struct Remove {
 }
 
 impl Remove {
-    fn is_dead(&self, s: &Stmt) -> bool {
+    /// What is left of a dead `f = closure`: nothing, or the copies of the captured values
+    /// that calls of the lambda read (`f = (snapshots; closure)`, `sema/check/call_value.rs`).
+    /// `None` when the statement stays.
+    fn dead(&self, s: &Stmt) -> Option<Option<Stmt>> {
         let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind else {
-            return false;
+            return None;
         };
-        let PlaceKind::Local(l) = place.kind else { return false };
+        let PlaceKind::Local(l) = place.kind else { return None };
+        if self.read.contains(&l) {
+            return None;
+        }
         // Evaluating a closure only reads its captures: nothing is lost by not doing it.
-        matches!(value.kind, ExprKind::Closure { .. } | ExprKind::FunctionRef(_))
-            && !self.read.contains(&l)
+        let closure =
+            |e: &Expr| matches!(e.kind, ExprKind::Closure { .. } | ExprKind::FunctionRef(_));
+        match &value.kind {
+            _ if closure(value) => Some(None),
+            ExprKind::Sequence(items) if items.last().is_some_and(closure) => {
+                let copies = items[..items.len() - 1].to_vec();
+                let ty = copies.last().map_or(value.ty.clone(), |c| c.ty.clone());
+                let e = Expr::new(ExprKind::Sequence(copies), ty, value.span);
+                Some(Some(Stmt { kind: StmtKind::Expr(e), span: s.span }))
+            }
+            _ => None,
+        }
     }
 }
 
 impl VisitMut for Remove {
     fn visit_block_mut(&mut self, b: &mut Block) {
-        b.retain(|s| !self.is_dead(s));
+        let old = std::mem::take(b);
+        for s in old {
+            match self.dead(&s) {
+                None => b.push(s),
+                Some(rest) => b.extend(rest),
+            }
+        }
         for s in b.iter_mut() {
             walk_stmt_mut(self, s);
         }
@@ -92,5 +116,16 @@ mod tests {
         );
         assert_eq!(body.iter().filter(|s| s.ends_with("closure")).count(), 1, "{body:?}");
         assert_eq!(body.len(), 3, "{body:?}");
+    }
+
+    #[test]
+    fn a_function_value_assigned_to_an_output_stays() {
+        let src = "function f : [scalar -> scalar] = make(k : scalar)\n    f = x -> k * x\nendfunction\ny = make(2.0)(3.0)\n";
+        let parsed = crate::syntax::parse(src, FileId(0));
+        let mut checked = crate::sema::check::check_program(&parsed.program);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        super::run(&mut checked.module, &Default::default());
+        let make = checked.module.functions.iter().find(|f| f.name == "make").expect("make");
+        assert_eq!(make.body.len(), 1, "the assignment of the output is kept");
     }
 }

@@ -30,7 +30,11 @@ impl Ctx<'_> {
                 for a in args {
                     vals.push(self.expr(a)?);
                 }
-                self.inline_call(*id, vals, Vec::new(), span)
+                // The arguments are the callee's parameters, then its captures (a nested
+                // function reading the enclosing function's variables).
+                let n = self.module.functions.get(id.0 as usize).map_or(0, |g| g.params.len());
+                let captures = if vals.len() > n { vals.split_off(n) } else { Vec::new() };
+                self.inline_call(*id, vals, captures, span)
             }
             Callee::Value(f) => {
                 let c = match self.expr(f)? {
@@ -83,7 +87,7 @@ impl Ctx<'_> {
                  cannot call themselves)",
             );
         }
-        if g.params.len() != args.len() {
+        if g.params.len() != args.len() || g.captures.len() != captures.len() {
             return unsupported(
                 span,
                 format!("the call of `{}` with optional arguments", g.name),

@@ -4,7 +4,7 @@
 
 use super::call::result_num;
 use super::expr::{cast_num, V};
-use super::func::FnGen;
+use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{Builtin, Builtin as B, Expr};
@@ -478,6 +478,11 @@ impl FnGen<'_, '_> {
                 }
             }
             B::Type if nargs == 2 => self.library(b, args, &r, span)?,
+            // `print(s)` as an expression (in a lambda's `(a; print(a); b)`), as the statement.
+            B::Print if self.ctx == Ctx::Host => {
+                let parts = self.show_parts(args)?;
+                quote!({ #q::rt::print_line(&[#(&#parts as &dyn #q::rt::Show),*]); })
+            }
             // Not compiled by this back end (yet).
             B::Type
             | B::Typename

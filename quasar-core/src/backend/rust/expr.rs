@@ -468,6 +468,9 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
             }
         }
         Type::Function(ft) => {
+            const TYPE_THE_FUNCTION_VALUE: &str = "annotate the lambda's parameter types \
+                (`(x : scalar) -> …`), or declare the variable's function type (`add : \
+                [scalar -> scalar -> scalar] = x -> y -> x + y`)";
             // Its enum needs every parameter and result type (`fnval.rs`).
             let inner = if ft.kind == FunctionKind::Device { Ctx::Device } else { Ctx::Host };
             for t in ft.params.iter().chain(&ft.results) {
@@ -475,7 +478,7 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
                     unsupported(
                         span,
                         format_args!("function values of type {ty}"),
-                        "annotate the parameter and result types of the lambda or function",
+                        TYPE_THE_FUNCTION_VALUE,
                     )
                 })?;
             }
@@ -483,7 +486,7 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
                 unsupported(
                     span,
                     format_args!("function values of type {ty}"),
-                    "annotate the parameter and result types of the lambda or function",
+                    TYPE_THE_FUNCTION_VALUE,
                 )
             })?)
         }

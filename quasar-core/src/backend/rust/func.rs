@@ -108,7 +108,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let r = self.local_repr(id).clone();
         let t = self.local(id);
         let t = match r {
-            Repr::Array(..) | Repr::Str | Repr::FnVal(_) => quote!(#t.clone()),
+            // A tuple (a spread call's results) is read once per result.
+            Repr::Array(..) | Repr::Str | Repr::FnVal(_) | Repr::Tuple(_) => quote!(#t.clone()),
             _ => t,
         };
         V { t, r }

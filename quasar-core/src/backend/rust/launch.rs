@@ -108,7 +108,7 @@ impl FnGen<'_, '_> {
                 unsupported(
                     l.span,
                     "this kernel output reduction",
-                    "accumulate with `+=` (sum), `^^=` (maximum) or `__=` (minimum)",
+                    "assign it (`y = 1`) or accumulate with `+=` (sum), `^^=` (maximum), `__=` (minimum) or `|=`",
                 )
             })?;
             chain.push(quote!(let __l = __l.output::<#nt>(#red);));
@@ -173,6 +173,8 @@ fn reduce_tokens(rt: &TokenStream, op: AssignOp) -> Option<TokenStream> {
         AssignOp::Add => quote!(#rt::run::Reduce::Sum),
         AssignOp::Max => quote!(#rt::run::Reduce::Max),
         AssignOp::Min => quote!(#rt::run::Reduce::Min),
+        AssignOp::Or => quote!(#rt::run::Reduce::BitOr),
+        AssignOp::Assign => quote!(#rt::run::Reduce::Assign),
         _ => return None,
     })
 }

@@ -205,7 +205,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         })
     }
 
-    fn show_parts(&mut self, items: &[Expr]) -> GResult<Vec<TokenStream>> {
+    pub(super) fn show_parts(&mut self, items: &[Expr]) -> GResult<Vec<TokenStream>> {
         let mut out = Vec::new();
         for it in items {
             let v = self.expr(it)?;
@@ -323,11 +323,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
             AssignOp::Mul => quote!(__o.get() * __v),
             AssignOp::Max => quote!(#rt::qstd::rt::max(__o.get(), __v)),
             AssignOp::Min => quote!(#rt::qstd::rt::min(__o.get(), __v)),
+            // `y = v` and `y |= v` combine as the launch's `Reduce` does across blocks (an
+            // assigned non-zero value wins, bits are or-ed), so one rule holds on every device.
+            AssignOp::Assign | AssignOp::Or => {
+                let red = if op == AssignOp::Or {
+                    quote!(#rt::run::Reduce::BitOr)
+                } else {
+                    quote!(#rt::run::Reduce::Assign)
+                };
+                quote!(<#nt as #rt::run::Reducible>::combine(#red, __o.get(), __v).unwrap_or(__v))
+            }
             _ => {
                 return Err(unsupported(
                     span,
                     "this assignment to a kernel output",
-                    "accumulate into it with `+=`, `*=`, `^^=` (maximum) or `__=` (minimum)",
+                    "assign it (`y = 1`) or accumulate into it with `+=`, `*=`, `^^=` (maximum), `__=` (minimum) or `|=`",
                 ))
             }
         };

@@ -53,11 +53,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ExprKind::Annotated { expr, .. } => expr,
             _ => lhs,
         };
+        // `fib = k -> … fib(k - 1) …`: the variable holds this lambda while the lambda is
+        // checked, so that it can call itself.
+        if let (ExprKind::Lambda(l), ExprKind::Ident(name)) = (&rhs.kind, &target.kind) {
+            if let Some(&id) = self.names.get(name) {
+                self.lambdas.entry(id).or_insert((l, rhs.span, self.scope));
+            }
+        }
         let value = match (&rhs.kind, self.declared_fn_type(target)) {
             // `add : [scalar -> scalar -> scalar] = x -> y -> x + y`: the lambda takes the
             // declared parameter types.
-            (ExprKind::Lambda(l), Some(ft)) => self.lower_lambda_as(l, rhs.span, &ft.params),
+            (ExprKind::Lambda(l), Some(ft)) => {
+                let result = single_result(&ft);
+                self.lower_lambda_as(l, rhs.span, &ft.params, result)
+            }
             _ => self.lower_expr(rhs),
+        };
+        let value = match (&rhs.kind, &target.kind) {
+            (ExprKind::Lambda(_), ExprKind::Ident(_)) if op == AssignOp::Assign => {
+                self.snapshot_captures(value, rhs.span)
+            }
+            _ => value,
         };
         match &target.kind {
             ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
@@ -274,5 +290,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             });
         }
         ir::Stmt { kind: ir::StmtKind::Destructure { places, value }, span }
+    }
+}
+
+/// The one result type of a function type (an inner lambda body takes its types from it).
+pub(super) fn single_result(ft: &crate::sema::types::FnType) -> Option<Type> {
+    match ft.results.as_slice() {
+        [t] => Some(t.clone()),
+        _ => None,
     }
 }

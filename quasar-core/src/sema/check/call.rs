@@ -70,19 +70,43 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     pub(super) fn lower_args(&mut self, args: &'a [ast::Arg]) -> Vec<ir::Expr> {
-        args.iter()
-            .map(|a| match &a.value.kind {
+        self.lower_args_named(args).0
+    }
+
+    /// The arguments (a spread of known length expanded) and the name each one was given.
+    pub(super) fn lower_args_named(
+        &mut self,
+        args: &'a [ast::Arg],
+    ) -> (Vec<ir::Expr>, Vec<Option<String>>) {
+        let mut out = Vec::new();
+        let mut names = Vec::new();
+        for a in args {
+            names.resize(out.len(), None);
+            names.push(a.name.as_ref().map(|n| n.name.clone()));
+            match &a.value.kind {
                 ExprKind::Spread(inner) => {
                     let v = self.lower_expr(inner);
-                    let ty = v.ty.clone();
-                    ir::Expr::new(ir::ExprKind::Spread(Box::new(v)), ty, a.value.span)
+                    match self.spread_elements(v, a.value.span) {
+                        Ok(elems) => out.extend(elems),
+                        Err(v) => {
+                            let v = *v;
+                            let ty = v.ty.clone();
+                            out.push(ir::Expr::new(
+                                ir::ExprKind::Spread(Box::new(v)),
+                                ty,
+                                a.value.span,
+                            ))
+                        }
+                    }
                 }
                 _ => {
                     let v = self.lower_expr(&a.value);
-                    self.single_value(v)
+                    out.push(self.single_value(v));
                 }
-            })
-            .collect()
+            }
+        }
+        names.resize(out.len(), None);
+        (out, names)
     }
 
     /// The argument types as a function sees them: a spread vector of known length counts
@@ -120,10 +144,24 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if name.starts_with('$') && !self.names.contains_key(name) {
             return self.call_meta(name, name_span, args, span);
         }
+        // A call of an enclosing scope's variable that holds a known lambda instantiates the
+        // lambda without capturing the variable (so a recursive lambda, which names itself,
+        // does not capture a value of its own not-yet-typed function type).
+        if !self.names.contains_key(name) {
+            if let Some((lambda, lspan, scope)) =
+                self.outer.as_ref().and_then(|o| o.find_lambda(name))
+            {
+                return self.call_lambda(lambda, lspan, scope, args, span);
+            }
+        }
         match self.resolve_name(name, name_span) {
             Some(NameRef::Local(id)) => {
+                // A variable declared with a function type holds the lambda typed as declared;
+                // an untyped one is instantiated for each call's argument types.
+                let typed =
+                    matches!(self.declared.get(id.0 as usize), Some(Some(Type::Function(_))));
                 if let Some(&(lambda, lspan, scope)) =
-                    self.lambdas.get(&id).filter(|_| !self.reassigned.contains(&id))
+                    self.lambdas.get(&id).filter(|_| !self.reassigned.contains(&id) && !typed)
                 {
                     return self.call_lambda(lambda, lspan, scope, args, span);
                 }
@@ -201,7 +239,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let lowered = self.lower_args(args);
+        let (lowered, names) = self.lower_args_named(args);
         if ids.iter().all(|&id| self.cx.decls.function(id).def.kind == FunctionKind::Kernel) {
             let d = Diagnostic::error(
                 span,
@@ -211,8 +249,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
             return unknown(span);
         }
-        let names: Vec<Option<String>> =
-            args.iter().map(|a| a.name.as_ref().map(|n| n.name.clone())).collect();
         let Some((decl, ordered)) = self.pick_overload(name, ids, &lowered, &names, span) else {
             return unknown(span);
         };
@@ -304,9 +340,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if class.is_some() && !has_field {
             if let Some(ids) = method {
                 let mut lowered = vec![b];
-                lowered.extend(self.lower_args(args));
+                let (rest, rest_names) = self.lower_args_named(args);
+                lowered.extend(rest);
                 let mut names = vec![None];
-                names.extend(args.iter().map(|a| a.name.as_ref().map(|n| n.name.clone())));
+                names.extend(rest_names);
                 let Some((decl, ordered)) =
                     self.pick_overload(&name.name, &ids, &lowered, &names, span)
                 else {
@@ -346,7 +383,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let mut lowered = self.lower_args(args);
+        let (mut lowered, names) = self.lower_args_named(args);
         if sig.builtin == ir::Builtin::Schedule {
             schedule_candidates(&mut lowered);
         }
@@ -371,12 +408,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let infos: Vec<ArgInfo> = lowered
             .iter()
-            .zip(args)
-            .map(|(v, a)| ArgInfo {
-                ty: v.ty.clone(),
-                constant: v.constant().cloned(),
-                name: a.name.as_ref().map(|n| n.name.clone()),
-            })
+            .zip(names)
+            .map(|(v, name)| ArgInfo { ty: v.ty.clone(), constant: v.constant().cloned(), name })
             .collect();
         let ty = if infos.iter().any(|i| i.ty == Type::Void) {
             Type::Void

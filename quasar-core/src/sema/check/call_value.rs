@@ -5,7 +5,7 @@ use super::call::results_type;
 use super::expr::unknown;
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Callee};
+use crate::ir::{self, Callee, ExprKind, LocalRole, PlaceKind};
 use crate::sema::types::{FnType, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, FunctionKind};
@@ -51,8 +51,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         // Free names of the lambda resolve where it was defined (closures bind at definition).
         let env = self.env_for_scope(scope).unwrap_or_else(|| self.env_for_children());
-        match self.cx.instantiate_lambda(lambda, lspan, scope, types, env) {
-            Some(id) => self.call_instance(id, lowered, span),
+        match self.cx.instantiate_lambda(lambda, lspan, scope, types, None, env) {
+            Some(id) => self.call_bound_instance(id, lowered, span, lspan),
             None => ir::Expr::new(
                 ir::ExprKind::Call { callee: Callee::Unresolved("<lambda>".into()), args: lowered },
                 Type::Unknown,
@@ -127,4 +127,68 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
     }
+
+    /// `f = t -> t + a`: the values the lambda captures, copied when it is defined (manual
+    /// §4.2: closures bind at definition), so that a later `a = …` does not change what a call
+    /// `f(x)` (which instantiates the lambda at the call) sees.
+    pub(super) fn snapshot_captures(&mut self, closure: ir::Expr, lspan: Span) -> ir::Expr {
+        let ExprKind::Closure { function, captures } = &closure.kind else { return closure };
+        if captures.is_empty() {
+            return closure;
+        }
+        let f = self.cx.module.function(*function);
+        let names: Vec<String> =
+            f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
+        let mut items = Vec::new();
+        for (name, arg) in names.iter().zip(captures) {
+            let snap = snapshot_name(lspan, name);
+            let id = match self.names.get(&snap) {
+                Some(&id) => id,
+                None => self.add_local(&snap, arg.ty.clone(), LocalRole::Var, lspan),
+            };
+            let ty = self.assign_local(id, &arg.ty, lspan);
+            let place = ir::Place::new(PlaceKind::Local(id), ty.clone(), lspan);
+            let assign = ExprKind::Assign {
+                place: Box::new(place),
+                op: ir::AssignOp::Assign,
+                value: Box::new(arg.clone()),
+            };
+            items.push(ir::Expr::new(assign, ty, lspan));
+        }
+        let (ty, span) = (closure.ty.clone(), closure.span);
+        items.push(closure);
+        ir::Expr::new(ExprKind::Sequence(items), ty, span)
+    }
+
+    /// A call of instance `id` of the lambda at `lspan`, passing the captured values copied
+    /// where the lambda was assigned (else the variables' current values).
+    fn call_bound_instance(
+        &mut self,
+        id: ir::FunctionId,
+        mut args: Vec<ir::Expr>,
+        span: Span,
+        lspan: Span,
+    ) -> ir::Expr {
+        let f = self.cx.module.function(id);
+        let names: Vec<String> =
+            f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
+        let results: Vec<Type> =
+            f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
+        for n in names {
+            let snap = snapshot_name(lspan, &n);
+            let known = self.names.contains_key(&snap)
+                || self.outer.as_ref().is_some_and(|o| o.find(&snap).is_some());
+            args.push(self.lower_name(if known { &snap } else { &n }, span));
+        }
+        ir::Expr::new(
+            ir::ExprKind::Call { callee: Callee::Function(id), args },
+            results_type(&results),
+            span,
+        )
+    }
+}
+
+/// The local holding capture `name` of the lambda at `lspan`, as it was at the definition.
+fn snapshot_name(lspan: Span, name: &str) -> String {
+    format!("<{name}@{}:{}>", lspan.file.0, lspan.start)
 }

@@ -135,7 +135,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         unknown(span)
     }
 
-    fn lower_name(&mut self, name: &str, span: Span) -> ir::Expr {
+    pub(super) fn lower_name(&mut self, name: &str, span: Span) -> ir::Expr {
         if !self.names.contains_key(name) {
             // A generic size parameter (`N` of `f[N](x : vec(N))`) used as a value.
             if let Some(&n) = self.sizes.get(name) {
@@ -335,7 +335,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A lambda expression used as a value: instantiated with its declared parameter types
     /// (untyped parameters stay `??` until a call gives them types).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
-        self.lower_lambda_as(l, span, &[])
+        self.lower_lambda_as(l, span, &[], None)
     }
 
     /// A lambda value whose untyped parameters take `expected` types (from a declared
@@ -345,6 +345,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         l: &'a ast::Lambda,
         span: Span,
         expected: &[Type],
+        result: Option<Type>,
     ) -> ir::Expr {
         let args: Vec<Type> = l
             .params
@@ -356,7 +357,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             })
             .collect();
         let env = self.env_for_children();
-        match self.cx.instantiate_lambda(l, span, self.scope, args, env) {
+        match self.cx.instantiate_lambda(l, span, self.scope, args, result, env) {
             Some(id) => self.closure(id, span),
             None => unknown(span),
         }

@@ -5,7 +5,7 @@ use super::call::results_type;
 use super::scope::{FnLowerer, NameRef};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Special;
-use crate::ir::{self, Callee, FunctionId};
+use crate::ir::{self, Callee, FunctionId, LocalId};
 use crate::sema::types::{Dim, Rank, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind, FunctionKind};
@@ -201,7 +201,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         let env = self.env_for_children();
-        self.cx.instantiate_lambda(l, lspan, self.scope, types, env)
+        self.cx.instantiate_lambda(l, lspan, self.scope, types, None, env)
     }
 
     fn check_kernel_args(
@@ -237,6 +237,31 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let d = Diagnostic::error(span, format!("type mismatch: kernel parameter `{}` is declared as {declared}, but `parallel_do` passes {t}", p.name.name))
                     .with_secondary(p.span, "declared here");
                 self.report(d);
+            }
+        }
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Kernel output arguments are numbers or small vectors (manual §4.7).
+    pub(super) fn check_kernel_outputs(&mut self, outputs: &[LocalId]) {
+        for &o in outputs {
+            let l = &self.locals[o.0 as usize];
+            let ok = match &l.ty {
+                Type::Void | Type::Unknown => true,
+                t if t.is_number() => true,
+                Type::Array(a) => {
+                    a.elem.is_number() && matches!(a.shape.as_deref(), Some([Dim::Known(_)]))
+                }
+                _ => false,
+            };
+            if !ok {
+                let d = Diagnostic::error(
+                    l.span,
+                    format!("the kernel output `{}` cannot be of type {}", l.name, l.ty),
+                )
+                .with_note("kernel outputs are `scalar`, `cscalar`, `int`, `vecX`, `cvecX` or `ivecX`; write arrays through a parameter instead");
+                self.diags.push(d);
             }
         }
     }

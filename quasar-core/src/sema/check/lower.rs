@@ -2,6 +2,7 @@
 //! types, the names its body assigns, and the fixpoint over the body that settles every
 //! variable's type. Name resolution and the instance's locals are in [`super::scope`].
 
+use super::params::variadic_param_type;
 use super::scope::{refine, unify, FnLowerer, OuterEnv};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId, LocalRole, Special};
@@ -99,11 +100,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None if p.variadic => Type::SCALAR,
                 None => Type::Unknown,
             };
-            let ty = match &declared {
-                Some(d) => refine(d, &actual),
-                None => actual,
+            let ty = if p.variadic {
+                variadic_param_type(declared.as_ref(), actual)
+            } else {
+                match &declared {
+                    Some(d) => refine(d, &actual),
+                    None => actual,
+                }
             };
-            let ty = if p.variadic { Type::vec(ty) } else { ty };
             let role = match Special::from_name(&p.name.name) {
                 Some(s) if self.kind == FunctionKind::Kernel => LocalRole::Special(s),
                 _ => LocalRole::Param,
@@ -132,6 +136,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.declared[id.0 as usize] = Some(d);
             }
             outputs.push(id);
+        }
+        self.check_variadic_params(&def.params);
+        self.check_default_order(&def.params);
+        if def.kind == FunctionKind::Kernel {
+            self.check_kernel_outputs(&outputs);
         }
         let (mut f, _) = self.lower_body(&def.body, def.span, &params, &outputs);
         f.top_level = self.cx.decls.function_parent_is_script(def);
@@ -232,6 +241,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Kernel parameters cannot be optional, and strings and untyped cells cannot be passed
     /// to kernels (manual §2.4.1).
     fn check_kernel_param(&mut self, p: &ast::Param, ty: &Type) {
+        if p.variadic {
+            let d = Diagnostic::error(
+                p.span,
+                format!("kernel parameter `{}` cannot be variadic", p.name.name),
+            )
+            .with_note("variadic kernel functions are not supported (manual §4.8.1); a `__device__` function can be variadic");
+            self.diags.push(d);
+        }
         if p.default.is_some() {
             let d = Diagnostic::error(
                 p.span,
@@ -398,7 +415,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn lower_result_expr(&mut self, e: &'a Expr, result: LocalId) -> ir::Block {
         let span = e.span;
-        let value = self.lower_expr(e);
+        let value = match (&e.kind, self.expected_result.clone()) {
+            // `x -> y -> x + y` declared `[scalar -> scalar -> scalar]`: the inner lambda
+            // takes the declared types too (manual §4.6.1).
+            (ast::ExprKind::Lambda(l), Some(Type::Function(ft))) => {
+                let result = super::assign::single_result(&ft);
+                self.lower_lambda_as(l, span, &ft.params, result)
+            }
+            _ => self.lower_expr(e),
+        };
         if value.ty == Type::Void
             && !matches!(value.kind, ir::ExprKind::Call { .. } | ir::ExprKind::Binary { .. })
         {

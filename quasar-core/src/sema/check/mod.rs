@@ -24,7 +24,9 @@ mod matrix;
 mod meta;
 mod operators;
 mod overload;
+mod params;
 mod predicates;
+mod recursion;
 mod scope;
 mod stmt;
 mod type_value;
@@ -138,6 +140,8 @@ enum DefKey {
 struct InstanceKey {
     def: DefKey,
     args: Vec<Type>,
+    /// A lambda's declared result type, which types an inner lambda body.
+    result: Option<Type>,
 }
 
 pub(crate) struct Checker<'a> {
@@ -147,6 +151,8 @@ pub(crate) struct Checker<'a> {
     instances: HashMap<InstanceKey, FunctionId>,
     /// Instances being lowered right now (a call back into one is recursion).
     in_progress: HashSet<InstanceKey>,
+    /// Recursive instances being lowered: their placeholders (`recursion.rs`).
+    pending: HashMap<InstanceKey, recursion::Pending>,
     called: HashSet<FnDeclId>,
     /// Instances made to check functions that nothing calls (with their definition): kept
     /// when pruning, unless a call made a real instance of the same definition later.
@@ -213,6 +219,7 @@ impl<'a> Checker<'a> {
             module: ir::Module::default(),
             instances: HashMap::new(),
             in_progress: HashSet::new(),
+            pending: HashMap::new(),
             called: HashSet::new(),
             roots: Vec::new(),
             depth: 0,
@@ -263,7 +270,7 @@ impl<'a> Checker<'a> {
         // `main` without parameters runs after the script (manual §13.1).
         if let Some(ids) = self.decls.lookup_function(ScopeId::Script, "main").map(<[_]>::to_vec) {
             if let Some(&m) = ids.iter().find(|&&i| self.decls.function(i).def.params.is_empty()) {
-                let key = InstanceKey { def: DefKey::Function(m), args: Vec::new() };
+                let key = InstanceKey { def: DefKey::Function(m), args: Vec::new(), result: None };
                 self.module.main = self.instances.get(&key).copied();
             }
         }
@@ -375,8 +382,15 @@ impl<'a> Checker<'a> {
         env.resolve(t, &mut scratch)
     }
 
-    fn push_function(&mut self, mut f: ir::Function) -> FunctionId {
+    fn push_function(&mut self, f: ir::Function) -> FunctionId {
         let id = FunctionId(self.module.functions.len() as u32);
+        self.module.functions.push(recursion::placeholder(&[], f.span));
+        self.place_function(id, f);
+        id
+    }
+
+    /// Puts instance `f` at `id` (a new slot, or a recursive instance's placeholder).
+    fn place_function(&mut self, id: FunctionId, mut f: ir::Function) {
         if f.name == "<lambda>" {
             f.name = format!("<lambda@{}:{}>", f.span.line, f.span.col);
         }
@@ -386,8 +400,7 @@ impl<'a> Checker<'a> {
             .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
             .collect();
         f.instance_name = format!("{}_{}", base.trim_matches('_'), id.0);
-        self.module.functions.push(f);
-        id
+        self.module.functions[id.0 as usize] = f;
     }
 
     /// The instance of function `decl` for these argument types, lowering it on first use.
@@ -404,30 +417,23 @@ impl<'a> Checker<'a> {
         let args: Vec<Type> = args.iter().map(instance_arg).collect();
         let mut key_args = args.clone();
         key_args.extend(type_args.iter().cloned());
-        let key = InstanceKey { def: DefKey::Function(decl), args: key_args };
+        let key = InstanceKey { def: DefKey::Function(decl), args: key_args, result: None };
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
-        if self.in_progress.contains(&key) || self.depth >= MAX_INSTANTIATION_DEPTH {
-            if self.depth >= MAX_INSTANTIATION_DEPTH {
-                self.diags.push(Diagnostic::error(call_span, "functions instantiate each other too deeply")
-                    .with_note("each call with new argument types creates a new instance; give the parameters types"));
-            }
+        let def = self.decls.function(decl).def;
+        if self.in_progress.contains(&key) {
+            return Some(self.recursive_call(&key, def.outputs.len(), call_span));
+        }
+        if self.depth >= MAX_INSTANTIATION_DEPTH {
+            self.diags.push(Diagnostic::error(call_span, "functions instantiate each other too deeply")
+                .with_note("each call with new argument types creates a new instance; give the parameters types"));
             return None;
         }
-        self.in_progress.insert(key.clone());
-        self.depth += 1;
-        let decl_info = self.decls.function(decl);
-        let def = decl_info.def;
-        let function = crate::stack::guard(|| {
-            let mut lowerer = FnLowerer::new(self, ScopeId::Function(decl), def.kind, env);
+        Some(self.lower_instance(key, &mut |cx| {
+            let mut lowerer = FnLowerer::new(cx, ScopeId::Function(decl), def.kind, env.clone());
             lowerer.lower_function(def, &args, &type_args)
-        });
-        self.depth -= 1;
-        self.in_progress.remove(&key);
-        let id = self.push_function(function);
-        self.instances.insert(key, id);
-        Some(id)
+        }))
     }
 
     /// The instance of a lambda expression for these argument types.
@@ -437,26 +443,30 @@ impl<'a> Checker<'a> {
         span: Span,
         scope: ScopeId,
         args: Vec<Type>,
+        result: Option<Type>,
         env: Rc<OuterEnv<'a>>,
     ) -> Option<FunctionId> {
-        let key = InstanceKey { def: DefKey::Lambda(span.file.0, span.start), args: args.clone() };
+        let key = InstanceKey {
+            def: DefKey::Lambda(span.file.0, span.start),
+            args: args.clone(),
+            result: result.clone(),
+        };
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
-        if self.in_progress.contains(&key) || self.depth >= MAX_INSTANTIATION_DEPTH {
+        if self.in_progress.contains(&key) {
+            // A lambda has one result (a kernel lambda none, and it is never called).
+            let outputs = usize::from(lambda.kind != crate::syntax::ast::FunctionKind::Kernel);
+            return Some(self.recursive_call(&key, outputs, span));
+        }
+        if self.depth >= MAX_INSTANTIATION_DEPTH {
             return None;
         }
-        self.in_progress.insert(key.clone());
-        self.depth += 1;
-        let function = crate::stack::guard(|| {
-            let mut lowerer = FnLowerer::new(self, scope, lambda.kind, Some(env));
+        Some(self.lower_instance(key, &mut |cx| {
+            let mut lowerer = FnLowerer::new(cx, scope, lambda.kind, Some(env.clone()));
+            lowerer.expected_result = result.clone();
             lowerer.lower_lambda(lambda, span, &args)
-        });
-        self.depth -= 1;
-        self.in_progress.remove(&key);
-        let id = self.push_function(function);
-        self.instances.insert(key, id);
-        Some(id)
+        }))
     }
 }
 

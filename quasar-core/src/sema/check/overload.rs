@@ -122,7 +122,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut ordered = Vec::new();
         for (i, p) in params.iter().enumerate() {
             if p.variadic {
-                ordered.append(&mut rest);
+                let declared = p.ty.as_ref().map(|_| self.cx.declared_param_type(def, p));
+                match self.pack_rest(def.kind, declared.as_ref(), &mut rest) {
+                    Some(packed) => ordered.push(packed),
+                    None => ordered.append(&mut rest),
+                }
                 continue;
             }
             let Some(arg) = slots[i].take() else {

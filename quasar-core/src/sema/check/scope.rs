@@ -32,9 +32,14 @@ impl<'a> OuterEnv<'a> {
         }
     }
 
-    fn find_lambda(&self, name: &str) -> Option<(&'a ast::Lambda, Span, ScopeId)> {
+    pub(super) fn find_lambda(&self, name: &str) -> Option<(&'a ast::Lambda, Span, ScopeId)> {
+        // A lambda assigned in this scope is known before its variable has a type (a
+        // recursive lambda names itself while the variable is being assigned).
+        if let Some((l, s)) = self.lambdas.get(name) {
+            return Some((*l, *s, self.scope));
+        }
         if self.vars.contains_key(name) {
-            return self.lambdas.get(name).map(|(l, s)| (*l, *s, self.scope));
+            return None;
         }
         self.parent.as_ref()?.find_lambda(name)
     }
@@ -81,6 +86,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Depth of `{!parallel for}` loops being lowered: their bodies become kernels, so
     /// kernel-only functions (`syncthreads`, `shared`) are allowed there.
     pub parallel_depth: u32,
+    /// The declared type of a lambda's result (`add : [scalar -> scalar -> scalar] =
+    /// x -> y -> x + y`): an inner lambda body takes its parameter types from it.
+    pub expected_result: Option<Type>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -111,6 +119,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             prologue: Vec::new(),
             geometry_fits: Vec::new(),
             parallel_depth: 0,
+            expected_result: None,
         }
     }
 

@@ -82,7 +82,8 @@ impl IntKind {
 /// How a conversion into a narrower integer type behaves (`int'sat`, manual §2.2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Overflow {
-    /// The default: a value that does not fit is an error (CPU) or wraps (GPU).
+    /// `'checked`, the default: the manual asks for an error on overflow (and notes that it
+    /// is not implemented); values are not clipped.
     #[default]
     Checked,
     /// `'sat`: a value that does not fit becomes the nearest representable one.
