@@ -207,6 +207,9 @@ pub use quasar_std::builtins;
 pub use quasar_std::builtins::cast;
 #[doc(inline)]
 pub use quasar_std::image::{imread, imread_mode, imwrite, imwrite_range};
+/// A value whose type is known at run time only (`??`, `object()`, cell arrays): what
+/// generated code passes for parameters declared `??` or `object`.
+pub use quasar_std::value::Value;
 /// The run-time library of manual chapter 14 for use from Rust: FFTs, linear algebra
 /// (feature `linalg`), strings, files, timing, and figures (`figure::set_output` chooses
 /// where `imshow` and `plot` write their PNG files).

@@ -32,3 +32,4 @@ pub mod math;
 pub mod rt;
 pub mod system;
 pub mod text;
+pub mod value;

@@ -23,6 +23,10 @@
 //! 5. After the driver's prune, concrete code never calls a generic (error-only) instance.
 //! 6. `break`/`continue` are inside loops; `syncthreads` is not in host code.
 //! 7. Operators are the IR's own ([`op`]): no pipeline `|>`, and `:=` is a plain assignment.
+//! 8. A class value ([`ExprKind::Construct`]) names a class of the module and gives each
+//!    field at most once, only fields of the class unless it is dynamic, and every field or
+//!    none; a field access on a value of a class type names one of its fields unless the
+//!    class is dynamic (fields added at run time).
 //!
 //! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 
@@ -102,10 +106,25 @@ pub struct ClassDef {
     pub dynamic: bool,
     /// The class it extends (`type duck : bird`), if any.
     pub parent: Option<ClassId>,
+    /// The type parameters of a parametric class (`stack[T]`): the fields' types name them
+    /// as `Type::Param`.
+    pub params: Vec<String>,
     /// All fields, inherited ones first.
     pub fields: Vec<(String, Type)>,
     /// The declaration.
     pub span: Span,
+}
+
+impl ClassDef {
+    /// The fields of the instance `args` of this class (`stack[int]`: `tab : vec[int]`).
+    pub fn fields_of(&self, args: &[Type]) -> Vec<(String, Type)> {
+        if self.params.is_empty() || args.is_empty() {
+            return self.fields.clone();
+        }
+        let bind =
+            |n: &str| self.params.iter().position(|p| p == n).and_then(|i| args.get(i).cloned());
+        self.fields.iter().map(|(f, t)| (f.clone(), t.substitute(&bind))).collect()
+    }
 }
 
 /// An enum (`type color : enum … endtype`).

@@ -8,6 +8,7 @@ use super::{
     Callee, Expr, ExprKind, Function, FunctionId, LocalId, LocalRole, Module, NodeId, Place,
     PlaceKind, Stmt, StmtKind,
 };
+use crate::sema::types::{ClassId, Type};
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
 use std::collections::HashSet;
@@ -168,6 +169,42 @@ impl<'m> Checker<'m, '_> {
         }
     }
 
+    /// Invariant 8 for a class value.
+    fn construct(&mut self, class: ClassId, fields: &[(String, Expr)], span: Span) {
+        let Some(def) = self.module.classes.iter().find(|c| c.id == class) else {
+            return self.report(span, format!("class {} does not exist", class.0));
+        };
+        let mut seen = HashSet::new();
+        for (name, _) in fields {
+            if !seen.insert(name.as_str()) {
+                self.report(span, format!("the field `{name}` of `{}` is given twice", def.name));
+            } else if !def.dynamic && !def.fields.iter().any(|(f, _)| f == name) {
+                self.report(span, format!("`{}` has no field `{name}`", def.name));
+            }
+        }
+        if !def.dynamic && !fields.is_empty() && fields.len() != def.fields.len() {
+            self.report(span, format!("a `{}` value gives some of its fields", def.name));
+        }
+    }
+
+    /// Invariant 8 for a field access on a class value or pointer.
+    fn field(&mut self, base: &Type, field: &str, span: Span) {
+        let class = match base {
+            Type::Class(c) => c,
+            Type::Pointer(p) => match p.as_ref() {
+                Type::Class(c) => c,
+                _ => return,
+            },
+            _ => return,
+        };
+        let Some(def) = self.module.classes.iter().find(|c| c.id == class.id) else {
+            return self.report(span, format!("class {} does not exist", class.id.0));
+        };
+        if !def.dynamic && !def.fields.iter().any(|(f, _)| f == field) {
+            self.report(span, format!("`{}` has no field `{field}`", def.name));
+        }
+    }
+
     /// A call of `g` passes its parameters and then its captures.
     fn arity(&mut self, g_params: usize, g_captures: usize, args: usize, name: &str, span: Span) {
         if g_params + g_captures != args {
@@ -212,6 +249,9 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
         self.node(p.id, p.span);
         if let PlaceKind::Local(l) = p.kind {
             self.local(l, p.span);
+        }
+        if let PlaceKind::Field { base, field } = &p.kind {
+            self.field(&base.ty, field, p.span);
         }
         walk_place(self, p);
     }
@@ -271,6 +311,8 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
             ExprKind::FunctionRef(id) => {
                 self.callee(*id, e.span);
             }
+            ExprKind::Construct { class, fields } => self.construct(*class, fields, e.span),
+            ExprKind::Field { base, field } => self.field(&base.ty, field, e.span),
             _ => {}
         }
         walk_expr(self, e);
@@ -357,5 +399,35 @@ endfunction
         let found = messages(&bad);
         assert!(found.iter().any(|s| s.contains("outside a loop")), "{found:?}");
         assert!(found.iter().any(|s| s.contains("special outside")), "{found:?}");
+    }
+
+    #[test]
+    fn class_values_give_fields_of_their_class() {
+        let src = "type point : class\n  x : scalar\n  y : scalar\nendtype
+function r = f(a : scalar)
+    p = point(x := a, y := 2.0)
+    r = p.x
+endfunction
+";
+        let m = checked(src);
+        assert_eq!(verify(&m, ALL), Ok(()));
+        let f = m.functions.iter().position(|f| f.name == "f").expect("f");
+        struct Rename;
+        impl super::super::visit::VisitMut for Rename {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                match &mut e.kind {
+                    ExprKind::Construct { fields, .. } => fields[1].0 = "x".into(),
+                    ExprKind::Field { field, .. } => *field = "z".into(),
+                    _ => {}
+                }
+                super::super::visit::walk_expr_mut(self, e);
+            }
+        }
+        let mut bad = m.clone();
+        super::super::visit::VisitMut::visit_block_mut(&mut Rename, &mut bad.functions[f].body);
+        let found: Vec<String> =
+            verify(&bad, ALL).expect_err("broken").into_iter().map(|v| v.message).collect();
+        assert!(found.iter().any(|s| s.contains("given twice")), "{found:?}");
+        assert!(found.iter().any(|s| s.contains("no field `z`")), "{found:?}");
     }
 }

@@ -179,6 +179,25 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
             return Ok(V { t, r });
         }
+        // `p != nullptr`, `p == q`: pointers and mutable objects compare by identity.
+        let g = &*self.g;
+        let ctx = self.ctx;
+        let is_ref = |t: &Type| {
+            matches!(t, Type::Pointer(_) | Type::Null)
+                || matches!(super::expr::repr_in(g, t, ctx, span), Ok(Repr::Obj(_)))
+        };
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_ref(&l.ty) && is_ref(&rr.ty) {
+            let t = self.pointer_compare(op == BinaryOp::Eq, l, rr)?;
+            let t = self.convert(V { t: quote!((#t as i32)), r: Repr::Num(Num::I32) }, &r, span)?;
+            return Ok(V { t, r });
+        }
+        // `s + "_suffix"`: strings concatenate.
+        if op == BinaryOp::Add && l.ty == Type::String && rr.ty == Type::String {
+            let a = self.expr_as(l, &Repr::Str)?;
+            let b = self.expr_as(rr, &Repr::Str)?;
+            let t = quote!({ let mut __s: ::std::string::String = #a; __s.push_str(&#b); __s });
+            return Ok(V { t, r: Repr::Str });
+        }
         let n = r.num().ok_or_else(|| {
             unsupported(
                 span,

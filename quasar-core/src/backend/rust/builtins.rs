@@ -47,6 +47,18 @@ impl FnGen<'_, '_> {
             B::Schedule | B::SchedAttr | B::AllocAttr | B::TransferAttr => {
                 return self.runtime_control(b, args, span)
             }
+            B::Object if self.ctx == super::func::Ctx::Host => {
+                arity(nargs == 0)?;
+                let v = self.object_alloc();
+                return self.dynamic_as(v, r, span);
+            }
+            // `vec[mat](n)`, a typed cell array (its elements are checked when read).
+            B::Cell | B::Uninit | B::Zeros
+                if self.ctx == super::func::Ctx::Host && r == Repr::Value =>
+            {
+                let v = self.cell_alloc(args, span)?;
+                return self.dynamic_as(v, r, span);
+            }
             B::Exp
             | B::Exp2
             | B::Log
@@ -271,6 +283,8 @@ impl FnGen<'_, '_> {
                 let a = self.expr(&args[0])?;
                 let x = a.t;
                 match a.r {
+                    Repr::Value => quote!((#x.numel() as i32)),
+                    Repr::Str => quote!((#x.chars().count() as i32)),
                     Repr::Array(..) => quote!(#bi::numel(&#x)?),
                     Repr::View(..) => quote!((#x.numel() as i32)),
                     Repr::Fixed(_, s) => {

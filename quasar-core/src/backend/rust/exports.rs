@@ -99,7 +99,10 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
     for p in &f.params {
         let l = f.local(*p);
         let r = repr_in(g, &l.ty, ctx, l.span)?;
-        if matches!(r, Repr::FnVal(_) | Repr::View(..)) {
+        if matches!(
+            r,
+            Repr::FnVal(_) | Repr::View(..) | Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_)
+        ) {
             // Rust callers cannot make Quasar function values or kernel views: such a
             // function stays internal to the module.
             g.diagnostics.push(Diagnostic::warning(
@@ -164,6 +167,7 @@ fn param_type(
             let len: usize = s.iter().product();
             (quote!([#t; #len]), quote!(#ident))
         }
+        Repr::Value => (quote!(&#rt::qstd::value::Value), quote!(#ident.clone())),
         _ => {
             return Err(unsupported(
                 span,

@@ -50,6 +50,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     rs.iter().map(|r| self.default_value(r, span)).collect::<GResult<Vec<_>>>()?;
                 quote!((#(#vs,)*))
             }
+            Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) => {
+                self.class_zero(r).ok_or_else(|| {
+                    unsupported(
+                        span,
+                        "a variable of this class without a value",
+                        "assign the variable a value before it is used",
+                    )
+                })?
+            }
+            Repr::Null => quote!(()),
+            Repr::Value => quote!(<#rt::qstd::value::Value as ::core::default::Default>::default()),
             Repr::View(..) | Repr::FnVal(_) => {
                 return Err(unsupported(
                     span,
@@ -58,6 +69,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 ))
             }
         })
+    }
+
+    /// Whether values of type `ty` are dynamic (`??`, cells, objects) here.
+    pub fn is_dynamic(&self, ty: &Type) -> bool {
+        repr_in(self.g, ty, self.ctx, Span::default()).is_ok_and(|r| r == Repr::Value)
+    }
+
+    /// A dynamic value `v` where the IR expects `r` (a typed result, checked at run time).
+    pub fn dynamic_as(&mut self, v: V, r: Repr, span: Span) -> GResult<V> {
+        if r == Repr::Value {
+            return Ok(v);
+        }
+        let t = self.dynamic_to(v.t, &r, span)?;
+        Ok(V { t, r })
     }
 
     pub fn expr(&mut self, e: &Expr) -> GResult<V> {
@@ -155,6 +180,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let v = self.expr(inner)?;
                 let t = self.convert(v, &r, e.span)?;
                 Ok(V { t, r })
+            }
+            ExprKind::Unary { op, operand } if self.is_dynamic(&operand.ty) => {
+                let v = self.value_unary(*op, operand, e.span)?;
+                self.dynamic_as(v, r?, e.span)
+            }
+            ExprKind::Binary { op, lhs, rhs }
+                if self.is_dynamic(&lhs.ty) || self.is_dynamic(&rhs.ty) =>
+            {
+                let v = self.value_binary(*op, lhs, rhs, e.span)?;
+                self.dynamic_as(v, r?, e.span)
             }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, r?, e.span),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, r?, e.span),
@@ -268,21 +303,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let i = syn_index(*index);
                 Ok(V { t: quote!((#t).#i), r })
             }
-            ExprKind::Field { .. } => Err(unsupported(
-                e.span,
-                "fields (classes)",
-                "keep the fields in separate variables",
-            )),
-            ExprKind::Construct { .. } => Err(unsupported(
-                e.span,
-                "class values",
-                "keep the fields in separate variables or arrays",
-            )),
-            ExprKind::Cell(_) => Err(unsupported(
-                e.span,
-                "cell arrays",
-                "use separate variables, or an array when the elements are numbers of one type",
-            )),
+            ExprKind::Field { base, field } => self.field_read(base, field, e.span),
+            ExprKind::Construct { fields, .. } => match r? {
+                Repr::Value => self.dynamic_construct(fields, e.span),
+                r => self.construct(fields, r, e.span),
+            },
+            ExprKind::Cell(items) => {
+                let v = self.cell_literal(items)?;
+                self.dynamic_as(v, r?, e.span)
+            }
             ExprKind::BuiltinRef(name) => Err(unsupported(
                 e.span,
                 format_args!("the built-in `{name}` used as a value"),
@@ -311,6 +340,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 quote!(<#ty>::new(#re, #im))
             }
             (Const::Str(s), Repr::Str) => quote!(::std::string::String::from(#s)),
+            (Const::Null, Repr::Null) => quote!(()),
+            (Const::Null, Repr::Ptr(_)) => quote!(::core::option::Option::None),
             _ => {
                 return Err(unsupported(
                     span,
@@ -329,6 +360,23 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let q = quote!(#rt::qstd);
         if &v.r == target {
             return Ok(v.t);
+        }
+        if v.r == Repr::Value {
+            return self.dynamic_to(v.t, target, span);
+        }
+        // An element of an array of classes is the class value itself.
+        if let (Repr::Num(Num::Class(a)), Repr::Class(b))
+        | (Repr::Class(a), Repr::Num(Num::Class(b))) = (&v.r, target)
+        {
+            if a == b {
+                return Ok(v.t);
+            }
+        }
+        if *target == Repr::Value {
+            return self.as_dynamic(v, span);
+        }
+        if matches!(v.r, Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) | Repr::Null) {
+            return self.convert_class(&v, target, span);
         }
         let t = v.t;
         Ok(match (&v.r, target) {
@@ -427,6 +475,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let z = n.zero(&rt);
                 quote!(#t.iter().all(|__v| *__v != #z))
             }
+            Repr::Ptr(_) => quote!((#t).is_some()),
+            Repr::Value => self.vtry(quote!((#t).truthy()), e.span),
             r => {
                 return Err(unsupported(
                     e.span,
@@ -435,6 +485,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 ))
             }
         })
+    }
+}
+
+/// The number type of an array element: a number, or a class of plain old data (arrays of
+/// classes are stored in place, manual §2.2.6).
+pub(crate) fn elem_num(g: &super::Gen, elem: &Type) -> Option<Num> {
+    if let Some(n) = Num::of(elem, g.opts.double) {
+        return Some(n);
+    }
+    match elem {
+        Type::Class(_) => match super::classes::class_repr(g, elem, Ctx::Kernel, Span::default()) {
+            Ok(Repr::Class(k)) => Some(Num::Class(k)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -451,8 +516,9 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
         Type::Tuple(ts) => {
             Repr::Tuple(ts.iter().map(|t| repr_in(g, t, ctx, span)).collect::<GResult<_>>()?)
         }
+        Type::Array(a) if ctx == Ctx::Host && elem_num(g, &a.elem).is_none() => Repr::Value,
         Type::Array(a) => {
-            let n = Num::of(&a.elem, double).ok_or_else(|| {
+            let n = elem_num(g, &a.elem).ok_or_else(|| {
                 unsupported(
                     span,
                     format_args!("arrays of {} elements", a.elem),
@@ -490,6 +556,10 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
                 )
             })?)
         }
+        Type::Class(_) | Type::Pointer(_) => super::classes::class_repr(g, ty, ctx, span)?,
+        Type::Null => Repr::Null,
+        // Dynamic values, cell arrays (`vec[??]`, `{…}`, typed cells such as `vec[mat]`).
+        Type::Unknown | Type::CellTuple(_) if ctx == Ctx::Host => Repr::Value,
         Type::Unknown => {
             return Err(unsupported(
                 span,
@@ -516,6 +586,11 @@ pub(crate) fn describe(r: &Repr) -> String {
         Repr::View(n, _) => format!("a kernel array of {}", n.quasar_name()),
         Repr::FnVal(_) => "a function value".into(),
         Repr::Tuple(_) => "several results".into(),
+        Repr::Class(_) => "a class value".into(),
+        Repr::Obj(_) => "a mutable class object".into(),
+        Repr::Ptr(_) => "a pointer".into(),
+        Repr::Null => "`nullptr`".into(),
+        Repr::Value => "a value of type `??`".into(),
     }
 }
 

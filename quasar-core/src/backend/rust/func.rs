@@ -109,7 +109,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let t = self.local(id);
         let t = match r {
             // A tuple (a spread call's results) is read once per result.
-            Repr::Array(..) | Repr::Str | Repr::FnVal(_) | Repr::Tuple(_) => quote!(#t.clone()),
+            Repr::Array(..)
+            | Repr::Str
+            | Repr::FnVal(_)
+            | Repr::Tuple(_)
+            | Repr::Class(_)
+            | Repr::Obj(_)
+            | Repr::Ptr(_)
+            | Repr::Value => quote!(#t.clone()),
             _ => t,
         };
         V { t, r }
@@ -150,6 +157,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let ty = self.rust_type(&r);
             match r {
                 Repr::FnVal(_) | Repr::View(..) => out.push(quote!(let mut #name: #ty;)),
+                Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) => match self.class_zero(&r) {
+                    Some(d) => out.push(quote!(let mut #name: #ty = #d;)),
+                    None => out.push(quote!(let mut #name: #ty;)),
+                },
                 Repr::Unit => {}
                 _ => {
                     let d = self.default_value(&r, l.span)?;

@@ -38,6 +38,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let subs = self.host_subs(indices)?;
                 quote!(#q::index_get(&#bt, #name, &#subs, #mode)?)
             }
+            // An element of an array of classes.
+            Repr::Class(k) if n == Num::Class(*k) => {
+                let idx = self.host_positions(indices, span)?;
+                quote!(#q::get_elem(&#bt, #name, &#idx, #mode)?)
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -91,7 +96,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 "write it out: `x[i] = max(x[i], v)` (or `min`, `xor`, `or`, `and`)",
             ));
         }
-        let element = elem_ty.is_number();
+        let element = elem_ty.is_number() || matches!(n, Num::Class(_));
         if element {
             let idx = self.host_positions(indices, span)?;
             let v = self.num_as(&value_expr, n)?;

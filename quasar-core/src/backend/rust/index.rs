@@ -59,6 +59,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         let b = self.expr(base)?;
         match b.r.clone() {
+            Repr::Value => {
+                let v = self.value_index(b, indices, span)?;
+                self.dynamic_as(v, r, span)
+            }
             Repr::Array(n, _) => self.host_read(base, b, n, indices, r, span),
             Repr::View(n, rank) => {
                 let comps = self.view_components(indices, span, node)?;
@@ -100,6 +104,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         let b = self.expr(base)?;
         match b.r.clone() {
+            Repr::Value => self.value_index_write(b, indices, op, value, span),
             Repr::Array(n, _) => self.host_write(base, b, n, indices, op, value, elem_ty, span),
             Repr::View(n, rank) => {
                 let comps = self.view_components(indices, span, node)?;

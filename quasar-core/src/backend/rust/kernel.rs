@@ -40,7 +40,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = Num::of(&a.elem, fg.g.opts.double).ok_or_else(|| {
+            let n = super::expr::elem_num(fg.g, &a.elem).ok_or_else(|| {
                 unsupported(
                     local.span,
                     format_args!("arrays of {}", a.elem),
@@ -93,7 +93,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
             }
-            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) => {
+            Repr::Num(_) | Repr::FnVal(_) | Repr::Fixed(..) | Repr::Class(_) => {
                 quote!(let #n: #ty = __args.scalar(#i)?;)
             }
             _ => {

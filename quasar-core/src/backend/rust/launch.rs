@@ -4,7 +4,7 @@
 
 use super::expr::V;
 use super::func::{Ctx, FnGen};
-use super::ty::{Num, Repr};
+use super::ty::Repr;
 use super::{unsupported, GResult};
 use crate::ir::AssignOp;
 use crate::ir::{Expr, FunctionId};
@@ -66,7 +66,7 @@ impl FnGen<'_, '_> {
             let v = self.expr(a)?;
             match &l.ty {
                 Type::Array(arr) => {
-                    let n = Num::of(&arr.elem, self.g.opts.double).ok_or_else(|| {
+                    let n = super::expr::elem_num(self.g, &arr.elem).ok_or_else(|| {
                         unsupported(
                             a.span,
                             "this kernel argument",

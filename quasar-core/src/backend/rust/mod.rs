@@ -18,8 +18,10 @@ mod arith;
 mod barrier;
 mod builtins;
 mod call;
+mod classes;
 mod collapse;
 mod control;
+mod dynamic;
 mod exports;
 mod expr;
 pub(crate) mod fnval;
@@ -172,6 +174,7 @@ pub fn generate(
     }
     items.push(exports::generate(&mut g));
     items.push(fnval::generate(&mut g));
+    items.push(classes::generate(&mut g));
     let body = quote! { #(#items)* };
     Output { tokens: body, diagnostics: g.diagnostics }
 }
@@ -204,6 +207,8 @@ pub(crate) struct Gen<'m> {
     /// Generating the copy of a kernel body for CPUs with FMA: math routines with fused
     /// multiply-adds (`pow_fma`) are called.
     pub fused: bool,
+    /// The class instances the generated code uses, numbered (`classes.rs`).
+    pub classes: std::cell::RefCell<Vec<crate::sema::types::ClassRef>>,
 }
 
 impl<'m> Gen<'m> {
@@ -217,6 +222,7 @@ impl<'m> Gen<'m> {
             info,
             ptx: ptx_embed::Embedded::default(),
             fused: false,
+            classes: std::cell::RefCell::new(Vec::new()),
         }
     }
 

@@ -248,11 +248,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             PlaceKind::Index { base, indices } => {
                 self.index_write(base, indices, op, value, &place.ty, place.span, place.id)
             }
-            PlaceKind::Field { .. } => Err(unsupported(
-                span,
-                "assignment to fields (classes)",
-                "keep the fields in separate variables",
-            )),
+            PlaceKind::Field { base, field } => {
+                self.field_write(base, field, op, value, &place.ty, span)
+            }
         }
     }
 
@@ -493,11 +491,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let r = self.repr_of(&place.ty, place.span)?;
                 self.index_read(base, indices, r, place.span, place.id)
             }
-            PlaceKind::Field { .. } => Err(unsupported(
-                place.span,
-                "fields (classes)",
-                "keep the fields in separate variables",
-            )),
+            PlaceKind::Field { base, field } => self.field_read(base, field, place.span),
         }
     }
 }

@@ -41,6 +41,9 @@ pub enum Num {
     C32,
     /// `cscalar'double` (or `cscalar` in double mode) as `Complex<f64>`.
     C64,
+    /// A class whose fields are all plain old data (`classes.rs`, the module's `k`-th class
+    /// instance), as an array element: arrays of classes are stored in place (manual §2.2.6).
+    Class(usize),
 }
 
 impl Num {
@@ -115,6 +118,10 @@ impl Num {
             Num::F64 => quote!(f64),
             Num::C32 => quote!(#rt::run::Complex<f32>),
             Num::C64 => quote!(#rt::run::Complex<f64>),
+            Num::Class(k) => {
+                let s = super::classes::struct_ident(k);
+                quote!(#s)
+            }
         }
     }
 
@@ -135,6 +142,8 @@ impl Num {
                 let inner = finite_or(v, quote!(#l), quote!(f32));
                 quote!(<#ty>::from_f32(#inner))
             }
+            // Only the zero of a class exists (its default: every field zero).
+            Num::Class(_) => quote!(<#ty as ::core::default::Default>::default()),
             Num::C32 | Num::C64 => {
                 let part = self.part().literal(v, rt);
                 let zero = self.part().literal(0.0, rt);
@@ -172,6 +181,7 @@ impl Num {
             Num::F32 => "scalar",
             Num::F64 => "scalar'double",
             Num::C32 | Num::C64 => "cscalar",
+            Num::Class(_) => "class",
         }
     }
 }
@@ -207,6 +217,16 @@ pub enum Repr {
     FnVal(usize),
     /// Several results.
     Tuple(Vec<Repr>),
+    /// An immutable class value: the module's `k`-th class struct (`classes.rs`).
+    Class(usize),
+    /// A `mutable class` object, shared: `Arc<dyn trait of class k>`.
+    Obj(usize),
+    /// A pointer `^T` to class `k`: `Option<Arc<dyn …>>`.
+    Ptr(usize),
+    /// `nullptr` before it is converted to a pointer type.
+    Null,
+    /// A value of type `??`, a cell array or a dynamic object: `quasar_std::value::Value`.
+    Value,
 }
 
 impl Repr {
@@ -287,6 +307,20 @@ pub fn rust_type(r: &Repr, rt: &TokenStream, lifetime: &TokenStream) -> TokenStr
             let ts: Vec<_> = rs.iter().map(|r| rust_type(r, rt, lifetime)).collect();
             quote!((#(#ts),*))
         }
+        Repr::Class(k) => {
+            let s = super::classes::struct_ident(*k);
+            quote!(#s)
+        }
+        Repr::Obj(k) => {
+            let t = super::classes::trait_ident(*k);
+            quote!(::std::sync::Arc<dyn #t>)
+        }
+        Repr::Ptr(k) => {
+            let t = super::classes::trait_ident(*k);
+            quote!(::core::option::Option<::std::sync::Arc<dyn #t>>)
+        }
+        Repr::Null => quote!(()),
+        Repr::Value => quote!(#rt::qstd::value::Value),
     }
 }
 

@@ -24,6 +24,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 mutable: false,
                 dynamic: false,
                 parent: None,
+                params: Vec::new(),
                 fields: Vec::new(),
                 span: tdef.span,
             };
@@ -49,6 +50,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             mutable: *kind == ClassKind::Mutable,
             dynamic: *kind == ClassKind::Dynamic,
             parent: None,
+            params: Vec::new(),
             fields: Vec::new(),
             span: tdef.span,
         };
@@ -93,6 +95,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             mutable,
             dynamic,
             parent: parent_id,
+            params: tdef.params.iter().map(|p| p.name.name.clone()).collect(),
             fields: all_fields,
             span: tdef.span,
         };
@@ -149,7 +152,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
-        let def = self.class_def(class.id);
+        let mut def = self.class_def(class.id);
+        def.fields = def.fields_of(&class.args);
         let mut fields = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let value = self.lower_expr(&arg.value);

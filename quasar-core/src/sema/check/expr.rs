@@ -319,8 +319,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         let def = self.class_def(class.id);
-        if let Some((_, t)) = def.fields.iter().find(|(f, _)| f == name) {
-            return t.clone();
+        if let Some((_, t)) = def.fields_of(&class.args).into_iter().find(|(f, _)| f == name) {
+            return t;
         }
         if def.dynamic {
             return Type::Unknown;

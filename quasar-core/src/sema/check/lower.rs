@@ -125,6 +125,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 _ => self.add_local(&p.name.name, ty, role, p.span),
             };
+            if declared.as_ref().is_some_and(|d| !d.is_concrete() && !d.is_generic())
+                && !self.locals[id.0 as usize].ty.is_generic()
+            {
+                self.dynamic_params.push(id);
+            }
             params.push(id);
         }
         let mut outputs = Vec::new();
@@ -257,6 +262,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .with_note("kernel functions cannot have optional parameters");
             self.diags.push(d);
         }
+        let dynamic_class = match ty {
+            Type::Class(c) if self.class_def(c.id).dynamic => Some(c.name.clone()),
+            _ => None,
+        };
+        if let Some(name) = dynamic_class {
+            let d = Diagnostic::error(
+                p.span,
+                format!(
+                    "kernel parameter `{}` is of the dynamic class `{name}`, which cannot be passed to a kernel",
+                    p.name.name
+                ),
+            )
+            .with_note("dynamic classes exist in host code only (manual §7.4); declare the class `class` or `mutable class` with typed fields");
+            self.diags.push(d);
+        }
         let bad = match ty {
             Type::String => Some("a string"),
             Type::Array(a) if a.elem == Type::Unknown => {
@@ -357,7 +377,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs: outputs.to_vec(),
             captures: self.captures.clone(),
             locals: Vec::new(),
-            generic: params.iter().any(|p| !self.locals[p.0 as usize].ty.is_concrete()),
+            generic: params.iter().any(|p| {
+                let t = &self.locals[p.0 as usize].ty;
+                t.is_generic() || (!t.is_concrete() && !self.dynamic_params.contains(p))
+            }),
             body: block,
             top_level: false,
             span,

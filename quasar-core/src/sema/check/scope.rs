@@ -86,6 +86,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Depth of `{!parallel for}` loops being lowered: their bodies become kernels, so
     /// kernel-only functions (`syncthreads`, `shared`) are allowed there.
     pub parallel_depth: u32,
+    /// Parameters declared with a dynamic type (`x : ??`, `t : object`, `c : vec[??]`): an
+    /// instance with such a parameter is compiled (with run-time type checks), not generic.
+    pub dynamic_params: Vec<LocalId>,
     /// The declared type of a lambda's result (`add : [scalar -> scalar -> scalar] =
     /// x -> y -> x + y`): an inner lambda body takes its parameter types from it.
     pub expected_result: Option<Type>,
@@ -119,6 +122,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             prologue: Vec::new(),
             geometry_fits: Vec::new(),
             parallel_depth: 0,
+            dynamic_params: Vec::new(),
             expected_result: None,
         }
     }

@@ -411,6 +411,45 @@ impl Type {
         }
     }
 
+    /// Whether the type names a generic parameter or a type class (as opposed to `??`, which
+    /// is only known at run time).
+    pub fn is_generic(&self) -> bool {
+        match self {
+            Type::Param(_) | Type::Union(_) => true,
+            Type::Array(a) => a.elem.is_generic(),
+            Type::CellTuple(ts) | Type::Tuple(ts) => ts.iter().any(Type::is_generic),
+            Type::Class(c) => c.args.iter().any(Type::is_generic),
+            Type::Pointer(t) | Type::TypeValue(t) => t.is_generic(),
+            Type::Function(f) => f.params.iter().chain(&f.results).any(Type::is_generic),
+            _ => false,
+        }
+    }
+
+    /// The type with each generic parameter `Param(n)` that `bind` knows replaced.
+    pub fn substitute(&self, bind: &dyn Fn(&str) -> Option<Type>) -> Type {
+        let all = |ts: &[Type]| ts.iter().map(|t| t.substitute(bind)).collect::<Vec<_>>();
+        match self {
+            Type::Param(n) => bind(n).unwrap_or_else(|| self.clone()),
+            Type::Array(a) => {
+                let mut a = (**a).clone();
+                a.elem = a.elem.substitute(bind);
+                Type::Array(Box::new(a))
+            }
+            Type::CellTuple(ts) => Type::CellTuple(all(ts)),
+            Type::Tuple(ts) => Type::Tuple(all(ts)),
+            Type::Union(ts) => Type::Union(all(ts)),
+            Type::Class(c) => Type::Class(ClassRef { args: all(&c.args), ..c.clone() }),
+            Type::Pointer(t) => Type::Pointer(Box::new(t.substitute(bind))),
+            Type::TypeValue(t) => Type::TypeValue(Box::new(t.substitute(bind))),
+            Type::Function(f) => Type::Function(Box::new(FnType {
+                params: all(&f.params),
+                results: all(&f.results),
+                ..(**f).clone()
+            })),
+            t => t.clone(),
+        }
+    }
+
     /// The array type with its shape forgotten (used when joining differently sized values).
     pub fn without_shape(&self) -> Type {
         match self {

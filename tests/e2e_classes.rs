@@ -1,0 +1,65 @@
+//! End to end: classes (manual §2.2.6, chapter 7) in generated host code, with results
+//! checked against the same computations written in Rust.
+
+mod k {
+    quasar::quasar!(file = "tests/common/classes.q");
+}
+
+fn close(a: &[f32], b: &[f32]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert!((x - y).abs() <= 1e-5 * (1.0 + y.abs()), "{a:?} vs {b:?}");
+    }
+}
+
+#[test]
+fn immutable_values_named_arguments_constructor_and_method() {
+    let r = k::immutable_points(3.0, 4.0).unwrap().to_vec().unwrap();
+    // norm of (3, 4); q = (1.5, 2.0); q scaled by 2.
+    close(&r, &[5.0, 1.5 * 2.0, 3.0, 4.0]);
+}
+
+#[test]
+fn mutable_objects_are_shared_by_reference() {
+    for k in [0, 1, 7] {
+        let r = k::shared_counter(k).unwrap().to_vec().unwrap();
+        let total: i32 = (1..=k).sum();
+        close(&r, &[k as f32, total as f32]);
+    }
+}
+
+#[test]
+fn methods_taking_a_pointer_change_the_object() {
+    let r = k::methods_by_reference(0.5).unwrap().to_vec().unwrap();
+    close(&r, &[1.0 + 0.5 + 1.0, 2.0 + 1.0 + 1.0]);
+}
+
+#[test]
+fn a_linked_list_of_pointers_ends_with_nullptr() {
+    for n in [0, 1, 5] {
+        let want: i32 = (1..=n).map(|i| i * i).sum();
+        assert_eq!(k::linked_list_sum(n).unwrap(), want);
+    }
+}
+
+#[test]
+fn a_parametric_stack_pushes_and_pops() {
+    assert_eq!(k::parametric_stack(4, 7).unwrap(), 7 * 100 + 4);
+}
+
+#[test]
+fn derived_objects_are_accepted_as_their_parent() {
+    let r = k::inherited_fields(4.0).unwrap().to_vec().unwrap();
+    close(&r, &[5.0, 13.0, 4.5]);
+}
+
+#[test]
+fn enumerations_are_integers_and_match_by_name() {
+    // Saturday follows Friday = 5.
+    assert_eq!(k::enum_values(1).unwrap(), 2 + 50 + 1);
+}
+
+#[test]
+fn a_class_constructed_without_fields_is_zero() {
+    assert_eq!(k::default_constructed().unwrap(), 3.0);
+}
