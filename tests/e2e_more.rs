@@ -238,7 +238,16 @@ fn math_builtins_inside_kernels() {
             v.abs(),
         ];
         for (j, w) in want.iter().enumerate() {
-            assert_close(&format!("column {j} at x = {v}"), y[i * 16 + j], *w, 2e-6);
+            // tan(x/4) on the GPU: within the bound of `sin/cos` there (about 4e-5 absolute
+            // near x = ±6.3, where cos(x/4) is 0.1), as measured on an H100.
+            let tol = match j {
+                12 => {
+                    let b = math_bounds::bound("tan", v / 4.0, 0.0, *w as f64) as f32;
+                    (b / w.abs().max(1.0)).max(2e-6)
+                }
+                _ => 2e-6,
+            };
+            assert_close(&format!("column {j} at x = {v}"), y[i * 16 + j], *w, tol);
         }
     }
 }
@@ -398,3 +407,11 @@ fn imported_files_are_compiled_and_named_in_errors() {
     let e = imp::root_of(-1.0).unwrap_err().to_string();
     assert!(e.contains("lib.q:12:5"), "the imported file's name and line: {e}");
 }
+
+// Below the tests: the inline Quasar blocks above keep their line numbers.
+
+/// The documented error bounds of the GPU's math routines (`tan` is `sin/cos` of the
+/// hardware's `.approx` functions there, so its error grows near the poles).
+#[allow(dead_code)] // only `bound` is used here
+#[path = "common/math.rs"]
+mod math_bounds;

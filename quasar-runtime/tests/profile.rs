@@ -35,13 +35,14 @@ static TOTAL: Kernel = Kernel::new("total", total_cpu).with_params(&["x"]);
 fn transfers_per_array_say_why() {
     let (rt, _) = sim_runtime(SimConfig::default());
     let gpu = rt.gpu().unwrap().clone();
-    let a = Array::<i32>::zeros(&[N]).unwrap();
+    // Filled on the host (an array of `zeros` would be cleared on the device instead).
+    let a = Array::<i32>::from_elem(&[N], 0).unwrap();
     add(&rt, &a, 1); // first use: up
     a.set(&[0], 5).unwrap(); // host read (down), then the device copy is stale
     add(&rt, &a, 1); // stale copy: up
                      // Evict a: fill the pool's limit with other arrays.
     gpu.set_memory_limit(Some(2 * size_class(N * 4)));
-    let others: Vec<Array<i32>> = (0..2).map(|_| Array::zeros(&[N]).unwrap()).collect();
+    let others: Vec<Array<i32>> = (0..2).map(|_| Array::from_elem(&[N], 0).unwrap()).collect();
     for o in &others {
         add(&rt, o, 7); // the second evicts a (down)
     }
@@ -131,4 +132,26 @@ fn the_timeline_is_valid_chrome_trace_json_with_devices_and_streams() {
     let back: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(back["traceEvents"].as_array().unwrap().len(), events.len());
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn arrays_of_zeros_are_cleared_on_the_gpu_not_uploaded() {
+    let (rt, _) = sim_runtime(SimConfig::default());
+    let a = Array::<i32>::zeros(&[N]).unwrap();
+    let b = Array::<i32>::zeros(&[N]).unwrap();
+    add(&rt, &a, 2); // all zeros: cleared on the device
+    assert_eq!(a.to_vec().unwrap(), vec![2; N]);
+    b.set(&[3], 7).unwrap(); // written on the host: no longer all zeros
+    add(&rt, &b, 1);
+    let mut want = vec![1; N];
+    want[3] = 8;
+    assert_eq!(b.to_vec().unwrap(), want);
+    let p = rt.profile();
+    let up = |x: &Array<i32>| p.array(x.id()).map(|r| r.bytes_to_device).sum::<u64>();
+    assert_eq!(up(&a), 0, "nothing to upload for an array of zeros");
+    assert_eq!(up(&b), BYTES, "a written array is uploaded");
+    assert_eq!(p.row("add_scalar", "simulated").unwrap().bytes_to_device, BYTES);
+    // The cleared copy is on the timeline as a memset.
+    let trace = rt.trace().to_chrome_json();
+    assert!(trace.contains("\"zeros\""), "{trace}");
 }
