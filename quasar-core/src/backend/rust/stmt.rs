@@ -496,23 +496,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 }
 
-/// The operator of a compound assignment.
+/// The operator of a compound assignment (the IR's [`AssignOp::binary`]); the atomic-only
+/// forms, handled separately, give `+`.
 pub(crate) fn binary_of(op: AssignOp) -> Option<BinaryOp> {
-    Some(match op {
-        AssignOp::Assign => return None,
-        AssignOp::Add => BinaryOp::Add,
-        AssignOp::Sub => BinaryOp::Sub,
-        AssignOp::Mul => BinaryOp::Mul,
-        AssignOp::Div => BinaryOp::Div,
-        AssignOp::Pow => BinaryOp::Pow,
-        AssignOp::ElemMul => BinaryOp::ElemMul,
-        AssignOp::ElemDiv => BinaryOp::ElemDiv,
-        AssignOp::ElemPow => BinaryOp::ElemPow,
-        // Handled separately (no binary operator).
+    match op {
         AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And => {
-            BinaryOp::Add
+            Some(BinaryOp::Add)
         }
-    })
+        _ => op.binary(),
+    }
 }
 
 fn contains_jump(b: &Block) -> bool {
