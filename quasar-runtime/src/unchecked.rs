@@ -84,10 +84,10 @@ pub unsafe fn read_at<T: Element, const R: usize>(
     unsafe { read(v, row_major(i, s)) }
 }
 
-/// [`write`] at index `i` of a view with strides `s` ([`row_major`]).
+/// [`write()`] at index `i` of a view with strides `s` ([`row_major`]).
 ///
 /// # Safety
-/// As for [`write`], with `off = row_major(i, s)`.
+/// As for [`write()`], with `off = row_major(i, s)`.
 #[inline(always)]
 pub unsafe fn write_at<T: Element, const R: usize>(
     v: &KernelView<'_, T>,
