@@ -353,7 +353,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 matches.push(m);
             }
         }
-        matches.sort_by(|a, b| b.rank.cmp(&a.rank));
+        matches.sort_by_key(|m| std::cmp::Reverse(m.rank));
         // Each rule in turn: a condition that holds ends the chain, one that fails skips the
         // rule, one known only at run time becomes a branch.
         let mut branches: Vec<(ir::Expr, ir::Expr)> = Vec::new();
