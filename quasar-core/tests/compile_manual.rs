@@ -24,7 +24,10 @@ const MIN_COMPILED_SNIPPETS: usize = 150;
 fn compile(path: &Path, show: bool) -> Result<bool, String> {
     let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap_or_default().to_string_lossy().into_owned();
-    let opts = Options { back_ends: vec![BackEnd::Ptx, BackEnd::Rust], ..Options::new(&name, source, path) };
+    let opts = Options {
+        back_ends: vec![BackEnd::Ptx, BackEnd::Rust],
+        ..Options::new(&name, source, path)
+    };
     let art = catch_unwind(AssertUnwindSafe(|| driver::compile(&opts).0)).map_err(|e| {
         e.downcast_ref::<String>()
             .cloned()
