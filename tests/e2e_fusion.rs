@@ -129,3 +129,16 @@ fn arrays_of_different_sizes_run_as_written_and_fail_as_the_library_does() {
     let w = Array::from_fn(&[5], |i| i as f32).unwrap();
     assert!(k::dot_and_mean(&v, &w).is_err());
 }
+
+#[test]
+fn the_fused_expressions_run_as_generated_kernels_on_the_chosen_device() {
+    let a = mat(8, 8, |i| i as f32);
+    k::axpy_sq(&a, &a, &a).unwrap();
+    let rows = quasar::Runtime::global().profile().rows;
+    let fused: Vec<_> =
+        rows.iter().filter(|r| r.kernel.starts_with("axpy_sq") && r.launches > 0).collect();
+    assert!(!fused.is_empty(), "{rows:?}");
+    if std::env::var("QUASAR_DEVICE").is_ok_and(|d| d == "gpu") {
+        assert!(fused.iter().all(|r| r.device != "CPU"), "{fused:?}");
+    }
+}
