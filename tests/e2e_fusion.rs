@@ -65,8 +65,7 @@ fn a_fused_expression_equals_its_operators_one_at_a_time() {
 fn a_three_dimensional_gamma_with_scalar_parameters() {
     let x = Array::from_fn(&[9, 17, 3], |i| ((i * 31) % 256) as f32).unwrap();
     let got = values(&k::gamma(&x, 2.2).unwrap());
-    let want: Vec<f32> =
-        values(&x).iter().map(|v| 255.0 * (v / 255.0).powf(1.0 / 2.2)).collect();
+    let want: Vec<f32> = values(&x).iter().map(|v| 255.0 * (v / 255.0).powf(1.0 / 2.2)).collect();
     close("gamma", &got, &want, 2e-4);
 }
 

@@ -22,8 +22,8 @@
 use super::parallel_loops::{self, blocks_mut};
 use super::PassContext;
 use crate::ir::{
-    AssignOp, BinaryOp, Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId,
-    Index, Local, LocalId, LocalRole, LoopHint, Module, Place, PlaceKind, Stmt, StmtKind, UnaryOp,
+    AssignOp, BinaryOp, Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index,
+    Local, LocalId, LocalRole, LoopHint, Module, Place, PlaceKind, Stmt, StmtKind, UnaryOp,
 };
 use crate::sema::types::{Dim, Rank, Type};
 use crate::span::Span;
@@ -184,11 +184,10 @@ impl Generator<'_> {
             return None;
         }
         let (reduce, expr) = match &value.kind {
-            ExprKind::Call { callee: Callee::Builtin(b @ (Builtin::Sum | Builtin::Mean)), args }
-                if args.len() == 1 && matches!(value.ty, Type::Scalar(_)) =>
-            {
-                (Some(*b), &args[0])
-            }
+            ExprKind::Call {
+                callee: Callee::Builtin(b @ (Builtin::Sum | Builtin::Mean)),
+                args,
+            } if args.len() == 1 && matches!(value.ty, Type::Scalar(_)) => (Some(*b), &args[0]),
             _ => (None, value),
         };
         let Kind::Array(rank) = kind(&expr.ty) else { return None };
@@ -225,9 +224,8 @@ impl Generator<'_> {
                 let place = Place::new(PlaceKind::Local(acc), value.ty.clone(), span);
                 let mut total = local(acc, value.ty.clone(), span);
                 if b == Builtin::Mean {
-                    let n = call(Builtin::Numel, vec![local(first, self.ty(first), span)], Type::INT, span);
-                    let kind = ExprKind::Binary { op: BinaryOp::Div, lhs: Box::new(total), rhs: Box::new(n) };
-                    total = Expr::new(kind, value.ty.clone(), span);
+                    let n = extent(first, 1, 0, self.f, span);
+                    total = binary(BinaryOp::Div, total, n, value.ty.clone());
                 }
                 (
                     assign(place.clone(), zero, span),
@@ -236,56 +234,20 @@ impl Generator<'_> {
                 )
             }
         };
-        let mut nest = inner;
-        for (k, &v) in vars.iter().enumerate().rev() {
-            let end = Expr::new(
-                ExprKind::Binary {
-                    op: BinaryOp::Sub,
-                    lhs: Box::new(extents[k].clone()),
-                    rhs: Box::new(int(1, span)),
-                },
-                Type::INT,
-                span,
-            );
-            nest = Stmt {
-                kind: StmtKind::ForRange {
-                    var: v,
-                    start: int(0, span),
-                    step: int(1, span),
-                    end,
-                    body: vec![nest],
-                    hint: LoopHint::Auto,
-                },
-                span,
-            };
-        }
+        let nest = loop_nest(&vars, &extents, inner, span);
         self.loop_vars.extend(vars);
         let fused = vec![init, nest, assign(place.clone(), result, span)];
         // With several array operands, their sizes must agree for the fused loop to give
         // what the library gives; else the statement runs as written.
-        let guard = leaves[1..].iter().flat_map(|&l| {
-            (0..rank).map(move |d| (l, d))
-        });
-        let mut cond: Option<Expr> = None;
-        for (l, d) in guard {
-            let eq = Expr::new(
-                ExprKind::Binary {
-                    op: BinaryOp::Eq,
-                    lhs: Box::new(extent(first, rank, d, self.f, span)),
-                    rhs: Box::new(extent(l, rank, d, self.f, span)),
-                },
-                Type::INT,
-                span,
-            );
-            cond = Some(match cond {
-                None => eq,
-                Some(c) => Expr::new(
-                    ExprKind::Binary { op: BinaryOp::And, lhs: Box::new(c), rhs: Box::new(eq) },
-                    Type::INT,
-                    span,
-                ),
-            });
-        }
+        let cond = leaves[1..]
+            .iter()
+            .flat_map(|&l| (0..rank).map(move |d| (l, d)))
+            .map(|(l, d)| {
+                let (lhs, rhs) =
+                    (extent(first, rank, d, self.f, span), extent(l, rank, d, self.f, span));
+                binary(BinaryOp::Eq, lhs, rhs, Type::INT)
+            })
+            .reduce(|c, eq| binary(BinaryOp::And, c, eq, Type::INT));
         match cond {
             None => out.extend(fused),
             Some(cond) => {
@@ -294,17 +256,12 @@ impl Generator<'_> {
                     Some(b) => call(b, vec![e], value.ty.clone(), span),
                 };
                 let as_written = assign(place.clone(), whole, span);
-                let kind =
-                    StmtKind::If { cond, then_body: fused, else_body: vec![as_written] };
+                let kind = StmtKind::If { cond, then_body: fused, else_body: vec![as_written] };
                 out.push(Stmt { kind, span });
             }
         }
         crate::ir::number::clear_ids(&mut out);
         Some(out)
-    }
-
-    fn ty(&self, l: LocalId) -> Type {
-        self.f.local(l).ty.clone()
     }
 
     /// Evaluates the operands of `e` that are not variables or constants once, before the
@@ -378,7 +335,25 @@ fn for_operands_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-/// The extent of dimension `d` of array `l`: `numel(l)` for a vector, else `size(l, d)`.
+/// `for v0 = 0..extent0 - 1, for v1 = …` around `inner`.
+fn loop_nest(vars: &[LocalId], extents: &[Expr], inner: Stmt, span: Span) -> Stmt {
+    let mut nest = inner;
+    for (&v, n) in vars.iter().zip(extents).rev() {
+        let end = binary(BinaryOp::Sub, n.clone(), int(1, span), Type::INT);
+        let (start, step, body) = (int(0, span), int(1, span), vec![nest]);
+        let kind = StmtKind::ForRange { var: v, start, step, end, body, hint: LoopHint::Auto };
+        nest = Stmt { kind, span };
+    }
+    nest
+}
+
+fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, ty: Type) -> Expr {
+    let span = lhs.span;
+    Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, ty, span)
+}
+
+/// The extent of dimension `d` of array `l`: `numel(l)` for a vector (or with `rank` 1, all
+/// of its elements), else `size(l, d)`.
 fn extent(l: LocalId, rank: u8, d: u8, f: &Function, span: Span) -> Expr {
     let x = local(l, f.local(l).ty.clone(), span);
     if rank == 1 {

@@ -5,7 +5,8 @@ use crate::driver::{self, Options};
 
 /// The IR after the last pass, one entry per function (its signature line first).
 fn compile(src: &str) -> Vec<String> {
-    let opts = Options { dump_ir_after: vec!["interior".into()], ..Options::new("t.q", src, "t.q") };
+    let opts =
+        Options { dump_ir_after: vec!["interior".into()], ..Options::new("t.q", src, "t.q") };
     let (art, loader) = driver::compile(&opts);
     assert!(art.diagnostics.is_empty(), "{}", loader.map.render(&art.diagnostics));
     let text = &art.ir_dumps.last().expect("the dump").1;
@@ -46,7 +47,9 @@ endfunction
     // Every operator works on elements; the scalar is a parameter.
     assert!(k.contains("c : scalar"), "{k}");
     assert!(
-        k.contains("(a{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]!{scalar} * x"),
+        k.contains(
+            "(a{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]!{scalar} * x"
+        ),
         "{k}"
     );
     // The interior pass proved every access in bounds.
@@ -56,7 +59,12 @@ endfunction
     let h = host(&m, "f");
     // The sizes of the three arrays are compared; on a mismatch the library runs.
     assert!(h.contains("(size(a{mat}, 0{int}){int} == size(x{mat}, 0{int}){int})"), "{h}");
-    assert!(h.contains("fused{mat} = uninit(size(a{mat}, 0{int}){int}, size(a{mat}, 1{int}){int}){mat}"), "{h}");
+    assert!(
+        h.contains(
+            "fused{mat} = uninit(size(a{mat}, 0{int}){int}, size(a{mat}, 1{int}){int}){mat}"
+        ),
+        "{h}"
+    );
     assert!(h.contains("parallel_do("), "{h}");
     assert!(h.contains("y{mat} = fused{mat}"), "{h}");
     assert!(h.contains("else"), "{h}");
@@ -157,4 +165,3 @@ endfunction
     assert!(h.contains("parallel_do("), "{h}");
     assert_eq!(kernels(&m).len(), 1);
 }
-

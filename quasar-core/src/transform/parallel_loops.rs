@@ -15,6 +15,7 @@
 //! that writes array elements and stays serial gets a warning with the reason. `while` loops
 //! stay serial.
 
+use super::kernel_generator::Generated;
 use super::loop_deps::{self, Plan};
 use super::loop_uses::{assigned_in, first_use, pure_bound, reads_outside, Use};
 use super::PassContext;
@@ -29,7 +30,6 @@ use crate::ir::{
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
-use super::kernel_generator::Generated;
 use std::collections::{HashMap, HashSet};
 
 /// The most loops parallelised jointly (launches have at most three dimensions).
