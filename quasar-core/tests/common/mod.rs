@@ -17,8 +17,11 @@ impl Drop for TempDir {
 /// `shared/tools/manual-snippets.py` next to the workspace; `None`, with a message, when the
 /// script or `python3` is not available, so the calling test can skip.
 pub fn manual_snippets(purpose: &str) -> Option<(TempDir, Vec<PathBuf>)> {
+    // `QUASAR_SNIPPETS_SCRIPT` names the script where the workspace is elsewhere (a worktree).
     let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/manual-snippets.py");
+        std::env::var_os("QUASAR_SNIPPETS_SCRIPT").map(PathBuf::from).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/manual-snippets.py")
+        });
     if !script.exists() {
         eprintln!("skipping {purpose}: {} not found", script.display());
         return None;
