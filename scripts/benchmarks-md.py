@@ -8,7 +8,8 @@ benchmark, so that no figure in it is typed by hand:
 It reads the `RATIO`/`LOAD` lines the benchmark prints and the machine it runs on, and
 replaces the part of BENCHMARKS.md between the `transforms` markers (appending it, markers
 included, when the file has none); the rest of the file is left as it is. With `-` as the
-second argument it prints the section instead."""
+second argument it prints the section instead. `BENCH_MACHINE="..."` describes the machine
+when the benchmark ran on another one."""
 
 import os
 import platform
@@ -49,8 +50,13 @@ def section(text):
         BEGIN,
         "## Compiler transforms (`cargo bench --bench transforms`)",
         "",
-        f"Machine: {cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} "
-        f"{platform.release()}. Images are 3840x2160 `scalar` (f32), reductions 10^7 elements.",
+        # BENCH_MACHINE describes the machine when the output comes from another one.
+        "Machine: "
+        + os.environ.get(
+            "BENCH_MACHINE",
+            f"{cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}",
+        )
+        + ". Images are 3840x2160 `scalar` (f32), reductions 10^7 elements.",
     ]
     if loads:
         desc = "; ".join(f"{when} {a} / {b} / {c}" for when, a, b, c in loads)
