@@ -30,12 +30,8 @@ fn compile(path: &Path, show: bool) -> Result<bool, String> {
         back_ends: vec![BackEnd::Ptx, BackEnd::Rust],
         ..Options::new(&name, source, path)
     };
-    let art = catch_unwind(AssertUnwindSafe(|| driver::compile(&opts).0)).map_err(|e| {
-        e.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default()
-    })?;
+    let art = catch_unwind(AssertUnwindSafe(|| driver::compile(&opts).0))
+        .map_err(|e| common::panic_message(&*e))?;
     if art.has_errors() && show {
         let d = art.diagnostics.iter().find(|d| d.is_error()).expect("an error");
         eprintln!("{}:{}:{}: {}", path.display(), d.span.line, d.span.col, d.message);
@@ -43,7 +39,7 @@ fn compile(path: &Path, show: bool) -> Result<bool, String> {
     Ok(!art.has_errors())
 }
 
-/// Every `.q` file under `dir`, sorted.
+/// Every `.q` file under `dir` (unsorted).
 fn q_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for e in entries.flatten() {
@@ -54,7 +50,6 @@ fn q_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-    out.sort();
 }
 
 #[test]
@@ -72,6 +67,7 @@ fn manual_snippets_compile_through_the_whole_driver() {
     if let Some(dir) = std::env::var_os("QUASAR_EXTRA_Q_DIR") {
         let mut extra = Vec::new();
         q_files(Path::new(&dir), &mut extra);
+        extra.sort();
         let mut ok = 0;
         for file in &extra {
             match compile(file, show) {

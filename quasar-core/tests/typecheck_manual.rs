@@ -46,11 +46,7 @@ fn manual_snippets_type_check_without_panicking() {
                 }
             }
             Err(e) => {
-                let msg = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
+                let msg = common::panic_message(&*e);
                 panics.push(format!("== {name}: {msg}\n{source}"));
             }
         }

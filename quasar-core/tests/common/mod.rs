@@ -53,3 +53,12 @@ pub fn manual_snippets(purpose: &str) -> Option<(TempDir, Vec<PathBuf>)> {
     assert!(!files.is_empty(), "no snippets were extracted");
     Some((dir, files))
 }
+
+/// The message of a caught panic (`String` or `&str` payloads; empty otherwise).
+#[allow(dead_code)] // not every test that includes this module catches panics
+pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
