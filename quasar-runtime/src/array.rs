@@ -56,10 +56,28 @@ impl<T: Element> Array<T> {
     pub fn zeros(shape: &[usize]) -> Result<Array<T>> {
         let s = Shape::new(shape)?;
         let bytes = byte_len::<T>(&s)?;
-        let host = HostMem::zeroed(bytes, std::mem::align_of::<T>())?;
+        let host = HostMem::zeroed(bytes, std::mem::align_of::<T>())?.holding::<T>();
         let a =
             Array { buf: Buffer::new_zeroed(host, ElemInfo::of::<T>()), shape: s, _t: PhantomData };
         // `{!alloc mode=gpu}` before this allocation.
+        crate::control::place_new(&a.buf)?;
+        Ok(a)
+    }
+
+    /// Quasar's `uninit`: an array whose elements are unspecified (valid values of `T`, not
+    /// necessarily zero) until the program writes them. A large one reuses the block of a
+    /// freed array of the same type and size when one is kept, which saves the page faults and
+    /// zeroing of new memory; otherwise it is zero.
+    pub fn uninit(shape: &[usize]) -> Result<Array<T>> {
+        let s = Shape::new(shape)?;
+        let bytes = byte_len::<T>(&s)?;
+        let (host, zero) = HostMem::uninit::<T>(bytes, std::mem::align_of::<T>())?;
+        let buf = if zero {
+            Buffer::new_zeroed(host, ElemInfo::of::<T>())
+        } else {
+            Buffer::new(host, ElemInfo::of::<T>())
+        };
+        let a = Array { buf, shape: s, _t: PhantomData };
         crate::control::place_new(&a.buf)?;
         Ok(a)
     }
@@ -130,7 +148,7 @@ impl<T: Element> Array<T> {
     /// A deep copy (on the host; the copy is valid on the host only).
     pub fn copy(&self) -> Result<Array<T>> {
         let n = self.buf.bytes;
-        let host = HostMem::zeroed(n, std::mem::align_of::<T>())?;
+        let host = HostMem::zeroed(n, std::mem::align_of::<T>())?.holding::<T>();
         let dst = host.ptr();
         // SAFETY: both blocks hold n bytes and do not overlap.
         self.buf.host_read(|src| unsafe { std::ptr::copy_nonoverlapping(src, dst, n) })?;

@@ -7,12 +7,20 @@
 //! set by [`set_host_memory_limit`] or the environment variable `QUASAR_HOST_MEMORY_LIMIT`
 //! (bytes, or with a `K`/`M`/`G`/`T` suffix, binary); it makes memory exhaustion testable and
 //! lets an application cap what Quasar code may take.
+//!
+//! Large freed blocks of a known element type are kept for reuse by [`HostMem::uninit`]
+//! (`uninit`, the arrays the kernel generator fills): a fresh block that large comes from new
+//! zero pages, whose first-touch page faults and zeroing cost more than the kernel that fills
+//! them (3x the time of a fused `a .* x + b .* y + c` on a 4K image), and freeing it unmaps it
+//! again. A few blocks are kept at most ([`SPARE_MAX_BLOCKS`], [`SPARE_MAX_BYTES`]); they are
+//! not counted against the budget, which covers memory that arrays hold.
 
 use crate::error::{Error, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::any::TypeId;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
 
 /// Alignment of host buffers the runtime allocates itself (a cache line, enough for AVX-512).
 pub(crate) const HOST_ALIGN: usize = 64;
@@ -136,6 +144,72 @@ pub fn host_vec<T>(len: usize) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// Blocks smaller than this are not kept: the allocator's free lists serve them well.
+const SPARE_MIN: usize = 1 << 20;
+/// The most bytes kept in spare blocks (the oldest go first), and the largest block kept.
+const SPARE_MAX_BYTES: usize = 512 << 20;
+/// The most spare blocks kept.
+const SPARE_MAX_BLOCKS: usize = 8;
+
+/// A freed block kept for reuse: its layout and the element type whose values it holds (so
+/// that every byte a reuse reads is a valid value of that type, as before).
+struct Spare {
+    ptr: NonNull<u8>,
+    layout: Layout,
+    kind: TypeId,
+}
+
+// SAFETY: a spare block is owned by the list alone; nothing else points into it.
+unsafe impl Send for Spare {}
+
+/// The spare blocks, oldest first.
+static SPARES: Mutex<Vec<Spare>> = Mutex::new(Vec::new());
+
+fn spares() -> std::sync::MutexGuard<'static, Vec<Spare>> {
+    // A panic while the lock was held leaves the list consistent (pushes and removes only).
+    SPARES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Takes a spare block of exactly this layout and element type, if one is kept.
+fn take_spare(layout: Layout, kind: TypeId) -> Option<NonNull<u8>> {
+    let mut list = spares();
+    let i = list.iter().rposition(|s| s.layout == layout && s.kind == kind)?;
+    Some(list.remove(i).ptr)
+}
+
+/// Keeps a freed block for reuse, freeing the oldest blocks past the limits.
+fn keep_spare(spare: Spare) {
+    let evicted: Vec<Spare> = {
+        let mut list = spares();
+        list.push(spare);
+        let mut total: usize = list.iter().map(|s| s.layout.size()).sum();
+        let mut n = 0;
+        while list.len() - n > SPARE_MAX_BLOCKS || total > SPARE_MAX_BYTES {
+            total -= list[n].layout.size();
+            n += 1;
+        }
+        list.drain(..n).collect()
+    };
+    for s in evicted {
+        // SAFETY: allocated with exactly this layout, and no longer in the list.
+        unsafe { dealloc(s.ptr.as_ptr(), s.layout) };
+    }
+}
+
+/// Frees every spare block (the memory goes back to the allocator).
+pub fn release_spare_host_memory() {
+    let all = std::mem::take(&mut *spares());
+    for s in all {
+        // SAFETY: as in `keep_spare`.
+        unsafe { dealloc(s.ptr.as_ptr(), s.layout) };
+    }
+}
+
+/// Bytes held by spare blocks.
+pub fn spare_host_memory() -> usize {
+    spares().iter().map(|s| s.layout.size()).sum()
+}
+
 /// How to give a [`HostMem`] back.
 enum Owner {
     /// Allocated here with this layout (`None` for zero bytes: nothing to free).
@@ -150,6 +224,8 @@ pub(crate) struct HostMem {
     ptr: NonNull<u8>,
     bytes: usize,
     owner: Owner,
+    /// The element type whose values the block holds, when it may be kept for reuse.
+    kind: Option<TypeId>,
 }
 
 // SAFETY: HostMem is a uniquely owned allocation; access is synchronised by its owner.
@@ -164,7 +240,12 @@ unsafe fn free_vec<T>(ptr: *mut u8, len: usize, cap: usize) {
 impl HostMem {
     /// A block of no bytes (nothing to allocate, free or charge).
     pub fn empty() -> HostMem {
-        HostMem { ptr: NonNull::<u64>::dangling().cast(), bytes: 0, owner: Owner::Layout(None) }
+        HostMem {
+            ptr: NonNull::<u64>::dangling().cast(),
+            bytes: 0,
+            owner: Owner::Layout(None),
+            kind: None,
+        }
     }
 
     /// `bytes` zero bytes aligned to `max(align, HOST_ALIGN)`. Large blocks come from the
@@ -174,14 +255,14 @@ impl HostMem {
         if bytes == 0 {
             // A dangling but well-aligned pointer (`align` is a power of two, non-zero).
             let ptr = NonNull::new(align as *mut u8).ok_or_else(|| allocator_failed(0))?;
-            return Ok(HostMem { ptr, bytes, owner: Owner::Layout(None) });
+            return Ok(HostMem { ptr, bytes, owner: Owner::Layout(None), kind: None });
         }
         let layout = Layout::from_size_align(bytes, align).map_err(|_| allocator_failed(bytes))?;
         charge(bytes)?;
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { alloc_zeroed(layout) };
         match NonNull::new(p) {
-            Some(ptr) => Ok(HostMem { ptr, bytes, owner: Owner::Layout(Some(layout)) }),
+            Some(ptr) => Ok(HostMem { ptr, bytes, owner: Owner::Layout(Some(layout)), kind: None }),
             None => {
                 uncharge(bytes);
                 Err(allocator_failed(bytes))
@@ -198,7 +279,36 @@ impl HostMem {
         let (len, cap) = (v.len(), v.capacity());
         // Vec pointers are never null (dangling when empty).
         let ptr = NonNull::new(v.as_mut_ptr() as *mut u8).unwrap_or(NonNull::dangling());
-        Ok(HostMem { ptr, bytes, owner: Owner::Vec { cap, len, free: free_vec::<T> } })
+        let owner = Owner::Vec { cap, len, free: free_vec::<T> };
+        Ok(HostMem { ptr, bytes, owner, kind: None })
+    }
+
+    /// Marks the block as holding values of `T`: when freed, it may be kept for reuse by
+    /// [`uninit`](Self::uninit) blocks of `T`.
+    pub fn holding<T: 'static>(mut self) -> HostMem {
+        self.kind = Some(TypeId::of::<T>());
+        self
+    }
+
+    /// `bytes` bytes aligned as [`zeroed`](Self::zeroed) for values of `T`, whose contents are
+    /// unspecified: a kept block of a freed array of `T` of the same size when there is one
+    /// (its old values, all valid `T`s), else a new zeroed block. The flag says whether the
+    /// block is known to be zero.
+    pub fn uninit<T: 'static>(bytes: usize, align: usize) -> Result<(HostMem, bool)> {
+        let kind = TypeId::of::<T>();
+        let layout = Layout::from_size_align(bytes, align.max(HOST_ALIGN)).ok();
+        let spare =
+            layout.filter(|_| bytes >= SPARE_MIN).and_then(|l| Some((take_spare(l, kind)?, l)));
+        if let Some((ptr, layout)) = spare {
+            if let Err(e) = charge(bytes) {
+                // SAFETY: a spare block of exactly this layout, taken from the list.
+                unsafe { dealloc(ptr.as_ptr(), layout) };
+                return Err(e);
+            }
+            let owner = Owner::Layout(Some(layout));
+            return Ok((HostMem { ptr, bytes, owner, kind: Some(kind) }, false));
+        }
+        Ok((HostMem::zeroed(bytes, align)?.holding::<T>(), true))
     }
 
     /// The start of the block.
@@ -217,8 +327,13 @@ impl HostMem {
 impl Drop for HostMem {
     fn drop(&mut self) {
         match self.owner {
-            // SAFETY: allocated with exactly this layout.
-            Owner::Layout(Some(layout)) => unsafe { dealloc(self.ptr.as_ptr(), layout) },
+            Owner::Layout(Some(layout)) => match self.kind {
+                Some(kind) if (SPARE_MIN..=SPARE_MAX_BYTES).contains(&self.bytes) => {
+                    keep_spare(Spare { ptr: self.ptr, layout, kind })
+                }
+                // SAFETY: allocated with exactly this layout.
+                _ => unsafe { dealloc(self.ptr.as_ptr(), layout) },
+            },
             Owner::Layout(None) => return,
             // SAFETY: the parts came from a Vec<T> of this T (the function was monomorphised for it).
             Owner::Vec { cap, len, free } => unsafe { free(self.ptr.as_ptr(), len, cap) },
@@ -264,6 +379,51 @@ mod tests {
         assert!(matches!(e, Error::OutOfMemory { .. }), "{e}");
         assert!(matches!(host_vec::<u64>(usize::MAX / 4), Err(Error::InvalidShape { .. })));
         assert_eq!(host_vec::<u8>(10).unwrap().capacity(), 10);
+    }
+
+    /// The spare list is process-wide: its tests take turns.
+    static SPARE_TESTS: Mutex<()> = Mutex::new(());
+
+    #[test]
+    fn uninit_blocks_reuse_a_freed_block_of_the_same_type_and_size() {
+        let _turn = SPARE_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        // A size no other test of this process uses, so that the spare list is ours.
+        let bytes = SPARE_MIN + 3 * 64;
+        let (a, zero) = HostMem::uninit::<u32>(bytes, 4).unwrap();
+        assert!(zero);
+        // SAFETY: `bytes` bytes, exclusively ours.
+        unsafe { a.ptr().write_bytes(7, bytes) };
+        let p = a.ptr();
+        drop(a);
+        assert!(spare_host_memory() >= bytes);
+        // Another type does not get it; the same type does, with its old values.
+        let (f, zero) = HostMem::uninit::<f32>(bytes, 4).unwrap();
+        assert!(zero && f.ptr() != p);
+        let (b, zero) = HostMem::uninit::<u32>(bytes, 4).unwrap();
+        assert!(!zero);
+        assert_eq!(b.ptr(), p);
+        // SAFETY: as above; the old values are still there.
+        assert_eq!(unsafe { *b.ptr().add(bytes - 1) }, 7);
+        assert!(host_memory_in_use() >= bytes);
+        drop((b, f));
+        // Small and untyped blocks are freed, not kept.
+        let before = spare_host_memory();
+        drop(HostMem::zeroed(bytes, 4).unwrap());
+        drop(HostMem::uninit::<u32>(1000, 4).unwrap());
+        assert!(spare_host_memory() <= before);
+        release_spare_host_memory();
+    }
+
+    #[test]
+    fn spare_blocks_stay_within_their_limits() {
+        let _turn = SPARE_TESTS.lock().unwrap_or_else(|e| e.into_inner());
+        let blocks: Vec<HostMem> = (0..SPARE_MAX_BLOCKS + 3)
+            .map(|k| HostMem::uninit::<u16>(SPARE_MIN + 64 * (k + 100), 2).unwrap().0)
+            .collect();
+        drop(blocks);
+        let list = spares();
+        assert!(list.len() <= SPARE_MAX_BLOCKS);
+        assert!(list.iter().map(|s| s.layout.size()).sum::<usize>() <= SPARE_MAX_BYTES);
     }
 
     #[test]

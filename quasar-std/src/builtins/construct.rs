@@ -40,10 +40,11 @@ pub fn zeros<T: Element>(dims: &[usize]) -> Result<Array<T>> {
     alloc("zeros", dims)
 }
 
-/// `uninit(dims)`: an array whose contents the program promises to overwrite. Zero-filled
-/// here (freshly allocated zero pages cost nothing until written).
+/// `uninit(dims)`: an array whose contents the program promises to overwrite before reading
+/// them ([`Array::uninit`]: a large one may hold the values of a freed array of the same type
+/// and size, saving the cost of new zeroed memory).
 pub fn uninit<T: Element>(dims: &[usize]) -> Result<Array<T>> {
-    alloc("uninit", dims)
+    Array::uninit(dims).map_err(|e| super::named("uninit", e))
 }
 
 /// `ones(dims)`: an array of ones.

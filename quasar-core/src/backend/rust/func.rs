@@ -34,6 +34,9 @@ pub(crate) struct FnGen<'g, 'm> {
     pub outputs: HashMap<LocalId, usize>,
     /// The interior fast path of a kernel's innermost loop is being generated.
     pub interior: Option<crate::ir::partition::Partition>,
+    /// The hot loop of a row is being generated: kernel outputs combine into the row's local
+    /// copies `__out{k}` (see `kernel::row_outputs`), not into the block's slots.
+    pub row_outputs: bool,
     pub loop_depth: usize,
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.
@@ -56,6 +59,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             assigned_params: Vec::new(),
             outputs: HashMap::new(),
             interior: None,
+            row_outputs: false,
             loop_depth: 0,
             geom: HashMap::new(),
         };

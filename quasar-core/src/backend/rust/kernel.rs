@@ -282,6 +282,32 @@ pub(super) struct RowCode {
     /// math routines that fuse).
     pub hot: TokenStream,
     pub hot_fma: Option<TokenStream>,
+    /// Before and after the hot loop of a row: its local copies of the kernel's outputs.
+    pub outputs: (TokenStream, TokenStream),
+}
+
+/// The hot loop of a row combines each kernel output into a local `Cell` (`__out{k}`, kept
+/// in a register), read from the block's slot before the loop and written back after it: the
+/// same operations in the same order as combining into the slot per element, without a
+/// checked slot lookup and a store to memory per element (5x the time of `sum(x .* y)`).
+fn row_outputs(fg: &FnGen) -> GResult<(TokenStream, TokenStream)> {
+    let mut outs: Vec<(usize, LocalId)> = fg.outputs.iter().map(|(&l, &k)| (k, l)).collect();
+    outs.sort();
+    let (mut open, mut close) = (Vec::new(), Vec::new());
+    for (k, l) in outs {
+        let n = fg.local_repr(l).num().ok_or_else(|| {
+            let span = fg.f.local(l).span;
+            unsupported(span, "this kernel output", "make the output a number (`int` or `scalar`)")
+        })?;
+        let nt = n.tokens(&fg.g.rt);
+        let (acc, slot) = (format_ident!("__out{}", k), format_ident!("__slot{}", k));
+        open.push(quote! {
+            let #slot = __ctx.output::<#nt>(#k)?;
+            let #acc = ::core::cell::Cell::new(#slot.get());
+        });
+        close.push(quote!(#slot.set(#acc.get());));
+    }
+    Ok((quote!(#(#open)*), quote!(#(#close)*)))
 }
 
 /// The loops over the block's positions, the innermost along the last (contiguous) dimension
@@ -310,8 +336,12 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         quote!(unsafe { __rows(__ctx, &__e, [#(#outer,)* #lo, #hi]) })
     };
     let interior = facts.constrains(last);
-    let hot = thread(fg, false, interior)?;
-    let hot_fma = thread(fg, true, interior)?;
+    let outputs = row_outputs(fg)?;
+    fg.row_outputs = true;
+    let hot = thread(fg, false, interior);
+    let hot_fma = thread(fg, true, interior);
+    fg.row_outputs = false;
+    let (hot, hot_fma) = (hot?, hot_fma?);
     let hot_fma = (hot_fma.to_string() != hot.to_string()).then_some(hot_fma);
     let nest = |mut code: TokenStream| {
         for k in (0..last).rev() {
@@ -323,7 +353,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        return Ok(RowCode { loops, border: None, hot, hot_fma });
+        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs });
     }
     let border = thread(fg, false, false)?;
     let one = quote!(thread(__ctx, &__e, [#(#ps),*]));
@@ -363,7 +393,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     } else {
         code
     };
-    Ok(RowCode { loops, border: Some(border), hot, hot_fma })
+    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs })
 }
 
 /// Whether a partition bound is a constant `>= 0`.

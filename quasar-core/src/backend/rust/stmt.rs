@@ -9,7 +9,7 @@ use crate::ir::{AssignOp, BinaryOp, Builtin, Callee};
 use crate::ir::{Block, Const, Expr, ExprKind, Place, PlaceKind, Stmt, StmtKind};
 use crate::span::Span;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 impl<'g, 'm> FnGen<'g, 'm> {
     pub fn block(&mut self, b: &Block) -> GResult<TokenStream> {
@@ -339,7 +339,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 ))
             }
         };
-        Ok(quote!({ let __v: #nt = #v; let __o = __ctx.output::<#nt>(#k)?; __o.set(#combine); }))
+        let slot = if self.row_outputs {
+            let acc = format_ident!("__out{}", k);
+            quote!(&#acc)
+        } else {
+            quote!(__ctx.output::<#nt>(#k)?)
+        };
+        Ok(quote!({ let __v: #nt = #v; let __o = #slot; __o.set(#combine); }))
     }
 
     fn destructure(

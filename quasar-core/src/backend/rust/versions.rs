@@ -66,13 +66,16 @@ pub(super) fn rows(
     let args = quote!(__ctx, __e, __q);
     let res = quote!(__Res);
     let unpack = unpack(env);
+    let (open, close) = &code.outputs;
     let row_fn = |f: &Ident, hot: &TokenStream| {
         quote! {
             #[inline(always)]
             fn #f(#params) -> #res {
                 let [#(#outer,)* __lo, __hi] = __q;
                 #unpack
+                #open
                 for #plast in __lo..__hi { #hot }
+                #close
                 ::core::result::Result::Ok(())
             }
         }
