@@ -1044,6 +1044,8 @@ mod __q_dot_3_loop14_6 {
         let Env(q_x_0, q_y_1, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
+        let __slot0 = __ctx.output::<f32>(0usize)?;
+        let __out0 = ::core::cell::Cell::new(__slot0.get());
         for __p0 in __lo..__hi {
             let q_pos_3 = (__p0 as i32);
             '__thread: {
@@ -1066,11 +1068,12 @@ mod __q_dot_3_loop14_6 {
                                 )
                             }
                         });
-                    let __o = __ctx.output::<f32>(0usize)?;
+                    let __o = &__out0;
                     __o.set(__o.get() + __v);
                 }
             }
         }
+        __slot0.set(__out0.get());
         ::core::result::Result::Ok(())
     }
     #[cfg(target_arch = "x86_64")]
