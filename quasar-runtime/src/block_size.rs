@@ -106,7 +106,7 @@ impl Runtime {
     fn launch_gpu(&self, kernel: Option<&Kernel>) -> Option<&std::sync::Arc<GpuDevice>> {
         match self.mode() {
             SchedMode::Cpu => None,
-            _ if !kernel.is_none_or(|k| k.ptx.is_some()) => None,
+            _ if kernel.is_some_and(|k| k.ptx.is_none()) => None,
             _ => self.gpu(),
         }
     }
