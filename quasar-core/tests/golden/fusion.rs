@@ -484,9 +484,7 @@ mod __q_scaled_sum_1_loop6_4 {
             let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
             '__thread: {
                 {
-                    let __v = q_fused_4;
-                    let [__n0, __n1]: [i64; 2usize] = q_fused_4__n;
-                    let [__i0, __i1]: [i64; 2usize] = [
+                    let __i = [
                         ({
                             let __a = q_pos_5;
                             let __i0: i64 = (0i32 as i64);
@@ -506,16 +504,11 @@ mod __q_scaled_sum_1_loop6_4 {
                             }
                         } as i64),
                     ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                        && (__i1 >= 0 && __i1 < __n1);
-                    let __off: usize = ((__i0 as usize)
-                        .wrapping_mul(q_fused_4__s[0usize]))
-                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                    {
-                        let __x = ((({
-                            let __v = q_a_0;
-                            let [__n0, __n1]: [i64; 2usize] = q_a_0__n;
-                            let [__i0, __i1]: [i64; 2usize] = [
+                    let __x = ((({
+                        __qrt::qstd::rt::view_read(
+                            &q_a_0,
+                            (q_a_0__n, q_a_0__s),
+                            [
                                 ({
                                     let __a = q_pos_5;
                                     let __i0: i64 = (0i32 as i64);
@@ -534,31 +527,15 @@ mod __q_scaled_sum_1_loop6_4 {
                                         0i32
                                     }
                                 } as i64),
-                            ];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = ((__i0 as usize)
-                                .wrapping_mul(q_a_0__s[0usize]))
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                {
-                                    return ::core::result::Result::Err(
-                                        __qrt::qstd::rt::index_error_at(
-                                            "a",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("fusion.q", 6u32, 9u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        }
-                            * {
-                                let __v = q_x_1;
-                                let [__n0, __n1]: [i64; 2usize] = q_x_1__n;
-                                let [__i0, __i1]: [i64; 2usize] = [
+                            ],
+                            ("a", "fusion.q", 6u32, 9u32),
+                        )?
+                    }
+                        * {
+                            __qrt::qstd::rt::view_read(
+                                &q_x_1,
+                                (q_x_1__n, q_x_1__s),
+                                [
                                     ({
                                         let __a = q_pos_5;
                                         let __i0: i64 = (0i32 as i64);
@@ -577,33 +554,17 @@ mod __q_scaled_sum_1_loop6_4 {
                                             0i32
                                         }
                                     } as i64),
-                                ];
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                    && (__i1 >= 0 && __i1 < __n1);
-                                let __off: usize = ((__i0 as usize)
-                                    .wrapping_mul(q_x_1__s[0usize]))
-                                    .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            __qrt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0, __i1],
-                                                __v.shape().dims(),
-                                                ("fusion.q", 6u32, 14u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            })
-                            + (q_b_2
-                                * {
-                                    let __p = {
-                                        let __v = q_y_3;
-                                        let [__n0, __n1]: [i64; 2usize] = q_y_3__n;
-                                        let [__i0, __i1]: [i64; 2usize] = [
+                                ],
+                                ("x", "fusion.q", 6u32, 14u32),
+                            )?
+                        })
+                        + (q_b_2
+                            * {
+                                let __p = {
+                                    __qrt::qstd::rt::view_read(
+                                        &q_y_3,
+                                        (q_y_3__n, q_y_3__s),
+                                        [
                                             ({
                                                 let __a = q_pos_5;
                                                 let __i0: i64 = (0i32 as i64);
@@ -622,42 +583,19 @@ mod __q_scaled_sum_1_loop6_4 {
                                                     0i32
                                                 }
                                             } as i64),
-                                        ];
-                                        let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                            && (__i1 >= 0 && __i1 < __n1);
-                                        let __off: usize = ((__i0 as usize)
-                                            .wrapping_mul(q_y_3__s[0usize]))
-                                            .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                                        if __ok {
-                                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                        } else {
-                                            {
-                                                return ::core::result::Result::Err(
-                                                    __qrt::qstd::rt::index_error_at(
-                                                        "y",
-                                                        &[__i0, __i1],
-                                                        __v.shape().dims(),
-                                                        ("fusion.q", 6u32, 22u32),
-                                                    ),
-                                                );
-                                            }
-                                        }
-                                    };
-                                    __p * __p
-                                })) - (1i32 as f32));
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "fused",
-                                    &[__i0, __i1],
-                                    __v.shape().dims(),
-                                    ("fusion.q", 6u32, 5u32),
-                                ),
-                            );
-                        }
-                    }
+                                        ],
+                                        ("y", "fusion.q", 6u32, 22u32),
+                                    )?
+                                };
+                                __p * __p
+                            })) - (1i32 as f32));
+                    __qrt::qstd::rt::view_write(
+                        &q_fused_4,
+                        (q_fused_4__n, q_fused_4__s),
+                        __i,
+                        __x,
+                        ("fused", "fusion.q", 6u32, 5u32),
+                    )?
                 };
             }
         }
@@ -780,9 +718,7 @@ mod __q_gamma_2_loop10_5 {
             let q_pos_3 = [(__p0 as i32), (__p1 as i32), (__p2 as i32)];
             '__thread: {
                 {
-                    let __v = q_fused_2;
-                    let [__n0, __n1, __n2]: [i64; 3usize] = q_fused_2__n;
-                    let [__i0, __i1, __i2]: [i64; 3usize] = [
+                    let __i = [
                         ({
                             let __a = q_pos_3;
                             let __i0: i64 = (0i32 as i64);
@@ -811,19 +747,13 @@ mod __q_gamma_2_loop10_5 {
                             }
                         } as i64),
                     ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                        && (__i1 >= 0 && __i1 < __n1) && (__i2 >= 0 && __i2 < __n2);
-                    let __off: usize = ((__i0 as usize)
-                        .wrapping_mul(q_fused_2__s[0usize]))
-                        .wrapping_add((__i1 as usize).wrapping_mul(q_fused_2__s[1usize]))
-                        .wrapping_add((__i2 as usize).wrapping_mul(1usize));
-                    {
-                        let __x = ((255i32 as f32)
-                            * __qrt::qstd::rt::pow(
-                                ({
-                                    let __v = q_x_0;
-                                    let [__n0, __n1, __n2]: [i64; 3usize] = q_x_0__n;
-                                    let [__i0, __i1, __i2]: [i64; 3usize] = [
+                    let __x = ((255i32 as f32)
+                        * __qrt::qstd::rt::pow(
+                            ({
+                                __qrt::qstd::rt::view_read(
+                                    &q_x_0,
+                                    (q_x_0__n, q_x_0__s),
+                                    [
                                         ({
                                             let __a = q_pos_3;
                                             let __i0: i64 = (0i32 as i64);
@@ -851,45 +781,19 @@ mod __q_gamma_2_loop10_5 {
                                                 0i32
                                             }
                                         } as i64),
-                                    ];
-                                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                        && (__i1 >= 0 && __i1 < __n1) && (__i2 >= 0 && __i2 < __n2);
-                                    let __off: usize = ((__i0 as usize)
-                                        .wrapping_mul(q_x_0__s[0usize]))
-                                        .wrapping_add(
-                                            (__i1 as usize).wrapping_mul(q_x_0__s[1usize]),
-                                        )
-                                        .wrapping_add((__i2 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                __qrt::qstd::rt::index_error_at(
-                                                    "x",
-                                                    &[__i0, __i1, __i2],
-                                                    __v.shape().dims(),
-                                                    ("fusion.q", 10u32, 16u32),
-                                                ),
-                                            );
-                                        }
-                                    }
-                                } / (255i32 as f32)),
-                                q_value_1,
-                            ));
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "fused",
-                                    &[__i0, __i1, __i2],
-                                    __v.shape().dims(),
-                                    ("fusion.q", 10u32, 5u32),
-                                ),
-                            );
-                        }
-                    }
+                                    ],
+                                    ("x", "fusion.q", 10u32, 16u32),
+                                )?
+                            } / (255i32 as f32)),
+                            q_value_1,
+                        ));
+                    __qrt::qstd::rt::view_write(
+                        &q_fused_2,
+                        (q_fused_2__n, q_fused_2__s),
+                        __i,
+                        __x,
+                        ("fused", "fusion.q", 10u32, 5u32),
+                    )?
                 };
             }
         }
@@ -1073,46 +977,20 @@ mod __q_dot_3_loop14_6 {
             '__thread: {
                 {
                     let __v: f32 = ({
-                        let __v = q_x_0;
-                        let [__n0]: [i64; 1usize] = q_x_0__n;
-                        let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            {
-                                return ::core::result::Result::Err(
-                                    __qrt::qstd::rt::index_error_at(
-                                        "x",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("fusion.q", 14u32, 13u32),
-                                    ),
-                                );
-                            }
-                        }
+                        __qrt::qstd::rt::view_read(
+                            &q_x_0,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_3 as i64)],
+                            ("x", "fusion.q", 14u32, 13u32),
+                        )?
                     }
                         * {
-                            let __v = q_y_1;
-                            let [__n0]: [i64; 1usize] = q_y_1__n;
-                            let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                            if __ok {
-                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                {
-                                    return ::core::result::Result::Err(
-                                        __qrt::qstd::rt::index_error_at(
-                                            "y",
-                                            &[__i0],
-                                            __v.shape().dims(),
-                                            ("fusion.q", 14u32, 18u32),
-                                        ),
-                                    );
-                                }
-                            }
+                            __qrt::qstd::rt::view_read(
+                                &q_y_1,
+                                (q_y_1__n, q_y_1__s),
+                                [(q_pos_3 as i64)],
+                                ("y", "fusion.q", 14u32, 18u32),
+                            )?
                         });
                     let __o = __ctx.output::<f32>(0usize)?;
                     __o.set(__o.get() + __v);

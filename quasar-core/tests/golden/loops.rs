@@ -356,9 +356,7 @@ mod __q_box3_1_loop6_3 {
                     }
                 }
                 {
-                    let __v = q_y_1;
-                    let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
-                    let [__i0, __i1]: [i64; 2usize] = [
+                    let __i = [
                         ({
                             let __a = q_pos_5;
                             let __i0: i64 = (0i32 as i64);
@@ -378,25 +376,14 @@ mod __q_box3_1_loop6_3 {
                             }
                         } as i64),
                     ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                        && (__i1 >= 0 && __i1 < __n1);
-                    let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
-                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                    {
-                        let __x = (q_s_2 / (9i32 as f32));
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "y",
-                                    &[__i0, __i1],
-                                    __v.shape().dims(),
-                                    ("loops.q", 14u32, 13u32),
-                                ),
-                            );
-                        }
-                    }
+                    let __x = (q_s_2 / (9i32 as f32));
+                    __qrt::qstd::rt::view_write(
+                        &q_y_1,
+                        (q_y_1__n, q_y_1__s),
+                        __i,
+                        __x,
+                        ("y", "loops.q", 14u32, 13u32),
+                    )?
                 };
             }
         }
@@ -512,74 +499,33 @@ mod __q_diff_from_2_loop21_4 {
             let q_pos_3 = (__p0 as i32);
             '__thread: {
                 {
-                    let __v = q_y_1;
-                    let [__n0]: [i64; 1usize] = q_y_1__n;
-                    let [__i0]: [i64; 1usize] = [
-                        (q_pos_3.wrapping_add(q_i_start_2) as i64),
-                    ];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                    {
-                        let __x = ({
-                            let __v = q_x_0;
-                            let [__n0]: [i64; 1usize] = q_x_0__n;
-                            let [__i0]: [i64; 1usize] = [
-                                (q_pos_3.wrapping_add(q_i_start_2) as i64),
-                            ];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                            if __ok {
-                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                {
-                                    return ::core::result::Result::Err(
-                                        __qrt::qstd::rt::index_error_at(
-                                            "x",
-                                            &[__i0],
-                                            __v.shape().dims(),
-                                            ("loops.q", 22u32, 16u32),
-                                        ),
-                                    );
-                                }
-                            }
-                        }
-                            - {
-                                let __v = q_x_0;
-                                let [__n0]: [i64; 1usize] = q_x_0__n;
-                                let [__i0]: [i64; 1usize] = [
+                    let __i = [(q_pos_3.wrapping_add(q_i_start_2) as i64)];
+                    let __x = ({
+                        __qrt::qstd::rt::view_read(
+                            &q_x_0,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_3.wrapping_add(q_i_start_2) as i64)],
+                            ("x", "loops.q", 22u32, 16u32),
+                        )?
+                    }
+                        - {
+                            __qrt::qstd::rt::view_read(
+                                &q_x_0,
+                                (q_x_0__n, q_x_0__s),
+                                [
                                     (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub(1i32)
                                         as i64),
-                                ];
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                                if __ok {
-                                    unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            __qrt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0],
-                                                __v.shape().dims(),
-                                                ("loops.q", 22u32, 23u32),
-                                            ),
-                                        );
-                                    }
-                                }
-                            });
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                        } else {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "y",
-                                    &[__i0],
-                                    __v.shape().dims(),
-                                    ("loops.q", 22u32, 9u32),
-                                ),
-                            );
-                        }
-                    }
+                                ],
+                                ("x", "loops.q", 22u32, 23u32),
+                            )?
+                        });
+                    __qrt::qstd::rt::view_write(
+                        &q_y_1,
+                        (q_y_1__n, q_y_1__s),
+                        __i,
+                        __x,
+                        ("y", "loops.q", 22u32, 9u32),
+                    )?
                 };
             }
         }
