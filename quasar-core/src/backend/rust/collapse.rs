@@ -57,7 +57,8 @@ pub(crate) fn flat_loop(
                 if !non_negative(&c.lo) {
                     jlo.push(quote!(-#lo * __s1));
                 }
-                jhi.push(quote!((#v.dim(1) as i64 - #hi) * __s1));
+                let e = super::kernel::extent_minus(quote!(#v.dim(1)), &c.hi, &hi);
+                jhi.push(quote!((#e) * __s1));
             }
             _ => {}
         }
@@ -78,7 +79,10 @@ pub(crate) fn flat_loop(
                 #rt::qstd::rt::split_row(
                     0..__run,
                     (__jlo, __jhi, #(#row_ok)&&*),
-                    |__j| { #split #general },
+                    |__jlo, __jhi| {
+                        for __j in __jlo..__jhi { #split #general?; }
+                        ::core::result::Result::Ok(())
+                    },
                     |__lo, __hi| #interior,
                 )?;
             }
