@@ -158,8 +158,11 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let sname = format_ident!("{}__shared", name);
     // The Quasar names of the launch arguments, for errors and the profile.
     let params: Vec<String> = slots.iter().map(|&l| fg.f.local(l).name.clone()).collect();
-    let mut builder =
-        quote!(#full_rt::run::Kernel::new(#kname, #name::run).with_params(&[#(#params),*]));
+    // The Quasar name, for the run-time errors of the kernel's code.
+    let src = &fg.f.name;
+    let mut builder = quote!(#full_rt::run::Kernel::new(#kname, #name::run)
+        .with_params(&[#(#params),*])
+        .with_source_name(#src));
     if !shared.is_empty() {
         builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {

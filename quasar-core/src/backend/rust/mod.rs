@@ -242,7 +242,7 @@ impl<'m> Gen<'m> {
         let rt = &self.rt;
         let file = self.opts.file_name_of(span);
         let (line, col) = (span.line, span.col);
-        quote!(#rt::run::SourceLocation { file: ::std::string::String::from(#file), line: #line, col: #col })
+        quote!(#rt::run::SourceLocation::new(#file, #line, #col))
     }
 }
 
