@@ -15,7 +15,7 @@ pub struct SourceLocation {
     pub col: u32,
     /// The kernel whose launch failed there, when the error comes from a kernel's code (the
     /// site may be in a device function it calls).
-    pub kernel: Option<String>,
+    pub kernel: Option<&'static str>,
 }
 
 impl SourceLocation {
@@ -234,7 +234,7 @@ impl Error {
     /// The error with its Quasar location marked as inside kernel `name` (`error`, `assert`
     /// and out-of-range accesses of a kernel's code); a location already marked keeps its
     /// kernel, other errors are unchanged.
-    pub fn in_kernel(mut self, name: &str) -> Error {
+    pub fn in_kernel(mut self, name: &'static str) -> Error {
         let location = match &mut self {
             Error::User { location, .. } | Error::AssertionFailed { location, .. } => {
                 Some(location)
@@ -243,7 +243,7 @@ impl Error {
             _ => None,
         };
         if let Some(l) = location.filter(|l| l.kernel.is_none()) {
-            l.kernel = Some(name.to_string());
+            l.kernel = Some(name);
         }
         self
     }

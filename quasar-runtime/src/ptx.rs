@@ -242,7 +242,7 @@ pub fn decode_error_word(kernel: &Kernel, word: &[u32], args: &[DeviceArg]) -> E
         file: site.file.into(),
         line: site.line,
         col: site.col,
-        kernel: Some(kernel.source_name.into()),
+        kernel: Some(kernel.source_name),
     };
     // Subscripts are `int` on the GPU: the bits are read back as signed.
     let listed = |from: usize, n: u32| -> Option<Vec<u32>> {
