@@ -70,10 +70,19 @@ impl Ctx<'_> {
                 self.ins(format!("div.rn.{f} {re}, {re}, {n}"));
                 self.ins(format!("div.rn.{f} {im}, {im}, {n}"));
             }
-            _ => {
+            BinaryOp::Pow
+            | BinaryOp::ElemPow
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::And
+            | BinaryOp::Or => {
                 return unsupported(
                     span,
-                    "this operator on complex numbers",
+                    format!("`{}` on complex numbers", op.symbol()),
                     "use `+`, `-`, `*`, `/` on complex numbers, or compute on `real(z)` and \
                      `imag(z)`",
                 )

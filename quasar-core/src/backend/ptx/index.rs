@@ -306,7 +306,22 @@ impl Ctx<'_> {
             (AssignOp::Or, false) => Some(("or", t.bits())),
             (AssignOp::And, false) => Some(("and", t.bits())),
             (AssignOp::Xor, false) => Some(("xor", t.bits())),
-            _ => None,
+            // `-=` adds the negation; the others loop on compare-and-swap (below).
+            (
+                AssignOp::Assign
+                | AssignOp::Sub
+                | AssignOp::Mul
+                | AssignOp::Div
+                | AssignOp::Pow
+                | AssignOp::ElemMul
+                | AssignOp::ElemDiv
+                | AssignOp::ElemPow,
+                _,
+            )
+            | (
+                AssignOp::Max | AssignOp::Min | AssignOp::Or | AssignOp::And | AssignOp::Xor,
+                true,
+            ) => None,
         };
         if let Some((name, ty)) = native {
             self.ins(format!("atom.{sp}.{name}.{ty} {old}, [{addr}], {x}"));

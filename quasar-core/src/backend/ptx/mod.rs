@@ -93,6 +93,7 @@ mod math_f64;
 mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
+mod operators;
 mod partition;
 mod regs;
 mod shared;

@@ -1,8 +1,9 @@
 //! Arithmetic: Quasar's unary and binary operators on numbers, fixed-size vectors (in
 //! kernels) and host arrays (element-wise), with the operands converted to a common type.
 
-use super::expr::{cast_num, describe, V};
+use super::expr::{cast_num, V};
 use super::func::FnGen;
+use super::repr::describe;
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{BinaryOp, UnaryOp};
@@ -184,7 +185,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let ctx = self.ctx;
         let is_ref = |t: &Type| {
             matches!(t, Type::Pointer(_) | Type::Null)
-                || matches!(super::expr::repr_in(g, t, ctx, span), Ok(Repr::Obj(_)))
+                || matches!(super::repr::repr_in(g, t, ctx, span), Ok(Repr::Obj(_)))
         };
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_ref(&l.ty) && is_ref(&rr.ty) {
             let t = self.pointer_compare(op == BinaryOp::Eq, l, rr)?;

@@ -1,8 +1,8 @@
 //! The public API of a `quasar!` block (ARCHITECTURE §1): one `pub fn` per top-level
 //! function, with Rust types and `quasar::Result`, and `pub fn script()`.
 
-use super::expr::repr_in;
 use super::func::Ctx;
+use super::repr::repr_in;
 use super::ty::Repr;
 use super::{unsupported, Gen};
 use crate::diagnostics::Diagnostic;

@@ -49,7 +49,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = super::expr::elem_num(fg.g, &a.elem).ok_or_else(|| {
+            let n = super::repr::elem_num(fg.g, &a.elem).ok_or_else(|| {
                 unsupported(
                     local.span,
                     format_args!("arrays of {}", a.elem),

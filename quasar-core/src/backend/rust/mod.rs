@@ -16,10 +16,12 @@
 
 mod arith;
 mod barrier;
+mod bits;
 mod builtins;
 mod call;
 mod classes;
 mod collapse;
+mod components;
 mod control;
 mod dynamic;
 mod exports;
@@ -34,6 +36,7 @@ mod launch;
 mod library;
 mod matrix;
 mod ptx_embed;
+mod repr;
 mod shared;
 mod slice;
 mod stmt;
