@@ -27,6 +27,9 @@
 //!    field at most once, only fields of the class unless it is dynamic, and every field or
 //!    none; a field access on a value of a class type names one of its fields unless the
 //!    class is dynamic (fields added at run time).
+//! 9. After type checking the driver decides `scalar`'s precision once ([`precision`]): what
+//!    passes and back ends see has no [`Precision::Default`] in any type, only `'single` or
+//!    `'double` as the double mode says (and `'half`), so no back end decides it.
 //!
 //! Walk the IR with [`visit`]; a kernel's interior/border partition is in [`partition`].
 
@@ -37,6 +40,7 @@ mod expr;
 pub mod number;
 pub mod op;
 pub mod partition;
+pub mod precision;
 pub mod prune;
 pub mod slice;
 pub mod special;
@@ -49,6 +53,8 @@ pub use expr::{Callee, Const, Expr, ExprKind, Index, Place, PlaceKind};
 pub use op::{AssignOp, BinaryOp, UnaryOp};
 pub use special::Special;
 
+#[cfg(doc)]
+use crate::sema::types::Precision;
 use crate::sema::types::{ClassId, EnumId, Type};
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;

@@ -109,7 +109,7 @@ impl Ctx<'_> {
     ) -> Res<Option<Val>> {
         let name = b.name();
         if b == Builtin::Complex {
-            let Some(t) = cplx_of(ty, self.opts) else {
+            let Some(t) = cplx_of(ty) else {
                 return unsupported(
                     span,
                     format!("`complex` giving {ty}"),

@@ -186,20 +186,20 @@ impl Ctx<'_> {
     }
 
     fn constant(&mut self, c: &Const, ty: &Type, span: Span) -> Res<Val> {
-        let t = NumTy::of(ty, self.opts);
+        let t = NumTy::of(ty);
         match c {
             Const::Int(i) => {
                 let t = t.unwrap_or(NumTy::I32);
                 Ok(Val::Num(self.imm_int(t, *i), t))
             }
             Const::Scalar(x) => {
-                let t = t.or(NumTy::of(&Type::SCALAR, self.opts)).unwrap_or(NumTy::F32);
+                // A real constant of a complex type is held in the precision of its parts;
+                // of another type, in `f64` (exact) until it is converted.
+                let t = t.or(cplx_of(ty)).unwrap_or(NumTy::F64);
                 Ok(Val::Num(self.imm(t, *x), t))
             }
             Const::Complex(re, im) => {
-                let t = cplx_of(ty, self.opts)
-                    .or(NumTy::of(&Type::SCALAR, self.opts))
-                    .unwrap_or(NumTy::F32);
+                let t = cplx_of(ty).or(NumTy::of(ty)).unwrap_or(NumTy::F64);
                 Ok(Val::Cplx(self.imm(t, *re), self.imm(t, *im), t))
             }
             Const::Str(_) => unsupported(
@@ -403,14 +403,14 @@ impl Ctx<'_> {
 
     /// Converts a value to the type `ty` (a number or a fixed-size vector).
     pub fn convert_to(&mut self, v: Val, ty: &Type, span: Span) -> Res<Val> {
-        if let Some(t) = cplx_of(ty, self.opts) {
+        if let Some(t) = cplx_of(ty) {
             let (re, im) = self.cplx_val(v, t, span)?;
             return Ok(Val::Cplx(re, im, t));
         }
-        if let Some(t) = NumTy::of(ty, self.opts) {
+        if let Some(t) = NumTy::of(ty) {
             return Ok(Val::Num(self.num_val(v, t, span)?, t));
         }
-        if let Some((t, n)) = small_vec(ty, self.opts) {
+        if let Some((t, n)) = small_vec(ty) {
             return Ok(Val::Vec(self.vec_val(v, t, n, span)?, t));
         }
         match v {
@@ -470,7 +470,7 @@ impl Ctx<'_> {
 
     /// `[a, b, c]`: a fixed-size vector (vectors among the items are spliced in).
     fn matrix(&mut self, items: &[Expr], ty: &Type, span: Span) -> Res<Val> {
-        let Some((t, n)) = small_vec(ty, self.opts) else {
+        let Some((t, n)) = small_vec(ty) else {
             return unsupported(
                 span,
                 format!("the matrix literal of type {ty}"),

@@ -43,7 +43,7 @@ impl Ctx<'_> {
                 Ok(Val::Cplx(re, im, t))
             }
             Val::Array(arr) => {
-                if NumTy::of(ty, self.opts).is_none() {
+                if NumTy::of(ty).is_none() {
                     return unsupported(
                         span,
                         format!("indexing that gives {ty} (slices)"),

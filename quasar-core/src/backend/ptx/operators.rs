@@ -37,15 +37,15 @@ impl Ctx<'_> {
 
     /// `a op b` with the result type `ty` (element-wise on vectors, numbers broadcast).
     pub fn binary_vals(&mut self, op: BinaryOp, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
-        if let Some(t) = cplx_of(ty, self.opts) {
+        if let Some(t) = cplx_of(ty) {
             return self.cplx_binary(op, a, b, t, span);
         }
-        if let Some(t) = NumTy::of(ty, self.opts) {
+        if let Some(t) = NumTy::of(ty) {
             let x = self.num_val(a, t, span)?;
             let y = self.num_val(b, t, span)?;
             return Ok(Val::Num(self.arith(op, x, y, t, span)?, t));
         }
-        if let Some((t, n)) = small_vec(ty, self.opts) {
+        if let Some((t, n)) = small_vec(ty) {
             let xs = self.vec_val(a, t, n, span)?;
             let ys = self.vec_val(b, t, n, span)?;
             let mut out = Vec::new();
@@ -106,7 +106,7 @@ impl Ctx<'_> {
 
     /// Bitwise `and`/`or`/`xor` of integers.
     pub fn bitwise(&mut self, name: &str, a: Val, b: Val, ty: &Type, span: Span) -> Res<Val> {
-        let Some(t) = NumTy::of(ty, self.opts).filter(|t| !t.is_float()) else {
+        let Some(t) = NumTy::of(ty).filter(|t| !t.is_float()) else {
             return unsupported(
                 span,
                 format!("bitwise `{name}` on {ty}"),
@@ -125,9 +125,9 @@ impl Ctx<'_> {
     /// for 2 and 3, and much faster than the general routine).
     pub(super) fn power_const(&mut self, a: Val, n: i64, ty: &Type, span: Span) -> Res<Val> {
         let one = |cx: &mut Self, t: NumTy| Val::Num(cx.imm(t, 1.0), t);
-        let t = match (NumTy::of(ty, self.opts), small_vec(ty, self.opts)) {
+        let t = match (NumTy::of(ty), small_vec(ty)) {
             (Some(t), _) | (None, Some((t, _))) => t,
-            _ if cplx_of(ty, self.opts).is_some() => NumTy::I32,
+            _ if cplx_of(ty).is_some() => NumTy::I32,
             _ => {
                 return unsupported(
                     span,

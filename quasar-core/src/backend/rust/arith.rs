@@ -8,7 +8,7 @@ use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{Const, Expr};
-use crate::sema::types::{promote, Type};
+use crate::sema::types::Type;
 use crate::span::Span;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -213,8 +213,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
         // The operand type: the result's, or for comparisons the operands' common type.
         let operand_num = if compare || logic {
-            let common = promote(l.ty.elem(), rr.ty.elem());
-            Num::of(&common, self.g.opts.double).unwrap_or(n)
+            match (Num::of(l.ty.elem()), Num::of(rr.ty.elem())) {
+                (Some(a), Some(b)) => Num::promote(a, b),
+                _ => n,
+            }
         } else {
             n
         };

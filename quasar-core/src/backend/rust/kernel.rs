@@ -63,7 +63,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         fg.outputs.insert(*o, k);
     }
     for (l, args) in &shared {
-        let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
+        let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem));
         let n = n.ok_or_else(|| {
             unsupported(
                 fg.f.span,

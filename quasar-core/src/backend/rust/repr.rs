@@ -11,7 +11,7 @@ use crate::syntax::ast::FunctionKind;
 /// The number type of an array element: a number, or a class of plain old data (arrays of
 /// classes are stored in place, manual §2.2.6).
 pub(crate) fn elem_num(g: &super::Gen, elem: &Type) -> Option<Num> {
-    if let Some(n) = Num::of(elem, g.opts.double) {
+    if let Some(n) = Num::of(elem) {
         return Some(n);
     }
     match elem {
@@ -25,8 +25,7 @@ pub(crate) fn elem_num(g: &super::Gen, elem: &Type) -> Option<Num> {
 
 /// How a value of type `ty` is held in code running in `ctx`.
 pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResult<Repr> {
-    let double = g.opts.double;
-    if let Some(n) = Num::of(ty, double) {
+    if let Some(n) = Num::of(ty) {
         return Ok(Repr::Num(n));
     }
     Ok(match ty {
