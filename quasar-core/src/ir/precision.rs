@@ -1,5 +1,5 @@
 //! The one step that decides `scalar`'s precision: after type checking, the driver replaces
-//! every [`Precision::Default`] in the module (locals, expressions, places, class fields) by
+//! every `Precision::Default` in the module (locals, expressions, places, class fields) by
 //! `'double` in double mode and `'single` otherwise, so that passes and back ends see concrete
 //! precisions only (invariant 9 of [`super`]; [`super::verify`] checks it).
 
