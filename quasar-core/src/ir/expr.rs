@@ -200,7 +200,7 @@ pub enum ExprKind {
     Closure {
         /// The lambda's or nested function's instance.
         function: FunctionId,
-        /// The captured values, in the order of [`Function::captures`].
+        /// The captured values, in the order of [`Function::captures`](super::Function::captures).
         captures: Vec<Expr>,
     },
     /// `point(x := 1, y := 2)`: a class value with every field given.
