@@ -3,11 +3,17 @@
 //! `__kernel__`, and hand-written Rust (rayon). Where the loop parallelizer applies, the same
 //! loops kept serial with `{!serial for}` give the time before the transform.
 //!
-//! Prints `RATIO <workload> <form>: <ms> / <kernel ms> = <ratio>` lines, which
-//! `scripts/benchmarks-md.py` turns into BENCHMARKS.md. The machine is shared: ratios are
+//! The array-expression forms (`expr`) are what the kernel generator fuses; `unfused` is the
+//! same expression as the library's operators one at a time (one temporary array each), which
+//! is what the array expression compiled to before that pass.
+//!
+//! Prints `RATIO <workload> <form>: <ms> / <kernel ms> = <ratio>` lines and the load average
+//! (`LOAD`) at the start and the end, which `scripts/benchmarks-md.py` turns into its section
+//! of BENCHMARKS.md. The machine is shared: ratios are
 //! measured in the same process so that load disturbs both sides alike, but they still vary.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use quasar::builtins::{sum, zip_map};
 use quasar::Array;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -164,12 +170,22 @@ fn report(workload: &str, kernel: Duration, forms: &[(&str, Duration)]) {
     }
 }
 
+/// The load average as `/proc/loadavg` gives it, for the report.
+fn load(when: &str) {
+    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let v: Vec<&str> = l.split_whitespace().take(3).collect();
+    if v.len() == 3 {
+        println!("LOAD {when}: {} {} {}", v[0], v[1], v[2]);
+    }
+}
+
 fn close(a: &[f32], b: &[f32], tol: f32) {
     assert_eq!(a.len(), b.len());
     assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs())));
 }
 
 fn box3(c: &mut Criterion) {
+    load("start");
     let x = image(0);
     let y = Array::<f32>::zeros(&[M, N]).unwrap();
     let kernel = time(c, "box3/kernel", false, || q::box3(&x, &y).unwrap());
@@ -205,6 +221,9 @@ fn gamma(c: &mut Criterion) {
     let kernel = time(c, "gamma/kernel", false, || q::gamma_kernel(&x, &y).unwrap());
     let want = y.to_vec().unwrap();
     let expr = time(c, "gamma/expr", false, || drop(q::gamma_expr(&x).unwrap()));
+    let unfused = time(c, "gamma/unfused", false, || {
+        drop(zip_map::<f32, f32, f32, _>("ElemPow", &x, 0.45f32, |a, b| a.powf(b)).unwrap())
+    });
     let y2 = Array::<f32>::zeros(&[M, N]).unwrap();
     let looped = time(c, "gamma/loop", false, || q::gamma_loop(&x, &y2).unwrap());
     close(&y2.to_vec().unwrap(), &want, 1e-5);
@@ -215,7 +234,11 @@ fn gamma(c: &mut Criterion) {
             o.iter_mut().zip(i).for_each(|(o, i)| *o = i.powf(0.45));
         })
     });
-    report("gamma", kernel, &[("expr", expr), ("loop", looped), ("rust", rust)]);
+    report(
+        "gamma",
+        kernel,
+        &[("expr", expr), ("unfused", unfused), ("loop", looped), ("rust", rust)],
+    );
 }
 
 fn fused(c: &mut Criterion) {
@@ -225,6 +248,14 @@ fn fused(c: &mut Criterion) {
         time(c, "fused/kernel", false, || q::fused_kernel(&a, &x, &b, &y, 0.5, &z).unwrap());
     let want = z.to_vec().unwrap();
     let expr = time(c, "fused/expr", false, || drop(q::fused_expr(&a, &x, &b, &y, 0.5).unwrap()));
+    let unfused = time(c, "fused/unfused", false, || {
+        let mul = |p: &Array<f32>, q: &Array<f32>| {
+            zip_map::<f32, f32, f32, _>("ElemMul", p, q, |u, v| u * v).unwrap()
+        };
+        let (ax, by) = (mul(&a, &x), mul(&b, &y));
+        let s = zip_map::<f32, f32, f32, _>("Add", &ax, &by, |u, v| u + v).unwrap();
+        drop(zip_map::<f32, f32, f32, _>("Add", &s, 0.5f32, |u, v| u + v).unwrap())
+    });
     let z2 = Array::<f32>::zeros(&[M, N]).unwrap();
     let looped = time(c, "fused/loop", false, || q::fused_loop(&a, &x, &b, &y, 0.5, &z2).unwrap());
     close(&z2.to_vec().unwrap(), &want, 1e-6);
@@ -240,7 +271,11 @@ fn fused(c: &mut Criterion) {
         })
     });
     close(&zs, &want, 1e-6);
-    report("fused", kernel, &[("expr", expr), ("loop", looped), ("rust", rust)]);
+    report(
+        "fused",
+        kernel,
+        &[("expr", expr), ("unfused", unfused), ("loop", looped), ("rust", rust)],
+    );
 }
 
 fn reductions(c: &mut Criterion) {
@@ -265,6 +300,10 @@ fn reductions(c: &mut Criterion) {
     let expr = time(c, "dot/expr", false, || {
         let _ = std::hint::black_box(q::dot_expr(&x, &y).unwrap());
     });
+    let unfused = time(c, "dot/unfused", false, || {
+        let p = zip_map::<f32, f32, f32, _>("ElemMul", &x, &y, |u, v| u * v).unwrap();
+        let _ = std::hint::black_box(sum(&p).unwrap());
+    });
     let ys = y.to_vec().unwrap();
     let rust = time(c, "dot/rust", false, || {
         let _ = std::hint::black_box(
@@ -274,7 +313,8 @@ fn reductions(c: &mut Criterion) {
                 .sum::<f32>(),
         );
     });
-    report("dot", kernel, &[("expr", expr), ("rust", rust)]);
+    report("dot", kernel, &[("expr", expr), ("unfused", unfused), ("rust", rust)]);
+    load("end");
 }
 
 criterion_group!(benches, box3, gamma, fused, reductions);

@@ -15,7 +15,7 @@ function [] = saxpy(a : scalar, x : vec, y : vec)
     parallel_do(numel(y), a, x, y, saxpy_kernel)
 endfunction
 
-% The same with an array expression (parallel element-wise loops on the host).
+% The same with an array expression (the kernel generator makes it one kernel).
 function z = saxpy_expr(a : scalar, x : vec, y : vec)
     z = a * x + y
 endfunction

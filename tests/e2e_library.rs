@@ -196,6 +196,118 @@ function [] = close_twice(path : string)
     fclose(f)
 endfunction
 
+function [] = __kernel__ coord_kernel(x : vec[int], y : mat[int], z : mat, pos : int)
+    v = x[pos]
+    y[pos, 0] = mirror_ext(v, 5)
+    y[pos, 1] = periodize(v, 5)
+    y[pos, 2] = mirror_ext(v, 0)
+    y[pos, 3] = periodize(v, -3)
+    p = ind2pos([3, 4, 5], mod(v, 60))
+    y[pos, 4] = p[0]
+    y[pos, 5] = p[1]
+    y[pos, 6] = p[2]
+    y[pos, 7] = pos2ind([3, 4, 5], p)
+    z[pos, 0] = mirror_ext(float(v) + 0.5, 4)
+    z[pos, 1] = periodize(float(v) - 0.25, 4)
+endfunction
+
+function [y, z] = run_coords(x : vec[int])
+    y = int(zeros(numel(x), 8))
+    z = zeros(numel(x), 2)
+    parallel_do(numel(x), x, y, z, coord_kernel)
+endfunction
+
+function [] = __kernel__ position_kernel(y : cube[int], pos : int)
+    p = ind2pos(size(y), pos)
+    y[p[0], p[1], p[2]] = pos2ind(size(y), p) + 1
+endfunction
+
+function y = run_positions(a : int, b : int, c : int)
+    y = int(zeros(a, b, c))
+    parallel_do(a * b * c, y, position_kernel)
+endfunction
+
+function [] = __kernel__ outside_kernel(y : vec[int], k : int, pos : int)
+    p = ind2pos([2, 3], k + pos)
+    y[pos] = p[0]
+endfunction
+
+function y = run_outside(k : int)
+    y = int(zeros(2))
+    parallel_do(2, y, k, outside_kernel)
+endfunction
+
+function [] = __kernel__ angle_kernel(c : cvec, r : vec, y : mat, pos : int)
+    y[pos, 0] = angle(c[pos])
+    y[pos, 1] = angle(r[pos])
+endfunction
+
+function y = run_angles(c : cvec, r : vec)
+    y = zeros(numel(c), 2)
+    parallel_do(numel(c), c, r, y, angle_kernel)
+endfunction
+
+function [a : string, b : string, c : string, d : string, e : string, f : string] = type_names(s : scalar, n : int, m : mat, q : cube[int], z : cscalar, str : string)
+    a = type(s)
+    b = type(n)
+    c = type(m)
+    d = type(q)
+    e = type(z)
+    f = type(str)
+endfunction
+
+function [a, s, n, t : string, first] = load_back(file : string, x : mat, k : int)
+    save(file, x, "label", k)
+    [a : mat, s : string, n : int] = load(file)
+    [p, q, r] = load(file)
+    t = strcat(type(p), ",", type(q), ",", type(r))
+    first : mat = load(file)
+endfunction
+
+function s : string = load_as_string(file : string)
+    s = load(file)
+endfunction
+
+function [n, first, last] = listing(pattern : string)
+    files = dir(pattern)
+    n = numel(files)
+    first : string = files[0]
+    last : string = files[n - 1]
+endfunction
+
+function [y, b, t : string, whole] = cells_roundtrip(x : mat)
+    c = mat2cell(x, [1, 2], [3, 1])
+    y : mat = cell2mat(c)
+    b : mat = c[1, 0]
+    t = type(c)
+    whole : mat = cell2mat(mat2cell(x))
+endfunction
+
+function y : mat = cells_mismatch(x : mat)
+    y = cell2mat({x, transpose(x)})
+endfunction
+
+function [] = __kernel__ shared_kernel(y : vec, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    s[blkpos] = pos
+    syncthreads
+    y[pos] = s[blkdim - 1 - blkpos]
+endfunction
+
+function [] = __kernel__ plain_kernel(y : mat, pos : ivec2)
+    y[pos] = pos[0] * 100 + pos[1]
+endfunction
+
+function [a, b, c, y, z] = block_sizes()
+    a = max_block_size(shared_kernel, [4096])
+    b = max_block_size(plain_kernel, [64, 64])
+    c = max_block_size([64, 64])
+    y = zeros(64, 64)
+    parallel_do([size(y), b], y, plain_kernel)
+    z = zeros(2048)
+    parallel_do(2048, z, shared_kernel)
+endfunction
+
 function [d, l, a] = host_numbers(u : vec, v : vec, t : scalar, z : cscalar)
     d = dotprod(u, v)
     l = lerp(u[0], v[0], t)
@@ -489,4 +601,172 @@ fn type_with_a_name_follows_the_static_type() {
     let t = lib::types(1.0, 2, &v, &m, &c, "s").unwrap().to_vec().unwrap();
     // Manual §2.2: a vec is not a mat (ismatrix adds the vectors).
     assert_eq!(t, vec![1, 1, 1, 0, 1, 1, 1, 0]);
+}
+
+/// `mirror_ext(x, n)` by its definition (manual §2.4.1): the index reflected at both edges,
+/// the edge element repeated (period 2n); `n <= 0` leaves it.
+fn mirror_ref(x: i64, n: i64) -> i64 {
+    if n <= 0 {
+        return x;
+    }
+    let r = x.rem_euclid(2 * n);
+    if r < n {
+        r
+    } else {
+        2 * n - 1 - r
+    }
+}
+
+/// `mod(x, n)` with the divisor's sign (MATLAB), `mod(x, 0) = x`.
+fn mod_ref(x: i64, n: i64) -> i64 {
+    if n == 0 {
+        x
+    } else {
+        x - n * (x as f64 / n as f64).floor() as i64
+    }
+}
+
+fn coord_expect(x: &[i32]) -> (Vec<i32>, Vec<f32>) {
+    let (mut y, mut z) = (Vec::new(), Vec::new());
+    for &v in x {
+        let v = i64::from(v);
+        let k = mod_ref(v, 60);
+        let p = [k / 20, k / 5 % 4, k % 5];
+        let row = [mirror_ref(v, 5), mod_ref(v, 5), v, mod_ref(v, -3), p[0], p[1], p[2], k];
+        y.extend(row.iter().map(|&e| e as i32));
+        // Float coordinates are truncated to integers first.
+        z.push(mirror_ref((v as f64 + 0.5).trunc() as i64, 4) as f32);
+        z.push(mod_ref((v as f64 - 0.25).trunc() as i64, 4) as f32);
+    }
+    (y, z)
+}
+
+#[test]
+fn coordinates_and_positions_in_kernels_on_both_devices() {
+    let x: Vec<i32> = vec![0, 3, 4, 5, 6, 9, 10, 14, -1, -2, -5, -6, -11, 59, 61, 1000, -1000];
+    let xa = Array::from_vec(&[x.len()], x.clone()).unwrap();
+    let run = || -> quasar::Result<(Vec<i32>, Vec<f32>)> {
+        let (y, z) = lib::run_coords(&xa)?;
+        Ok((y.to_vec()?, z.to_vec()?))
+    };
+    let cpu = common::on(quasar::SchedMode::Cpu, run).unwrap();
+    assert_eq!(cpu, coord_expect(&x));
+    let want: Vec<i32> = (1..=2 * 3 * 4).collect();
+    let cube = || lib::run_positions(2, 3, 4)?.to_vec();
+    assert_eq!(common::on(quasar::SchedMode::Cpu, cube).unwrap(), want);
+    let e = common::on(quasar::SchedMode::Cpu, || lib::run_outside(5)).unwrap_err().to_string();
+    assert!(e.contains("ind2pos"), "{e}");
+    if !gpu_or_skip("coordinates_and_positions_in_kernels_on_both_devices") {
+        return;
+    }
+    let (c, g) = both("coord_kernel", false, run).unwrap();
+    assert_eq!(c, g);
+    let (c, g) = both("position_kernel", false, cube).unwrap();
+    assert_eq!(c, g);
+    let e = common::on(quasar::SchedMode::Gpu, || lib::run_outside(5)).unwrap_err().to_string();
+    assert!(e.contains("`ind2pos`") && e.contains("e2e_library.rs"), "{e}");
+    let fine = common::on(quasar::SchedMode::Gpu, || lib::run_outside(3)).unwrap();
+    assert_eq!(fine.to_vec().unwrap(), vec![1, 1]);
+}
+
+#[test]
+fn angle_in_kernels_on_both_devices() {
+    let c: Vec<Complex<f32>> = [(1.0, 0.0), (-1.0, 1.0), (0.0, -2.0), (-3.0, -0.5), (0.0, 0.0)]
+        .iter()
+        .map(|&(re, im)| Complex::new(re, im))
+        .collect();
+    let r = vec![2.0f32, -1.5, 0.0, -0.25, 7.0];
+    let ca = Array::from_vec(&[c.len()], c.clone()).unwrap();
+    let ra = Array::from_vec(&[r.len()], r.clone()).unwrap();
+    let want: Vec<f32> = c
+        .iter()
+        .zip(&r)
+        .flat_map(|(z, &x)| {
+            let real = if x < 0.0 { std::f64::consts::PI } else { 0.0 };
+            [f64::from(z.im).atan2(f64::from(z.re)) as f32, real as f32]
+        })
+        .collect();
+    let run = || lib::run_angles(&ca, &ra)?.to_vec();
+    let cpu = common::on(quasar::SchedMode::Cpu, run).unwrap();
+    assert!(close(&cpu, &want), "{cpu:?} vs {want:?}");
+    if !gpu_or_skip("angle_in_kernels_on_both_devices") {
+        return;
+    }
+    let (_, g) = both("angle_kernel", false, run).unwrap();
+    assert!(close(&g, &want), "{g:?} vs {want:?}");
+}
+
+#[test]
+fn one_argument_type_names_the_type() {
+    let m = mat(1, 2, &[1.0, 2.0]);
+    let q = Array::from_vec(&[1, 1, 1], vec![3i32]).unwrap();
+    let t = lib::type_names(1.0, 2, &m, &q, Complex::new(0.0, 1.0), "s").unwrap();
+    // As the compiler prints types (`icube` is `cube[int]`).
+    let want = ("scalar", "int", "mat", "icube", "cscalar", "string");
+    assert_eq!((&*t.0, &*t.1, &*t.2, &*t.3, &*t.4, &*t.5), want);
+}
+
+#[test]
+fn load_gives_the_saved_values_checked_against_their_targets() {
+    let dir = tempfile_dir("load");
+    let file = dir.join("v.qd");
+    let x = mat(2, 3, &[1.5, -2.0, 3.25, 0.0, 1e-3, 7.0]);
+    let (a, s, n, t, first) = lib::load_back(file.to_str().unwrap(), &x, 42).unwrap();
+    assert_eq!((a.shape(), a.to_vec().unwrap()), (x.shape(), x.to_vec().unwrap()));
+    assert_eq!((s.as_str(), n, t.as_str()), ("label", 42, "mat,string,int"));
+    assert_eq!(first.to_vec().unwrap(), x.to_vec().unwrap());
+    let e = lib::load_as_string(file.to_str().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("string") && e.contains("mat"), "{e}");
+    let e = lib::load_as_string(dir.join("none.qd").to_str().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("none.qd"), "{e}");
+}
+
+#[test]
+fn dir_lists_the_matching_files_sorted() {
+    let dir = tempfile_dir("dir");
+    for f in ["b.png", "a.png", "c.txt", "d.png"] {
+        std::fs::write(dir.join(f), b"x").unwrap();
+    }
+    let (n, first, last) = lib::listing(dir.join("*.png").to_str().unwrap()).unwrap();
+    assert_eq!((n, first.as_str(), last.as_str()), (3, "a.png", "d.png"));
+}
+
+#[test]
+fn mat2cell_and_cell2mat_cut_and_join_blocks() {
+    let x: Vec<f32> = (0..12).map(|k| k as f32).collect();
+    let xa = mat(3, 4, &x);
+    let (y, b, t, whole) = lib::cells_roundtrip(&xa).unwrap();
+    assert_eq!((y.shape(), y.to_vec().unwrap()), (&[3, 4][..], x.clone()));
+    // Rows 1..2, columns 0..2 of the row-major 3x4 matrix.
+    assert_eq!(
+        (b.shape(), b.to_vec().unwrap()),
+        (&[2, 3][..], vec![4.0, 5.0, 6.0, 8.0, 9.0, 10.0])
+    );
+    assert_eq!((t.as_str(), whole.to_vec().unwrap()), ("mat[??]", x));
+    let e = lib::cells_mismatch(&mat(2, 3, &[0.0; 6])).unwrap_err().to_string();
+    assert!(e.starts_with("`cell2mat`"), "{e}");
+}
+
+#[test]
+fn max_block_size_follows_the_device_and_the_kernel() {
+    let want: Vec<f32> = (0..64 * 64).map(|k| ((k / 64) * 100 + k % 64) as f32).collect();
+    // Each block reversed through shared memory (blocks of the size the runtime chose).
+    let reversed = |z: &[f32]| {
+        let b = z[0] as usize + 1;
+        2048 % b == 0 && z.iter().enumerate().all(|(p, &v)| v as usize == p / b * b + b - 1 - p % b)
+    };
+    type Sizes = (i32, Vec<i32>, Vec<i32>, bool, bool);
+    let run = || -> quasar::Result<Sizes> {
+        let (a, b, c, y, z) = lib::block_sizes()?;
+        Ok((a, b.to_vec()?, c.to_vec()?, y.to_vec()? == want, reversed(&z.to_vec()?)))
+    };
+    // The CPU: only block-sensitive kernels (and the form without a kernel) are limited.
+    let cpu = common::on(quasar::SchedMode::Cpu, run).unwrap();
+    assert_eq!(cpu, (1024, vec![64, 64], vec![16, 64], true, true));
+    if !gpu_or_skip("max_block_size_follows_the_device_and_the_kernel") {
+        return;
+    }
+    // The GPU: at most its threads per block, the first dimension shrunk first.
+    let gpu = common::on(quasar::SchedMode::Gpu, run).unwrap();
+    assert_eq!(gpu, (1024, vec![16, 64], vec![16, 64], true, true));
 }

@@ -58,6 +58,9 @@ mod types_indexing {
 mod types_flow_joins {
     quasar::quasar!(file = "quasar-core/tests/types_ok/flow_joins.q");
 }
+mod types_lambdas {
+    quasar::quasar!(file = "quasar-core/tests/types_ok/lambdas.q");
+}
 /// The parallelised loop of types_ok/flow_joins.q (a script, which returns nothing) in a
 /// function that returns its sum: the same kernel, whose result can be checked.
 mod flow_joins_loop {
@@ -814,6 +817,16 @@ fn parallelised_loops_of_the_type_checker_samples() {
     // The scripts themselves (no outputs): their loop kernels run on the GPU, memory-checked.
     both("types_ok/indexing.q", false, types_indexing::script).unwrap();
     both("types_ok/flow_joins.q", false, types_flow_joins::script).unwrap();
+}
+
+/// The array expression the kernel generator fuses in the type checker's sample programs: the
+/// lambda `x -> x + sum(mask)` of types_ok/lambdas.q, which its script applies to a cube.
+#[test]
+fn fused_expression_of_the_type_checker_samples() {
+    if !gpu_or_skip("fused_expression_of_the_type_checker_samples") {
+        return;
+    }
+    both("types_ok/lambdas.q", false, types_lambdas::script).unwrap();
 }
 
 /// The largest |x| for which `sin`, `cos` and `tan` are accurate on both devices: 2^24·2π ≈

@@ -46,6 +46,11 @@ fn saxpy_on_interpreted_ptx_matches_the_cpu() {
     let (c, g) = (run(SchedMode::Cpu), run(SchedMode::Gpu));
     assert_eq!(c, g);
     assert_eq!(g[3], 2.5 * (1.5 - 100.0) + 3.0);
+    // The array expression: one generated kernel (the kernel generator), the same values.
+    let y = Array::from_fn(&[n], |i| (i % 7) as f32).unwrap();
+    let expr = |mode| on(mode, || saxpy::q::saxpy_expr(2.5, &x, &y)).unwrap().to_vec().unwrap();
+    assert_eq!(expr(SchedMode::Cpu), c);
+    assert_eq!(expr(SchedMode::Gpu), c);
 }
 
 #[test]

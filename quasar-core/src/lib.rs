@@ -23,5 +23,9 @@ pub mod suggest;
 pub mod syntax;
 pub mod transform;
 
+/// Identifies this build of the compiler: a hash of its sources, so that output cached by the
+/// `quasar!` macro is used only by the compiler that produced it.
+pub const BUILD_ID: &str = env!("QUASAR_CORE_BUILD_ID");
+
 pub use diagnostics::{Diagnostic, Severity, SourceMap};
 pub use span::{FileId, Span};

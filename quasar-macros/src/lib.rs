@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+mod cache;
 mod stubs;
 
 use proc_macro::TokenStream;
@@ -57,7 +58,9 @@ const INLINE_NAME: &str = "<quasar! block>";
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as Input);
-    expand(input).into()
+    let cache =
+        std::env::var_os("CARGO_MANIFEST_DIR").and_then(|dir| cache::directory(Path::new(&dir)));
+    expand(input, cache.as_deref()).into()
 }
 
 /// What the macro accepts: a string literal with Quasar source, or `file = "path.q"`, and
@@ -126,7 +129,9 @@ impl Parse for Input {
     }
 }
 
-fn expand(input: Input) -> proc_macro2::TokenStream {
+/// Expands `input`, reusing the output cached in `cache` for the same source and options
+/// (see [`cache`]).
+fn expand(input: Input, cache: Option<&Path>) -> proc_macro2::TokenStream {
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
         return error(
             Span::call_site(),
@@ -162,7 +167,28 @@ fn expand(input: Input) -> proc_macro2::TokenStream {
             }
         }
     };
-    let (mut out, mut tracked) = compile(&name, &source, &path, span, &input);
+    let search_path = std::env::var_os(quasar_core::load::search::SEARCH_PATH_VAR);
+    let options = format!("{} {} {:?} {:?}", input.double, input.ptx, input.main_args, search_path);
+    let key = cache::key(&[
+        quasar_core::BUILD_ID.as_bytes(),
+        name.as_bytes(),
+        source.as_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+        options.as_bytes(),
+    ]);
+    let cached = cache.and_then(|dir| cache::lookup(dir, &key)).and_then(|(text, tracked)| {
+        Some((text.parse::<proc_macro2::TokenStream>().ok()?, tracked))
+    });
+    let (mut out, mut tracked) = match cached {
+        Some(hit) => hit,
+        None => {
+            let (out, tracked, ok) = compile(&name, &source, &path, span, &input);
+            if let (true, Some(dir)) = (ok, cache) {
+                cache::store(dir, &key, &out.to_string(), &tracked);
+            }
+            (out, tracked)
+        }
+    };
     if path.is_file() {
         tracked.insert(0, path);
     }
@@ -199,14 +225,15 @@ fn in_rust_file(lit: &LitStr) -> Option<(String, String)> {
 }
 
 /// Compiles through the driver (parse, imports, type check, passes, PTX, Rust); any error
-/// becomes one `compile_error!`. Also returns the imported files read (to be tracked).
+/// becomes one `compile_error!`. Also returns the imported files read (to be tracked) and
+/// whether it succeeded.
 fn compile(
     name: &str,
     source: &str,
     path: &Path,
     span: Span,
     input: &Input,
-) -> (proc_macro2::TokenStream, Vec<PathBuf>) {
+) -> (proc_macro2::TokenStream, Vec<PathBuf>, bool) {
     let double = input.double;
     let back_ends = if input.ptx { vec![BackEnd::Ptx, BackEnd::Rust] } else { vec![BackEnd::Rust] };
     let opts = Options {
@@ -217,7 +244,7 @@ fn compile(
     };
     let (mut art, loader) = driver::compile(&opts);
     match (art.failed, art.rust.take()) {
-        (None, Some(tokens)) => (tokens, art.imported),
+        (None, Some(tokens)) => (tokens, art.imported, true),
         (failed, _) => {
             let kind = failed.unwrap_or(Stage::CodeGeneration).word();
             let mut out = failure(&loader.map, &art.diagnostics, kind, name, span);
@@ -232,7 +259,7 @@ fn compile(
                 }
             };
             out.extend(stubs::stubs(&program, art.checked.as_ref(), double));
-            (out, art.imported)
+            (out, art.imported, false)
         }
     }
 }
@@ -261,7 +288,34 @@ mod tests {
     use super::*;
 
     fn expand_tokens(tokens: proc_macro2::TokenStream) -> String {
-        expand(syn::parse2::<Input>(tokens).expect("input parses")).to_string()
+        expand(syn::parse2::<Input>(tokens).expect("input parses"), None).to_string()
+    }
+
+    #[test]
+    fn unchanged_source_is_served_from_the_cache_and_failures_are_not_cached() {
+        let dir = std::env::temp_dir().join(format!("quasar-macros-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let run = |src: &str| {
+            expand(syn::parse2::<Input>(quote!(#src)).expect("input parses"), Some(&dir))
+                .to_string()
+        };
+        let src = "function y = f(x : scalar)\n    y = x + 1\nendfunction\n";
+        let first = run(src);
+        let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        // The entry's text re-parses to the same tokens.
+        assert_eq!(run(src), first);
+        // A hit is really served from the entry: mark it and see the mark.
+        let text = std::fs::read_to_string(&entries[0]).unwrap();
+        std::fs::write(&entries[0], text.replace("pub fn f", "pub fn f_from_cache")).unwrap();
+        assert!(run(src).contains("pub fn f_from_cache"));
+        // Another source or option is another entry; a failure is not stored.
+        assert!(
+            !run("function y = f(x : scalar)\n    y = x + 2\nendfunction\n").contains("from_cache")
+        );
+        assert!(run("y = ) 2\n").contains("compile_error"));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -32,6 +32,7 @@
 
 mod array;
 pub mod atomic;
+pub mod block_size;
 pub mod control;
 pub mod device;
 mod element;

@@ -525,3 +525,62 @@ pub use ids::{fclose_id, fgets_id, fopen_id, fprintf_id, fread_id, fwrite_id};
 #[cfg(test)]
 #[path = "files_tests.rs"]
 mod tests;
+
+/// [`load`] as `??` values (generated code: `[A, B] = load(file)`, each checked against its
+/// target's type when assigned). A saved number (a 0-dimensional array) is a number; integer
+/// arrays other than `int` and `uint8` become `int` arrays, and a value that does not fit
+/// `int` is an error naming `load`.
+pub fn load_values(path: impl AsRef<Path>) -> Result<Vec<crate::value::Value>> {
+    use crate::value::{AnyArray, Value};
+    fn ints<T: Element + TryInto<i32>>(a: Array<T>) -> Result<AnyArray> {
+        let v = a.to_vec()?;
+        let mut out = Vec::with_capacity(v.len());
+        for x in v {
+            out.push(x.try_into().map_err(|_| {
+                Error::argument("load", "an integer array holds a value outside `int`")
+            })?);
+        }
+        Ok(AnyArray::I32(Array::from_vec(a.shape(), out)?))
+    }
+    let mut out = Vec::new();
+    for s in load(path)? {
+        let a = match s {
+            Saved::Str(s) => {
+                out.push(Value::Str(s));
+                continue;
+            }
+            Saved::F32(a) => AnyArray::F32(a),
+            Saved::F64(a) => AnyArray::F64(a),
+            Saved::I32(a) => AnyArray::I32(a),
+            Saved::U8(a) => AnyArray::U8(a),
+            Saved::C32(a) => AnyArray::C32(a),
+            Saved::C64(a) => AnyArray::C64(a),
+            Saved::I8(a) => ints(a)?,
+            Saved::I16(a) => ints(a)?,
+            Saved::I64(a) => ints(a)?,
+            Saved::U16(a) => ints(a)?,
+            Saved::U32(a) => ints(a)?,
+            Saved::U64(a) => ints(a)?,
+        };
+        // A number was saved as a 0-dimensional array.
+        let number = a.rank() == 0;
+        let v = Value::Array(a);
+        out.push(if number { v.index(&[0]).map_err(|m| Error::argument("load", m))? } else { v });
+    }
+    Ok(out)
+}
+
+/// `[A, B, …] = load(file)` with `n` targets: the first `n` values (an error naming `load`
+/// when the file holds fewer).
+pub fn load_n(path: impl AsRef<Path>, n: usize) -> Result<Vec<crate::value::Value>> {
+    let path = path.as_ref();
+    let mut v = load_values(path)?;
+    if v.len() < n {
+        return Err(Error::argument(
+            "load",
+            format!("`{}` holds {} value(s); {n} are assigned", path.display(), v.len()),
+        ));
+    }
+    v.truncate(n);
+    Ok(v)
+}

@@ -11,6 +11,7 @@
 //! * [`fft`]: `fft1 fft2 fft3`, their inverses and `irealfft1/2/3` through `rustfft`.
 //! * [`linalg`]: `inv det linsolve chol svd symeig` through `nalgebra` (feature `linalg`).
 //! * [`text`]: `sprintf printf sscanf strcat num2str fromascii toascii fromunicode tounicode`.
+//! * [`cells`]: `mat2cell cell2mat` on the cell arrays of [`value`].
 //! * [`files`]: `save`/`load` (format documented there), `fopen fread fwrite fgets fclose dir`.
 //! * [`system`]: `tic toc pause disp`.
 //! * [`figure`]: `imshow plot title xlabel ylabel xlim ylim legend hold` as PNG files in an
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod builtins;
+pub mod cells;
 pub mod fft;
 pub mod figure;
 pub mod files;

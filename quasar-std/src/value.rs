@@ -82,6 +82,44 @@ impl Value {
         Value::Cell(Arc::new(Mutex::new(CellData { shape, items })))
     }
 
+    /// A cell vector (shape `[n]`, as `vec[string]` and `cell(n)` are) of these values.
+    pub fn cell_vector(items: Vec<Value>) -> Value {
+        let shape = vec![items.len()];
+        Value::Cell(Arc::new(Mutex::new(CellData { shape, items })))
+    }
+
+    /// `type(x)`: the value's Quasar type (`scalar`, `int`, `cscalar`, `string`, `vec`,
+    /// `mat[int]`, `cube{4}`, …; `vec[??]`, `mat[??]`… for a cell array, `object`, and `??`
+    /// before a value is assigned).
+    pub fn quasar_type(&self) -> String {
+        match self {
+            Value::Null => "??".into(),
+            Value::Cell(c) => match lock(c).shape.len() {
+                1 => "vec[??]".into(),
+                2 => "mat[??]".into(),
+                3 => "cube[??]".into(),
+                r => format!("cube{{{r}}}[??]"),
+            },
+            // As the compiler prints types: `ivec`, `cmat`, `cube{4}`, `mat[uint8]`.
+            Value::Array(a) => {
+                let rank = a.rank();
+                let base = match rank {
+                    1 => "vec".to_string(),
+                    2 => "mat".to_string(),
+                    3 => "cube".to_string(),
+                    r => format!("cube{{{r}}}"),
+                };
+                match a.elem_name() {
+                    "scalar" => base,
+                    "int" => format!("i{base}"),
+                    "cscalar" => format!("c{base}"),
+                    e => format!("{base}[{e}]"),
+                }
+            }
+            v => v.type_name(),
+        }
+    }
+
     /// The Quasar name of the value's type, for messages.
     pub fn type_name(&self) -> String {
         match self {
@@ -230,7 +268,7 @@ macro_rules! any_array {
 }
 
 impl AnyArray {
-    fn rank(&self) -> usize {
+    pub(crate) fn rank(&self) -> usize {
         any_array!(self, a => a.shape().len())
     }
 

@@ -5,7 +5,7 @@
 //! of a call through a value are those of every function of its type.
 
 use crate::ir::visit::Visit;
-use crate::ir::{Expr, ExprKind, FunctionId, Module};
+use crate::ir::{Builtin, Callee, Expr, ExprKind, FunctionId, Module};
 use crate::sema::types::{FnType, Type};
 
 /// The function types a module uses as values, and for each the functions of that type (the variants of the host's function-value enum, the tags the PTX branches on).
@@ -23,6 +23,15 @@ impl FnValues {
         struct Collect<'v>(&'v mut FnValues);
         impl<'a> Visit<'a> for Collect<'_> {
             fn visit_expr(&mut self, e: &'a Expr) {
+                // `max_block_size(kernel, dims)` names the kernel; it is not a value.
+                if let ExprKind::Call { callee: Callee::Builtin(Builtin::MaxBlockSize), args } =
+                    &e.kind
+                {
+                    for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::FunctionRef(_))) {
+                        self.visit_expr(a);
+                    }
+                    return;
+                }
                 match (&e.kind, &e.ty) {
                     (ExprKind::Closure { function, .. }, Type::Function(ft))
                     | (ExprKind::FunctionRef(function), Type::Function(ft)) => {

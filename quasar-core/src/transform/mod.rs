@@ -9,6 +9,7 @@ pub mod collapse;
 pub mod dead_fn_values;
 pub mod fold_guards;
 pub mod interior;
+pub mod kernel_generator;
 pub mod loop_deps;
 pub mod loop_uses;
 pub mod parallel_loops;
@@ -65,6 +66,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "parallel-loops",
             about: "loop nests in host code with independent iterations become kernels",
             run: parallel_loops::run,
+        },
+        Pass {
+            name: "kernel-generator",
+            about: "element-wise array expressions (and sum/mean of them) become one kernel each",
+            run: kernel_generator::run,
         },
         Pass {
             name: "interior",

@@ -17,8 +17,11 @@ impl Drop for TempDir {
 /// `shared/tools/manual-snippets.py` next to the workspace; `None`, with a message, when the
 /// script or `python3` is not available, so the calling test can skip.
 pub fn manual_snippets(purpose: &str) -> Option<(TempDir, Vec<PathBuf>)> {
+    // `QUASAR_SNIPPETS_SCRIPT` names the script where the workspace is elsewhere (a worktree).
     let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/manual-snippets.py");
+        std::env::var_os("QUASAR_SNIPPETS_SCRIPT").map(PathBuf::from).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tools/manual-snippets.py")
+        });
     if !script.exists() {
         eprintln!("skipping {purpose}: {} not found", script.display());
         return None;
@@ -49,4 +52,13 @@ pub fn manual_snippets(purpose: &str) -> Option<(TempDir, Vec<PathBuf>)> {
     files.sort();
     assert!(!files.is_empty(), "no snippets were extracted");
     Some((dir, files))
+}
+
+/// The message of a caught panic (`String` or `&str` payloads; empty otherwise).
+#[allow(dead_code)] // not every test that includes this module catches panics
+pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }

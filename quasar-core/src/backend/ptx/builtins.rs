@@ -121,6 +121,7 @@ impl Ctx<'_> {
             | B::Uint64
             | B::Mod
             | B::Periodize
+            | B::MirrorExt
             | B::Clamp
             | B::Lerp
             | B::Sign
@@ -162,6 +163,13 @@ impl Ctx<'_> {
                 }
                 self.builtin_vals(b, vals, ty, span)
             }
+            B::Ind2pos | B::Pos2ind => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.positions(b, &vals, span)
+            }
             // Not compiled by this back end (yet): the kernel runs on the CPU.
             B::Zeros
             | B::Ones
@@ -179,11 +187,8 @@ impl Ctx<'_> {
             | B::Repmat
             | B::Squeeze
             | B::Shuffledims
-            | B::Ind2pos
-            | B::Pos2ind
             | B::ScalarToHalf
             | B::Factorial
-            | B::MirrorExt
             | B::Cumsum
             | B::Cumprod
             | B::Any

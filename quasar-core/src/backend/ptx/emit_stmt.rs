@@ -146,7 +146,7 @@ impl Ctx<'_> {
 
     /// A failing `error`/`assert` (unless `ok` holds): the first failure in the launch writes
     /// its site to `quasar_error` (see `mod.rs`), and the thread ends as the CPU kernel does.
-    fn fail(&mut self, kind: PtxSiteKind, ok: Option<Reg>, span: Span) {
+    pub(super) fn fail(&mut self, kind: PtxSiteKind, ok: Option<Reg>, span: Span) {
         let site = self.site_base + self.sites.len();
         self.sites.push(PtxCheckSite {
             kernel: self.entry.clone(),

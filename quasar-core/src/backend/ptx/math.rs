@@ -135,6 +135,17 @@ impl Ctx<'_> {
                 self.ins(format!("{name}.{a} {d}, {x}, {y}"));
                 Ok(d)
             }
+            // Coordinates (CPU: in `i64`, the result an `int`); integer `periodize` is `mod`.
+            B::MirrorExt | B::Periodize if b == B::MirrorExt || rt.is_float() => {
+                match (args.first(), args.get(1)) {
+                    (Some(&x), Some(&n)) => Ok(self.coordinate(b, x, n, rt)),
+                    _ => unsupported(
+                        span,
+                        format!("`{name}` with {} argument(s)", args.len()),
+                        format!("call `{name}(x, N)`"),
+                    ),
+                }
+            }
             B::Mod | B::Periodize => {
                 let (x, y) = (conv(self, 0)?, conv(self, 1)?);
                 self.modulo(x, y, rt)
@@ -240,6 +251,12 @@ impl Ctx<'_> {
                 } else {
                     Ok(self.imm(rt, if b == B::Isfinite { 1.0 } else { 0.0 }))
                 }
+            }
+            // `angle` of a real number: atan2(0, x) as on the CPU (π for negative x and -0).
+            B::Angle if rt.is_float() => {
+                let x = conv(self, 0)?;
+                let z = self.imm(rt, 0.0);
+                self.math(B::Atan2, &[(z, rt), (x, rt)], rt, span)
             }
             B::Sqrt if rt.is_float() => one(self, "sqrt.rn"),
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not if !rt.is_float() => {

@@ -80,6 +80,7 @@ mod complex;
 mod coop;
 #[cfg(test)]
 mod coop_tests;
+mod coords;
 mod emit_expr;
 mod emit_stmt;
 mod fnvalue;

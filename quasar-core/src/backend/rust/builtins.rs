@@ -178,7 +178,9 @@ impl FnGen<'_, '_> {
                 let x = self.num_as(&args[0], Num::I64)?;
                 let m = self.num_as(&args[1], Num::I64)?;
                 let fi = format_ident!("{}", name);
-                quote!((#q::rt::#fi(#x, #m) as i32))
+                // A coordinate (an `int`), converted to the result type of float arguments.
+                let n = rn.ok_or_else(bad)?;
+                cast_num(Num::I32, n, quote!((#q::rt::#fi(#x, #m) as i32)), &rt)
             }
             B::Complex if nargs == 2 => {
                 let n = rn.ok_or_else(bad)?;
@@ -467,7 +469,8 @@ impl FnGen<'_, '_> {
             | B::Isscalar
             | B::Isvector
             | B::Ismatrix
-            | B::Iscube => self.library(b, args, &r, span)?,
+            | B::Iscube
+            | B::MaxBlockSize => self.library(b, args, &r, span)?,
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
                 self.bits_and_limits(b, args, &r, span)?
             }
@@ -491,7 +494,7 @@ impl FnGen<'_, '_> {
                     _ => quote!(((#x != #z) as i32)),
                 }
             }
-            B::Type if nargs == 2 => self.library(b, args, &r, span)?,
+            B::Type if nargs <= 2 => self.library(b, args, &r, span)?,
             // `print(s)` as an expression (in a lambda's `(a; print(a); b)`), as the statement.
             B::Print if self.ctx == Ctx::Host => {
                 let parts = self.show_parts(args)?;
@@ -508,7 +511,6 @@ impl FnGen<'_, '_> {
             | B::Syncthreads
             | B::Syncthread
             | B::Memfence
-            | B::MaxBlockSize
             | B::OptBlockSize
             | B::OptBlockCnt
             | B::GpuFeature

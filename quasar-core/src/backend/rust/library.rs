@@ -237,22 +237,39 @@ impl FnGen<'_, '_> {
                 } else {
                     let i = self.num_as(&args[1], Num::I32)?;
                     let v = quote!(#q::builtins::ind2pos(&#dims, #i)?);
-                    match r {
-                        Repr::Fixed(Num::I32, s) => {
-                            let k: usize = s.iter().product();
-                            quote!({
-                                let __v = #v;
-                                let mut __a = [0i32; #k];
-                                for (__o, __x) in __a.iter_mut().zip(__v) { *__o = __x; }
-                                __a
-                            })
-                        }
-                        Repr::Array(Num::I32, _) => {
-                            quote!({ let __v = #v; let __n = __v.len(); #rt::run::Array::from_vec(&[__n], __v)? })
-                        }
-                        _ => return Err(bad()),
-                    }
+                    int_vector(v, r, &rt).ok_or_else(bad)?
                 }
+            }
+            // `max_block_size(kernel, dims)` and the older `max_block_size(dims)`: the
+            // runtime's answer for the device launches go to (`quasar_runtime::block_size`).
+            B::MaxBlockSize => {
+                let (kernel, dims) = match args {
+                    [d] if d.ty.as_array().is_some() => (None, d),
+                    [k, d] => (Some(k), d),
+                    _ => return Err(bad()),
+                };
+                let kernel = match kernel.map(|k| &k.kind) {
+                    None => quote!(None),
+                    Some(ExprKind::FunctionRef(id)) if self.g.info.kernel(*id).is_some() => {
+                        let s = self.g.kernel_static(*id);
+                        quote!(Some(&#s))
+                    }
+                    Some(_) => {
+                        return Err(unsupported(
+                            span,
+                            "`max_block_size` of a kernel value or of a generic kernel",
+                            "name a kernel function whose parameters all have types: \
+                             `max_block_size(my_kernel, [16, 32])`",
+                        ))
+                    }
+                };
+                let dims = self.dims_arg(name, std::slice::from_ref(dims))?;
+                let v = quote!(#rt::run::Runtime::global()
+                    .max_block_size(#kernel, &#dims)?
+                    .into_iter()
+                    .map(|__d| i32::try_from(__d).unwrap_or(i32::MAX))
+                    .collect::<::std::vec::Vec<i32>>());
+                int_vector(v, r, &rt).ok_or_else(bad)?
             }
             B::Isreal | B::Iscomplex | B::Isscalar | B::Isvector | B::Ismatrix | B::Iscube => {
                 let v = type_predicate(b, &args[0].ty).ok_or_else(|| {
@@ -288,10 +305,44 @@ impl FnGen<'_, '_> {
                 let v = i32::from(v);
                 cast_num(Num::I32, n, quote!(#v), &rt)
             }
+            // `A = load(file)`: the first value saved (`[A, B] = load(file)` is in `stmt.rs`),
+            // a `??` value checked when it meets a type.
             B::Load => {
-                return Err(needs("its values' types are known only at run time: `??` values"))
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                quote!(#q::files::load_n(&#p, 1)?.remove(0))
             }
-            B::Dir => return Err(needs("a vector of strings")),
+            // `vec[string]` is a cell vector of strings.
+            B::Dir => {
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                quote!(#q::value::Value::cell_vector(
+                    #q::files::dir(&#p)?.into_iter().map(#q::value::Value::Str).collect()
+                ))
+            }
+            // `type(x)`: the static type's name, or for a `??` value its type at run time.
+            B::Type => {
+                let v = self.expr(&args[0])?;
+                let t = v.t;
+                if v.r == Repr::Value {
+                    quote!(#t.quasar_type())
+                } else {
+                    let name = args[0].ty.to_string();
+                    quote!({ let _ = #t; ::std::string::String::from(#name) })
+                }
+            }
+            B::Mat2cell => {
+                let a = self.expr(&args[0])?;
+                let a = self.as_dynamic(a, args[0].span)?;
+                let mut dists = Vec::new();
+                for d in &args[1..] {
+                    dists.push(self.dims_arg(name, std::slice::from_ref(d))?);
+                }
+                quote!(#q::cells::mat2cell(&#a, &[#(#dists),*])?)
+            }
+            B::Cell2mat => {
+                let c = self.expr(&args[0])?;
+                let c = self.as_dynamic(c, args[0].span)?;
+                quote!(#q::cells::cell2mat(&#c)?)
+            }
             // A file is the identifier `fopen` returns (an `int`, as in MATLAB).
             B::Fopen => {
                 let p = self.expr_as(&args[0], &Repr::Str)?;
@@ -348,12 +399,18 @@ impl FnGen<'_, '_> {
                 })
             }
             B::Object => return Err(needs("an object with dynamic fields")),
-            B::Cell | B::Mat2cell | B::Cell2mat => return Err(needs("cell arrays")),
+            B::Cell => return Err(needs("cell arrays")),
+            // Not a gap to fill later: the text would need the compiler at run time.
             B::Eval => {
-                return Err(unsupported(
+                return Err(crate::diagnostics::Diagnostic::error(
                     span,
-                    "`eval` of a string at run time",
-                    "write the code itself: Quasar for Rust compiles programs ahead of time",
+                    "`eval` cannot be compiled: it evaluates Quasar text at run time, and a \
+                     program compiled ahead of time by `quasar!` has no Quasar compiler inside",
+                )
+                .with_note(
+                    "instead: write the expression in the program (`f = x -> 2*cos(x)`); for \
+                     values given as text (command-line arguments), declare typed `main` \
+                     parameters or parse the numbers with `sscanf`",
                 ))
             }
             _ => return Err(bad()),
@@ -486,6 +543,27 @@ fn type_predicate(b: Builtin, t: &crate::sema::types::Type) -> Option<bool> {
 /// `type(x, name)` from the static type of `x` (manual §2.2: `type(zeros(2, 2), "mat")`; a
 /// `vec` is not a `mat`, the predicates `ismatrix`/`iscube` add the lower ranks). `None` when
 /// the type of `x` or the name is not one this decides.
+/// A `Vec<i32>` expression `v` held as `r`: an `ivecN` (`[i32; N]`) or a `vec[int]` array.
+fn int_vector(v: TokenStream, r: &Repr, rt: &TokenStream) -> Option<TokenStream> {
+    Some(match r {
+        Repr::Fixed(Num::I32, s) => {
+            let k: usize = s.iter().product();
+            quote!({
+                let __v = #v;
+                let mut __a = [0i32; #k];
+                for (__o, __x) in __a.iter_mut().zip(__v) { *__o = __x; }
+                __a
+            })
+        }
+        Repr::Array(Num::I32, _) => {
+            quote!({ let __v = #v; let __n = __v.len(); #rt::run::Array::from_vec(&[__n], __v)? })
+        }
+        // A vector of one element is held as the number.
+        Repr::Num(Num::I32) => quote!(#v.first().copied().unwrap_or_default()),
+        _ => return None,
+    })
+}
+
 fn type_is(t: &crate::sema::types::Type, name: &str) -> Option<bool> {
     use crate::sema::types::{Rank, Type};
     let class = |elem: &Type| match elem {

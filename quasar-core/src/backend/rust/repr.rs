@@ -77,6 +77,8 @@ pub(crate) fn repr_in(g: &super::Gen, ty: &Type, ctx: Ctx, span: Span) -> GResul
         }
         Type::Class(_) | Type::Pointer(_) => super::classes::class_repr(g, ty, ctx, span)?,
         Type::Null => Repr::Null,
+        // What `type(x)` gives at run time: the type's name (table 14.1).
+        Type::TypeValue(_) if ctx == Ctx::Host => Repr::Str,
         // Dynamic values, cell arrays (`vec[??]`, `{…}`, typed cells such as `vec[mat]`).
         Type::Unknown | Type::CellTuple(_) if ctx == Ctx::Host => Repr::Value,
         Type::Unknown => {

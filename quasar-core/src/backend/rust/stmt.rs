@@ -5,7 +5,7 @@ use super::expr::{syn_index, V};
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
-use crate::ir::{AssignOp, BinaryOp};
+use crate::ir::{AssignOp, BinaryOp, Builtin, Callee};
 use crate::ir::{Block, Const, Expr, ExprKind, Place, PlaceKind, Stmt, StmtKind};
 use crate::span::Span;
 use proc_macro2::TokenStream;
@@ -348,13 +348,27 @@ impl<'g, 'm> FnGen<'g, 'm> {
         value: &Expr,
         span: Span,
     ) -> GResult<TokenStream> {
-        let v = self.expr(value)?;
+        let v = match &value.kind {
+            // `[A, B] = load(file)`: as many `??` values as there are targets.
+            ExprKind::Call { callee: Callee::Builtin(Builtin::Load), args } if args.len() == 1 => {
+                let rt = self.g.rt.clone();
+                let p = self.expr_as(&args[0], &Repr::Str)?;
+                let n = places.len();
+                let t = quote!(#rt::qstd::files::load_n(&#p, #n)?);
+                // A `Vec<Value>`, indexed below.
+                V { t, r: Repr::Value }
+            }
+            _ => self.expr(value)?,
+        };
+        let loaded =
+            matches!(&value.kind, ExprKind::Call { callee: Callee::Builtin(Builtin::Load), .. });
         let mut out = Vec::new();
         let vt = v.t;
         out.push(quote!(let __d = #vt;));
         for (i, p) in places.iter().enumerate() {
             let Some(p) = p else { continue };
             let (elem_t, elem_r) = match &v.r {
+                _ if loaded => (quote!(__d[#i].clone()), Repr::Value),
                 Repr::Tuple(rs) => {
                     let ix = syn_index(i);
                     (

@@ -130,7 +130,7 @@ fn strcat(c: &BuiltinCall) -> RuleResult {
     no_type_args(c, "strcat")?;
     let a = args(c, "strcat", 1, usize::MAX)?;
     for x in a {
-        if !(matches!(x.ty, Type::String) || is_open(&x.ty) || is_num(&x.ty)) {
+        if !(matches!(x.ty, Type::String | Type::TypeValue(_)) || is_open(&x.ty) || is_num(&x.ty)) {
             return Err(expected("strcat", "strings", &x.ty));
         }
     }

@@ -39,6 +39,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         let span = e.span;
         match &callee.kind {
+            // A reduction's variable bound to a function value (`x |> f = f(x)`).
+            ExprKind::Ident(name) if self.reduction_binding(name).is_some() => {
+                let f = self.lower_expr(callee);
+                self.call_value(f, args, span)
+            }
             ExprKind::Ident(name) => self.call_named(name, callee.span, &[], args, span),
             // `f[int](…)`: explicit type arguments of a generic function.
             ExprKind::Index { base, indices } if self.names_function(base) => {

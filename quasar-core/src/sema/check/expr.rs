@@ -16,6 +16,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     fn lower_expr_unguarded(&mut self, e: &'a Expr) -> ir::Expr {
+        if let Some(v) = self.prelowered.remove(&(e as *const Expr)) {
+            return v;
+        }
+        if !self.cx.rules.is_empty() {
+            if let Some(v) = self.lower_reduced(e) {
+                return v;
+            }
+        }
+        self.lower_expr_kind(e)
+    }
+
+    /// `e` lowered as written (no reduction applied at its root).
+    pub(super) fn lower_expr_kind(&mut self, e: &'a Expr) -> ir::Expr {
         let span = e.span;
         match &e.kind {
             ExprKind::Number(text) => lower_number(text, span),
@@ -136,6 +149,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     pub(super) fn lower_name(&mut self, name: &str, span: Span) -> ir::Expr {
+        if let Some(v) = self.reduction_binding(name) {
+            return v;
+        }
         if !self.names.contains_key(name) {
             // A generic size parameter (`N` of `f[N](x : vec(N))`) used as a value.
             if let Some(&n) = self.sizes.get(name) {
@@ -384,7 +400,7 @@ pub fn unknown(span: Span) -> ir::Expr {
     ir::Expr::new(ir::ExprKind::Const(Const::Null), Type::Unknown, span)
 }
 
-fn lower_number(text: &str, span: Span) -> ir::Expr {
+pub(super) fn lower_number(text: &str, span: Span) -> ir::Expr {
     match decode_number(text) {
         Ok(NumberValue::Int(v)) => match i64::try_from(v) {
             Ok(v) => ir::Expr::new(ir::ExprKind::Const(Const::Int(v)), Type::INT, span),

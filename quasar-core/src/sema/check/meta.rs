@@ -19,6 +19,25 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
+        // `$ftype("__host__")` asks about the function being compiled: known here (manual
+        // §4.9.4 uses it in `where` clauses of reductions).
+        if let ("$ftype", [ast::Arg { value: ast::Expr { kind: ast::ExprKind::Str(k), .. }, .. }]) =
+            (name, args)
+        {
+            let is = match k.as_str() {
+                "__host__" => Some(!self.in_device_code()),
+                "__device__" => Some(self.kind == ast::FunctionKind::Device),
+                "__kernel__" => Some(self.kind == ast::FunctionKind::Kernel),
+                _ => None,
+            };
+            if let Some(is) = is {
+                return ir::Expr::new(
+                    ir::ExprKind::Const(ir::Const::Int(is.into())),
+                    Type::INT,
+                    span,
+                );
+            }
+        }
         let value = |l: &mut Self, i: usize| args.get(i).map(|a| l.lower_expr(&a.value));
         let (ty, lowered): (Type, Vec<ir::Expr>) = match name {
             // Conditions over symbolic variables: "Valid", "Satisfiable", "Unsatisfiable".

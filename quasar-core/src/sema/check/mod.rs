@@ -27,6 +27,7 @@ mod overload;
 mod params;
 mod predicates;
 mod recursion;
+mod reductions;
 mod scope;
 mod stmt;
 mod type_value;
@@ -100,6 +101,8 @@ pub fn check_program_main(
     let bodies: Vec<&[ast::Stmt]> = imports.iter().map(|(_, p)| p.body.as_slice()).collect();
     let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);
+    let reductions = cx.decls.reductions.clone();
+    cx.rules = reductions::prepare(&reductions, &mut cx.diags);
     cx.unavailable = unavailable.to_vec();
     let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
     cx.check_imports(&loaded);
@@ -164,6 +167,8 @@ pub(crate) struct Checker<'a> {
     depth: u32,
     /// Imports that provide nothing here (`unavailable.rs`).
     unavailable: Vec<Unavailable>,
+    /// The program's reductions (`reductions.rs`).
+    rules: Vec<reductions::Rule<'a>>,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -228,6 +233,7 @@ impl<'a> Checker<'a> {
             roots: Vec::new(),
             depth: 0,
             unavailable: Vec::new(),
+            rules: Vec::new(),
         }
     }
 

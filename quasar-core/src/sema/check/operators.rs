@@ -47,7 +47,7 @@ fn fold(op: BinaryOp, a: &Const, b: &Const) -> Option<Const> {
 }
 
 /// The IR's operator for a prefix operator of the syntax.
-fn ir_unary(op: UnaryOp) -> ir::UnaryOp {
+pub(super) fn ir_unary(op: UnaryOp) -> ir::UnaryOp {
     match op {
         UnaryOp::Neg => ir::UnaryOp::Neg,
         UnaryOp::Plus => ir::UnaryOp::Plus,
@@ -57,7 +57,7 @@ fn ir_unary(op: UnaryOp) -> ir::UnaryOp {
 
 /// The IR's operator for an infix operator of the syntax; `None` for the pipeline `|>`,
 /// which only reductions give a meaning.
-fn ir_binary(op: BinaryOp) -> Option<ir::BinaryOp> {
+pub(super) fn ir_binary(op: BinaryOp) -> Option<ir::BinaryOp> {
     Some(match op {
         BinaryOp::Add => ir::BinaryOp::Add,
         BinaryOp::Sub => ir::BinaryOp::Sub,
@@ -138,8 +138,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let Some(ir_op) = ir_binary(op) else {
             return self.invalid(
                 span,
-                "the pipeline operator `|>` (manual chapter 15) is given a meaning by reductions, \
-                 which are not supported yet; call the functions directly, as in `g(f(x))`",
+                "the pipeline operator `|>` (manual chapter 15) has a meaning only through a reduction \
+                 that defines it, as in `reduction (x, f) -> x |> f = f(x)`; or call the \
+                 functions directly, as in `g(f(x))`",
             );
         };
         if l.ty == Type::Void || r.ty == Type::Void {

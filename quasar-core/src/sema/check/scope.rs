@@ -92,6 +92,14 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// The declared type of a lambda's result (`add : [scalar -> scalar -> scalar] =
     /// x -> y -> x + y`): an inner lambda body takes its parameter types from it.
     pub expected_result: Option<Type>,
+    /// The variables of the reductions whose replacements are being lowered, innermost last
+    /// (`reductions.rs`).
+    pub reduction_frames: Vec<Vec<(String, ir::Expr)>>,
+    /// Operands a reduction lowered before finding that no rule applies, taken by the
+    /// lowering of the expression as written.
+    pub prelowered: HashMap<*const ast::Expr, ir::Expr>,
+    /// How deep replacements are nested now.
+    pub reduction_depth: u32,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -124,6 +132,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             parallel_depth: 0,
             dynamic_params: Vec::new(),
             expected_result: None,
+            reduction_frames: Vec::new(),
+            prelowered: HashMap::new(),
+            reduction_depth: 0,
         }
     }
 

@@ -22,6 +22,8 @@ pub fn is_subtype(sub: &Type, sup: &Type) -> bool {
         }
         (Type::Array(a), Type::Array(b)) => array_subtype(a, b),
         (Type::Null, Type::Pointer(_)) => true,
+        // `type(x)` where a string is expected: the type's name (table 14.1).
+        (Type::TypeValue(_), Type::String) => true,
         (Type::Pointer(a), Type::Pointer(b)) => is_subtype(a, b),
         (Type::Class(a), Type::Class(b)) => {
             a.id == b.id

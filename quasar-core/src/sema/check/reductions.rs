@@ -1,0 +1,664 @@
+//! Reductions (manual §4.9): rewrite rules such as
+//! `reduction (x : mat) -> transpose(transpose(x)) = x`, applied while lowering.
+//!
+//! At an expression whose shape is the root of some rule's pattern (a call `f(…)`, a method
+//! call `a.m(…)`, an operator, an index `x[:, :]`), the operands are lowered first, so that
+//! they are reduced first (the manual's "higher depth first" order, §4.9.2), and the rules
+//! are matched against the lowered operands: nested parts of a pattern against the shape of
+//! the lowered IR, variables by binding the lowered value, typed variables only when the
+//! value's type fits. Among the rules that match, those with more variables come first, then
+//! the more exact types, then the order of definition. The replacement is lowered with the
+//! variables bound to the values (so it is reduced in turn). A `where` clause that folds to a
+//! constant selects at compile time; any other is tested at run time, the expression as
+//! written being the last alternative (§4.9.4). When no rule applies, the expression is
+//! lowered as usual, reusing its lowered operands.
+//!
+//! Not supported, each a compile error naming it: variadic reductions (§4.9.5), type
+//! parameters of reductions (§6.2), patterns of other shapes (assignments, matrices,
+//! lambdas), and reductions that rewrite into each other (§4.9.3).
+
+use super::expr::{lower_number, unknown};
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Callee, Const};
+use crate::sema::types::{is_subtype, join, Rank, Type};
+use crate::syntax::ast::{self, BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// How deep replacements may produce further replacements before the checker stops
+/// (reductions that rewrite into each other through types the static check cannot see).
+const MAX_REDUCTION_DEPTH: u32 = 48;
+
+/// The shape of a pattern's root, which selects the rules tried at an expression.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum RootKey {
+    /// `f(a, b)`: the name and the number of arguments.
+    Call(String, usize),
+    /// `a.m(b)`: the method's name and the number of arguments.
+    Method(String, usize),
+    Binary(BinaryOp),
+    Unary(UnaryOp),
+    /// `x[:, i]`: the number of subscripts.
+    Index(usize),
+}
+
+/// A reduction the checker applies.
+pub(super) struct Rule<'a> {
+    pub def: &'a ast::Reduction,
+    pub root: RootKey,
+}
+
+/// A pattern's or expression's root and its operands (a call's or index's base first, where
+/// it is an operand; `:` subscripts are not operands but must be at the same places).
+fn root_of(e: &Expr) -> Option<(RootKey, Vec<&Expr>, Vec<bool>)> {
+    let positional = |args: &[ast::Arg]| args.iter().all(|a| a.name.is_none());
+    match &e.kind {
+        ExprKind::Paren(items) if items.len() == 1 => root_of(&items[0]),
+        ExprKind::Call { callee, args, .. } if positional(args) => match &callee.kind {
+            ExprKind::Ident(f) => Some((
+                RootKey::Call(f.clone(), args.len()),
+                args.iter().map(|a| &a.value).collect(),
+                Vec::new(),
+            )),
+            ExprKind::Field { base, name } => {
+                let mut ops = vec![&**base];
+                ops.extend(args.iter().map(|a| &a.value));
+                Some((RootKey::Method(name.name.clone(), args.len()), ops, Vec::new()))
+            }
+            _ => None,
+        },
+        ExprKind::Binary { op, lhs, rhs } => {
+            Some((RootKey::Binary(*op), vec![lhs, rhs], Vec::new()))
+        }
+        ExprKind::Unary { op, operand } => Some((RootKey::Unary(*op), vec![operand], Vec::new())),
+        ExprKind::Index { base, indices } if positional(indices) => {
+            let mut ops = vec![&**base];
+            let colons: Vec<bool> =
+                indices.iter().map(|a| matches!(a.value.kind, ExprKind::Colon)).collect();
+            ops.extend(
+                indices
+                    .iter()
+                    .filter(|a| !matches!(a.value.kind, ExprKind::Colon))
+                    .map(|a| &a.value),
+            );
+            Some((RootKey::Index(indices.len()), ops, colons))
+        }
+        _ => None,
+    }
+}
+
+/// What a pattern of this kind is called in an error.
+fn shape_name(e: &Expr) -> &'static str {
+    match &e.kind {
+        ExprKind::Paren(items) if items.len() == 1 => shape_name(&items[0]),
+        ExprKind::Assign { .. } => "an assignment",
+        ExprKind::Matrix(_) => "a matrix",
+        ExprKind::Cell(_) => "a cell array",
+        ExprKind::Lambda(_) => "a lambda",
+        ExprKind::Ident(_) => "a bare variable",
+        ExprKind::Ternary { .. } => "a conditional `?:`",
+        ExprKind::Range { .. } => "a range",
+        ExprKind::Spread(_) => "a spread `...`",
+        ExprKind::Colon => "`:` outside a subscript",
+        ExprKind::Call { .. } => "a call of something other than a name or a method",
+        ExprKind::Index { .. } => "an index with named subscripts",
+        _ => "this expression",
+    }
+}
+
+/// Whether `e` may appear inside a pattern (below its root).
+fn inner_pattern_error<'e>(e: &'e Expr, vars: &[&str]) -> Option<&'e Expr> {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Number(_) | ExprKind::Str(_) => None,
+        ExprKind::Paren(items) if items.len() == 1 => inner_pattern_error(&items[0], vars),
+        ExprKind::Call { callee, args, .. } => match &callee.kind {
+            ExprKind::Ident(f)
+                if !vars.contains(&f.as_str()) && args.iter().all(|a| a.name.is_none()) =>
+            {
+                args.iter().find_map(|a| inner_pattern_error(&a.value, vars))
+            }
+            _ => Some(e),
+        },
+        ExprKind::Binary { lhs, rhs, .. } => {
+            inner_pattern_error(lhs, vars).or_else(|| inner_pattern_error(rhs, vars))
+        }
+        ExprKind::Unary { operand, .. } => inner_pattern_error(operand, vars),
+        ExprKind::Field { base, .. } => inner_pattern_error(base, vars),
+        _ => Some(e),
+    }
+}
+
+/// Whether a pattern (of the shapes `prepare` accepts) mentions the variable `name`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Ident(n) => n == name,
+        ExprKind::Paren(items) => items.iter().any(|x| mentions(x, name)),
+        ExprKind::Call { callee, args, .. } | ExprKind::Index { base: callee, indices: args } => {
+            mentions(callee, name) || args.iter().any(|a| mentions(&a.value, name))
+        }
+        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        ExprKind::Unary { operand, .. } => mentions(operand, name),
+        ExprKind::Field { base, .. } => mentions(base, name),
+        _ => false,
+    }
+}
+
+/// Checks every reduction of the program; the valid ones become rules, in order.
+pub(super) fn prepare<'a>(
+    reductions: &[&'a ast::Reduction],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Rule<'a>> {
+    let mut rules = Vec::new();
+    for &def in reductions {
+        if let Some(p) = def.params.iter().find(|p| p.variadic) {
+            diags.push(
+                Diagnostic::error(
+                    p.span,
+                    format!(
+                        "variadic reductions (`...{}`, manual §4.9.5) are not supported",
+                        p.name.name
+                    ),
+                )
+                .with_note("write one reduction per number of arguments"),
+            );
+            continue;
+        }
+        let vars: Vec<&str> = def.params.iter().map(|p| p.name.name.as_str()).collect();
+        let Some((root, operands, _)) = root_of(&def.pattern) else {
+            diags.push(
+                Diagnostic::error(def.pattern.span, format!("a reduction whose pattern is {} is not supported", shape_name(&def.pattern)))
+                    .with_note("patterns are calls `f(x)`, method calls `x.m(y)`, operators `a + b*c` and subscripts `x[:, :]` (manual §4.9)"),
+            );
+            continue;
+        };
+        if let RootKey::Call(f, _) = &root {
+            if vars.contains(&f.as_str()) {
+                let d = Diagnostic::error(
+                    def.pattern.span,
+                    format!("a reduction whose pattern calls its variable `{f}` is not supported"),
+                )
+                .with_note("the pattern's outermost call must name a function");
+                diags.push(d);
+                continue;
+            }
+        }
+        if let Some(bad) = operands.iter().find_map(|o| inner_pattern_error(o, &vars)) {
+            diags.push(
+                Diagnostic::error(bad.span, format!("{} inside a reduction's pattern is not supported", shape_name(bad)))
+                    .with_note("inside a pattern: variables, numbers, strings, calls of named functions, operators and fields"),
+            );
+            continue;
+        }
+        if let Some(p) = def.params.iter().find(|p| !mentions(&def.pattern, &p.name.name)) {
+            diags.push(
+                Diagnostic::error(p.span, format!("the reduction's variable `{}` does not appear in its pattern", p.name.name))
+                    .with_note("every variable must be bound by the pattern; type parameters of reductions (manual §6.2) are not supported"),
+            );
+            continue;
+        }
+        rules.push(Rule { def, root });
+    }
+    report_cycles(&rules, diags);
+    rules
+}
+
+/// Reductions that rewrite into each other whatever the types (manual §4.9.3, "reduction
+/// cross-references"): `f(A, B) = g(A, B)` with `g(A, B) = f(A, B)`, both untyped and
+/// unconditional.
+fn report_cycles(rules: &[Rule], diags: &mut Vec<Diagnostic>) {
+    let general = |r: &Rule| {
+        r.def.condition.is_none()
+            && r.def.params.iter().all(|p| p.ty.is_none())
+            && root_of(&r.def.pattern)
+                .is_some_and(|(_, ops, _)| ops.iter().all(|o| matches!(o.kind, ExprKind::Ident(_))))
+    };
+    let edges: Vec<(&RootKey, RootKey, &Rule)> = rules
+        .iter()
+        .filter(|r| general(r))
+        .filter_map(|r| Some((&r.root, root_of(&r.def.replacement)?.0, r)))
+        .collect();
+    for (start, next, rule) in &edges {
+        // Follow the rewrites from `start`; coming back to it is a cycle.
+        let mut at = next.clone();
+        let mut path = vec![key_text(start)];
+        for _ in 0..edges.len() {
+            path.push(key_text(&at));
+            if at == **start {
+                diags.push(
+                    Diagnostic::error(
+                        rule.def.span,
+                        format!("these reductions rewrite into each other: {}", path.join(" → ")),
+                    )
+                    .with_note("reductions may not refer to each other in a cycle (manual §4.9.3)"),
+                );
+                break;
+            }
+            match edges.iter().find(|(k, _, _)| **k == at) {
+                Some((_, n, _)) => at = n.clone(),
+                None => break,
+            }
+        }
+    }
+}
+
+fn key_text(k: &RootKey) -> String {
+    match k {
+        RootKey::Call(f, _) => format!("`{f}`"),
+        RootKey::Method(m, _) => format!("`.{m}`"),
+        RootKey::Binary(op) => format!("{op:?}"),
+        RootKey::Unary(op) => format!("{op:?}"),
+        RootKey::Index(_) => "an index".to_string(),
+    }
+}
+
+/// Looks through what lowering adds around a value: implicit conversions and the first
+/// result of a call used as one value.
+fn peel(v: &ir::Expr) -> &ir::Expr {
+    match &v.kind {
+        ir::ExprKind::Convert(inner) => peel(inner),
+        ir::ExprKind::TupleField { tuple, index: 0 } => peel(tuple),
+        _ => v,
+    }
+}
+
+/// Whether two lowered expressions compute the same value (the same variable used twice in
+/// a pattern, as `x` in `diff(x^a, x)`).
+fn same_value(a: &ir::Expr, b: &ir::Expr) -> bool {
+    use ir::ExprKind as K;
+    let all = |x: &[ir::Expr], y: &[ir::Expr]| {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+    };
+    match (&a.kind, &b.kind) {
+        (K::Local(x), K::Local(y)) => x == y,
+        (K::Const(x), K::Const(y)) => x == y,
+        (K::Unary { op: o1, operand: x }, K::Unary { op: o2, operand: y }) => {
+            o1 == o2 && same_value(x, y)
+        }
+        (K::Binary { op: o1, lhs: l1, rhs: r1 }, K::Binary { op: o2, lhs: l2, rhs: r2 }) => {
+            o1 == o2 && same_value(l1, l2) && same_value(r1, r2)
+        }
+        (K::Convert(x), K::Convert(y)) => a.ty == b.ty && same_value(x, y),
+        (K::Field { base: x, field: f }, K::Field { base: y, field: g }) => {
+            f == g && same_value(x, y)
+        }
+        (K::TupleField { tuple: x, index: i }, K::TupleField { tuple: y, index: j }) => {
+            i == j && same_value(x, y)
+        }
+        (
+            K::Call { callee: Callee::Builtin(f), args: x },
+            K::Call { callee: Callee::Builtin(g), args: y },
+        ) => f == g && all(x, y),
+        (
+            K::Call { callee: Callee::Function(f), args: x },
+            K::Call { callee: Callee::Function(g), args: y },
+        ) => f == g && all(x, y),
+        _ => false,
+    }
+}
+
+/// The IR's operator for a syntax operator (`None` for `|>`, which has no IR form).
+fn ir_binary_of(op: BinaryOp) -> Option<ir::BinaryOp> {
+    super::operators::ir_binary(op)
+}
+
+/// A rule that matched, with its bindings and its rank (§4.9.2).
+struct Match<'a> {
+    def: &'a ast::Reduction,
+    binds: Vec<(String, ir::Expr)>,
+    /// Variables first, then exactness (lower distance is better), then definition order.
+    rank: (usize, std::cmp::Reverse<u32>, std::cmp::Reverse<usize>),
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The value a reduction's variable is bound to in the replacement being lowered.
+    pub(super) fn reduction_binding(&self, name: &str) -> Option<ir::Expr> {
+        let frame = self.reduction_frames.last()?;
+        frame.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+
+    /// Lowers `e` through the reductions whose pattern root has its shape; `None` when no
+    /// rule has that root (the caller lowers it as usual).
+    pub(super) fn lower_reduced(&mut self, e: &'a Expr) -> Option<ir::Expr> {
+        let (key, operands, colons) = root_of(e)?;
+        if let RootKey::Call(f, _) = &key {
+            // A local (or a reduction variable) of that name is called, not the function.
+            if self.names.contains_key(f) || self.reduction_binding(f).is_some() {
+                return None;
+            }
+        }
+        let candidates: Vec<usize> = self
+            .cx
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.root == key)
+            .map(|(i, _)| i)
+            .collect();
+        if candidates.is_empty()
+            || operands.iter().any(|o| matches!(o.kind, ExprKind::Lambda(_) | ExprKind::Spread(_)))
+        {
+            return None;
+        }
+        if self.reduction_depth >= MAX_REDUCTION_DEPTH {
+            let d = Diagnostic::error(e.span, "reductions keep rewriting this expression")
+                .with_note("reductions may not rewrite into each other in a cycle (manual §4.9.3)");
+            self.report(d);
+            return Some(unknown(e.span));
+        }
+        let lowered: Vec<ir::Expr> = operands.iter().map(|o| self.lower_expr(o)).collect();
+        let values: Vec<ir::Expr> = lowered.iter().map(|v| self.value_of(v.clone())).collect();
+        let mut matches = Vec::new();
+        for index in candidates {
+            let def = self.cx.rules[index].def;
+            if let Some(m) = self.match_rule(def, index, &values, &colons) {
+                matches.push(m);
+            }
+        }
+        matches.sort_by_key(|m| std::cmp::Reverse(m.rank));
+        // Each rule in turn: a condition that holds ends the chain, one that fails skips the
+        // rule, one known only at run time becomes a branch.
+        let mut branches: Vec<(ir::Expr, ir::Expr)> = Vec::new();
+        let mut last = None;
+        for m in matches {
+            self.reduction_frames.push(m.binds);
+            self.reduction_depth += 1;
+            let cond = m.def.condition.as_ref().map(|c| self.lower_condition(c));
+            let verdict = cond.as_ref().map(|c| c.constant().map(truthy));
+            let value = match verdict {
+                Some(Some(false)) => None,
+                _ => Some(self.lower_expr(&m.def.replacement)),
+            };
+            self.reduction_depth -= 1;
+            self.reduction_frames.pop();
+            match (verdict, value, cond) {
+                (Some(None), Some(v), Some(c)) => branches.push((c, v)),
+                (_, Some(v), _) => {
+                    last = Some(v);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let mut result = match last {
+            Some(v) => v,
+            None => self.lower_as_written(e, &operands, lowered),
+        };
+        for (cond, then) in branches.into_iter().rev() {
+            let ty = join(&then.ty, &result.ty);
+            let kind = ir::ExprKind::Ternary {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                otherwise: Box::new(result),
+            };
+            result = ir::Expr::new(kind, ty, e.span);
+        }
+        Some(result)
+    }
+
+    /// A lowered operand as one value (the first result of a call with several).
+    fn value_of(&self, v: ir::Expr) -> ir::Expr {
+        match &v.ty {
+            Type::Tuple(ts) if !ts.is_empty() => {
+                let (ty, span) = (ts[0].clone(), v.span);
+                ir::Expr::new(ir::ExprKind::TupleField { tuple: Box::new(v), index: 0 }, ty, span)
+            }
+            _ => v,
+        }
+    }
+
+    /// `e` lowered as written, its operands already lowered.
+    fn lower_as_written(
+        &mut self,
+        e: &'a Expr,
+        operands: &[&'a Expr],
+        lowered: Vec<ir::Expr>,
+    ) -> ir::Expr {
+        let keys: Vec<*const Expr> = operands.iter().map(|o| *o as *const Expr).collect();
+        for (k, v) in keys.iter().zip(lowered) {
+            self.prelowered.insert(*k, v);
+        }
+        let v = self.lower_expr_kind(e);
+        // Operands the lowering did not take again must not be found by a later pass.
+        for k in keys {
+            self.prelowered.remove(&k);
+        }
+        v
+    }
+
+    /// Matches rule `def` (number `index`) against an expression with these operands.
+    fn match_rule(
+        &mut self,
+        def: &'a ast::Reduction,
+        index: usize,
+        values: &[ir::Expr],
+        colons: &[bool],
+    ) -> Option<Match<'a>> {
+        let (_, patterns, pattern_colons) = root_of(&def.pattern)?;
+        if pattern_colons != colons || patterns.len() != values.len() {
+            return None;
+        }
+        let vars: Vec<&str> = def.params.iter().map(|p| p.name.name.as_str()).collect();
+        let mut binds = Vec::new();
+        for (p, v) in patterns.iter().zip(values) {
+            if !self.match_value(p, v, &vars, &mut binds) {
+                return None;
+            }
+        }
+        let mut distance = 0u32;
+        for p in &def.params {
+            let bound = &binds.iter().find(|(n, _)| *n == p.name.name)?.1;
+            let Some(t) = &p.ty else {
+                distance += 3;
+                continue;
+            };
+            let declared = self.resolve_type(t);
+            if matches!(bound.ty, Type::Void)
+                || !bound.ty.is_concrete()
+                || !self.fits(&bound.ty, &declared)
+            {
+                return None;
+            }
+            distance += match (&bound.ty, &declared) {
+                (Type::Array(a), Type::Array(d)) => match (a.rank, d.rank) {
+                    (Rank::Fixed(x), Rank::Fixed(y)) => y.saturating_sub(x) as u32,
+                    _ => 1,
+                },
+                (b, d) if is_subtype(b, d) => 0,
+                _ => 2,
+            };
+        }
+        let rank = (def.params.len(), std::cmp::Reverse(distance), std::cmp::Reverse(index));
+        Some(Match { def, binds, rank })
+    }
+
+    /// Matches part of a pattern against a lowered value, binding variables.
+    fn match_value(
+        &self,
+        p: &Expr,
+        v: &ir::Expr,
+        vars: &[&str],
+        binds: &mut Vec<(String, ir::Expr)>,
+    ) -> bool {
+        match &p.kind {
+            ExprKind::Paren(items) if items.len() == 1 => {
+                return self.match_value(&items[0], v, vars, binds)
+            }
+            ExprKind::Ident(n) if vars.contains(&n.as_str()) => {
+                return match binds.iter().find(|(b, _)| b == n) {
+                    Some((_, earlier)) => same_value(peel(earlier), peel(v)),
+                    None => {
+                        binds.push((n.clone(), v.clone()));
+                        true
+                    }
+                };
+            }
+            _ => {}
+        }
+        let v = peel(v);
+        let all = |l: &Self, ps: &[&Expr], vs: &[ir::Expr], binds: &mut Vec<(String, ir::Expr)>| {
+            ps.len() == vs.len() && ps.iter().zip(vs).all(|(p, v)| l.match_value(p, v, vars, binds))
+        };
+        match (&p.kind, &v.kind) {
+            (ExprKind::Number(text), ir::ExprKind::Const(c)) => {
+                let lit = lower_number(text, p.span);
+                match (lit.constant(), c) {
+                    (Some(a), b) => number(a).zip(number(b)).is_some_and(|(x, y)| x == y),
+                    _ => false,
+                }
+            }
+            (ExprKind::Str(s), ir::ExprKind::Const(Const::Str(t))) => s == t,
+            (ExprKind::Call { callee, args, .. }, ir::ExprKind::Call { callee: c, args: vs }) => {
+                let ExprKind::Ident(f) = &callee.kind else { return false };
+                let name = match c {
+                    Callee::Builtin(b) => b.name(),
+                    Callee::Function(id) => self.cx.module.function(*id).name.as_str(),
+                    _ => return false,
+                };
+                let ps: Vec<&Expr> = args.iter().map(|a| &a.value).collect();
+                name == f && all(self, &ps, vs, binds)
+            }
+            (ExprKind::Binary { op, lhs, rhs }, ir::ExprKind::Binary { op: o, lhs: l, rhs: r }) => {
+                ir_binary_of(*op) == Some(*o)
+                    && self.match_value(lhs, l, vars, binds)
+                    && self.match_value(rhs, r, vars, binds)
+            }
+            (ExprKind::Unary { op, operand }, ir::ExprKind::Unary { op: o, operand: x }) => {
+                super::operators::ir_unary(*op) == *o && self.match_value(operand, x, vars, binds)
+            }
+            (ExprKind::Field { base, name }, ir::ExprKind::Field { base: b, field }) => {
+                name.name == *field && self.match_value(base, b, vars, binds)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn number(c: &Const) -> Option<f64> {
+    match c {
+        Const::Int(i) => Some(*i as f64),
+        Const::Scalar(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// Whether a constant condition holds (non-zero, as conditions are).
+fn truthy(c: &Const) -> bool {
+    match c {
+        Const::Int(i) => *i != 0,
+        Const::Scalar(x) => *x != 0.0,
+        Const::Complex(re, im) => *re != 0.0 || *im != 0.0,
+        Const::Str(s) => !s.is_empty(),
+        Const::Null => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::dump_body;
+    use crate::span::FileId;
+    use crate::syntax::parse;
+
+    /// The body of the function `name` after checking `src` (which must have no errors).
+    fn body(src: &str, name: &str) -> String {
+        let parsed = parse(src, FileId(0));
+        assert!(!parsed.has_errors(), "syntax errors: {:?}", parsed.diagnostics);
+        let c = super::super::check_program(&parsed.program);
+        let errors: Vec<&str> =
+            c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
+        assert!(errors.is_empty(), "errors: {errors:?}");
+        let f = c.module.functions.iter().find(|f| f.name == name).expect("the function");
+        dump_body::function(&c.module, f)
+    }
+
+    fn errors(src: &str) -> Vec<String> {
+        super::super::tests::messages(src, false)
+    }
+
+    #[test]
+    fn nested_rules_reduce_from_the_inside_out() {
+        let src = "reduction (x : mat) -> transpose(transpose(x)) = x
+reduction (x : mat) -> real(x) = x
+reduction (x : mat) -> real(transpose(x)) = transpose(real(x))
+function y = f(x : mat)
+    y = transpose(real(transpose(x)))
+endfunction";
+        let b = body(src, "f");
+        assert!(!b.contains("transpose") && !b.contains("real"), "{b}");
+    }
+
+    #[test]
+    fn typed_variables_match_only_their_types() {
+        let src = "reduction (x : mat) -> real(x) = x
+function y = f(x : cmat)
+    y = real(x)
+endfunction";
+        assert!(body(src, "f").contains("real"));
+    }
+
+    #[test]
+    fn more_variables_and_exact_types_take_priority() {
+        let src = "reduction (x : mat) -> norm2(x) = 1.0
+reduction (x : vec) -> norm2(x) = 2.0
+reduction (a : mat, b : mat) -> norm2(a - b) = 3.0
+function [p, q, r] = f(v : vec, m : mat)
+    p = norm2(v)
+    q = norm2(m)
+    r = norm2(m - m)
+endfunction
+function y = norm2(x)
+    y = sum(x.^2)
+endfunction";
+        let b = body(src, "f");
+        assert!(b.contains("2.0") && b.contains("1.0") && b.contains("3.0"), "{b}");
+        assert!(!b.contains("norm2"), "{b}");
+    }
+
+    #[test]
+    fn where_clauses_select_at_compile_time_or_at_run_time() {
+        let src = "reduction (x : scalar) -> abs(x) = x where x >= 0
+reduction (x : scalar) -> abs(x) = -x where x < 0
+function [a, b] = f(t : scalar)
+    a = abs(-4.0)
+    b = abs(t)
+endfunction";
+        let b = body(src, "f");
+        assert!(b.contains("?"), "a run-time choice: {b}");
+        assert!(b.contains("abs"), "the call as written is the last alternative: {b}");
+    }
+
+    #[test]
+    fn unsupported_forms_are_named() {
+        let e = errors("reduction (a : string, ...args : vec[??]) -> myprint(a, args) = 1");
+        assert!(e.iter().any(|m| m.contains("variadic reductions")), "{e:?}");
+        let e = errors("reduction (T, A : mat[T], B : vec[T]) -> A*B = A");
+        assert!(e.iter().any(|m| m.contains("`T` does not appear")), "{e:?}");
+        let e = errors("reduction (x, ...f) -> sum([f(x)]) = 1");
+        assert!(e.iter().any(|m| m.contains("variadic")), "{e:?}");
+        let e = errors("reduction (y, x) -> (y := x) = y");
+        assert!(e.iter().any(|m| m.contains("an assignment")), "{e:?}");
+        let e =
+            errors("reduction (A, B) -> f(A, B) = g(A, B)\nreduction (A, B) -> g(A, B) = f(A, B)");
+        assert!(e.iter().any(|m| m.contains("rewrite into each other")), "{e:?}");
+    }
+
+    #[test]
+    fn rewriting_in_a_cycle_through_types_is_stopped() {
+        let e = errors(
+            "reduction (x : scalar) -> f(x) = g(x)\nreduction (x : scalar) -> g(x) = f(x)\ny = f(1.0)",
+        );
+        assert!(e.iter().any(|m| m.contains("keep rewriting")), "{e:?}");
+    }
+
+    #[test]
+    fn the_manual_fused_multiply_add_checks_its_sizes_at_run_time() {
+        let src = "function y = fmad(a : cube, b : cube, c : scalar)
+    y = a + b * c
+endfunction
+reduction (a : cube, b : cube, c : scalar) -> a + b*c = fmad(a, b, c) _
+  where size(a) == size(b)
+function y = f(p : cube, q : cube)
+    y = p + q * 2.0
+endfunction";
+        let b = body(src, "f");
+        assert!(b.contains("fmad") && b.contains("?"), "{b}");
+    }
+}

@@ -1,0 +1,15 @@
+% Automatic kernel generator (`transform::kernel_generator`): element-wise array expressions in
+% host code become one kernel each, with no temporary per operator. Several array operands get
+% a size guard (on a mismatch the statement runs as written); scalars become parameters; `sum`
+% and `mean` of such an expression become one reduction.
+function z : mat = scaled_sum(a : mat, x : mat, b : scalar, y : mat)
+    z = a .* x + b * y .^ 2 - 1
+endfunction
+
+function y : cube = gamma(x : cube, g : scalar)
+    y = 255 * (x / 255) .^ (1 / g)
+endfunction
+
+function s : scalar = dot(x : vec, y : vec)
+    s = sum(x .* y)
+endfunction
