@@ -325,7 +325,8 @@ impl FnGen<'_, '_> {
                 if v.r == Repr::Value {
                     quote!(#t.quasar_type())
                 } else {
-                    let name = args[0].ty.to_string();
+                    // As the source spells it: `scalar`, not `scalar'single`.
+                    let name = args[0].ty.spelled_with_scalar(self.g.opts.scalar).to_string();
                     quote!({ let _ = #t; ::std::string::String::from(#name) })
                 }
             }
