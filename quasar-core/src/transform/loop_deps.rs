@@ -369,7 +369,8 @@ impl<'a> Scan<'a> {
             _ => {}
         }
         match &e.kind {
-            ExprKind::Const(_) | ExprKind::EnumValue { .. } => Ok(()),
+            // A type as an argument (`cast(x, T)`) is resolved when compiling.
+            ExprKind::Const(_) | ExprKind::EnumValue { .. } | ExprKind::TypeValue => Ok(()),
             ExprKind::Local(l) => {
                 self.used.insert(*l);
                 if self.is_array(*l) {

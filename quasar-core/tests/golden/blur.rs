@@ -109,49 +109,52 @@ mod __q_blur_rows_2 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
         let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
         let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
-        let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-        let mut q_acc_5: f32 = 0f32;
-        let mut q_i_6: i32 = 0i32;
-        '__thread: {
-            q_acc_5 = 0f32;
-            for __i in (0i32
-                as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
-            {
-                q_i_6 = __i as i32;
-                q_acc_5 = (q_acc_5
-                    + ({
-                        let __pv0 = __qrt::qstd::rt::zip(
-                            q_pos_4,
-                            { [0i32, q_i_6.wrapping_sub(q_n_3)] },
-                            |__x, __y| __x.wrapping_add(__y),
-                        );
-                        __qrt::qstd::rt::view_get(
-                            &q_x_0,
-                            __qrt::qstd::rt::Mode::Mirror,
-                            (q_x_0__n, q_x_0__s),
-                            [(__pv0[0usize] as i64), (__pv0[1usize] as i64)],
-                        )
-                    }
-                        * {
+        for __p1 in __lo..__hi {
+            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_acc_5: f32 = 0f32;
+            let mut q_i_6: i32 = 0i32;
+            '__thread: {
+                q_acc_5 = 0f32;
+                for __i in (0i32
+                    as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
+                {
+                    q_i_6 = __i as i32;
+                    q_acc_5 = (q_acc_5
+                        + ({
+                            let __pv0 = __qrt::qstd::rt::zip(
+                                q_pos_4,
+                                { [0i32, q_i_6.wrapping_sub(q_n_3)] },
+                                |__x, __y| __x.wrapping_add(__y),
+                            );
                             __qrt::qstd::rt::view_get(
-                                &q_w_2,
-                                __qrt::qstd::rt::Mode::Safe,
-                                (q_w_2__n, q_w_2__s),
-                                [(q_i_6 as i64)],
+                                &q_x_0,
+                                __qrt::qstd::rt::Mode::Mirror,
+                                (q_x_0__n, q_x_0__s),
+                                [(__pv0[0usize] as i64), (__pv0[1usize] as i64)],
                             )
-                        }));
+                        }
+                            * {
+                                __qrt::qstd::rt::view_get(
+                                    &q_w_2,
+                                    __qrt::qstd::rt::Mode::Safe,
+                                    (q_w_2__n, q_w_2__s),
+                                    [(q_i_6 as i64)],
+                                )
+                            }));
+                }
+                {
+                    let __pv0 = q_pos_4;
+                    let __i = [(__pv0[0usize] as i64), (__pv0[1usize] as i64)];
+                    let __x = q_acc_5;
+                    __qrt::qstd::rt::view_set(&q_y_1, (q_y_1__n, q_y_1__s), __i, __x)
+                };
             }
-            {
-                let __pv0 = q_pos_4;
-                let __i = [(__pv0[0usize] as i64), (__pv0[1usize] as i64)];
-                let __x = q_acc_5;
-                __qrt::qstd::rt::view_set(&q_y_1, (q_y_1__n, q_y_1__s), __i, __x)
-            };
         }
         ::core::result::Result::Ok(())
     }
@@ -181,7 +184,7 @@ mod __q_blur_rows_2 {
             __qrt::qstd::rt::split_row(
                 __r,
                 __b,
-                |__p1| thread(__ctx, &__e, [__p0, __p1]),
+                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
                 |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }

@@ -111,25 +111,28 @@ mod __q_through_call_2 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
         let Env(q_x_0, q_y_1, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
-        let q_pos_2 = (__p0 as i32);
-        let q_warpSize_3 = (__ctx.warpsize() as i32);
-        '__thread: {
-            let _ = __q_put_1(
-                q_y_1,
-                q_pos_2,
-                ({
-                    __qrt::qstd::rt::view_get(
-                        &q_x_0,
-                        __qrt::qstd::rt::Mode::Safe,
-                        (q_x_0__n, q_x_0__s),
-                        [(q_pos_2 as i64)],
-                    )
-                } + (q_warpSize_3 as f32)),
-            )?;
+        for __p0 in __lo..__hi {
+            let q_pos_2 = (__p0 as i32);
+            let q_warpSize_3 = (__ctx.warpsize() as i32);
+            '__thread: {
+                let _ = __q_put_1(
+                    q_y_1,
+                    q_pos_2,
+                    ({
+                        __qrt::qstd::rt::view_get(
+                            &q_x_0,
+                            __qrt::qstd::rt::Mode::Safe,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_2 as i64)],
+                        )
+                    } + (q_warpSize_3 as f32)),
+                )?;
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -147,7 +150,7 @@ mod __q_through_call_2 {
         __qrt::qstd::rt::split_row(
             __r,
             __b,
-            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
             |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
@@ -213,27 +216,30 @@ mod __q_through_value_3 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
         let Env(q_x_0, q_y_1, ref q_f_2, ..) = *__e;
         let q_f_2 = q_f_2.clone();
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
-        let q_pos_3 = (__p0 as i32);
-        '__thread: {
-            let _ = q_f_2
-                .clone()
-                .call(
-                    q_y_1,
-                    q_pos_3,
-                    {
-                        __qrt::qstd::rt::view_get(
-                            &q_x_0,
-                            __qrt::qstd::rt::Mode::Safe,
-                            (q_x_0__n, q_x_0__s),
-                            [(q_pos_3 as i64)],
-                        )
-                    },
-                )?;
+        for __p0 in __lo..__hi {
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                let _ = q_f_2
+                    .clone()
+                    .call(
+                        q_y_1,
+                        q_pos_3,
+                        {
+                            __qrt::qstd::rt::view_get(
+                                &q_x_0,
+                                __qrt::qstd::rt::Mode::Safe,
+                                (q_x_0__n, q_x_0__s),
+                                [(q_pos_3 as i64)],
+                            )
+                        },
+                    )?;
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -252,7 +258,7 @@ mod __q_through_value_3 {
         __qrt::qstd::rt::split_row(
             __r,
             __b,
-            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
             |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())

@@ -473,89 +473,42 @@ mod __q_scaled_sum_1_loop6_4 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
         let Env(q_a_0, q_x_1, q_b_2, q_y_3, q_fused_4, ..) = *__e;
         let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
         let (q_x_1__n, q_x_1__s) = q_x_1.geom::<2usize>();
         let (q_y_3__n, q_y_3__s) = q_y_3.geom::<2usize>();
         let (q_fused_4__n, q_fused_4__s) = q_fused_4.geom::<2usize>();
-        let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-        '__thread: {
-            {
-                let __v = q_fused_4;
-                let [__n0, __n1]: [i64; 2usize] = q_fused_4__n;
-                let [__i0, __i1]: [i64; 2usize] = [
-                    ({
-                        let __a = q_pos_5;
-                        let __i0: i64 = (0i32 as i64);
-                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                    ({
-                        let __a = q_pos_5;
-                        let __i0: i64 = (1i32 as i64);
-                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                ];
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                    && (__i1 >= 0 && __i1 < __n1);
-                let __off: usize = ((__i0 as usize).wrapping_mul(q_fused_4__s[0usize]))
-                    .wrapping_add((__i1 as usize).wrapping_mul(1usize));
+        for __p1 in __lo..__hi {
+            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+            '__thread: {
                 {
-                    let __x = ((({
-                        let __v = q_a_0;
-                        let [__n0, __n1]: [i64; 2usize] = q_a_0__n;
-                        let [__i0, __i1]: [i64; 2usize] = [
-                            ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = (0i32 as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    0i32
-                                }
-                            } as i64),
-                            ({
-                                let __a = q_pos_5;
-                                let __i0: i64 = (1i32 as i64);
-                                if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                    __a[0usize + (__i0 as usize) * 1usize]
-                                } else {
-                                    0i32
-                                }
-                            } as i64),
-                        ];
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                            && (__i1 >= 0 && __i1 < __n1);
-                        let __off: usize = ((__i0 as usize)
-                            .wrapping_mul(q_a_0__s[0usize]))
-                            .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            {
-                                return ::core::result::Result::Err(
-                                    __qrt::qstd::rt::index_error_at(
-                                        "a",
-                                        &[__i0, __i1],
-                                        __v.shape().dims(),
-                                        ("fusion.q", 6u32, 9u32),
-                                    ),
-                                );
+                    let __i = [
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = (0i32 as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
                             }
-                        }
-                    }
-                        * {
-                            let __v = q_x_1;
-                            let [__n0, __n1]: [i64; 2usize] = q_x_1__n;
-                            let [__i0, __i1]: [i64; 2usize] = [
+                        } as i64),
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = (1i32 as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                    ];
+                    let __x = ((({
+                        __qrt::qstd::rt::view_read(
+                            &q_a_0,
+                            (q_a_0__n, q_a_0__s),
+                            [
                                 ({
                                     let __a = q_pos_5;
                                     let __i0: i64 = (0i32 as i64);
@@ -574,88 +527,77 @@ mod __q_scaled_sum_1_loop6_4 {
                                         0i32
                                     }
                                 } as i64),
-                            ];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                && (__i1 >= 0 && __i1 < __n1);
-                            let __off: usize = ((__i0 as usize)
-                                .wrapping_mul(q_x_1__s[0usize]))
-                                .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                            if __ok {
-                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                {
-                                    return ::core::result::Result::Err(
-                                        __qrt::qstd::rt::index_error_at(
-                                            "x",
-                                            &[__i0, __i1],
-                                            __v.shape().dims(),
-                                            ("fusion.q", 6u32, 14u32),
-                                        ),
-                                    );
-                                }
-                            }
+                            ],
+                            ("a", "fusion.q", 6u32, 9u32),
+                        )?
+                    }
+                        * {
+                            __qrt::qstd::rt::view_read(
+                                &q_x_1,
+                                (q_x_1__n, q_x_1__s),
+                                [
+                                    ({
+                                        let __a = q_pos_5;
+                                        let __i0: i64 = (0i32 as i64);
+                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                            __a[0usize + (__i0 as usize) * 1usize]
+                                        } else {
+                                            0i32
+                                        }
+                                    } as i64),
+                                    ({
+                                        let __a = q_pos_5;
+                                        let __i0: i64 = (1i32 as i64);
+                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                            __a[0usize + (__i0 as usize) * 1usize]
+                                        } else {
+                                            0i32
+                                        }
+                                    } as i64),
+                                ],
+                                ("x", "fusion.q", 6u32, 14u32),
+                            )?
                         })
                         + (q_b_2
                             * {
                                 let __p = {
-                                    let __v = q_y_3;
-                                    let [__n0, __n1]: [i64; 2usize] = q_y_3__n;
-                                    let [__i0, __i1]: [i64; 2usize] = [
-                                        ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = (0i32 as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                0i32
-                                            }
-                                        } as i64),
-                                        ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = (1i32 as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                0i32
-                                            }
-                                        } as i64),
-                                    ];
-                                    let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                        && (__i1 >= 0 && __i1 < __n1);
-                                    let __off: usize = ((__i0 as usize)
-                                        .wrapping_mul(q_y_3__s[0usize]))
-                                        .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                                    if __ok {
-                                        unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                    } else {
-                                        {
-                                            return ::core::result::Result::Err(
-                                                __qrt::qstd::rt::index_error_at(
-                                                    "y",
-                                                    &[__i0, __i1],
-                                                    __v.shape().dims(),
-                                                    ("fusion.q", 6u32, 22u32),
-                                                ),
-                                            );
-                                        }
-                                    }
+                                    __qrt::qstd::rt::view_read(
+                                        &q_y_3,
+                                        (q_y_3__n, q_y_3__s),
+                                        [
+                                            ({
+                                                let __a = q_pos_5;
+                                                let __i0: i64 = (0i32 as i64);
+                                                if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                    __a[0usize + (__i0 as usize) * 1usize]
+                                                } else {
+                                                    0i32
+                                                }
+                                            } as i64),
+                                            ({
+                                                let __a = q_pos_5;
+                                                let __i0: i64 = (1i32 as i64);
+                                                if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                    __a[0usize + (__i0 as usize) * 1usize]
+                                                } else {
+                                                    0i32
+                                                }
+                                            } as i64),
+                                        ],
+                                        ("y", "fusion.q", 6u32, 22u32),
+                                    )?
                                 };
                                 __p * __p
                             })) - (1i32 as f32));
-                    if __ok {
-                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                    } else {
-                        return ::core::result::Result::Err(
-                            __qrt::qstd::rt::index_error_at(
-                                "fused",
-                                &[__i0, __i1],
-                                __v.shape().dims(),
-                                ("fusion.q", 6u32, 5u32),
-                            ),
-                        );
-                    }
-                }
-            };
+                    __qrt::qstd::rt::view_write(
+                        &q_fused_4,
+                        (q_fused_4__n, q_fused_4__s),
+                        __i,
+                        __x,
+                        ("fused", "fusion.q", 6u32, 5u32),
+                    )?
+                };
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -690,7 +632,7 @@ mod __q_scaled_sum_1_loop6_4 {
             __qrt::qstd::rt::split_row(
                 __r,
                 __b,
-                |__p1| thread(__ctx, &__e, [__p0, __p1]),
+                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
                 |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
@@ -718,7 +660,7 @@ mod __q_gamma_2_loop10_5 {
     );
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 4usize]) -> __Res;
     #[inline(always)]
-    fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
+    fn rows<const __F: bool>(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
         let [__p0, __p1, __lo, __hi] = __q;
         let Env(q_x_0, q_value_1, q_fused_2, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<3usize>();
@@ -728,44 +670,10 @@ mod __q_gamma_2_loop10_5 {
             '__thread: {
                 {
                     let __x = ((255i32 as f32)
-                        * __qrt::qstd::rt::pow(
-                            ({
-                                unsafe {
-                                    __qrt::run::unchecked::read_at(
-                                        &q_x_0,
-                                        [(__p0 as i64), (__p1 as i64), (__p2 as i64)],
-                                        q_x_0__s,
-                                    )
-                                }
-                            } / (255i32 as f32)),
-                            q_value_1,
-                        ));
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_fused_2,
-                            [(__p0 as i64), (__p1 as i64), (__p2 as i64)],
-                            q_fused_2__s,
-                            __x,
-                        )
-                    }
-                };
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn rows_fma(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        let [__p0, __p1, __lo, __hi] = __q;
-        let Env(q_x_0, q_value_1, q_fused_2, ..) = *__e;
-        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<3usize>();
-        let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<3usize>();
-        for __p2 in __lo..__hi {
-            let q_pos_3 = [(__p0 as i32), (__p1 as i32), (__p2 as i32)];
-            '__thread: {
-                {
-                    let __x = ((255i32 as f32)
-                        * __qrt::qstd::rt::pow_fma(
+                        * __qrt::qstd::rt::pow_sel::<
+                            __F,
+                            _,
+                        >(
                             ({
                                 unsafe {
                                     __qrt::run::unchecked::read_at(
@@ -793,131 +701,101 @@ mod __q_gamma_2_loop10_5 {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        rows_fma(__ctx, __e, __q)
+        rows::<true>(__ctx, __e, __q)
     }
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
     unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        rows_fma(__ctx, __e, __q)
+        rows::<true>(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1, __p2]: [usize; 3usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
+        let [__p0, __p1, __lo, __hi] = __q;
         let Env(q_x_0, q_value_1, q_fused_2, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<3usize>();
         let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<3usize>();
-        let q_pos_3 = [(__p0 as i32), (__p1 as i32), (__p2 as i32)];
-        '__thread: {
-            {
-                let __v = q_fused_2;
-                let [__n0, __n1, __n2]: [i64; 3usize] = q_fused_2__n;
-                let [__i0, __i1, __i2]: [i64; 3usize] = [
-                    ({
-                        let __a = q_pos_3;
-                        let __i0: i64 = (0i32 as i64);
-                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                    ({
-                        let __a = q_pos_3;
-                        let __i0: i64 = (1i32 as i64);
-                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                    ({
-                        let __a = q_pos_3;
-                        let __i0: i64 = (2i32 as i64);
-                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                ];
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0) && (__i1 >= 0 && __i1 < __n1)
-                    && (__i2 >= 0 && __i2 < __n2);
-                let __off: usize = ((__i0 as usize).wrapping_mul(q_fused_2__s[0usize]))
-                    .wrapping_add((__i1 as usize).wrapping_mul(q_fused_2__s[1usize]))
-                    .wrapping_add((__i2 as usize).wrapping_mul(1usize));
+        for __p2 in __lo..__hi {
+            let q_pos_3 = [(__p0 as i32), (__p1 as i32), (__p2 as i32)];
+            '__thread: {
                 {
+                    let __i = [
+                        ({
+                            let __a = q_pos_3;
+                            let __i0: i64 = (0i32 as i64);
+                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                        ({
+                            let __a = q_pos_3;
+                            let __i0: i64 = (1i32 as i64);
+                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                        ({
+                            let __a = q_pos_3;
+                            let __i0: i64 = (2i32 as i64);
+                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                    ];
                     let __x = ((255i32 as f32)
                         * __qrt::qstd::rt::pow(
                             ({
-                                let __v = q_x_0;
-                                let [__n0, __n1, __n2]: [i64; 3usize] = q_x_0__n;
-                                let [__i0, __i1, __i2]: [i64; 3usize] = [
-                                    ({
-                                        let __a = q_pos_3;
-                                        let __i0: i64 = (0i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
-                                        }
-                                    } as i64),
-                                    ({
-                                        let __a = q_pos_3;
-                                        let __i0: i64 = (1i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
-                                        }
-                                    } as i64),
-                                    ({
-                                        let __a = q_pos_3;
-                                        let __i0: i64 = (2i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 3usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
-                                        }
-                                    } as i64),
-                                ];
-                                let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                                    && (__i1 >= 0 && __i1 < __n1) && (__i2 >= 0 && __i2 < __n2);
-                                let __off: usize = ((__i0 as usize)
-                                    .wrapping_mul(q_x_0__s[0usize]))
-                                    .wrapping_add(
-                                        (__i1 as usize).wrapping_mul(q_x_0__s[1usize]),
-                                    )
-                                    .wrapping_add((__i2 as usize).wrapping_mul(1usize));
-                                if __ok {
-                                    unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                                } else {
-                                    {
-                                        return ::core::result::Result::Err(
-                                            __qrt::qstd::rt::index_error_at(
-                                                "x",
-                                                &[__i0, __i1, __i2],
-                                                __v.shape().dims(),
-                                                ("fusion.q", 10u32, 16u32),
-                                            ),
-                                        );
-                                    }
-                                }
+                                __qrt::qstd::rt::view_read(
+                                    &q_x_0,
+                                    (q_x_0__n, q_x_0__s),
+                                    [
+                                        ({
+                                            let __a = q_pos_3;
+                                            let __i0: i64 = (0i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
+                                        } as i64),
+                                        ({
+                                            let __a = q_pos_3;
+                                            let __i0: i64 = (1i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
+                                        } as i64),
+                                        ({
+                                            let __a = q_pos_3;
+                                            let __i0: i64 = (2i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 3usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
+                                        } as i64),
+                                    ],
+                                    ("x", "fusion.q", 10u32, 16u32),
+                                )?
                             } / (255i32 as f32)),
                             q_value_1,
                         ));
-                    if __ok {
-                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                    } else {
-                        return ::core::result::Result::Err(
-                            __qrt::qstd::rt::index_error_at(
-                                "fused",
-                                &[__i0, __i1, __i2],
-                                __v.shape().dims(),
-                                ("fusion.q", 10u32, 5u32),
-                            ),
-                        );
-                    }
-                }
-            };
+                    __qrt::qstd::rt::view_write(
+                        &q_fused_2,
+                        (q_fused_2__n, q_fused_2__s),
+                        __i,
+                        __x,
+                        ("fused", "fusion.q", 10u32, 5u32),
+                    )?
+                };
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -929,9 +807,11 @@ mod __q_gamma_2_loop10_5 {
             .view_geom::<f32, 3usize>(2usize)?;
         let __e = Env(q_x_0, q_value_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<
+            Rows,
+        >(rows::<false>, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
+        let __rows: Rows = rows::<false>;
         if q_x_0.dim(1usize) == __ctx.dims()[1usize]
             && q_x_0.dim(2usize) == __ctx.dims()[2usize]
             && q_fused_2.dim(1usize) == __ctx.dims()[1usize]
@@ -962,11 +842,14 @@ mod __q_gamma_2_loop10_5 {
                                 q_x_0.dim(0),
                             ),
                     ),
-                    |__j| {
-                        let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
-                            2usize,
-                        >(__j, &__ctx.dims()[1..]);
-                        thread(__ctx, &__e, [__p0, __p1, __p2])
+                    |__jlo, __jhi| {
+                        for __j in __jlo..__jhi {
+                            let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
+                                2usize,
+                            >(__j, &__ctx.dims()[1..]);
+                            thread(__ctx, &__e, [__p0, __p1, __p2, __p2 + 1])?;
+                        }
+                        ::core::result::Result::Ok(())
                     },
                     |__lo, __hi| unsafe {
                         __rows(__ctx, &__e, [__p0, 0usize, __lo, __hi])
@@ -1011,7 +894,7 @@ mod __q_gamma_2_loop10_5 {
                     __qrt::qstd::rt::split_row(
                         __r,
                         __b,
-                        |__p2| thread(__ctx, &__e, [__p0, __p1, __p2]),
+                        |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
                         |__lo, __hi| unsafe {
                             __rows(__ctx, &__e, [__p0, __p1, __lo, __hi])
                         },
@@ -1084,57 +967,34 @@ mod __q_dot_3_loop14_6 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
         let Env(q_x_0, q_y_1, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
-        let q_pos_3 = (__p0 as i32);
-        '__thread: {
-            {
-                let __v: f32 = ({
-                    let __v = q_x_0;
-                    let [__n0]: [i64; 1usize] = q_x_0__n;
-                    let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
-                    let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                    let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                    if __ok {
-                        unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                    } else {
-                        {
-                            return ::core::result::Result::Err(
-                                __qrt::qstd::rt::index_error_at(
-                                    "x",
-                                    &[__i0],
-                                    __v.shape().dims(),
-                                    ("fusion.q", 14u32, 13u32),
-                                ),
-                            );
-                        }
+        for __p0 in __lo..__hi {
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
+                {
+                    let __v: f32 = ({
+                        __qrt::qstd::rt::view_read(
+                            &q_x_0,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_3 as i64)],
+                            ("x", "fusion.q", 14u32, 13u32),
+                        )?
                     }
+                        * {
+                            __qrt::qstd::rt::view_read(
+                                &q_y_1,
+                                (q_y_1__n, q_y_1__s),
+                                [(q_pos_3 as i64)],
+                                ("y", "fusion.q", 14u32, 18u32),
+                            )?
+                        });
+                    let __o = __ctx.output::<f32>(0usize)?;
+                    __o.set(__o.get() + __v);
                 }
-                    * {
-                        let __v = q_y_1;
-                        let [__n0]: [i64; 1usize] = q_y_1__n;
-                        let [__i0]: [i64; 1usize] = [(q_pos_3 as i64)];
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            {
-                                return ::core::result::Result::Err(
-                                    __qrt::qstd::rt::index_error_at(
-                                        "y",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("fusion.q", 14u32, 18u32),
-                                    ),
-                                );
-                            }
-                        }
-                    });
-                let __o = __ctx.output::<f32>(0usize)?;
-                __o.set(__o.get() + __v);
             }
         }
         ::core::result::Result::Ok(())
@@ -1157,7 +1017,7 @@ mod __q_dot_3_loop14_6 {
         __qrt::qstd::rt::split_row(
             __r,
             __b,
-            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
             |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())

@@ -307,95 +307,85 @@ mod __q_box3_1_loop6_3 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0, __p1]: [usize; 2usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
         let Env(q_x_0, q_y_1, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
-        let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-        let mut q_s_2: f32 = 0f32;
-        let mut q_dm_3: i32 = 0i32;
-        let mut q_dn_4: i32 = 0i32;
-        '__thread: {
-            q_s_2 = 0f32;
-            for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
-                q_dm_3 = __i as i32;
+        for __p1 in __lo..__hi {
+            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+            let mut q_s_2: f32 = 0f32;
+            let mut q_dm_3: i32 = 0i32;
+            let mut q_dn_4: i32 = 0i32;
+            '__thread: {
+                q_s_2 = 0f32;
                 for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
-                    q_dn_4 = __i as i32;
-                    q_s_2 = (q_s_2
-                        + {
-                            __qrt::qstd::rt::view_get(
-                                &q_x_0,
-                                __qrt::qstd::rt::Mode::Clamped,
-                                (q_x_0__n, q_x_0__s),
-                                [
-                                    ({
-                                        let __a = q_pos_5;
-                                        let __i0: i64 = (0i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
+                    q_dm_3 = __i as i32;
+                    for __i in ((-1i32) as i64)..(1i32 as i64 + 1) {
+                        q_dn_4 = __i as i32;
+                        q_s_2 = (q_s_2
+                            + {
+                                __qrt::qstd::rt::view_get(
+                                    &q_x_0,
+                                    __qrt::qstd::rt::Mode::Clamped,
+                                    (q_x_0__n, q_x_0__s),
+                                    [
+                                        ({
+                                            let __a = q_pos_5;
+                                            let __i0: i64 = (0i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
                                         }
-                                    }
-                                        .wrapping_add(q_dm_3) as i64),
-                                    ({
-                                        let __a = q_pos_5;
-                                        let __i0: i64 = (1i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
+                                            .wrapping_add(q_dm_3) as i64),
+                                        ({
+                                            let __a = q_pos_5;
+                                            let __i0: i64 = (1i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
                                         }
-                                    }
-                                        .wrapping_add(q_dn_4) as i64),
-                                ],
-                            )
-                        });
-                }
-            }
-            {
-                let __v = q_y_1;
-                let [__n0, __n1]: [i64; 2usize] = q_y_1__n;
-                let [__i0, __i1]: [i64; 2usize] = [
-                    ({
-                        let __a = q_pos_5;
-                        let __i0: i64 = (0i32 as i64);
-                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                    ({
-                        let __a = q_pos_5;
-                        let __i0: i64 = (1i32 as i64);
-                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                            __a[0usize + (__i0 as usize) * 1usize]
-                        } else {
-                            0i32
-                        }
-                    } as i64),
-                ];
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0)
-                    && (__i1 >= 0 && __i1 < __n1);
-                let __off: usize = ((__i0 as usize).wrapping_mul(q_y_1__s[0usize]))
-                    .wrapping_add((__i1 as usize).wrapping_mul(1usize));
-                {
-                    let __x = (q_s_2 / (9i32 as f32));
-                    if __ok {
-                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                    } else {
-                        return ::core::result::Result::Err(
-                            __qrt::qstd::rt::index_error_at(
-                                "y",
-                                &[__i0, __i1],
-                                __v.shape().dims(),
-                                ("loops.q", 14u32, 13u32),
-                            ),
-                        );
+                                            .wrapping_add(q_dn_4) as i64),
+                                    ],
+                                )
+                            });
                     }
                 }
-            };
+                {
+                    let __i = [
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = (0i32 as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                        ({
+                            let __a = q_pos_5;
+                            let __i0: i64 = (1i32 as i64);
+                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                __a[0usize + (__i0 as usize) * 1usize]
+                            } else {
+                                0i32
+                            }
+                        } as i64),
+                    ];
+                    let __x = (q_s_2 / (9i32 as f32));
+                    __qrt::qstd::rt::view_write(
+                        &q_y_1,
+                        (q_y_1__n, q_y_1__s),
+                        __i,
+                        __x,
+                        ("y", "loops.q", 14u32, 13u32),
+                    )?
+                };
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -419,7 +409,7 @@ mod __q_box3_1_loop6_3 {
             __qrt::qstd::rt::split_row(
                 __r,
                 __b,
-                |__p1| thread(__ctx, &__e, [__p0, __p1]),
+                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
                 |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
@@ -500,80 +490,44 @@ mod __q_diff_from_2_loop21_4 {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
-    fn thread(__ctx: &__Ctx, __e: &Env, [__p0]: [usize; 1usize]) -> __Res {
+    fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
+        let [__lo, __hi] = __q;
         let Env(q_x_0, q_y_1, q_i_start_2, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
-        let q_pos_3 = (__p0 as i32);
-        '__thread: {
-            {
-                let __v = q_y_1;
-                let [__n0]: [i64; 1usize] = q_y_1__n;
-                let [__i0]: [i64; 1usize] = [(q_pos_3.wrapping_add(q_i_start_2) as i64)];
-                let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                let __off: usize = (__i0 as usize).wrapping_mul(1usize);
+        for __p0 in __lo..__hi {
+            let q_pos_3 = (__p0 as i32);
+            '__thread: {
                 {
+                    let __i = [(q_pos_3.wrapping_add(q_i_start_2) as i64)];
                     let __x = ({
-                        let __v = q_x_0;
-                        let [__n0]: [i64; 1usize] = q_x_0__n;
-                        let [__i0]: [i64; 1usize] = [
-                            (q_pos_3.wrapping_add(q_i_start_2) as i64),
-                        ];
-                        let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                        let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                        if __ok {
-                            unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                        } else {
-                            {
-                                return ::core::result::Result::Err(
-                                    __qrt::qstd::rt::index_error_at(
-                                        "x",
-                                        &[__i0],
-                                        __v.shape().dims(),
-                                        ("loops.q", 22u32, 16u32),
-                                    ),
-                                );
-                            }
-                        }
+                        __qrt::qstd::rt::view_read(
+                            &q_x_0,
+                            (q_x_0__n, q_x_0__s),
+                            [(q_pos_3.wrapping_add(q_i_start_2) as i64)],
+                            ("x", "loops.q", 22u32, 16u32),
+                        )?
                     }
                         - {
-                            let __v = q_x_0;
-                            let [__n0]: [i64; 1usize] = q_x_0__n;
-                            let [__i0]: [i64; 1usize] = [
-                                (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub(1i32)
-                                    as i64),
-                            ];
-                            let __ok: bool = (__i0 >= 0 && __i0 < __n0);
-                            let __off: usize = (__i0 as usize).wrapping_mul(1usize);
-                            if __ok {
-                                unsafe { __qrt::run::unchecked::read(&__v, __off) }
-                            } else {
-                                {
-                                    return ::core::result::Result::Err(
-                                        __qrt::qstd::rt::index_error_at(
-                                            "x",
-                                            &[__i0],
-                                            __v.shape().dims(),
-                                            ("loops.q", 22u32, 23u32),
-                                        ),
-                                    );
-                                }
-                            }
+                            __qrt::qstd::rt::view_read(
+                                &q_x_0,
+                                (q_x_0__n, q_x_0__s),
+                                [
+                                    (q_pos_3.wrapping_add(q_i_start_2).wrapping_sub(1i32)
+                                        as i64),
+                                ],
+                                ("x", "loops.q", 22u32, 23u32),
+                            )?
                         });
-                    if __ok {
-                        unsafe { __qrt::run::unchecked::write(&__v, __off, __x) }
-                    } else {
-                        return ::core::result::Result::Err(
-                            __qrt::qstd::rt::index_error_at(
-                                "y",
-                                &[__i0],
-                                __v.shape().dims(),
-                                ("loops.q", 22u32, 9u32),
-                            ),
-                        );
-                    }
-                }
-            };
+                    __qrt::qstd::rt::view_write(
+                        &q_y_1,
+                        (q_y_1__n, q_y_1__s),
+                        __i,
+                        __x,
+                        ("y", "loops.q", 22u32, 9u32),
+                    )?
+                };
+            }
         }
         ::core::result::Result::Ok(())
     }
@@ -604,7 +558,7 @@ mod __q_diff_from_2_loop21_4 {
         __qrt::qstd::rt::split_row(
             __r,
             __b,
-            |__p0| thread(__ctx, &__e, [__p0]),
+            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
             |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())

@@ -149,6 +149,51 @@ pub fn view_set<T: Element, const R: usize>(
     unsafe { quasar_runtime::unchecked::write_if(v, ok, off, x) }
 }
 
+/// A kernel's `'checked` read of element `i` of view `v` (as [`view_get`]): an index outside
+/// is the error [`index_error_at`] for the access at `site` (array name, file, line, column).
+#[inline(always)]
+pub fn view_read<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    (n, s): ([i64; R], [usize; R]),
+    i: [i64; R],
+    site: (&str, &str, u32, u32),
+) -> Result<T> {
+    match view_offset(Mode::Checked, n, s, i) {
+        // SAFETY: every index lies in `0..n[d]`, the view's extents, so `off` is below its
+        // element count (`quasar_runtime::unchecked`, case 1).
+        (true, off) => Ok(unsafe { quasar_runtime::unchecked::read(v, off) }),
+        (false, _) => Err(site_error(v, &i, site)),
+    }
+}
+
+/// A kernel's `'checked` write of `x` to element `i` of view `v` (as [`view_read`]).
+#[inline(always)]
+pub fn view_write<T: Element, const R: usize>(
+    v: &KernelView<'_, T>,
+    (n, s): ([i64; R], [usize; R]),
+    i: [i64; R],
+    x: T,
+    site: (&str, &str, u32, u32),
+) -> Result<()> {
+    match view_offset(Mode::Checked, n, s, i) {
+        // SAFETY: as for `view_read`.
+        (true, off) => {
+            unsafe { quasar_runtime::unchecked::write(v, off, x) };
+            Ok(())
+        }
+        (false, _) => Err(site_error(v, &i, site)),
+    }
+}
+
+#[cold]
+fn site_error<T: Element>(
+    v: &KernelView<'_, T>,
+    i: &[i64],
+    (name, file, line, col): (&str, &str, u32, u32),
+) -> Error {
+    index_error_at(name, i, v.shape().dims(), (file, line, col))
+}
+
 /// Whether index `i` is inside after `mode`'s mapping, and its offset (wrapping when outside).
 #[inline(always)]
 fn view_offset<const R: usize>(

@@ -64,31 +64,29 @@ pub fn inside(p: usize, lo: i64, hi: i64, n: usize) -> bool {
 }
 
 /// Runs one row `r` of a kernel with an interior path: `interior` once over `[lo, hi)` and
-/// `border` at each other position of `r`, or `border` at every position when `ok` is false
-/// or the interior is empty. `lo` is the largest of `los`, `hi` the smallest of `his`; they
-/// include `r.start` and `r.end`.
+/// `border` over each other segment of `r` (`[r.start, lo)` and `[hi, r.end)`, when not
+/// empty), or `border` over all of `r` when `ok` is false or the interior is empty. `lo` is
+/// the largest of `los`, `hi` the smallest of `his`; they include `r.start` and `r.end`.
 #[inline(always)]
 pub fn split_row<E, const L: usize, const H: usize>(
     r: std::ops::Range<usize>,
     (los, his, ok): ([i64; L], [i64; H], bool),
-    mut border: impl FnMut(usize) -> Result<(), E>,
+    mut border: impl FnMut(usize, usize) -> Result<(), E>,
     interior: impl FnOnce(usize, usize) -> Result<(), E>,
 ) -> Result<(), E> {
     let lo = los.into_iter().max().unwrap_or(0).max(r.start as i64);
     let hi = his.into_iter().min().unwrap_or(0).min(r.end as i64);
     if ok && lo < hi {
         let (lo, hi) = (lo as usize, hi as usize);
-        for p in r.start..lo {
-            border(p)?;
+        if r.start < lo {
+            border(r.start, lo)?;
         }
         interior(lo, hi)?;
-        for p in hi..r.end {
-            border(p)?;
+        if hi < r.end {
+            border(hi, r.end)?;
         }
-    } else {
-        for p in r {
-            border(p)?;
-        }
+    } else if !r.is_empty() {
+        border(r.start, r.end)?;
     }
     Ok(())
 }

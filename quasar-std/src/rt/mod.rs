@@ -26,7 +26,7 @@ mod tests;
 
 pub use access::{
     clamp_ext, elem_offset, get_elem, index_error, index_error_at, map_index, mirror_ext,
-    periodize, set_elem, view_get, view_set, Mode,
+    periodize, set_elem, view_get, view_read, view_set, view_write, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
 pub use cpu::{has_avx2_fma, has_avx512, inside, pick, split_row, unflatten};
@@ -36,8 +36,8 @@ pub use index::{
 };
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
-    frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, real,
-    round, saturate, sign, sin, sinh, sqrt, tan, tanh, Arith, Cast, Float, Magnitude, Real,
+    frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, pow_sel,
+    real, round, saturate, sign, sin, sinh, sqrt, tan, tanh, Arith, Cast, Float, Magnitude, Real,
     RtFloat, RtMath, RtRound,
 };
 pub use show::{format_parts, print_line, show_fixed, Show};

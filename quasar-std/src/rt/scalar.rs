@@ -254,6 +254,17 @@ pub fn pow_fma<T: RtMath>(x: T, y: T) -> T {
     <T as RtMath>::pow_fma(x, y)
 }
 
+/// [`pow_fma`] when `FMA`, else [`pow`]: the one generic copy of a kernel's hot loop calls this
+/// and is instantiated once per choice (`rows::<true>` runs only where `fma` is enabled).
+#[inline(always)]
+pub fn pow_sel<const FMA: bool, T: RtMath>(x: T, y: T) -> T {
+    if FMA {
+        pow_fma(x, y)
+    } else {
+        pow(x, y)
+    }
+}
+
 /// `atan2(y, x)`: the angle of `(x, y)` in `[-pi, pi]`.
 #[inline(always)]
 pub fn atan2<T: RtFloat>(y: T, x: T) -> T {

@@ -78,7 +78,8 @@ pub(crate) fn num_binary(
             _ if operand.is_complex() || operand == Num::F16 => {
                 quote!(#q::builtins::Math::pow(#a, #b))
             }
-            _ if fused => quote!(#q::rt::pow_fma(#a, #b)),
+            // `__F`: the const parameter of the generic hot loop (`versions.rs`).
+            _ if fused => quote!(#q::rt::pow_sel::<__F, _>(#a, #b)),
             _ => quote!(#q::rt::pow(#a, #b)),
         },
         BinaryOp::Lt => quote!(((#a < #b) as i32)),

@@ -142,7 +142,7 @@ impl FnGen<'_, '_> {
                 let (sf, af) = match b {
                     B::Mod => (quote!(modulo), quote!(modulo)),
                     B::Atan2 => (quote!(atan2), quote!(atan2)),
-                    B::Pow if self.g.fused => (quote!(pow_fma), quote!(pow)),
+                    B::Pow if self.g.fused => (quote!(pow_sel::<__F, _>), quote!(pow)),
                     B::Pow => (quote!(pow), quote!(pow)),
                     B::Min => (quote!(min), quote!(minimum)),
                     _ => (quote!(max), quote!(maximum)),

@@ -78,7 +78,10 @@ pub(crate) fn flat_loop(
                 #rt::qstd::rt::split_row(
                     0..__run,
                     (__jlo, __jhi, #(#row_ok)&&*),
-                    |__j| { #split #general },
+                    |__jlo, __jhi| {
+                        for __j in __jlo..__jhi { #split #general?; }
+                        ::core::result::Result::Ok(())
+                    },
                     |__lo, __hi| #interior,
                 )?;
             }

@@ -354,6 +354,29 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 _ => {}
             }
         }
+        // With the block's geometry, a `'checked` read or `=` write is one runtime call that
+        // gives the located index error (`?`: the thread's function returns it).
+        if let (Some((nn, ss, _)), Access::Checked) = (&geom, mode) {
+            let q = quote!(#rt::qstd::rt);
+            let (bind, v) = match is_ident(&view) {
+                true => (quote!(), view.clone()),
+                false => (quote!(let __v = #view;), quote!(__v)),
+            };
+            let (g, site) = (quote!((#nn, #ss)), quote!((#name, #file, #line, #col)));
+            match &write {
+                None => {
+                    return Ok(
+                        quote!({ #bind #(#pre)* #q::view_read(&#v, #g, [#(#comps),*], #site)? }),
+                    )
+                }
+                Some((AssignOp::Assign, x)) => {
+                    return Ok(
+                        quote!({ #bind #(#pre)* let __i = [#(#comps),*]; let __x = #x; #q::view_write(&#v, #g, __i, __x, #site)? }),
+                    )
+                }
+                _ => {}
+            }
+        }
         let body = match write {
             None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),

@@ -303,7 +303,8 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         return Ok(RowCode { loops, border: None, hot, hot_fma });
     }
     let border = thread(fg, false, false)?;
-    let one = quote!(thread(__ctx, &__e, [#(#ps),*]));
+    // The border threads of a segment `[__lo, __hi)` of the row.
+    let segment = quote!(thread(__ctx, &__e, [#(#outer,)* __lo, __hi]));
     // (`split_row` clips them to the row.)
     let (mut lo, mut hi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
     let rt = fg.g.rt.clone();
@@ -329,13 +330,15 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     let code = nest(quote! {
         let __r = __ctx.range(#last);
         let __b = ([#(#lo),*], [#(#hi),*], #(#row_ok)&&*);
-        #rt::qstd::rt::split_row(__r, __b, |#plast| #one, |__lo, __hi| #run)?;
+        #rt::qstd::rt::split_row(__r, __b, |__lo, __hi| #segment, |__lo, __hi| #run)?;
     });
     let loops = if facts.flat {
         // The interior of a flat row: `__p1 = … = 0` and the flat index as `__p{last}`.
         let mut flat_outer = vec![quote!(__p0)];
         flat_outer.extend((1..last).map(|_| quote!(0usize)));
         let run = rows(&flat_outer, quote!(__lo), quote!(__hi));
+        // A flat segment's threads one at a time, at the positions `unflatten` gives.
+        let one = quote!(thread(__ctx, &__e, [#(#ps,)* #plast + 1]));
         super::collapse::flat_loop(fg, d, &facts, &run, &one, code)
     } else {
         code

@@ -209,8 +209,8 @@ pub(crate) struct Gen<'m> {
     pub info: &'m ModuleInfo,
     /// The embedded PTX (empty unless [`Options::ptx`]).
     pub ptx: ptx_embed::Embedded,
-    /// Generating the copy of a kernel body for CPUs with FMA: math routines with fused
-    /// multiply-adds (`pow_fma`) are called.
+    /// Generating the generic copy of a kernel body (`rows<const __F: bool>`): math routines
+    /// that can fuse multiply-adds are called through `pow_sel::<__F, _>`.
     pub fused: bool,
     /// The class instances the generated code uses, numbered (`classes.rs`).
     pub classes: std::cell::RefCell<Vec<crate::sema::types::ClassRef>>,

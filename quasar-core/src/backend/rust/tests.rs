@@ -21,9 +21,11 @@ fn kernels_with_pow_get_a_fused_copy_for_fma_cpus() {
              parallel_do(numel(x), x, y, g)
          endfunction",
     );
-    assert!(code.contains("rows_fma"), "{code}");
-    assert!(code.contains("pow_fma"), "{code}");
-    // The baseline copy calls the unfused routine.
+    // One generic hot loop, instantiated without and with fused math.
+    assert!(code.contains("fn rows < const __F : bool >"), "{code}");
+    assert!(code.contains("pow_sel :: < __F , _ >"), "{code}");
+    assert!(code.contains("rows :: < true >") && code.contains("rows :: < false >"), "{code}");
+    // The border copy calls the unfused routine.
     assert!(code.contains("rt :: pow ("), "{code}");
 }
 
@@ -37,7 +39,7 @@ fn kernels_without_fusable_math_have_one_block_function() {
              parallel_do(numel(x), x, y, s)
          endfunction",
     );
-    assert!(!code.contains("rows_fma"), "{code}");
+    assert!(!code.contains("__F"), "{code}");
     assert!(code.contains("avx512"), "the AVX-512 copy: {code}");
 }
 

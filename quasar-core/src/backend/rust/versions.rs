@@ -4,8 +4,9 @@
 //! baseline x86-64, AVX2+FMA and AVX-512 and picked at run time (ARCHITECTURE §3). Only those
 //! loops pay for the copies: a kernel without barriers keeps its arguments in an `Env`, runs
 //! the hot loop of each row through `rows` (the interior, or the whole row when the kernel has
-//! no interior path), one function per version, and its border threads through one `thread`
-//! function compiled once, for baseline x86-64 (the border is a sliver of the positions).
+//! no interior path), one function per version, and the border segments of a row through one
+//! `thread` function compiled once, for baseline x86-64 (the border is a sliver of the
+//! positions).
 //! Kernels with barriers or without a position compile their whole block function per version.
 
 use super::kernel::RowCode;
@@ -59,14 +60,13 @@ pub(super) fn rows(
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
     let outer: Vec<Ident> = (0..last).map(|k| format_ident!("__p{}", k)).collect();
-    let all: Vec<Ident> = (0..d).map(|k| format_ident!("__p{}", k)).collect();
     // The row's outer positions and its range in one array: short signatures.
     let q = d + 1;
     let params = quote!(__ctx: &__Ctx, __e: &Env, __q: [usize; #q]);
     let args = quote!(__ctx, __e, __q);
     let res = quote!(__Res);
     let unpack = unpack(env);
-    let row_fn = |f: &Ident, hot: &TokenStream| {
+    let row_fn = |f: &TokenStream, hot: &TokenStream| {
         quote! {
             #[inline(always)]
             fn #f(#params) -> #res {
@@ -77,22 +77,26 @@ pub(super) fn rows(
             }
         }
     };
-    let base = format_ident!("rows");
-    let base_fn = row_fn(&base, &code.hot);
-    let (fused, fused_fn) = match &code.hot_fma {
-        Some(hot) => {
-            let f = format_ident!("rows_fma");
-            let item = row_fn(&f, hot);
-            (f, quote!(#[cfg(target_arch = "x86_64")] #item))
-        }
-        None => (base.clone(), quote!()),
+    // With fusable math (`pow`), one generic hot loop: `rows::<true>` calls the fused routines
+    // (`pow_sel`), for the versions with `fma` enabled.
+    let (base, fused, rows_fn) = match &code.hot_fma {
+        Some(hot) => (
+            quote!(rows::<false>),
+            quote!(rows::<true>),
+            row_fn(&quote!(rows<const __F: bool>), hot),
+        ),
+        None => (quote!(rows), quote!(rows), row_fn(&quote!(rows), &code.hot)),
     };
+    // The border threads of one segment of a row, out of line: a call per segment, not per
+    // position, so the views' geometry is read once (a row outside the interior is all
+    // border).
     let thread_fn = code.border.as_ref().map(|body| {
         quote! {
             #[inline(never)]
-            fn thread(__ctx: &__Ctx, __e: &Env, [#(#all),*]: [usize; #d]) -> #res {
+            fn thread(#params) -> #res {
+                let [#(#outer,)* __lo, __hi] = __q;
                 #unpack
-                #body
+                for #plast in __lo..__hi { #body }
                 ::core::result::Result::Ok(())
             }
         }
@@ -120,8 +124,7 @@ pub(super) fn rows(
         type __Res = #rt::run::Result<()>;
         struct Env<'a>(#(#fields),*);
         type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
-        #base_fn
-        #fused_fn
+        #rows_fn
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
@@ -153,7 +156,7 @@ pub(super) fn whole_block(
 ) -> TokenStream {
     let res = quote!(#rt::run::Result<()>);
     let params = quote!(__ctx: &#rt::run::BlockCtx<'_>, __args: &#rt::run::KernelArgs<'_>);
-    let block_fn = |f: &Ident, body: &TokenStream| {
+    let block_fn = |f: &TokenStream, body: &TokenStream| {
         quote! {
             #[inline(always)]
             fn #f(#params) -> #res {
@@ -163,19 +166,17 @@ pub(super) fn whole_block(
             }
         }
     };
-    let base = format_ident!("block");
-    let base_fn = block_fn(&base, body);
-    let (fused, fused_fn) = match fused_body {
-        Some(b) => {
-            let f = format_ident!("block_fma");
-            let item = block_fn(&f, b);
-            (f, quote!(#[cfg(target_arch = "x86_64")] #item))
-        }
-        None => (base.clone(), quote!()),
+    // As `rows`: one generic copy when the math can be fused.
+    let (base, fused, block_item) = match fused_body {
+        Some(b) => (
+            quote!(block::<false>),
+            quote!(block::<true>),
+            block_fn(&quote!(block<const __F: bool>), b),
+        ),
+        None => (quote!(block), quote!(block), block_fn(&quote!(block), body)),
     };
     quote! {
-        #base_fn
-        #fused_fn
+        #block_item
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn block_avx2(#params) -> #res { #fused(__ctx, __args) }

@@ -6,6 +6,7 @@
 use super::attributes::schedule_candidates;
 use super::expr::unknown;
 use super::scope::{FnLowerer, NameRef};
+use super::type_value::GenericArg;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Callee, FunctionId};
 use crate::sema::builtins::{self, ArgInfo, BuiltinCall};
@@ -50,11 +51,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let ExprKind::Ident(name) = &base.kind else {
                     unreachable!("names_function checked")
                 };
-                let type_args: Vec<Type> = indices
-                    .iter()
-                    .map(|a| self.expr_as_type(&a.value).unwrap_or(Type::Unknown))
-                    .collect();
-                self.call_named(name, base.span, &type_args, args, span)
+                let generic_args = self.lower_generic_args(indices);
+                self.call_named(name, base.span, &generic_args, args, span)
             }
             ExprKind::Field { base, name } => self.call_method(base, name, args, span),
             _ => {
@@ -138,7 +136,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &mut self,
         name: &str,
         name_span: Span,
-        type_args: &[Type],
+        type_args: &[GenericArg],
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
@@ -240,7 +238,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &mut self,
         name: &str,
         ids: &[FnDeclId],
-        type_args: &[Type],
+        type_args: &[GenericArg],
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
@@ -258,6 +256,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return unknown(span);
         };
         let def = self.cx.decls.function(decl).def;
+        if !self.check_generic_count(def, type_args.len(), span) {
+            return unknown(span);
+        }
         let callee_kind = def.kind;
         match callee_kind {
             FunctionKind::Kernel => {
@@ -384,14 +385,31 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn call_builtin(
         &mut self,
         sig: &'static builtins::Signature,
-        type_args: &[Type],
+        generic_args: &[GenericArg],
         args: &'a [ast::Arg],
         span: Span,
     ) -> ir::Expr {
         let (mut lowered, names) = self.lower_args_named(args);
+        let mut type_args = Vec::new();
+        for g in generic_args {
+            match g {
+                GenericArg::Type(t) => type_args.push(t.clone()),
+                GenericArg::Size(n) => {
+                    let d = Diagnostic::error(
+                        span,
+                        format!("`{}[…]` takes types in brackets, not the size {n}", sig.name),
+                    )
+                    .with_note(format!("usage: {}", sig.usage));
+                    self.report(d);
+                    type_args.push(Type::Unknown);
+                }
+            }
+        }
+        let type_args = type_args.as_slice();
         if sig.builtin == ir::Builtin::Schedule {
             schedule_candidates(&mut lowered);
         }
+        self.builtin_type_args(sig.builtin, args, &mut lowered);
         if self.in_device_code() && !sig.device {
             let d = Diagnostic::error(
                 span,

@@ -130,6 +130,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 })
                 .collect())
         };
+        // `hist_kernel[256]`: a generic kernel with explicit generic arguments.
+        let (e, generics) = match &e.kind {
+            ExprKind::Index { base, indices } if matches!(&base.kind, ExprKind::Ident(n) if !self.names.contains_key(n)) => {
+                (&**base, self.lower_generic_args(indices))
+            }
+            _ => (e, Vec::new()),
+        };
         match &e.kind {
             ExprKind::Ident(name) => match self.resolve_name(name, e.span) {
                 Some(NameRef::Functions(ids)) => {
@@ -137,6 +144,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         .iter()
                         .find(|&&i| self.cx.decls.function(i).def.kind == FunctionKind::Kernel)?;
                     let def = self.cx.decls.function(decl).def;
+                    if !self.check_generic_count(def, generics.len(), span) {
+                        return None;
+                    }
                     let types = match fill(&def.params) {
                         Ok(t) => t,
                         Err(msg) => {
@@ -148,9 +158,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     };
                     self.check_kernel_args(def.params.as_slice(), &types, def, span);
                     let env = self.env_for_scope(self.cx.decls.function(decl).parent);
-                    self.cx.instantiate(decl, types, Vec::new(), span, env)
+                    self.cx.instantiate(decl, types, generics, span, env)
                 }
-                Some(NameRef::Local(id)) => {
+                Some(NameRef::Local(id)) if generics.is_empty() => {
                     let (lambda, lspan, _) = *self.lambdas.get(&id)?;
                     self.kernel_lambda(lambda, lspan, &fill, span)
                 }

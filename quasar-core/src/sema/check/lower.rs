@@ -4,6 +4,7 @@
 
 use super::params::variadic_param_type;
 use super::scope::{refine, unify, FnLowerer, OuterEnv};
+use super::type_value::GenericArg;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId, LocalRole, Special};
 use crate::sema::decls::{FnDeclId, ScopeId};
@@ -18,13 +19,23 @@ use std::rc::Rc;
 const MAX_PASSES: u32 = 8;
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
-    /// Binds generic parameters from the argument types (`mat[T]` given `mat[int]` binds
-    /// `T = int`; `mat(M, N)` given `mat(3, 4)` binds `M = 3`, `N = 4`).
-    fn bind_generics(&mut self, def: &ast::FunctionDef, args: &[Type], type_args: &[Type]) {
+    /// Binds generic parameters from the explicit arguments (`f[int]`, `hist_kernel[256]`)
+    /// and from the argument types (`mat[T]` given `mat[int]` binds `T = int`; `mat(M, N)`
+    /// given `mat(3, 4)` binds `M = 3`, `N = 4`).
+    fn bind_generics(&mut self, def: &ast::FunctionDef, args: &[Type], type_args: &[GenericArg]) {
         for (i, tp) in def.type_params.iter().enumerate() {
             let name = tp.name.name.clone();
-            let bound = type_args.get(i).cloned().unwrap_or(Type::Param(name.clone()));
-            self.type_params.insert(name, bound);
+            match type_args.get(i) {
+                Some(GenericArg::Type(t)) => {
+                    self.type_params.insert(name, t.clone());
+                }
+                Some(GenericArg::Size(n)) => {
+                    self.sizes.insert(name, *n);
+                }
+                None => {
+                    self.type_params.insert(name.clone(), Type::Param(name));
+                }
+            }
         }
         for (p, arg) in def.params.iter().zip(args) {
             let Some(t) = &p.ty else { continue };
@@ -33,16 +44,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    /// With size parameters bound by the first arguments that mention them, every other
-    /// argument must have the same sizes: `f[P](a : cube(:, :, P), b : cube(:, :, P))`
-    /// called with 3 and 4 channels is an error (manual §2.2.4).
-    fn check_generic_sizes(&mut self, def: &ast::FunctionDef, args: &[Type]) {
+    /// With size parameters bound by the first arguments that mention them (or in brackets,
+    /// `count[256]`), every other argument must have the same sizes:
+    /// `f[P](a : cube(:, :, P), b : cube(:, :, P))` called with 3 and 4 channels is an error
+    /// (manual §2.2.4), reported at the call.
+    fn check_generic_sizes(&mut self, def: &ast::FunctionDef, args: &[Type], call: Span) {
         for (p, arg) in def.params.iter().zip(args) {
             let Some(t) = &p.ty else { continue };
             if def.kind == FunctionKind::Kernel && Special::from_name(&p.name.name).is_some() {
                 continue; // fitted to the launch (`geometry.rs`)
             }
-            let (Type::Array(d), Type::Array(a)) = (self.resolve_type_quiet(t), arg) else {
+            let declared = self.resolve_type_quiet(t);
+            let (Type::Array(d), Type::Array(a)) = (&declared, arg) else {
                 continue;
             };
             let (Some(ds), Some(as_)) = (&d.shape, &a.shape) else { continue };
@@ -50,12 +63,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 if let (Dim::Known(want), Dim::Known(got)) = (x, y) {
                     if want != got {
                         let d = Diagnostic::error(
-                            p.span,
+                            call,
                             format!(
                             "`{}` has size {got} in dimension {i}, but its type requires {want}",
                             p.name.name
                         ),
                         )
+                        .with_secondary(p.span, format!("declared as {declared}"))
                         .with_note(format!("the argument is {arg}"));
                         self.diags.push(d);
                     }
@@ -73,11 +87,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         &mut self,
         def: &'a ast::FunctionDef,
         args: &[Type],
-        type_args: &[Type],
+        type_args: &[GenericArg],
+        call_span: Span,
     ) -> ir::Function {
         self.name = def.name.name.clone();
         self.bind_generics(def, args, type_args);
-        self.check_generic_sizes(def, args);
+        self.check_generic_sizes(def, args, call_span);
         let mut params = Vec::new();
         let explicit = args.len();
         for (i, p) in def.params.iter().enumerate() {

@@ -45,6 +45,7 @@ use crate::syntax::ast::{self, FunctionKind};
 use scope::{FnLowerer, OuterEnv};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use type_value::GenericArg;
 
 /// The outcome of checking a program: the typed IR (complete only without errors) and all
 /// diagnostics.
@@ -147,6 +148,8 @@ enum DefKey {
 struct InstanceKey {
     def: DefKey,
     args: Vec<Type>,
+    /// The explicit generic arguments (`f[int]`, `hist_kernel[256]`).
+    generics: Vec<GenericArg>,
     /// A lambda's declared result type, which types an inner lambda body.
     result: Option<Type>,
 }
@@ -280,7 +283,12 @@ impl<'a> Checker<'a> {
         // `main` without parameters runs after the script (manual §13.1).
         if let Some(ids) = self.decls.lookup_function(ScopeId::Script, "main").map(<[_]>::to_vec) {
             if let Some(&m) = ids.iter().find(|&&i| self.decls.function(i).def.params.is_empty()) {
-                let key = InstanceKey { def: DefKey::Function(m), args: Vec::new(), result: None };
+                let key = InstanceKey {
+                    def: DefKey::Function(m),
+                    args: Vec::new(),
+                    generics: Vec::new(),
+                    result: None,
+                };
                 self.module.main = self.instances.get(&key).copied();
             }
         }
@@ -419,15 +427,18 @@ impl<'a> Checker<'a> {
         &mut self,
         decl: FnDeclId,
         args: Vec<Type>,
-        type_args: Vec<Type>,
+        type_args: Vec<GenericArg>,
         call_span: Span,
         env: Option<Rc<OuterEnv<'a>>>,
     ) -> Option<FunctionId> {
         self.called.insert(decl);
         let args: Vec<Type> = args.iter().map(instance_arg).collect();
-        let mut key_args = args.clone();
-        key_args.extend(type_args.iter().cloned());
-        let key = InstanceKey { def: DefKey::Function(decl), args: key_args, result: None };
+        let key = InstanceKey {
+            def: DefKey::Function(decl),
+            args: args.clone(),
+            generics: type_args.clone(),
+            result: None,
+        };
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
@@ -442,7 +453,7 @@ impl<'a> Checker<'a> {
         }
         Some(self.lower_instance(key, &mut |cx| {
             let mut lowerer = FnLowerer::new(cx, ScopeId::Function(decl), def.kind, env.clone());
-            lowerer.lower_function(def, &args, &type_args)
+            lowerer.lower_function(def, &args, &type_args, call_span)
         }))
     }
 
@@ -459,6 +470,7 @@ impl<'a> Checker<'a> {
         let key = InstanceKey {
             def: DefKey::Lambda(span.file.0, span.start),
             args: args.clone(),
+            generics: Vec::new(),
             result: result.clone(),
         };
         if let Some(&id) = self.instances.get(&key) {

@@ -2,7 +2,7 @@
 //! put in parameter order (named, defaulted and spread parameters), preferring exact matches
 //! over subtyping.
 
-use super::scope::FnLowerer;
+use super::scope::{unify, FnLowerer};
 use crate::diagnostics::Diagnostic;
 use crate::ir;
 use crate::ir::Special;
@@ -10,6 +10,7 @@ use crate::sema::decls::FnDeclId;
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::{self, FunctionKind};
+use std::collections::HashMap;
 
 /// The weight of an exactly matched parameter in an overload's score (more than any number
 /// of parameters matched through subtyping).
@@ -24,7 +25,36 @@ fn matches_exactly(arg: &Type, declared: &Type) -> bool {
     }
 }
 
+/// What the arguments matched so far bound a generic function's parameters to (types and
+/// sizes, as `unify` binds them).
+#[derive(Default)]
+struct Bound {
+    types: HashMap<String, Type>,
+    sizes: HashMap<String, u64>,
+}
+
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Where `actual` contradicts what earlier arguments bound the generic parameters of
+    /// `declared` to (`add_item(list : vec[T], item : T)` with a `vec[int]` and a string):
+    /// the parameter and its binding.
+    fn generic_conflict(
+        &mut self,
+        declared: &Type,
+        actual: &Type,
+        bound: &Bound,
+    ) -> Option<String> {
+        match (declared, actual) {
+            (Type::Param(n), a) if a.is_concrete() => {
+                let b = bound.types.get(n).filter(|b| b.is_concrete())?.clone();
+                (!self.fits(a, &b)).then(|| format!("`{n}` is {b}"))
+            }
+            // Sizes (`vec(N)`) are compared when the instance is made (`check_generic_sizes`).
+            (Type::Array(d), Type::Array(a)) => self.generic_conflict(&d.elem, &a.elem, bound),
+            (Type::Pointer(d), Type::Pointer(a)) => self.generic_conflict(d, a, bound),
+            _ => None,
+        }
+    }
+
     /// Chooses among the definitions named `name` the one whose parameters accept the
     /// arguments (preferring the most specific), with the arguments in parameter order.
     pub(super) fn pick_overload(
@@ -120,6 +150,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let mut score = 0;
         let mut ordered = Vec::new();
+        let mut bound = Bound::default();
         for (i, p) in params.iter().enumerate() {
             if p.variadic {
                 let declared = p.ty.as_ref().map(|_| self.cx.declared_param_type(def, p));
@@ -142,14 +173,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 break;
             };
-            if let Some(t) = &p.ty {
+            if p.ty.is_some() {
                 let declared = self.cx.declared_param_type(def, p);
-                let _ = t;
                 if !self.fits(&arg.ty, &declared) {
                     return Err(format!(
                         "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
                         p.name.name, arg.ty
                     ));
+                }
+                if !def.type_params.is_empty() {
+                    if let Some(c) = self.generic_conflict(&declared, &arg.ty, &bound) {
+                        return Err(format!(
+                            "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {} ({c} from the arguments before it)",
+                            p.name.name, arg.ty
+                        ));
+                    }
+                    unify(&declared, &arg.ty, &mut bound.types, &mut bound.sizes);
                 }
                 if declared.is_concrete() {
                     score += 1;

@@ -9,6 +9,14 @@ use crate::sema::types::{is_subtype, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, Expr, ExprKind};
 
+/// An explicit argument of a generic function, in brackets after its name: a type
+/// (`add_item[int]`) or a size (`hist_kernel[256]`, for a parameter used as an array extent).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GenericArg {
+    Type(Type),
+    Size(u64),
+}
+
 /// Reads an expression such as `vec[int]` or `cube{4}[int16]` as a written type.
 pub fn expr_to_type_expr(e: &Expr) -> Option<ast::TypeExpr> {
     let named = |name: &ast::Ident| ast::TypeKind::Named {
@@ -71,6 +79,88 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let narrowed = if v.ty == Type::Unknown { ty } else { v.ty.clone() };
         ir::Expr { ty: narrowed, ..v }
+    }
+
+    /// The bracketed arguments of `f[…](…)`: types where they read as types, else constant
+    /// non-negative integers (sizes); anything else is reported and stands for `??`.
+    pub(super) fn lower_generic_args(&mut self, indices: &'a [ast::Arg]) -> Vec<GenericArg> {
+        let mut out = Vec::new();
+        for a in indices {
+            if let Some(t) = self.expr_as_type(&a.value) {
+                out.push(GenericArg::Type(t));
+                continue;
+            }
+            let v = self.lower_expr(&a.value);
+            match v.constant() {
+                Some(ir::Const::Int(n)) if *n >= 0 => out.push(GenericArg::Size(*n as u64)),
+                _ if v.ty == Type::Unknown || v.ty == Type::Void => {
+                    out.push(GenericArg::Type(Type::Unknown))
+                }
+                _ => {
+                    let d = Diagnostic::error(
+                        a.value.span,
+                        format!(
+                            "a generic argument must be a type or a constant size, found {}",
+                            v.ty
+                        ),
+                    )
+                    .with_note("sizes in brackets are known when compiling: `f[256]`, `f[N]`");
+                    self.report(d);
+                    out.push(GenericArg::Type(Type::Unknown));
+                }
+            }
+        }
+        out
+    }
+
+    /// Reports more bracketed arguments than `def` has generic parameters.
+    pub(super) fn check_generic_count(
+        &mut self,
+        def: &ast::FunctionDef,
+        given: usize,
+        span: Span,
+    ) -> bool {
+        if given <= def.type_params.len() {
+            return true;
+        }
+        let d = Diagnostic::error(
+            span,
+            format!(
+                "`{}` has {} generic parameter(s) but {given} are given in brackets",
+                def.name.name,
+                def.type_params.len()
+            ),
+        )
+        .with_secondary(def.name.span, "defined here");
+        self.report(d);
+        false
+    }
+
+    /// The arguments of `cast(x, T)`, `type(x, T)`, `typename(T)`, `maxvalue(T)` and
+    /// `minvalue(T)` that stand for a type: a type that is also the name of a conversion
+    /// built-in (`int`, `uint8`, …) is read as the type there, not as the function.
+    pub(super) fn builtin_type_args(
+        &mut self,
+        b: ir::Builtin,
+        args: &[ast::Arg],
+        lowered: &mut [ir::Expr],
+    ) {
+        use ir::Builtin as B;
+        let at = match b {
+            B::Cast | B::Type => 1,
+            B::Typename | B::Maxvalue | B::Minvalue => 0,
+            _ => return,
+        };
+        if args.len() != lowered.len() {
+            return; // a spread: positions are not the written ones
+        }
+        let (Some(arg), Some(v)) = (args.get(at), lowered.get_mut(at)) else { return };
+        if !matches!(v.kind, ir::ExprKind::BuiltinRef(_)) {
+            return;
+        }
+        if let Some(t) = self.expr_as_type(&arg.value) {
+            *v = ir::Expr::new(ir::ExprKind::TypeValue, Type::TypeValue(Box::new(t)), v.span);
+        }
     }
 
     /// The type written as an expression: `vec[int]`, `cube{4}`, `scalar'half`, `point`.

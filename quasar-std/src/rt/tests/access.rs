@@ -104,14 +104,14 @@ fn clamp_ext_is_the_clamped_mode_of_map_index() {
 }
 
 #[test]
-fn split_row_runs_the_border_around_the_interior() {
+fn split_row_runs_the_border_segments_around_the_interior() {
     let run = |lo: i64, hi: i64, ok: bool| {
         let (mut border, mut inner) = (Vec::new(), None);
         split_row::<(), 2, 2>(
             2..9,
             ([2, lo], [9, hi], ok),
-            |p| {
-                border.push(p);
+            |a, b| {
+                border.push((a, b));
                 Ok(())
             },
             |a, b| {
@@ -122,13 +122,21 @@ fn split_row_runs_the_border_around_the_interior() {
         .unwrap();
         (border, inner)
     };
-    assert_eq!(run(4, 7, true), (vec![2, 3, 7, 8], Some((4, 7))));
-    // Not this row, or an empty interior: the border code everywhere.
-    assert_eq!(run(4, 7, false), ((2..9).collect(), None));
-    assert_eq!(run(6, 6, true), ((2..9).collect(), None));
-    // An error stops the row.
-    let fail = |p| if p == 2 { Err(p) } else { Ok(()) };
-    assert_eq!(split_row(0..3, ([1], [2], true), fail, |_, _| Ok(())), Err(2));
+    assert_eq!(run(4, 7, true), (vec![(2, 4), (7, 9)], Some((4, 7))));
+    // An interior reaching an end of the row leaves no empty segment there.
+    assert_eq!(run(2, 7, true), (vec![(7, 9)], Some((2, 7))));
+    assert_eq!(run(2, 9, true), (vec![], Some((2, 9))));
+    // Not this row, or an empty interior: the border code over the whole row.
+    assert_eq!(run(4, 7, false), (vec![(2, 9)], None));
+    assert_eq!(run(6, 6, true), (vec![(2, 9)], None));
+    // An error stops the row before the interior.
+    let fail = |a, _| if a == 0 { Err(a) } else { Ok(()) };
+    let mut interior_ran = false;
+    let out = split_row(0..3, ([1], [2], true), fail, |_, _| {
+        interior_ran = true;
+        Ok(())
+    });
+    assert_eq!((out, interior_ran), (Err(0), false));
 }
 
 #[test]
