@@ -317,7 +317,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
             if !non_negative(&c.lo) {
                 lo.push(quote!(-#clo));
             }
-            hi.push(quote!(#v.dim(#ad) as i64 - #chi));
+            hi.push(extent_minus(quote!(#v.dim(#ad)), &c.hi, &chi));
         } else {
             let p = format_ident!("__p{}", c.launch_dim);
             row_ok.push(quote!(#rt::qstd::rt::inside(#p, #clo, #chi, #v.dim(#ad))));
@@ -344,6 +344,15 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         code
     };
     Ok(RowCode { loops, border: Some(border), hot, hot_fma })
+}
+
+/// `extent as i64 - hi` (the bound `hi` as tokens `t`), without subtracting a zero.
+pub(super) fn extent_minus(extent: TokenStream, hi: &Bound, t: &TokenStream) -> TokenStream {
+    if hi.terms.is_empty() && hi.c == 0 {
+        quote!(#extent as i64)
+    } else {
+        quote!(#extent as i64 - #t)
+    }
 }
 
 /// Whether a partition bound is a constant `>= 0`.

@@ -240,37 +240,6 @@ impl FnGen<'_, '_> {
                     int_vector(v, r, &rt).ok_or_else(bad)?
                 }
             }
-            // `max_block_size(kernel, dims)` and the older `max_block_size(dims)`: the
-            // runtime's answer for the device launches go to (`quasar_runtime::block_size`).
-            B::MaxBlockSize => {
-                let (kernel, dims) = match args {
-                    [d] if d.ty.as_array().is_some() => (None, d),
-                    [k, d] => (Some(k), d),
-                    _ => return Err(bad()),
-                };
-                let kernel = match kernel.map(|k| &k.kind) {
-                    None => quote!(None),
-                    Some(ExprKind::FunctionRef(id)) if self.g.info.kernel(*id).is_some() => {
-                        let s = self.g.kernel_static(*id);
-                        quote!(Some(&#s))
-                    }
-                    Some(_) => {
-                        return Err(unsupported(
-                            span,
-                            "`max_block_size` of a kernel value or of a generic kernel",
-                            "name a kernel function whose parameters all have types: \
-                             `max_block_size(my_kernel, [16, 32])`",
-                        ))
-                    }
-                };
-                let dims = self.dims_arg(name, std::slice::from_ref(dims))?;
-                let v = quote!(#rt::run::Runtime::global()
-                    .max_block_size(#kernel, &#dims)?
-                    .into_iter()
-                    .map(|__d| i32::try_from(__d).unwrap_or(i32::MAX))
-                    .collect::<::std::vec::Vec<i32>>());
-                int_vector(v, r, &rt).ok_or_else(bad)?
-            }
             B::Isreal | B::Iscomplex | B::Isscalar | B::Isvector | B::Ismatrix | B::Iscube => {
                 let v = type_predicate(b, &args[0].ty).ok_or_else(|| {
                     unsupported(
@@ -541,11 +510,8 @@ fn type_predicate(b: Builtin, t: &crate::sema::types::Type) -> Option<bool> {
     })
 }
 
-/// `type(x, name)` from the static type of `x` (manual §2.2: `type(zeros(2, 2), "mat")`; a
-/// `vec` is not a `mat`, the predicates `ismatrix`/`iscube` add the lower ranks). `None` when
-/// the type of `x` or the name is not one this decides.
 /// A `Vec<i32>` expression `v` held as `r`: an `ivecN` (`[i32; N]`) or a `vec[int]` array.
-fn int_vector(v: TokenStream, r: &Repr, rt: &TokenStream) -> Option<TokenStream> {
+pub(super) fn int_vector(v: TokenStream, r: &Repr, rt: &TokenStream) -> Option<TokenStream> {
     Some(match r {
         Repr::Fixed(Num::I32, s) => {
             let k: usize = s.iter().product();
@@ -565,6 +531,9 @@ fn int_vector(v: TokenStream, r: &Repr, rt: &TokenStream) -> Option<TokenStream>
     })
 }
 
+/// `type(x, name)` from the static type of `x` (manual §2.2: `type(zeros(2, 2), "mat")`; a
+/// `vec` is not a `mat`, the predicates `ismatrix`/`iscube` add the lower ranks). `None` when
+/// the type of `x` or the name is not one this decides.
 fn type_is(t: &crate::sema::types::Type, name: &str) -> Option<bool> {
     use crate::sema::types::{Rank, Type};
     let class = |elem: &Type| match elem {

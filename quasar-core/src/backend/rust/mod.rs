@@ -33,6 +33,7 @@ mod host_index;
 mod index;
 mod kernel;
 mod launch;
+mod launch_query;
 mod library;
 mod matrix;
 mod ptx_embed;
