@@ -308,6 +308,42 @@ function [a, b, c, y, z] = block_sizes()
     parallel_do(2048, z, shared_kernel)
 endfunction
 
+function [] = __kernel__ stride_kernel(y : vec, pos : int, blkdim : int, blkcnt : int)
+    i = pos
+    while i < numel(y)
+        y[i] = 2 * i
+        i += blkdim * blkcnt
+    endwhile
+endfunction
+
+function [blk, cnt, y, big, square, plain] = launch_choices(n : int, large : int)
+    blk = opt_block_size(stride_kernel, n)
+    cnt = opt_block_cnt(stride_kernel, blk, n)
+    y = zeros(n)
+    parallel_do([cnt * blk, blk], y, stride_kernel)
+    big = opt_block_cnt(stride_kernel, blk, large)
+    square = opt_block_size(stride_kernel)
+    plain = opt_block_size(plain_kernel, [1080, 1920])
+endfunction
+
+function [nsm, arch, warp, threads, warps, blocks, shared] = device_features()
+    nsm = gpu_feature("num_sm")
+    arch = gpu_feature("cuda_arch")
+    warp = gpu_feature("warp_size")
+    threads = gpu_feature("max_threads_per_block")
+    warps = gpu_feature("max_warps_per_sm")
+    blocks = gpu_feature("max_blocks_per_sm")
+    shared = gpu_feature("max_shared_mem_per_block")
+endfunction
+
+function v = named_feature(name : string)
+    v = gpu_feature(name)
+endfunction
+
+function c = mismatched_count()
+    c = opt_block_cnt(stride_kernel, [16, 32], [100])
+endfunction
+
 function [d, l, a] = host_numbers(u : vec, v : vec, t : scalar, z : cscalar)
     d = dotprod(u, v)
     l = lerp(u[0], v[0], t)
@@ -769,4 +805,70 @@ fn max_block_size_follows_the_device_and_the_kernel() {
     // The GPU: at most its threads per block, the first dimension shrunk first.
     let gpu = common::on(quasar::SchedMode::Gpu, run).unwrap();
     assert_eq!(gpu, (1024, vec![16, 64], vec![16, 64], true, true));
+}
+
+#[test]
+fn opt_block_size_and_count_follow_the_device() {
+    // Launched over `n` (a few blocks: the interpreted PTX is slow); the count for `large`
+    // is only asked for.
+    let (n, large) = (5000usize, 1usize << 22);
+    let rt = quasar::Runtime::global();
+    // Expected from the device's features (manual §9.11): blocks of `threads` threads that
+    // fit on one multiprocessor, times the multiprocessors.
+    let capacity = |threads: usize| -> usize {
+        let (nsm, _, warp, max_threads, warps, blocks, _) = lib::device_features().unwrap();
+        let [nsm, warp, max_threads, warps, blocks] =
+            [nsm, warp, max_threads, warps, blocks].map(|v| v as usize);
+        assert!(threads <= max_threads);
+        nsm * blocks.min(warps / threads.div_ceil(warp))
+    };
+    let check = |gpu: bool| {
+        let (blk, cnt, y, big, square, plain) =
+            lib::launch_choices(n as i32, large as i32).unwrap();
+        let (blk, cnt, big) = (blk as usize, cnt as usize, big as usize);
+        // The runtime's own choice for one dimension: 256 threads (manual: "quite often 16×32"
+        // in two dimensions, as `square` is).
+        assert_eq!(blk, 256);
+        // All blocks active at once: one per worker thread on the CPU.
+        let most = if gpu { capacity(blk) } else { rayon::current_num_threads() };
+        assert_eq!(cnt, n.div_ceil(blk).min(most), "gpu: {gpu}");
+        assert_eq!(big, large.div_ceil(blk).min(most), "gpu: {gpu}");
+        assert!(big < large.div_ceil(blk));
+        let y = y.to_vec().unwrap();
+        assert!(y.iter().enumerate().all(|(i, &v)| v == 2.0 * i as f32));
+        assert_eq!(square.to_vec().unwrap(), [16, 32]);
+        let plain = plain.to_vec().unwrap();
+        if gpu {
+            assert_eq!(plain, [16, 32]);
+        } else {
+            // Not block-sensitive: whole rows, a few thousand positions per block.
+            assert_eq!(plain[1], 1920);
+            assert!(plain[0] >= 1 && plain[0] * 1920 <= 1 << 16, "{plain:?}");
+        }
+    };
+    common::on(quasar::SchedMode::Cpu, || check(false));
+    let e = lib::mismatched_count().unwrap_err().to_string();
+    assert!(e.contains("`opt_block_cnt`") && e.contains("differ"), "{e}");
+    if rt.gpu().is_none() {
+        // No GPU: the CPU as a device.
+        let f = lib::device_features().unwrap();
+        let workers = rayon::current_num_threads() as i32;
+        assert_eq!(f, (workers, 0, 32, 1024, 32, 1, i32::MAX));
+    }
+    let e = lib::named_feature("speed").unwrap_err().to_string();
+    assert!(e.contains("`gpu_feature`") && e.contains("max_blocks_per_sm"), "{e}");
+    if !gpu_or_skip("opt_block_size_and_count_follow_the_device") {
+        return;
+    }
+    let g = rt.gpu().unwrap();
+    let (_, arch, warp, threads, warps, _, shared) = lib::device_features().unwrap();
+    assert_eq!(warp as usize, g.backend().warp_size());
+    assert_eq!(threads as usize, g.backend().max_threads_per_block());
+    assert!(arch >= 300 && arch % 10 == 0 && warps * warp >= threads && shared >= 48 * 1024);
+    if g.name().contains("simulated") {
+        // The simulated device reports the sm_80 its PTX targets (an A100).
+        assert_eq!(lib::device_features().unwrap(), (108, 800, 32, 1024, 64, 32, 48 * 1024));
+        assert_eq!(lib::named_feature("max_shared_mem_per_sm").unwrap(), 164 * 1024);
+    }
+    common::on(quasar::SchedMode::Gpu, || check(true));
 }

@@ -18,6 +18,22 @@ import "immorphology.q"
 import "inttypes.q"
 import "floattypes.q"
 import "linalg.q"
+import "immedfilt.q"
+
+function y = t_immedfilt(x : cube, r : int)
+    y = immedfilt(x, r)
+endfunction
+function y = t_medfilt2(x : cube, rows : int, cols : int, padopt : string)
+    y = medfilt2(x, [rows, cols], padopt)
+endfunction
+function y : mat = t_medfilt2_default(x : mat)
+    y = medfilt2(x)
+endfunction
+% The pattern of real code: a noise level from the median absolute deviation.
+function s : scalar = t_mad(img : mat, r : int)
+    img_med : mat = immedfilt(img, r)
+    s = median(abs(img - img_med)) / 0.6745
+endfunction
 
 function [t, d, x, n] = t_linalg(a : mat, b : vec)
     t = trace(a)
@@ -294,6 +310,80 @@ fn gaussian_filter_is_the_separable_gaussian() {
     close(&m::t_gauss(&x, sigma, 5).unwrap().to_vec().unwrap(), &out, 1e-5);
 }
 
+/// The median of the `wm x wn` window of each pixel of an `m x n x c` image, the window's
+/// centre at `(w - 1) / 2` in it: outside the image `x` continues mirrored with the edge
+/// repeated (`symmetric`) or is 0. Sorted in plain Rust; the mean of the middle two for an
+/// even count.
+fn median_filter(x: &Array<f32>, wm: usize, wn: usize, symmetric: bool) -> Vec<f32> {
+    let (m, n, c) = (x.size(0), x.size(1), x.size(2));
+    let v = x.to_vec().unwrap();
+    let fold = |i: i64, len: usize| -> Option<usize> {
+        let len = len as i64;
+        match i {
+            i if (0..len).contains(&i) => Some(i as usize),
+            _ if !symmetric => None,
+            i if i < 0 => Some((-i - 1) as usize),
+            i => Some((2 * len - 1 - i) as usize),
+        }
+    };
+    let (lm, ln) = ((wm as i64 - 1) / 2, (wn as i64 - 1) / 2);
+    let mut out = Vec::with_capacity(m * n * c);
+    for i in 0..m {
+        for j in 0..n {
+            for ch in 0..c {
+                let mut w = Vec::new();
+                for a in 0..wm as i64 {
+                    for b in 0..wn as i64 {
+                        let p = fold(i as i64 + a - lm, m);
+                        let q = fold(j as i64 + b - ln, n);
+                        w.push(match (p, q) {
+                            (Some(p), Some(q)) => v[(p * n + q) * c + ch],
+                            _ => 0.0,
+                        });
+                    }
+                }
+                w.sort_by(f32::total_cmp);
+                let k = w.len();
+                out.push(if k % 2 == 1 { w[k / 2] } else { (w[k / 2 - 1] + w[k / 2]) / 2.0 });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn median_filters_take_the_middle_of_each_window() {
+    // Many ties (values in steps of 0.1), two channels.
+    let x = cube(9, 7, 2, |i, j, c| ((i * 7 + j * 3 + c * 5) % 11) as f32 / 10.0);
+    let run = |r: quasar::Result<Array<f32>>| r.unwrap().to_vec().unwrap();
+    assert_eq!(run(m::t_immedfilt(&x, 1)), median_filter(&x, 3, 3, true));
+    assert_eq!(run(m::t_immedfilt(&x, 2)), median_filter(&x, 5, 5, true));
+    assert_eq!(run(m::t_immedfilt(&x, 0)), x.to_vec().unwrap());
+    assert_eq!(run(m::t_medfilt2(&x, 3, 3, "zeros")), median_filter(&x, 3, 3, false));
+    // Even windows: the centre at floor((sz - 1) / 2), the mean of the middle two.
+    close(&run(m::t_medfilt2(&x, 2, 4, "symmetric")), &median_filter(&x, 2, 4, true), 1e-6);
+    close(&run(m::t_medfilt2(&x, 4, 3, "zeros")), &median_filter(&x, 4, 3, false), 1e-6);
+    // A matrix argument and result; the defaults are [3, 3] and "zeros".
+    let g = cube(6, 8, 1, |i, j, _| ((i * 5 + j * 2) % 7) as f32);
+    let gm = Array::from_vec(&[6, 8], g.to_vec().unwrap()).unwrap();
+    assert_eq!(run(m::t_medfilt2_default(&gm)), median_filter(&g, 3, 3, false));
+    // The median absolute deviation of real code, computed here from the reference.
+    let mut dev: Vec<f32> = (g.to_vec().unwrap().iter())
+        .zip(median_filter(&g, 5, 5, true))
+        .map(|(a, b)| (a - b).abs())
+        .collect();
+    dev.sort_by(f32::total_cmp);
+    let mid = (dev[dev.len() / 2 - 1] + dev[dev.len() / 2]) / 2.0;
+    close(&[m::t_mad(&gm, 2).unwrap()], &[mid / 0.6745], 1e-6);
+    // Bad arguments name the function.
+    let e = m::t_medfilt2(&x, 3, 3, "replicate").unwrap_err().to_string();
+    assert!(e.contains("medfilt2") && e.contains("replicate"), "{e}");
+    let e = m::t_medfilt2(&x, 0, 3, "zeros").unwrap_err().to_string();
+    assert!(e.contains("medfilt2"), "{e}");
+    let e = m::t_immedfilt(&x, -1).unwrap_err().to_string();
+    assert!(e.contains("immedfilt"), "{e}");
+}
+
 #[test]
 fn morphology_is_min_and_max_over_the_mask() {
     let (mm, nn) = (4, 5);
@@ -525,6 +615,8 @@ fn module_kernels_on_both_devices() {
         ("imerode", Box::new(|| m::t_erode(&x, &h))),
         ("imresize bicubic", Box::new(|| m::t_resize(&x, 1.5, "bicubic"))),
         ("padarray", Box::new(|| m::t_pad(&x, "circular"))),
+        ("immedfilt", Box::new(|| m::t_immedfilt(&x, 2))),
+        ("medfilt2 zeros", Box::new(|| m::t_medfilt2(&x, 2, 3, "zeros"))),
         // Every other kernel of the shipped modules (tests/ptx_coverage.rs lists them).
         ("rgb2gray", Box::new(|| m::t_gray(&x))),
         ("sRGB_encode", Box::new(|| m::t_encode(&x))),

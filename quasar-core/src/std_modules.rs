@@ -18,6 +18,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("linalg.q", include_str!("../modules/linalg.q")),
     ("inttypes.q", include_str!("../modules/inttypes.q")),
     ("floattypes.q", include_str!("../modules/floattypes.q")),
+    ("immedfilt.q", include_str!("../modules/immedfilt.q")),
 ];
 
 /// The source of the standard module imported as `written` (a bare file name).

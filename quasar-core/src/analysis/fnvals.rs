@@ -23,9 +23,15 @@ impl FnValues {
         struct Collect<'v>(&'v mut FnValues);
         impl<'a> Visit<'a> for Collect<'_> {
             fn visit_expr(&mut self, e: &'a Expr) {
-                // `max_block_size(kernel, dims)` names the kernel; it is not a value.
-                if let ExprKind::Call { callee: Callee::Builtin(Builtin::MaxBlockSize), args } =
-                    &e.kind
+                // `max_block_size(kernel, dims)` (and `opt_block_size`, `opt_block_cnt`) names
+                // the kernel; it is not a value.
+                if let ExprKind::Call {
+                    callee:
+                        Callee::Builtin(
+                            Builtin::MaxBlockSize | Builtin::OptBlockSize | Builtin::OptBlockCnt,
+                        ),
+                    args,
+                } = &e.kind
                 {
                     for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::FunctionRef(_))) {
                         self.visit_expr(a);

@@ -56,17 +56,17 @@ fn a_missing_import_lists_where_it_was_looked_for() {
 
 #[test]
 fn library_modules_not_shipped_warn_and_their_functions_are_named_at_the_call() {
-    // `imresize.q` ships (its `imresize` is found); `immedfilt.q` does not; `imerode` is in a
-    // shipped module this program does not import.
-    let src = "import \"immedfilt.q\"\nimport \"imresize.q\"\nx = ones(4, 4)\ny = medfilt2(x)\n\
+    // `imresize.q` ships (its `imresize` is found); `imunshipped.q` (the unit tests' entry of
+    // `NOT_SHIPPED`) does not; `imerode` is in a shipped module this program does not import.
+    let src = "import \"imunshipped.q\"\nimport \"imresize.q\"\nx = ones(4, 4)\ny = unshipped_filter(x)\n\
                z = unknown_fn(x)\nw = imerode(x)\nv = imresize(x, 0.5)\n";
     let dir = dir_with(&[("main.q", src)]);
     let out = check(dir.path(), "main.q");
     assert_eq!(
         out,
         [
-            "1:1: warning: the library module `immedfilt.q` is not shipped yet: its functions are unknown here",
-            "4:5: error: `medfilt2` comes from the library module `immedfilt.q`, which is not shipped yet",
+            "1:1: warning: the library module `imunshipped.q` is not shipped yet: its functions are unknown here",
+            "4:5: error: `unshipped_filter` comes from the library module `imunshipped.q`, which is not shipped yet",
             "5:5: error: undefined function `unknown_fn`",
             "6:5: error: undefined function `imerode`",
         ]

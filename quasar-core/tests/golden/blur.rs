@@ -176,7 +176,7 @@ mod __q_blur_rows_2 {
                 [
                     q_x_0.dim(1usize) as i64
                         - (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
-                    q_y_1.dim(1usize) as i64 - (0i64),
+                    q_y_1.dim(1usize) as i64,
                 ],
                 __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
                     && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),

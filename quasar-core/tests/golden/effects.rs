@@ -146,7 +146,7 @@ mod __q_through_call_2 {
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64 - (0i64)], true);
+        let __b = ([], [q_x_0.dim(0usize) as i64], true);
         __qrt::qstd::rt::split_row(
             __r,
             __b,
@@ -255,7 +255,7 @@ mod __q_through_value_3 {
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64 - (0i64)], true);
+        let __b = ([], [q_x_0.dim(0usize) as i64], true);
         __qrt::qstd::rt::split_row(
             __r,
             __b,

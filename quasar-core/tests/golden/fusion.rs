@@ -619,10 +619,10 @@ mod __q_scaled_sum_1_loop6_4 {
             let __b = (
                 [],
                 [
-                    q_fused_4.dim(1usize) as i64 - (0i64),
-                    q_a_0.dim(1usize) as i64 - (0i64),
-                    q_x_1.dim(1usize) as i64 - (0i64),
-                    q_y_3.dim(1usize) as i64 - (0i64),
+                    q_fused_4.dim(1usize) as i64,
+                    q_a_0.dim(1usize) as i64,
+                    q_x_1.dim(1usize) as i64,
+                    q_y_3.dim(1usize) as i64,
                 ],
                 __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_4.dim(0usize))
                     && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
@@ -824,10 +824,7 @@ mod __q_gamma_2_loop10_5 {
             let __run: usize = __ctx.dims()[1] * (__s1 as usize);
             let (__jlo, __jhi) = (
                 [],
-                [
-                    (q_fused_2.dim(1) as i64 - (0i64)) * __s1,
-                    (q_x_0.dim(1) as i64 - (0i64)) * __s1,
-                ],
+                [(q_fused_2.dim(1) as i64) * __s1, (q_x_0.dim(1) as i64) * __s1],
             );
             for __p0 in __ctx.range(0) {
                 __qrt::qstd::rt::split_row(
@@ -863,10 +860,7 @@ mod __q_gamma_2_loop10_5 {
                     let __r = __ctx.range(2usize);
                     let __b = (
                         [],
-                        [
-                            q_fused_2.dim(2usize) as i64 - (0i64),
-                            q_x_0.dim(2usize) as i64 - (0i64),
-                        ],
+                        [q_fused_2.dim(2usize) as i64, q_x_0.dim(2usize) as i64],
                         __qrt::qstd::rt::inside(
                             __p0,
                             (0i64),
@@ -1011,11 +1005,7 @@ mod __q_dot_3_loop14_6 {
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = (
-            [],
-            [q_x_0.dim(0usize) as i64 - (0i64), q_y_1.dim(0usize) as i64 - (0i64)],
-            true,
-        );
+        let __b = ([], [q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64], true);
         __qrt::qstd::rt::split_row(
             __r,
             __b,

@@ -402,7 +402,7 @@ mod __q_box3_1_loop6_3 {
             let __r = __ctx.range(1usize);
             let __b = (
                 [-(-1i64)],
-                [q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64 - (0i64)],
+                [q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64],
                 __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
                     && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
             );

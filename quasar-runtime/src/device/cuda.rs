@@ -12,7 +12,7 @@
 //!   ([`GpuBackend::check_launch`]).
 //! * Driver errors become [`Error::Cuda`] naming the operation and the kernel.
 
-use super::{DevPtr, DeviceLaunch, Fence, FenceImpl, GpuBackend};
+use super::{DevPtr, DeviceLaunch, DeviceProperties, Fence, FenceImpl, GpuBackend};
 use crate::error::{Error, Result};
 use crate::ptx::{decode_error_word, pack_params, ErrorWord};
 use cudarc::driver::result::DriverError;
@@ -102,6 +102,7 @@ pub struct CudaBackend {
     max_grid: [usize; 3],
     warp: usize,
     total_mem: usize,
+    props: DeviceProperties,
     /// An event recorded (and completed) when the back end was opened, and the host time then:
     /// operations' events are placed on the host clock relative to it.
     epoch: Arc<Epoch>,
@@ -245,6 +246,42 @@ impl CudaBackend {
             attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
         ];
         let warp = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE)?;
+        // `max_blocks_per_sm` needs CUDA 11; an older driver gets the sm_80 figure.
+        let or_sm80 = |a, v| attr(a).unwrap_or(v);
+        let sm80 = DeviceProperties::SM_80;
+        // `attr` reads 0 as 1; a minor version may be 0.
+        let minor = ctx.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR).unwrap_or(0);
+        let props = DeviceProperties {
+            num_sm: attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            cuda_arch: attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)? * 100
+                + minor.max(0) as usize * 10,
+            max_reg_per_block: or_sm80(
+                CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+                sm80.max_reg_per_block,
+            ),
+            max_shared_mem_per_block: or_sm80(
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                sm80.max_shared_mem_per_block,
+            ),
+            max_shared_mem_per_sm: or_sm80(
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                sm80.max_shared_mem_per_sm,
+            ),
+            max_constant_memory: or_sm80(
+                CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+                sm80.max_constant_memory,
+            ),
+            warp_size: warp,
+            max_threads_per_block: max_threads,
+            max_warps_per_sm: or_sm80(
+                CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                sm80.max_warps_per_sm * sm80.warp_size,
+            ) / warp,
+            max_blocks_per_sm: or_sm80(
+                CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+                sm80.max_blocks_per_sm,
+            ),
+        };
         let name = format!("{} (CUDA)", ctx.name().map_err(no_gpu)?);
         let total_mem = ctx.total_mem().map_err(no_gpu)?;
         let mut streams = Vec::new();
@@ -271,6 +308,7 @@ impl CudaBackend {
             max_grid,
             warp,
             total_mem,
+            props,
             epoch,
         })
     }
@@ -428,6 +466,9 @@ impl GpuBackend for CudaBackend {
     }
     fn max_grid(&self) -> [usize; 3] {
         self.max_grid
+    }
+    fn properties(&self) -> DeviceProperties {
+        self.props
     }
     fn needs_ptx(&self) -> bool {
         true

@@ -12,9 +12,11 @@ pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 mod gpu;
+pub mod properties;
 pub mod sim;
 
 pub use gpu::{GpuDevice, PoolStats};
+pub use properties::DeviceProperties;
 
 use crate::element::ElemInfo;
 use crate::error::Result;
@@ -146,6 +148,16 @@ pub trait GpuBackend: Send + Sync {
     /// The most threads one block may have.
     fn max_threads_per_block(&self) -> usize {
         1024
+    }
+    /// The hardware parameters `gpu_feature` reports (manual §9.11). The default is an
+    /// sm_80 device ([`DeviceProperties::SM_80`]) with this back end's warp size and threads
+    /// per block; the CUDA back end queries the device.
+    fn properties(&self) -> DeviceProperties {
+        DeviceProperties {
+            warp_size: self.warp_size(),
+            max_threads_per_block: self.max_threads_per_block(),
+            ..DeviceProperties::SM_80
+        }
     }
     /// The most blocks per grid dimension, in launch order `[x, y, z]`.
     fn max_grid(&self) -> [usize; 3] {

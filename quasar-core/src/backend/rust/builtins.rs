@@ -258,7 +258,7 @@ impl FnGen<'_, '_> {
             B::Size => match nargs {
                 1 => self.size_of(&args[0], &r, span)?,
                 2 if !matches!(
-                    super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
+                    super::repr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
                     Repr::Num(_)
                 ) =>
                 {
@@ -469,8 +469,10 @@ impl FnGen<'_, '_> {
             | B::Isscalar
             | B::Isvector
             | B::Ismatrix
-            | B::Iscube
-            | B::MaxBlockSize => self.library(b, args, &r, span)?,
+            | B::Iscube => self.library(b, args, &r, span)?,
+            B::MaxBlockSize | B::OptBlockSize | B::OptBlockCnt | B::GpuFeature => {
+                self.launch_query(b, args, &r, span)?
+            }
             B::And | B::Or | B::Xor | B::Shl | B::Shr | B::Not | B::Angle | B::Maxvalue | B::Minvalue => {
                 self.bits_and_limits(b, args, &r, span)?
             }
@@ -511,9 +513,6 @@ impl FnGen<'_, '_> {
             | B::Syncthreads
             | B::Syncthread
             | B::Memfence
-            | B::OptBlockSize
-            | B::OptBlockCnt
-            | B::GpuFeature
             // GPU-only kernels never reach here (`gpu_only.rs`).
             | B::GroupSync
             | B::GroupPartition

@@ -57,7 +57,8 @@ pub(crate) fn flat_loop(
                 if !non_negative(&c.lo) {
                     jlo.push(quote!(-#lo * __s1));
                 }
-                jhi.push(quote!((#v.dim(1) as i64 - #hi) * __s1));
+                let e = super::kernel::extent_minus(quote!(#v.dim(1)), &c.hi, &hi);
+                jhi.push(quote!((#e) * __s1));
             }
             _ => {}
         }

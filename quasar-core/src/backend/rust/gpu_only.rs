@@ -36,7 +36,7 @@ pub(crate) fn stub_kernel(g: &mut Gen, id: FunctionId, what: &str) -> GResult<To
     } else {
         let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
         for (l, args) in &shared {
-            let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
+            let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem));
             let n = n.ok_or_else(|| {
                 unsupported(
                     fg.f.span,

@@ -16,10 +16,12 @@
 
 mod arith;
 mod barrier;
+mod bits;
 mod builtins;
 mod call;
 mod classes;
 mod collapse;
+mod components;
 mod control;
 mod dynamic;
 mod exports;
@@ -31,9 +33,11 @@ mod host_index;
 mod index;
 mod kernel;
 mod launch;
+mod launch_query;
 mod library;
 mod matrix;
 mod ptx_embed;
+mod repr;
 mod shared;
 mod slice;
 mod stmt;
@@ -52,8 +56,9 @@ use quote::{format_ident, quote};
 /// Code generation options.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// `scalar` is `f64` instead of `f32` (Quasar's double-precision mode).
-    pub double: bool,
+    /// The precision `scalar` has in this compilation (`'single`, or `'double` in double
+    /// mode): the IR has it resolved already; messages and docs spell it `scalar` again.
+    pub scalar: crate::sema::types::Precision,
     /// The path of the `quasar` facade crate in generated code (`::quasar`).
     pub krate: TokenStream,
     /// The Quasar file name used in run-time error locations.
@@ -86,7 +91,7 @@ impl Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            double: false,
+            scalar: crate::sema::types::Precision::Single,
             krate: quote!(::quasar),
             file_name: "<quasar>".into(),
             source: String::new(),

@@ -102,7 +102,7 @@ fn block_size(c: &BuiltinCall, name: &str) -> RuleResult {
     let a = args(c, name, 1, 2)?;
     // The older form without a kernel: `max_block_size([16, 32, 1])`, the largest block of
     // at most these dimensions (real code uses it).
-    if let ([d], Type::Array(_)) = (a, &a[0].ty) {
+    if let ([d], Type::Array(_), "max_block_size") = (a, &a[0].ty, name) {
         return Ok(ivec(dims_arg(name, d)?));
     }
     kernel_arg(name, &a[0])?;
@@ -348,6 +348,10 @@ mod tests {
         assert_eq!(
             err("max_block_size", &[a("mat"), a("ivec2")]),
             "`max_block_size` expects a kernel function, found mat"
+        );
+        assert_eq!(
+            err("opt_block_size", &[a("ivec2")]),
+            "`opt_block_size` expects a kernel function, found ivec2"
         );
         assert_eq!(ok("gpu_feature", &[s("warp_size")]), "int");
         assert!(err("gpu_feature", &[s("speed")]).starts_with("`gpu_feature`: unknown feature"));

@@ -1,5 +1,5 @@
-//! Matrix functions and transforms: `transpose herm_transpose` (also in kernels, on small
-//! fixed-size matrices, as the manual's kernels use them), and host-only `inv svd` and the
+//! Matrix functions and transforms: `transpose` (also in kernels, on small fixed-size
+//! matrices, as the manual's kernels use it), and host-only `herm_transpose inv svd` and the
 //! FFTs `fft1 ifft1 fft2 ifft2 fft3 ifft3`.
 
 use super::common::{args, calc, expected, host_only, is_num, is_open, make_array, no_type_args};
@@ -200,7 +200,9 @@ fn ifft3(c: &BuiltinCall) -> RuleResult {
 
 pub(super) const SIGNATURES: &[Signature] = &[
     Signature { device: true, ..host_only(B::Transpose, "transpose(A)", transpose) },
-    Signature { device: true, ..host_only(B::HermTranspose, "herm_transpose(A)", herm_transpose) },
+    // Host only: table 14.1 marks neither `(*)`, but the manual's kernels use `transpose` on
+    // fixed-size blocks (§8.3, §9.2), and none uses `herm_transpose` there.
+    host_only(B::HermTranspose, "herm_transpose(A)", herm_transpose),
     host_only(B::Inv, "inv(A)", inv),
     host_only(B::Svd, "[U, S, V] = svd(A)", svd),
     host_only(B::Det, "det(A)", det),

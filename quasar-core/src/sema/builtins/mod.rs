@@ -196,8 +196,22 @@ mod tests {
             assert!(lookup(name).unwrap_or_else(|| panic!("{name}")).device, "{name}");
         }
         for name in [
-            "cumsum", "rand", "randn", "cell", "eye", "copy", "imread", "load", "save", "sprintf",
-            "tic", "toc", "eval", "linspace", "fft2",
+            "cumsum",
+            "rand",
+            "randn",
+            "cell",
+            "eye",
+            "copy",
+            "imread",
+            "load",
+            "save",
+            "sprintf",
+            "tic",
+            "toc",
+            "eval",
+            "linspace",
+            "fft2",
+            "herm_transpose",
         ] {
             assert!(!lookup(name).unwrap_or_else(|| panic!("{name}")).device, "{name}");
         }

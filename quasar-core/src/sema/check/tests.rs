@@ -204,6 +204,9 @@ fn kernel_rules_are_enforced() {
         errors("s = shared(4)"),
         ["1:5: `shared` can only be used in `__kernel__` and `__device__` functions"]
     );
+    // Table 14.1 does not mark `herm_transpose` `(*)`: host only.
+    let herm = "function [] = __kernel__ k(y : cmat, pos : ivec2)\n    y[pos] = herm_transpose(y[pos])\nendfunction\nparallel_do([2, 2], czeros(2, 2), k)";
+    assert_eq!(errors(herm), ["2:14: `herm_transpose` cannot be used in a `__kernel__` function"]);
 }
 
 #[test]
