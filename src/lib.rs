@@ -137,8 +137,9 @@
 //! * At run time: `error(…)`, a failed `assert`, a `'checked` access out of range, a shape
 //!   mismatch, an unreadable file or a GPU failure is an `Err(`[`Error`]`)`; the error
 //!   carries the Quasar [`SourceLocation`] where it has one. A kernel's `error`, `assert`
-//!   and `'checked` accesses name their file:line:col on the CPU and on the GPU alike, e.g.
-//!   ``filters.q:5:14: index [8] is out of range for `x` with shape [8]`` (on the GPU, the
+//!   and `'checked` accesses name their file:line:col and the kernel on the CPU and on the
+//!   GPU alike, e.g. ``filters.q:5:14: in kernel `shift`: index [8] is out of range for `x`
+//!   with shape [8]`` (on the GPU, the
 //!   messages of `error`/`assert` must be string literals, or the kernel runs on the CPU).
 //!
 //! # Devices and scheduling

@@ -1,5 +1,5 @@
 //! Run-time errors of kernels name the Quasar file:line:col of the failing access, `error` or
-//! `assert`, with the same text on the CPU and on the GPU (the GPU reports the site through
+//! `assert` and the kernel, with the same text on the CPU and on the GPU (the GPU reports the site through
 //! the module's `quasar_error` word and the site table embedded beside the PTX).
 //!
 //! The CPU half always runs. The GPU half needs a GPU, or `QUASAR_SIM_GPU=ptx` (each kernel's
@@ -30,37 +30,37 @@ fn cases() -> Vec<(&'static str, Run, String)> {
         (
             "read past the end",
             Box::new(move || k::shift(&x, 1).map(drop)),
-            format!("{FILE}:5:14: index [8] is out of range for `x` with shape [8]"),
+            format!("{FILE}:5:14: in kernel `read_past`: index [8] is out of range for `x` with shape [8]"),
         ),
         (
             "read before the start",
             Box::new(move || k::shift(&x2, -1).map(drop)),
-            format!("{FILE}:5:14: index [-1] is out of range for `x` with shape [8]"),
+            format!("{FILE}:5:14: in kernel `read_past`: index [-1] is out of range for `x` with shape [8]"),
         ),
         (
             "write past the end",
             Box::new(|| k::shift_columns(1, 5, 1).map(drop)),
-            format!("{FILE}:9:5: index [0, 5] is out of range for `y` with shape [1, 5]"),
+            format!("{FILE}:9:5: in kernel `write_past`: index [0, 5] is out of range for `y` with shape [1, 5]"),
         ),
         (
             "write past the end of the middle dimension",
             Box::new(|| k::shift_middle(1, 4, 1, 1).map(drop)),
-            format!("{FILE}:13:5: index [0, 4, 0] is out of range for `y` with shape [1, 4, 1]"),
+            format!("{FILE}:13:5: in kernel `write_past_3d`: index [0, 4, 0] is out of range for `y` with shape [1, 4, 1]"),
         ),
         (
             "error",
             Box::new(|| k::checked_shift(8, 1, 0).map(drop)),
-            format!("{FILE}:18:9: the shift runs past the end"),
+            format!("{FILE}:18:9: in kernel `refuse`: the shift runs past the end"),
         ),
         (
             "assert",
             Box::new(|| k::checked_shift(8, 1, 1).map(drop)),
-            format!("{FILE}:24:5: assertion failed: pos + s < numel(y)"),
+            format!("{FILE}:24:5: in kernel `insist`: assertion failed: pos + s < numel(y)"),
         ),
         (
             "assert with a message",
             Box::new(|| k::checked_shift(8, -1, 2).map(drop)),
-            format!("{FILE}:29:5: assertion failed: negative shift"),
+            format!("{FILE}:29:5: in kernel `insist_with_message`: assertion failed: negative shift"),
         ),
     ]
 }

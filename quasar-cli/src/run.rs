@@ -16,7 +16,7 @@
 use crate::{count, message};
 use quasar_core::driver::{self, BackEnd};
 use quasar_core::load::Loader;
-use quasar_core::sema::types::{IntKind, Precision, Type};
+use quasar_core::sema::types::{FloatWidth, IntKind, Type};
 use quasar_core::syntax::ast;
 use quasar_core::Diagnostic;
 use std::fmt::Write as _;
@@ -100,7 +100,7 @@ fn prepare(out: &mut StandardStream, req: &Request) -> Result<Option<PathBuf>, S
         .as_ref()
         .and_then(main_def)
         .is_some_and(|f| f.params.last().is_some_and(|p| p.variadic));
-    let call = main_call(module, variadic, req.double)?;
+    let call = main_call(module, variadic)?;
     let features = features(&rust.to_string());
 
     fs::create_dir_all(&project)
@@ -205,11 +205,7 @@ fn declared_main_params(text: &str) -> Vec<bool> {
 
 /// The Rust that reads the arguments into `main`'s parameters and calls it; empty when
 /// `script()` calls `main` itself (no parameters) or there is none.
-fn main_call(
-    module: &quasar_core::ir::Module,
-    variadic: bool,
-    double: bool,
-) -> Result<String, String> {
+fn main_call(module: &quasar_core::ir::Module, variadic: bool) -> Result<String, String> {
     let Some(id) = module.main else { return Ok(String::new()) };
     let f = module.function(id);
     if f.params.is_empty() {
@@ -228,13 +224,12 @@ fn main_call(
             }
             Type::Array(a) if variadic && i + 1 == f.params.len() => {
                 // The variadic parameter: the remaining arguments as a row vector.
-                let elem =
-                    rust_number(&a.elem, double).ok_or_else(|| unsupported(&l.name, &l.ty))?;
+                let elem = rust_number(&a.elem).ok_or_else(|| unsupported(&l.name, &l.ty))?;
                 names.push(format!("&{var}"));
                 format!("numbers::<{elem}>(&args[{i}..], {})?", i + 1)
             }
             t => {
-                let rust = rust_number(t, double).ok_or_else(|| unsupported(&l.name, t))?;
+                let rust = rust_number(t).ok_or_else(|| unsupported(&l.name, t))?;
                 names.push(var.clone());
                 format!("number::<{rust}>(&args[{i}], {what:?})?")
             }
@@ -261,18 +256,15 @@ fn unsupported(name: &str, ty: &Type) -> String {
     )
 }
 
-/// The Rust type of a numeric `main` parameter.
-fn rust_number(t: &Type, double: bool) -> Option<&'static str> {
+/// The Rust type of a numeric `main` parameter (the compiled module's `scalar` is already
+/// `'single` or `'double` as the double mode says).
+fn rust_number(t: &Type) -> Option<&'static str> {
     Some(match t {
-        Type::Scalar(Precision::Default) => {
-            if double {
-                "f64"
-            } else {
-                "f32"
-            }
-        }
-        Type::Scalar(Precision::Single) => "f32",
-        Type::Scalar(Precision::Double) => "f64",
+        Type::Scalar(p) => match p.width()? {
+            FloatWidth::F32 => "f32",
+            FloatWidth::F64 => "f64",
+            FloatWidth::F16 => return None,
+        },
         Type::Int(kind, _) => match kind {
             IntKind::Int | IntKind::I32 => "i32",
             IntKind::I8 => "i8",

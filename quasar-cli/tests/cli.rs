@@ -302,7 +302,11 @@ fn check_ir_after_a_pass_prints_that_stage_and_rejects_unknown_passes() {
     let out = quasar(&["check", "--ir", "--after=fold-guards", "p.q"], dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(!text.contains("if ") && text.contains("y{scalar} = x{scalar}"), "{text}");
+    // After type checking `scalar` is resolved for the (single-precision) mode.
+    assert!(
+        !text.contains("if ") && text.contains("y{scalar'single} = x{scalar'single}"),
+        "{text}"
+    );
     let out = quasar(&["check", "--ir", "--after=no-such-pass", "p.q"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("fold-guards"), "the known passes are listed: {}", stderr(&out));

@@ -201,17 +201,19 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
     }
     let mut module = checked.module;
     let untyped = rust::untyped_exports(&module);
-    let expect = Expect { numbered: true, concrete_calls: false };
+    // `scalar` is decided here, once, for everything after: passes and back ends.
+    ir::precision::resolve(&mut module, opts.double);
+    let expect = Expect { numbered: true, concrete_calls: false, resolved_precision: true };
     if !verified(&mut art, &module, expect, "type checking") {
         return art;
     }
     prune_generic(&mut module);
     dump(&mut art, opts, "prune", &module);
-    let expect = Expect { numbered: true, concrete_calls: true };
+    let expect = Expect { numbered: true, concrete_calls: true, resolved_precision: true };
     if !verified(&mut art, &module, expect, "prune") {
         return art;
     }
-    let cx = PassContext::new(opts.double);
+    let cx = PassContext::new();
     for pass in transform::pipeline() {
         (pass.run)(&mut module, &cx);
         let reported = std::mem::take(&mut *cx.diagnostics.borrow_mut());
@@ -275,7 +277,7 @@ fn back_ends(
     for back_end in &opts.back_ends {
         match back_end {
             BackEnd::Ptx => {
-                let builds = ptx::emit_builds(module, info, opts.double, &loader.map.names());
+                let builds = ptx::emit_builds(module, info, &loader.map.names());
                 // Kernels left out of the PTX run on the CPU: warnings, not errors.
                 art.diagnostics.extend(builds.release.diagnostics.iter().cloned());
                 art.ptx = Some(builds);
@@ -293,7 +295,7 @@ fn back_ends(
                     })
                     .collect();
                 let ropts = rust::Options {
-                    double: opts.double,
+                    scalar: crate::sema::types::Precision::Default.resolved(opts.double),
                     krate: opts.krate.clone(),
                     file_name: opts.name.clone(),
                     source: opts.source.clone(),

@@ -77,13 +77,13 @@ fn inline_blocks(text: &str) -> Vec<String> {
 
 /// The PTX of a file (`None` when it does not type-check: many manual snippets are fragments;
 /// the project's own files must type-check).
-fn ptx_of(path: &Path, own: bool, opts: &PtxOptions) -> Option<PtxOutput> {
+fn ptx_of(path: &Path, own: bool, double: bool) -> Option<PtxOutput> {
     let src = std::fs::read_to_string(path).ok()?;
     // Through the driver, as `quasar!` compiles it (passes and verifier included).
-    let (art, loader) =
-        driver::compile(&driver::Options::new(path.display().to_string(), src, path));
+    let opts = driver::Options::new(path.display().to_string(), src, path);
+    let (art, loader) = driver::compile(&driver::Options { double, ..opts });
     // With the file names, so that ptxas sees the `.file`/`.loc` directives too.
-    let opts = PtxOptions { files: loader.map.names(), ..opts.clone() };
+    let opts = PtxOptions { files: loader.map.names(), ..PtxOptions::default() };
     match art.module {
         Some(m) if !art.has_errors() => Some(emit_module_with(&m, &opts)),
         _ => {
@@ -137,8 +137,7 @@ fn ptxas_accepts_every_kernel() {
         // The kernels written for this test are assembled in double precision too.
         let modes: &[bool] = if in_ptx_dir { &[false, true] } else { &[false] };
         for &double in modes {
-            let opts = PtxOptions { double, ..PtxOptions::default() };
-            let Some(out) = ptx_of(&path, n < own, &opts) else { continue };
+            let Some(out) = ptx_of(&path, n < own, double) else { continue };
             let mode = if double { " (double)" } else { "" };
             for d in &out.diagnostics {
                 eprintln!("{}:{}{mode}: {}", path.display(), d.span.line, d.message);

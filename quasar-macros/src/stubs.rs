@@ -119,10 +119,12 @@ fn exported(kind: FunctionKind, name: &str) -> bool {
 /// The Rust type of a checked type, for the types a module exports.
 fn typed(t: &Type, double: bool) -> Option<Rust> {
     let rt = quote!(::quasar::__rt);
-    match t {
+    // The checker's types keep `scalar`'s default precision; the double mode decides it.
+    let t = t.map_precision(&|p| p.resolved(double));
+    match &t {
         Type::String => Some(Rust::Str),
-        Type::Array(a) => Num::of(&a.elem, double).map(|n| Rust::Array(n.tokens(&rt))),
-        t => Num::of(t, double).map(|n| Rust::Value(n.tokens(&rt))),
+        Type::Array(a) => Num::of(&a.elem).map(|n| Rust::Array(n.tokens(&rt))),
+        t => Num::of(t).map(|n| Rust::Value(n.tokens(&rt))),
     }
 }
 

@@ -13,11 +13,26 @@ pub struct SourceLocation {
     pub line: u32,
     /// 1-based column.
     pub col: u32,
+    /// The kernel whose launch failed there, when the error comes from a kernel's code (the
+    /// site may be in a device function it calls).
+    pub kernel: Option<&'static str>,
+}
+
+impl SourceLocation {
+    /// `file:line:col` in `file`, outside any kernel.
+    pub fn new(file: impl Into<String>, line: u32, col: u32) -> SourceLocation {
+        SourceLocation { file: file.into(), line, col, kernel: None }
+    }
 }
 
 impl fmt::Display for SourceLocation {
+    /// `file:line:col`, followed by `: in kernel `name`` for an error in a kernel.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)?;
+        match &self.kernel {
+            Some(k) => write!(f, ": in kernel `{k}`"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -216,6 +231,23 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error with its Quasar location marked as inside kernel `name` (`error`, `assert`
+    /// and out-of-range accesses of a kernel's code); a location already marked keeps its
+    /// kernel, other errors are unchanged.
+    pub fn in_kernel(mut self, name: &'static str) -> Error {
+        let location = match &mut self {
+            Error::User { location, .. } | Error::AssertionFailed { location, .. } => {
+                Some(location)
+            }
+            Error::IndexOutOfRange { location, .. } => location.as_mut(),
+            _ => None,
+        };
+        if let Some(l) = location.filter(|l| l.kernel.is_none()) {
+            l.kernel = Some(name);
+        }
+        self
+    }
+
     /// An [`Error::Argument`]: `function` (its Quasar name) was given a bad argument.
     pub fn argument(function: &str, message: impl Into<String>) -> Error {
         Error::Argument { function: function.to_string(), message: message.into() }
@@ -276,7 +308,7 @@ mod tests {
     use std::error::Error as _;
 
     fn loc() -> SourceLocation {
-        SourceLocation { file: "filters.q".into(), line: 12, col: 5 }
+        SourceLocation::new("filters.q", 12, 5)
     }
 
     #[test]
@@ -302,6 +334,29 @@ mod tests {
             e.to_string(),
             "filters.q:12:5: index [4, -1] is out of range for `img` with shape [4, 3]"
         );
+    }
+
+    #[test]
+    fn errors_of_a_kernel_name_it_once() {
+        let e = Error::User { message: "bad radius".into(), location: loc() }.in_kernel("blur");
+        assert_eq!(e.to_string(), "filters.q:12:5: in kernel `blur`: bad radius");
+        // A location already inside a kernel keeps it (the launch that reports it again).
+        let e = e.in_kernel("other");
+        assert_eq!(e.to_string(), "filters.q:12:5: in kernel `blur`: bad radius");
+        let e = Error::IndexOutOfRange {
+            array: "img".into(),
+            index: vec![9],
+            shape: vec![4],
+            location: Some(loc()),
+        }
+        .in_kernel("blur");
+        assert_eq!(
+            e.to_string(),
+            "filters.q:12:5: in kernel `blur`: index [9] is out of range for `img` with shape [4]"
+        );
+        // Without a Quasar location, or another kind of error: unchanged.
+        let e = Error::shape(&[2], "odd").in_kernel("blur");
+        assert_eq!(e.to_string(), "invalid shape [2]: odd");
     }
 
     #[test]

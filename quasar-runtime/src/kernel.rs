@@ -79,6 +79,9 @@ pub struct Kernel {
     /// The names of the kernel's parameters as in the Quasar source, in launch-argument
     /// order (outputs excluded), for errors and the profile; empty when unknown.
     pub params: &'static [&'static str],
+    /// The kernel as the Quasar source names it (`name` is its instance, e.g. `blur_3`), for
+    /// the run-time errors of its code.
+    pub source_name: &'static str,
 }
 
 impl Kernel {
@@ -95,7 +98,14 @@ impl Kernel {
             thread_scratch_bytes: 0,
             gpu_only: false,
             params: &[],
+            source_name: name,
         }
+    }
+
+    /// With the name the Quasar source gives the kernel (see [`Kernel::source_name`]).
+    pub const fn with_source_name(mut self, name: &'static str) -> Kernel {
+        self.source_name = name;
+        self
     }
 
     /// With the names of its parameters (see [`Kernel::params`]).

@@ -238,7 +238,12 @@ pub fn decode_error_word(kernel: &Kernel, word: &[u32], args: &[DeviceArg]) -> E
     if site.kernel != e.entry {
         return ErrorWord::OtherKernel;
     }
-    let location = SourceLocation { file: site.file.into(), line: site.line, col: site.col };
+    let location = SourceLocation {
+        file: site.file.into(),
+        line: site.line,
+        col: site.col,
+        kernel: Some(kernel.source_name),
+    };
     // Subscripts are `int` on the GPU: the bits are read back as signed.
     let listed = |from: usize, n: u32| -> Option<Vec<u32>> {
         let n = (n as usize).min(ERROR_SUBSCRIPTS);

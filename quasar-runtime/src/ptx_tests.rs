@@ -124,7 +124,10 @@ fn the_error_word_becomes_the_cpu_paths_index_error() {
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 1, 0, 10], &args) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "f.q:7:12: index [10] is out of range for `x` with shape [8]");
+    assert_eq!(
+        e.to_string(),
+        "f.q:7:12: in kernel `shift`: index [10] is out of range for `x` with shape [8]"
+    );
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 1, 0, (-2i32) as u32], &args)
     else {
         panic!("a failure");
@@ -133,11 +136,11 @@ fn the_error_word_becomes_the_cpu_paths_index_error() {
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 2, 0, 0], &args) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "f.q:8:12: no negative shifts");
+    assert_eq!(e.to_string(), "f.q:8:12: in kernel `shift`: no negative shifts");
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 3, 0, 0], &args) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "f.q:9:12: assertion failed: s < 4");
+    assert_eq!(e.to_string(), "f.q:9:12: in kernel `shift`: assertion failed: s < 4");
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 9, 0, 0], &args) else {
         panic!("a failure");
     };
@@ -151,11 +154,17 @@ fn the_error_word_becomes_the_cpu_paths_index_error() {
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &args) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "f.q:7:12: index [0, 9] is out of range for `x` with shape [8]");
+    assert_eq!(
+        e.to_string(),
+        "f.q:7:12: in kernel `shift`: index [0, 9] is out of range for `x` with shape [8]"
+    );
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &[]) else {
         panic!("a failure");
     };
-    assert_eq!(e.to_string(), "f.q:7:12: index [0, 9] is out of range for `x` with shape [1, 8]");
+    assert_eq!(
+        e.to_string(),
+        "f.q:7:12: in kernel `shift`: index [0, 9] is out of range for `x` with shape [1, 8]"
+    );
     word[6..8].copy_from_slice(&[(-1i32) as u32, 3]);
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &word, &[]) else {
         panic!("a failure");

@@ -41,6 +41,9 @@ pub struct KernelInfo {
     pub arg_slots: Vec<LocalId>,
     /// Per argument slot: how the kernel (and what it calls) uses the array's elements.
     pub arg_access: Vec<Access>,
+    /// The argument slots the body assigns to as a whole (the manual's `val = acc(val, …)`):
+    /// each thread works on its own copy of such a parameter.
+    pub assigned_args: Vec<LocalId>,
     /// Per output, how threads combine into it (the first assignment's operator; `+=` when
     /// never assigned).
     pub outputs: Vec<(LocalId, AssignOp)>,
@@ -102,11 +105,14 @@ pub(super) fn kernel_info(
         .collect();
     let arg_access = arg_slots.iter().map(|s| effects.of(id, *s)).collect();
     let reach = info.reachable_from(m, id);
+    let assigned = assigned_locals(&f.body);
+    let assigned_args = arg_slots.iter().copied().filter(|l| assigned.contains(l)).collect();
     KernelInfo {
         position_rank,
         launched_rank,
         arg_slots,
         arg_access,
+        assigned_args,
         outputs: output_ops(f),
         shared: f.body.iter().filter_map(shared_decl).collect(),
         body_barrier: contains_barrier(&f.body),
@@ -117,6 +123,28 @@ pub(super) fn kernel_info(
             .iter()
             .any(|l| l.special().is_some_and(Special::is_block_geometry)),
     }
+}
+
+/// The locals a block assigns to as a whole (`x = …`, `x op= …`, `[x, …] = …`).
+fn assigned_locals(body: &[Stmt]) -> Vec<LocalId> {
+    let mut out = Vec::new();
+    crate::ir::walk::walk_block(
+        body,
+        &mut |s| {
+            let places: Vec<&crate::ir::Place> = match &s.kind {
+                StmtKind::Assign { place, .. } => vec![place],
+                StmtKind::Destructure { places, .. } => places.iter().flatten().collect(),
+                _ => Vec::new(),
+            };
+            for p in places {
+                if let PlaceKind::Local(l) = p.kind {
+                    out.push(l);
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    out
 }
 
 /// `local = shared(dims)` / `shared_zeros(dims)`.

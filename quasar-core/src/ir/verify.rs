@@ -32,6 +32,9 @@ pub struct Expect {
     /// Error-only generic instances are left only where concrete code uses them as values
     /// (the driver's prune ran): no concrete instance calls or launches one.
     pub concrete_calls: bool,
+    /// No type has the default precision ([`super::precision`] ran: `scalar` is `'single`
+    /// or `'double`).
+    pub resolved_precision: bool,
 }
 
 /// Checks `module`; `Ok` or every violation found.
@@ -45,6 +48,19 @@ pub fn verify(module: &Module, expect: Expect) -> Result<(), Vec<Violation>> {
                 span: Span::default(),
                 message: format!("{what} names a function that does not exist"),
             });
+        }
+    }
+    if expect.resolved_precision {
+        for c in &module.classes {
+            for (name, t) in &c.fields {
+                if t.has_default_precision() {
+                    out.push(Violation {
+                        function: String::new(),
+                        span: c.span,
+                        message: unresolved(&format!("the field `{name}` of `{}`", c.name), t),
+                    });
+                }
+            }
         }
     }
     for f in &module.functions {
@@ -78,6 +94,11 @@ pub fn check_after(module: &Module, expect: Expect, stage: &str) -> Vec<crate::D
         .collect()
 }
 
+/// Invariant 9: what has the type `t` still has `scalar`'s default precision.
+fn unresolved(what: &str, t: &Type) -> String {
+    format!("{what} has the type {t} with the default precision (double mode not applied)")
+}
+
 fn violation(f: &Function, span: Span, message: impl Into<String>) -> Violation {
     Violation { function: f.instance_name.clone(), span, message: message.into() }
 }
@@ -104,6 +125,9 @@ fn function(module: &Module, f: &Function, expect: Expect, out: &mut Vec<Violati
         }
     }
     for (i, l) in f.locals.iter().enumerate() {
+        if expect.resolved_precision && l.ty.has_default_precision() {
+            out.push(violation(f, l.span, unresolved(&format!("the local `{}`", l.name), &l.ty)));
+        }
         if let LocalRole::Special(s) = l.role {
             let is_param = f.params.contains(&LocalId(i as u32));
             if f.kind != FunctionKind::Kernel || !is_param {
@@ -159,6 +183,13 @@ impl<'m> Checker<'m, '_> {
                 self.report(span, format!("function {} does not exist", id.0));
                 None
             }
+        }
+    }
+
+    /// Invariant 9 for the type of a node.
+    fn precision(&mut self, ty: &Type, span: Span) {
+        if self.expect.resolved_precision && ty.has_default_precision() {
+            self.report(span, unresolved("an expression or place", ty));
         }
     }
 
@@ -247,6 +278,7 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
 
     fn visit_place(&mut self, p: &'a Place) {
         self.node(p.id, p.span);
+        self.precision(&p.ty, p.span);
         if let PlaceKind::Local(l) = p.kind {
             self.local(l, p.span);
         }
@@ -258,6 +290,7 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
 
     fn visit_expr(&mut self, e: &'a Expr) {
         self.node(e.id, e.span);
+        self.precision(&e.ty, e.span);
         match &e.kind {
             ExprKind::Local(l) => self.local(*l, e.span),
             ExprKind::Call { callee: Callee::Function(id), args } => {
@@ -330,7 +363,9 @@ mod tests {
         assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
         let c = check_program(&parsed.program);
         assert!(!c.has_errors(), "{:?}", c.diagnostics);
-        c.module
+        let mut m = c.module;
+        super::super::precision::resolve(&mut m, false);
+        m
     }
 
     const SRC: &str = "function [] = __kernel__ k(x : vec, y : vec, pos : int)
@@ -344,7 +379,7 @@ function y = f(x : vec)
 endfunction
 ";
 
-    const ALL: Expect = Expect { numbered: true, concrete_calls: true };
+    const ALL: Expect = Expect { numbered: true, concrete_calls: true, resolved_precision: true };
 
     #[test]
     fn a_checked_module_is_valid() {
@@ -399,6 +434,49 @@ endfunction
         let found = messages(&bad);
         assert!(found.iter().any(|s| s.contains("outside a loop")), "{found:?}");
         assert!(found.iter().any(|s| s.contains("special outside")), "{found:?}");
+    }
+
+    #[test]
+    fn a_default_precision_left_for_the_back_ends_is_caught() {
+        let m = checked(SRC);
+        let kernel = m.functions.iter().position(|f| f.name == "k").expect("k");
+        let messages = |m: &Module| -> Vec<String> {
+            verify(m, ALL).expect_err("broken").into_iter().map(|v| v.message).collect()
+        };
+        let unresolved = |found: &[String], what: &str| {
+            found.iter().any(|s| s.starts_with(what) && s.contains("default precision"))
+        };
+
+        // A local whose type is `vec` of `scalar` as the checker wrote it.
+        let mut bad = m.clone();
+        bad.functions[kernel].locals[0].ty = Type::vec(Type::SCALAR);
+        let found = messages(&bad);
+        assert!(unresolved(&found, "the local `x`"), "{found:?}");
+
+        // An expression of type `scalar` deep in the kernel's body.
+        let mut bad = m.clone();
+        struct Unresolve;
+        impl super::super::visit::VisitMut for Unresolve {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                if matches!(e.kind, ExprKind::Binary { .. }) {
+                    e.ty = Type::SCALAR;
+                }
+                super::super::visit::walk_expr_mut(self, e);
+            }
+        }
+        super::super::visit::VisitMut::visit_block_mut(
+            &mut Unresolve,
+            &mut bad.functions[kernel].body,
+        );
+        let found = messages(&bad);
+        assert!(unresolved(&found, "an expression or place"), "{found:?}");
+
+        // The checker's own output, before the driver resolves it, breaks it everywhere.
+        let parsed = syntax::parse(SRC, FileId(0));
+        let raw = check_program(&parsed.program).module;
+        assert!(messages(&raw).iter().all(|s| s.contains("default precision")));
+        let before = Expect { resolved_precision: false, ..ALL };
+        assert_eq!(verify(&raw, before), Ok(()));
     }
 
     #[test]

@@ -21,17 +21,16 @@ use std::cell::RefCell;
 /// What every pass may read about the compilation, and where it reports.
 #[derive(Debug, Default)]
 pub struct PassContext {
-    /// `scalar` is `f64` (Quasar's double-precision mode).
-    pub double: bool,
     /// Warnings and errors of the passes (a loop that stays serial, a `{!parallel for}` that
     /// cannot be honoured); the driver collects them after each pass.
     pub diagnostics: RefCell<Vec<Diagnostic>>,
 }
 
 impl PassContext {
-    /// A context for one run of the passes (`double`: `scalar` is `f64`).
-    pub fn new(double: bool) -> PassContext {
-        PassContext { double, diagnostics: RefCell::default() }
+    /// A context for one run of the passes (the IR's precisions are already concrete: the
+    /// driver resolved `scalar` for the double mode before the passes).
+    pub fn new() -> PassContext {
+        PassContext { diagnostics: RefCell::default() }
     }
 
     /// Adds diagnostics for the driver to report.

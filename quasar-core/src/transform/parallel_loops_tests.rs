@@ -72,8 +72,13 @@ fn a_filter_loop_nest_becomes_one_two_dimensional_kernel() {
     let k = &k[0];
     assert!(k.contains("pos : ivec2"), "{k}");
     // The loop variables are position components, the accesses offsets of them.
-    assert!(k.contains("x{mat'clamped}[(pos{ivec2}[0{int}]{int} + dm{int})"), "{k}");
-    assert!(k.contains("y{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"), "{k}");
+    assert!(k.contains("x{mat[scalar'single]'clamped}[(pos{ivec2}[0{int}]{int} + dm{int})"), "{k}");
+    assert!(
+        k.contains(
+            "y{mat[scalar'single]'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"
+        ),
+        "{k}"
+    );
     // The interior pass proved the write in bounds.
     assert!(k.contains("interior:"), "{k}");
 }
@@ -94,7 +99,10 @@ endfunction
     assert!(k.contains("(pos{int} + i_start{int})"), "{k}");
     let host = m.functions.iter().find(|f| f.name == "inner").expect("inner");
     let dump = crate::ir::dump_body::function(&m, host);
-    assert!(dump.contains("((numel(x{vec}){int} - 2{int}){int} >= a{int})"), "{dump}");
+    assert!(
+        dump.contains("((numel(x{vec[scalar'single]}){int} - 2{int}){int} >= a{int})"),
+        "{dump}"
+    );
 }
 
 #[test]
@@ -257,10 +265,19 @@ endfunction
     assert!(d.is_empty(), "{:?}", warnings(&d));
     let m = m.expect("module");
     let k = &kernels(&m)[0];
-    assert!(k.contains("(x : vec'checked, y : vec'checked, pos : int) -> (s : scalar)"), "{k}");
+    assert!(
+        k.contains(
+            "(x : vec[scalar'single]'checked, y : vec[scalar'single]'checked, pos : int) \
+         -> (s : scalar'single)"
+        ),
+        "{k}"
+    );
     let host = m.functions.iter().find(|f| f.name == "dot").expect("dot");
     let dump = crate::ir::dump_body::function(&m, host);
-    assert!(dump.contains("s{scalar} += parallel_do(numel(x{vec}){int}"), "{dump}");
+    assert!(
+        dump.contains("s{scalar'single} += parallel_do(numel(x{vec[scalar'single]}){int}"),
+        "{dump}"
+    );
 }
 
 #[test]

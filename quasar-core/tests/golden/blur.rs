@@ -198,6 +198,7 @@ static __Q_KERNEL_BLUR_ROWS_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run
         __q_blur_rows_2::run,
     )
     .with_params(&["x", "y", "w", "n"])
+    .with_source_name("blur_rows")
     .with_ptx_entry(&__Q_PTXK_BLUR_ROWS_2);
 #[allow(unused, non_snake_case, clippy::all)]
 fn __q_blur_3(

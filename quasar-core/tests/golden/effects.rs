@@ -163,6 +163,7 @@ static __Q_KERNEL_THROUGH_CALL_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::
         __q_through_call_2::run,
     )
     .with_params(&["x", "y"])
+    .with_source_name("through_call")
     .with_ptx_entry(&__Q_PTXK_THROUGH_CALL_2);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_through_value_3 {
@@ -271,6 +272,7 @@ static __Q_KERNEL_THROUGH_VALUE_3: ::quasar::__rt::run::Kernel = ::quasar::__rt:
         __q_through_value_3::run,
     )
     .with_params(&["x", "y", "f"])
+    .with_source_name("through_value")
     .with_ptx_entry(&__Q_PTXK_THROUGH_VALUE_3);
 #[allow(unused, non_snake_case, clippy::all)]
 fn __q_both_4(

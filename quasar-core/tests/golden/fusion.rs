@@ -646,6 +646,7 @@ static __Q_KERNEL_SCALED_SUM_1_LOOP6_4: ::quasar::__rt::run::Kernel = ::quasar::
         __q_scaled_sum_1_loop6_4::run,
     )
     .with_params(&["a", "x", "b", "y", "fused"])
+    .with_source_name("parallel_for_line6")
     .with_ptx_entry(&__Q_PTXK_SCALED_SUM_1_LOOP6_4);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_gamma_2_loop10_5 {
@@ -906,6 +907,7 @@ static __Q_KERNEL_GAMMA_2_LOOP10_5: ::quasar::__rt::run::Kernel = ::quasar::__rt
         __q_gamma_2_loop10_5::run,
     )
     .with_params(&["x", "value", "fused"])
+    .with_source_name("parallel_for_line10")
     .with_ptx_entry(&__Q_PTXK_GAMMA_2_LOOP10_5);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_dot_3_loop14_6 {
@@ -1023,6 +1025,7 @@ static __Q_KERNEL_DOT_3_LOOP14_6: ::quasar::__rt::run::Kernel = ::quasar::__rt::
         __q_dot_3_loop14_6::run,
     )
     .with_params(&["x", "y"])
+    .with_source_name("parallel_for_line14")
     .with_ptx_entry(&__Q_PTXK_DOT_3_LOOP14_6);
 /// The Quasar function `dot` ((x : vec, y : vec) -> (scalar)).
 #[allow(clippy::too_many_arguments)]

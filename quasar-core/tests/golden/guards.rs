@@ -186,6 +186,7 @@ static __Q_KERNEL_REVERSE_TILES_2: ::quasar::__rt::run::Kernel = ::quasar::__rt:
         __q_reverse_tiles_2::run,
     )
     .with_params(&["x", "y"])
+    .with_source_name("reverse_tiles")
     .with_shared(__q_reverse_tiles_2::__q_reverse_tiles_2__shared)
     .with_ptx_entry(&__Q_PTXK_REVERSE_TILES_2);
 #[allow(unused, non_snake_case, clippy::all)]

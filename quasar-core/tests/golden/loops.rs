@@ -423,6 +423,7 @@ static __Q_KERNEL_BOX3_1_LOOP6_3: ::quasar::__rt::run::Kernel = ::quasar::__rt::
         __q_box3_1_loop6_3::run,
     )
     .with_params(&["x", "y"])
+    .with_source_name("parallel_for_line6")
     .with_ptx_entry(&__Q_PTXK_BOX3_1_LOOP6_3);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_diff_from_2_loop21_4 {
@@ -571,6 +572,7 @@ static __Q_KERNEL_DIFF_FROM_2_LOOP21_4: ::quasar::__rt::run::Kernel = ::quasar::
         __q_diff_from_2_loop21_4::run,
     )
     .with_params(&["x", "y", "i_start"])
+    .with_source_name("parallel_for_line21")
     .with_ptx_entry(&__Q_PTXK_DIFF_FROM_2_LOOP21_4);
 /// The Quasar function `box3` ((x : mat'clamped) -> (mat)).
 #[allow(clippy::too_many_arguments)]

@@ -89,7 +89,7 @@ pub(crate) fn execute(
                 thread_len,
                 outputs: &slots,
             };
-            (kernel.cpu)(&ctx, args)?;
+            (kernel.cpu)(&ctx, args).map_err(|e| e.in_kernel(kernel.source_name))?;
             for ((o, a), s) in outs.iter().zip(acc.iter_mut()).zip(&slots) {
                 // SAFETY: both hold values of the output's type.
                 unsafe { o.combine_into(a.as_mut_ptr(), s.ptr) };

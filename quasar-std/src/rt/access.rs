@@ -259,7 +259,7 @@ pub fn index_error_at(
     shape: &[usize],
     (file, line, col): (&str, u32, u32),
 ) -> Error {
-    let location = Some(quasar_runtime::SourceLocation { file: file.to_string(), line, col });
+    let location = Some(quasar_runtime::SourceLocation::new(file, line, col));
     Error::IndexOutOfRange {
         array: name.to_string(),
         index: idx.to_vec(),

@@ -31,8 +31,8 @@ pub(super) fn bind_arg(
                     ),
                 );
             };
-            let complex = cplx_of(&a.elem, cx.opts);
-            let Some(elem) = NumTy::of(&a.elem, cx.opts).or(complex) else {
+            let complex = cplx_of(&a.elem);
+            let Some(elem) = NumTy::of(&a.elem).or(complex) else {
                 return unsupported(
                     l.span,
                     format!("arrays of {} (`{}`)", a.elem, l.name),
@@ -74,7 +74,7 @@ pub(super) fn bind_arg(
             }))
         }
         t => {
-            if let Some(pt) = cplx_of(t, cx.opts) {
+            if let Some(pt) = cplx_of(t) {
                 // Two words, real part first (`Complex<T>`), as a byte array.
                 let (re, im) = (cx.reg(pt.class()), cx.reg(pt.class()));
                 let b = pt.bytes();
@@ -91,7 +91,7 @@ pub(super) fn bind_arg(
             if let Type::Function(ft) = t {
                 return cx.bind_fn_value(ft, name, arg, params, l.span);
             }
-            let Some(nt) = NumTy::of(t, cx.opts) else {
+            let Some(nt) = NumTy::of(t) else {
                 return unsupported(
                     l.span,
                     format!("the parameter `{}` of type {t}", l.name),
@@ -154,7 +154,7 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         // `pos : vec2` is allowed too: the positions as floating-point numbers.
         let (width, elem) = match &l.ty {
             Type::Int(..) => (None, NumTy::I32),
-            t => match small_vec(t, cx.opts) {
+            t => match small_vec(t) {
                 Some((e, n)) if e == NumTy::I32 || e.is_float() => (Some(n), e),
                 _ => {
                     return unsupported(

@@ -158,8 +158,8 @@ impl Ctx<'_> {
                 self.ins(format!("mov.{} {im}, {y}", t.arith()));
                 Val::Cplx(re, im, t)
             }
-            (None, v) if cplx_of(&l.ty, self.opts).is_some() || matches!(v, Val::Cplx(..)) => {
-                let t = match (cplx_of(&l.ty, self.opts), &v) {
+            (None, v) if cplx_of(&l.ty).is_some() || matches!(v, Val::Cplx(..)) => {
+                let t = match (cplx_of(&l.ty), &v) {
                     (Some(t), _) => t,
                     (None, Val::Cplx(_, _, t)) => *t,
                     _ => {
@@ -190,7 +190,7 @@ impl Ctx<'_> {
                 Val::Vec(regs, t)
             }
             (None, Val::Num(x, xt)) => {
-                let t = NumTy::of(&l.ty, self.opts).unwrap_or(xt);
+                let t = NumTy::of(&l.ty).unwrap_or(xt);
                 let y = self.convert_reg(x, xt, t);
                 let r = self.reg(t.class());
                 self.ins(format!("mov.{} {r}, {y}", t.arith()));

@@ -51,7 +51,7 @@ impl Ctx<'_> {
             // `maxvalue(T)`/`minvalue(T)`: the type's limits (the most negative finite
             // value for floats), from the result type.
             B::Maxvalue | B::Minvalue => {
-                let Some(t) = NumTy::of(ty, self.opts) else {
+                let Some(t) = NumTy::of(ty) else {
                     return unsupported(
                         span,
                         format!("`{b}` of {ty}"),
@@ -76,8 +76,8 @@ impl Ctx<'_> {
             // `zeros(3)` in a kernel is a `vec3` in registers (the type checker gives the
             // constant length); one register per element, as element writes need.
             // `uninit` is zero too, so every register is defined.
-            B::Zeros | B::Ones | B::Uninit if small_vec(ty, self.opts).is_some() => {
-                let Some((t, n)) = small_vec(ty, self.opts) else { return Ok(Val::Void) };
+            B::Zeros | B::Ones | B::Uninit if small_vec(ty).is_some() => {
+                let Some((t, n)) = small_vec(ty) else { return Ok(Val::Void) };
                 let v = if b == B::Ones { 1.0 } else { 0.0 };
                 Ok(Val::Vec((0..n).map(|_| self.imm(t, v)).collect(), t))
             }
@@ -352,11 +352,11 @@ impl Ctx<'_> {
             );
         }
         let vals: Vec<Val> = vals.into_iter().filter(|v| !matches!(v, Val::Void)).collect();
-        if let Some(rt) = NumTy::of(ty, self.opts) {
+        if let Some(rt) = NumTy::of(ty) {
             let args = self.nums(&vals, None, span)?;
             return Ok(Val::Num(self.math(b, &args, rt, span)?, rt));
         }
-        if let Some((rt, n)) = small_vec(ty, self.opts) {
+        if let Some((rt, n)) = small_vec(ty) {
             let mut out = Vec::new();
             for k in 0..n {
                 let args = self.nums(&vals, Some(k), span)?;
@@ -421,7 +421,7 @@ impl Ctx<'_> {
         ty: &Type,
         span: Span,
     ) -> Res<Val> {
-        let rt = NumTy::of(ty, self.opts).unwrap_or(t);
+        let rt = NumTy::of(ty).unwrap_or(t);
         let mut acc = self.convert_reg(rs[0], t, rt);
         for &r in &rs[1..] {
             let x = self.convert_reg(r, t, rt);
@@ -463,7 +463,7 @@ impl Ctx<'_> {
         ty: &Type,
         span: Span,
     ) -> Res<Val> {
-        let Some(rt) = NumTy::of(ty, self.opts) else {
+        let Some(rt) = NumTy::of(ty) else {
             return unsupported(
                 span,
                 format!("`dotprod` giving {ty}"),

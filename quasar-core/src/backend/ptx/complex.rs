@@ -70,10 +70,19 @@ impl Ctx<'_> {
                 self.ins(format!("div.rn.{f} {re}, {re}, {n}"));
                 self.ins(format!("div.rn.{f} {im}, {im}, {n}"));
             }
-            _ => {
+            BinaryOp::Pow
+            | BinaryOp::ElemPow
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge
+            | BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::And
+            | BinaryOp::Or => {
                 return unsupported(
                     span,
-                    "this operator on complex numbers",
+                    format!("`{}` on complex numbers", op.symbol()),
                     "use `+`, `-`, `*`, `/` on complex numbers, or compute on `real(z)` and \
                      `imag(z)`",
                 )
@@ -100,7 +109,7 @@ impl Ctx<'_> {
     ) -> Res<Option<Val>> {
         let name = b.name();
         if b == Builtin::Complex {
-            let Some(t) = cplx_of(ty, self.opts) else {
+            let Some(t) = cplx_of(ty) else {
                 return unsupported(
                     span,
                     format!("`complex` giving {ty}"),

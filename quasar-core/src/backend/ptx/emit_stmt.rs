@@ -189,7 +189,7 @@ impl Ctx<'_> {
     ) -> Res<()> {
         let f = self.frame()?.func;
         let l = local(f, var)?;
-        let Some(t) = NumTy::of(&l.ty, self.opts) else {
+        let Some(t) = NumTy::of(&l.ty) else {
             return unsupported(
                 span,
                 format!("a `for` loop over {}", l.ty),

@@ -34,14 +34,14 @@ pub(super) enum Field {
 }
 
 impl Field {
-    fn of(t: &Type, opts: &super::PtxOptions) -> Option<Field> {
-        if let Some(p) = cplx_of(t, opts) {
+    fn of(t: &Type) -> Option<Field> {
+        if let Some(p) = cplx_of(t) {
             return Some(Field::Cplx(p));
         }
-        if let Some(n) = NumTy::of(t, opts) {
+        if let Some(n) = NumTy::of(t) {
             return Some(Field::Num(n));
         }
-        small_vec(t, opts).map(|(e, n)| Field::Vec(e, n))
+        small_vec(t).map(|(e, n)| Field::Vec(e, n))
     }
 
     /// `(size, alignment)` in bytes, as Rust lays out the captured value's type
@@ -111,7 +111,7 @@ impl Ctx<'_> {
             let mut fs = Vec::new();
             for &c in &g.captures {
                 let l = local(g, c)?;
-                match Field::of(&l.ty, self.opts) {
+                match Field::of(&l.ty) {
                     Some(f) => fs.push(f),
                     None => {
                         return unsupported(

@@ -43,7 +43,7 @@ impl Ctx<'_> {
                 Ok(Val::Cplx(re, im, t))
             }
             Val::Array(arr) => {
-                if NumTy::of(ty, self.opts).is_none() {
+                if NumTy::of(ty).is_none() {
                     return unsupported(
                         span,
                         format!("indexing that gives {ty} (slices)"),
@@ -306,7 +306,22 @@ impl Ctx<'_> {
             (AssignOp::Or, false) => Some(("or", t.bits())),
             (AssignOp::And, false) => Some(("and", t.bits())),
             (AssignOp::Xor, false) => Some(("xor", t.bits())),
-            _ => None,
+            // `-=` adds the negation; the others loop on compare-and-swap (below).
+            (
+                AssignOp::Assign
+                | AssignOp::Sub
+                | AssignOp::Mul
+                | AssignOp::Div
+                | AssignOp::Pow
+                | AssignOp::ElemMul
+                | AssignOp::ElemDiv
+                | AssignOp::ElemPow,
+                _,
+            )
+            | (
+                AssignOp::Max | AssignOp::Min | AssignOp::Or | AssignOp::And | AssignOp::Xor,
+                true,
+            ) => None,
         };
         if let Some((name, ty)) = native {
             self.ins(format!("atom.{sp}.{name}.{ty} {old}, [{addr}], {x}"));

@@ -214,7 +214,7 @@ pub(super) fn emit_kernel(
     }
     for (k, &lid) in f.outputs.iter().enumerate() {
         let local = local(f, lid)?;
-        let Some(t) = NumTy::of(&local.ty, opts) else {
+        let Some(t) = NumTy::of(&local.ty) else {
             return unsupported(
                 local.span,
                 format!("an output argument of type {}", local.ty),
@@ -287,9 +287,9 @@ impl Ctx<'_> {
             {
                 continue;
             }
-            let v = if let Some(t) = NumTy::of(&l.ty, self.opts) {
+            let v = if let Some(t) = NumTy::of(&l.ty) {
                 Val::Num(self.imm(t, 0.0), t)
-            } else if let Some((t, n)) = small_vec(&l.ty, self.opts) {
+            } else if let Some((t, n)) = small_vec(&l.ty) {
                 Val::Vec((0..n).map(|_| self.imm(t, 0.0)).collect(), t)
             } else {
                 continue;

@@ -7,8 +7,10 @@
 //!   2 ulp (`ex2.approx` is accurate to 2^-22.5 relative).
 //! * `log(x)`, `log2`, `log10`: `lg2.approx` (absolute error ≤ 2^-22 in log2), scaled; the
 //!   relative error grows near `x = 1`, as CUDA's `__logf`.
-//! * `sin`/`cos`: reduction by 2π in three parts (exact for `|x| < 2^17`), then `sin.approx`/
-//!   `cos.approx` (absolute error ≤ 2^-20.9); `tan = sin/cos`.
+//! * `sin`/`cos`: reduction by 2π in three parts with `fma` (the quotient rounded to the
+//!   nearest integer in `f32`; accurate while that is the nearest integer, `|x| < 2^24·2π ≈
+//!   1.05e8`, beyond which the error grows with `|x|`: tests/gpu_ptx_kernels.rs, `TRIG_RANGE`),
+//!   then `sin.approx`/`cos.approx` (absolute error ≤ 2^-20.9); `tan = sin/cos`.
 //! * `pow(x, y)`: `ex2.approx(y·lg2.approx|x|)` with the sign for negative `x` and integer `y`,
 //!   NaN for negative `x` and fractional `y`, `pow(x, 0) = 1`; relative error about
 //!   `|y·log2 x|·2^-22`.

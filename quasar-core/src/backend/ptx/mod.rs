@@ -94,6 +94,7 @@ mod math_f64;
 mod math_f64_tables;
 #[cfg(test)]
 mod math_f64_tests;
+mod operators;
 mod partition;
 mod regs;
 mod shared;
@@ -116,8 +117,6 @@ use std::fmt::Write as _;
 /// Options of the PTX back end.
 #[derive(Clone, Debug, Default)]
 pub struct PtxOptions {
-    /// `scalar` is `f64` (double mode).
-    pub double: bool,
     /// Debug builds: `'unchecked` accesses are tested and reported like `'checked` ones
     /// (ARCHITECTURE §5).
     pub check_unchecked: bool,
@@ -289,13 +288,8 @@ pub struct PtxBuilds {
 
 /// The PTX of every kernel of `module` (analysed as `info`) for both build profiles.
 /// `files` names the source files for `.loc` ([`PtxOptions::files`]).
-pub fn emit_builds(
-    module: &Module,
-    info: &ModuleInfo,
-    double: bool,
-    files: &[String],
-) -> PtxBuilds {
-    let opts = |check_unchecked| PtxOptions { double, check_unchecked, files: files.to_vec() };
+pub fn emit_builds(module: &Module, info: &ModuleInfo, files: &[String]) -> PtxBuilds {
+    let opts = |check_unchecked| PtxOptions { check_unchecked, files: files.to_vec() };
     PtxBuilds { release: emit(module, info, &opts(false)), debug: emit(module, info, &opts(true)) }
 }
 

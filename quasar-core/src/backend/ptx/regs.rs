@@ -3,7 +3,6 @@
 //! Integers narrower than 32 bits live in 32-bit registers, kept sign- or zero-extended (PTX
 //! arithmetic has no 8-bit forms); loads and stores use the narrow memory type.
 
-use super::PtxOptions;
 use crate::sema::types::{Access, Dim, FloatWidth, IntKind, Rank, Type};
 use std::fmt;
 
@@ -27,7 +26,7 @@ pub(super) enum NumTy {
 
 impl NumTy {
     /// The GPU type of a Quasar number type; `None` for other types (complex: see [`cplx_of`]).
-    pub fn of(t: &Type, opts: &PtxOptions) -> Option<NumTy> {
+    pub fn of(t: &Type) -> Option<NumTy> {
         Some(match t {
             Type::Int(k, _) => match k {
                 IntKind::Int | IntKind::I32 => NumTy::I32,
@@ -39,7 +38,7 @@ impl NumTy {
                 IntKind::U32 => NumTy::U32,
                 IntKind::U64 => NumTy::U64,
             },
-            Type::Scalar(p) => match p.width(opts.double) {
+            Type::Scalar(p) => match p.width()? {
                 FloatWidth::F16 => NumTy::F16,
                 FloatWidth::F32 => NumTy::F32,
                 FloatWidth::F64 => NumTy::F64,
@@ -155,9 +154,9 @@ impl NumTy {
 }
 
 /// `Some(part)` for a complex number type: the type of its real and imaginary parts.
-pub(super) fn cplx_of(t: &Type, opts: &PtxOptions) -> Option<NumTy> {
+pub(super) fn cplx_of(t: &Type) -> Option<NumTy> {
     match t {
-        Type::Complex(p) => NumTy::of(&Type::Scalar(*p), opts),
+        Type::Complex(p) => NumTy::of(&Type::Scalar(*p)),
         _ => None,
     }
 }
@@ -296,14 +295,14 @@ pub(super) enum Val {
 pub(super) const MAX_VEC: u64 = 64;
 
 /// `Some((elem, n))` when `t` is a fixed-size vector that lives in registers.
-pub(super) fn small_vec(t: &Type, opts: &PtxOptions) -> Option<(NumTy, usize)> {
+pub(super) fn small_vec(t: &Type) -> Option<(NumTy, usize)> {
     let a = t.as_array()?;
     if a.rank != Rank::Fixed(1) {
         return None;
     }
     match a.shape.as_deref() {
         Some([Dim::Known(n)]) if *n >= 1 && *n <= MAX_VEC => {
-            NumTy::of(&a.elem, opts).map(|e| (e, *n as usize))
+            NumTy::of(&a.elem).map(|e| (e, *n as usize))
         }
         _ => None,
     }

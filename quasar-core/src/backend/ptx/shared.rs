@@ -35,7 +35,7 @@ impl Ctx<'_> {
                 "give the shared array an array type (`mat`, `vec'int`, …)",
             );
         };
-        let Some(elem) = NumTy::of(&arr.elem, self.opts) else {
+        let Some(elem) = NumTy::of(&arr.elem) else {
             return unsupported(
                 span,
                 format!("shared arrays of {}", arr.elem),

@@ -126,7 +126,7 @@ impl Ctx<'_> {
 
     /// `base[indices]` with a slice, read as the fixed-size vector `ty`.
     pub fn slice_value(&mut self, base: Val, indices: &[Index], ty: &Type, span: Span) -> Res<Val> {
-        let Some((t, n)) = small_vec(ty, self.opts) else {
+        let Some((t, n)) = small_vec(ty) else {
             return unsupported(
                 span,
                 format!("indexing that gives {ty} (slices)"),
@@ -201,7 +201,7 @@ impl Ctx<'_> {
             Val::Vec(rs, _) => rs.len(),
             Val::Num(..) => {
                 match crate::ir::slice::constant_range_len(indices)
-                    .or(small_vec(&place.ty, self.opts).map(|x| x.1))
+                    .or(small_vec(&place.ty).map(|x| x.1))
                 {
                     Some(n) => n,
                     None => {

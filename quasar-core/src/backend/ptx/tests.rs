@@ -5,7 +5,12 @@ use super::{
 };
 /// The module of `src` after the driver's passes (verified), as the back ends get it.
 pub(super) fn module_of(src: &str) -> crate::ir::Module {
-    let opts = crate::driver::Options::new("t.q", src, "t.q");
+    module_in(src, false)
+}
+
+/// The checked IR of `src` compiled with or without double mode (`scalar` is `f64`).
+fn module_in(src: &str, double: bool) -> crate::ir::Module {
+    let opts = crate::driver::Options { double, ..crate::driver::Options::new("t.q", src, "t.q") };
     let (art, _) = crate::driver::compile(&opts);
     let errors: Vec<_> = art.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
@@ -16,7 +21,12 @@ pub(super) fn module_of(src: &str) -> crate::ir::Module {
 /// handles every construct, so the interior copies of partitioned kernels (tested below and
 /// in `partition.rs`) are left out.
 pub(super) fn compile(src: &str, opts: &PtxOptions) -> PtxOutput {
-    let mut m = module_of(src);
+    compile_in(src, false, opts)
+}
+
+/// [`compile`] with or without double mode.
+fn compile_in(src: &str, double: bool, opts: &PtxOptions) -> PtxOutput {
+    let mut m = module_in(src, double);
     m.functions.iter_mut().for_each(|f| f.partition = None);
     emit_module_with(&m, opts)
 }
@@ -412,8 +422,7 @@ print f(ones(3))
 
 #[test]
 fn double_mode_uses_f64() {
-    let opts = PtxOptions { double: true, ..PtxOptions::default() };
-    let out = compile(&COPY.replace("MODE", "safe"), &opts);
+    let out = compile_in(&COPY.replace("MODE", "safe"), true, &PtxOptions::default());
     let b = body(&out, "copy");
     assert!(b.contains("ld.global.f64") && b.contains("mul.wide.s32 %rd") && b.contains(", 8;"));
 }
@@ -463,7 +472,7 @@ parallel_do(4, zeros(4), k)
 ";
 
 fn math_body(expr: &str, double: bool) -> String {
-    let out = compile(&MATH.replace("FN", expr), &PtxOptions { double, ..PtxOptions::default() });
+    let out = compile_in(&MATH.replace("FN", expr), double, &PtxOptions::default());
     assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
     body(&out, "k").to_string()
 }
@@ -515,7 +524,7 @@ fn complex_elements_are_two_words_and_division_is_num_complex() {
     // num-complex: (xu + yv)/(u² + v²), (yu − xv)/(u² + v²): two divisions by the norm.
     let ops = opcodes(b);
     assert_eq!(ops.iter().filter(|o| *o == "div.rn.f32").count(), 2, "{b}");
-    let d = compile(COMPLEX, &PtxOptions { double: true, ..PtxOptions::default() });
+    let d = compile_in(COMPLEX, true, &PtxOptions::default());
     let b = body(&d, "cdiv");
     assert!(b.contains("+8]") && b.contains("div.rn.f64"), "complex<f64> in double mode: {b}");
 }

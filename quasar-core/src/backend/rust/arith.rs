@@ -1,13 +1,14 @@
 //! Arithmetic: Quasar's unary and binary operators on numbers, fixed-size vectors (in
 //! kernels) and host arrays (element-wise), with the operands converted to a common type.
 
-use super::expr::{cast_num, describe, V};
+use super::expr::{cast_num, V};
 use super::func::FnGen;
+use super::repr::describe;
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{Const, Expr};
-use crate::sema::types::{promote, Type};
+use crate::sema::types::Type;
 use crate::span::Span;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -185,7 +186,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let ctx = self.ctx;
         let is_ref = |t: &Type| {
             matches!(t, Type::Pointer(_) | Type::Null)
-                || matches!(super::expr::repr_in(g, t, ctx, span), Ok(Repr::Obj(_)))
+                || matches!(super::repr::repr_in(g, t, ctx, span), Ok(Repr::Obj(_)))
         };
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_ref(&l.ty) && is_ref(&rr.ty) {
             let t = self.pointer_compare(op == BinaryOp::Eq, l, rr)?;
@@ -213,8 +214,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let logic = matches!(op, BinaryOp::And | BinaryOp::Or);
         // The operand type: the result's, or for comparisons the operands' common type.
         let operand_num = if compare || logic {
-            let common = promote(l.ty.elem(), rr.ty.elem());
-            Num::of(&common, self.g.opts.double).unwrap_or(n)
+            match (Num::of(l.ty.elem()), Num::of(rr.ty.elem())) {
+                (Some(a), Some(b)) => Num::promote(a, b),
+                _ => n,
+            }
         } else {
             n
         };

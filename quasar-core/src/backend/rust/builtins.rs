@@ -258,7 +258,7 @@ impl FnGen<'_, '_> {
             B::Size => match nargs {
                 1 => self.size_of(&args[0], &r, span)?,
                 2 if !matches!(
-                    super::expr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
+                    super::repr::repr_in(self.g, &args[1].ty, self.ctx, span)?,
                     Repr::Num(_)
                 ) =>
                 {

@@ -86,7 +86,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let mut vals = Vec::new();
         for (a, p) in args.iter().zip(&slots) {
             let l = f.local(*p);
-            let pr = super::expr::repr_in(self.g, &l.ty, callee_ctx, l.span)?;
+            let pr = super::repr::repr_in(self.g, &l.ty, callee_ctx, l.span)?;
             if self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
                 return Err(unsupported(
                     a.span,
@@ -102,7 +102,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let mut outs = Vec::new();
         for o in &f.outputs {
             let l = f.local(*o);
-            outs.push(super::expr::repr_in(self.g, &l.ty, callee_ctx, l.span)?);
+            outs.push(super::repr::repr_in(self.g, &l.ty, callee_ctx, l.span)?);
         }
         let t = quote!(#name(#(#vals),*)?);
         let r = self.repr_of(ty, span)?;

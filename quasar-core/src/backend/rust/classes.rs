@@ -140,7 +140,7 @@ fn field_reprs(g: &Gen, k: usize, span: Span) -> GResult<Vec<(String, Repr)>> {
     let d = def(g, &c).ok_or_else(|| unsupported(span, "this class", "define the class"))?;
     let mut out = Vec::new();
     for (f, t) in d.fields_of(&c.args) {
-        out.push((f, super::expr::repr_in(g, &t, super::func::Ctx::Host, d.span)?));
+        out.push((f, super::repr::repr_in(g, &t, super::func::Ctx::Host, d.span)?));
     }
     Ok(out)
 }
@@ -529,8 +529,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     span,
                     format_args!(
                         "a conversion from {} to {}",
-                        super::expr::describe(from),
-                        super::expr::describe(to)
+                        super::repr::describe(from),
+                        super::repr::describe(to)
                     ),
                     "pass an object of the class or of a class derived from it",
                 ))

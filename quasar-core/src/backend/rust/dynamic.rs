@@ -36,7 +36,7 @@ impl FnGen<'_, '_> {
             Repr::Num(_) | Repr::Str | Repr::Array(..) => Ok(quote!(#p::IntoValue::into_value(#t))),
             r => Err(unsupported(
                 span,
-                format_args!("{} stored as a value of type `??`", super::expr::describe(&r)),
+                format_args!("{} stored as a value of type `??`", super::repr::describe(&r)),
                 "store numbers, strings, arrays, cells or objects in dynamic values",
             )),
         }
@@ -53,7 +53,7 @@ impl FnGen<'_, '_> {
             }
             r => Err(unsupported(
                 span,
-                format_args!("a value of type `??` used as {}", super::expr::describe(r)),
+                format_args!("a value of type `??` used as {}", super::repr::describe(r)),
                 "give the value a number, string or array type",
             )),
         }

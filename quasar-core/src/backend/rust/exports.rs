@@ -1,8 +1,8 @@
 //! The public API of a `quasar!` block (ARCHITECTURE §1): one `pub fn` per top-level
 //! function, with Rust types and `quasar::Result`, and `pub fn script()`.
 
-use super::expr::repr_in;
 use super::func::Ctx;
+use super::repr::repr_in;
 use super::ty::Repr;
 use super::{unsupported, Gen};
 use crate::diagnostics::Diagnostic;
@@ -107,7 +107,11 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
             // function stays internal to the module.
             g.diagnostics.push(Diagnostic::warning(
                 l.span,
-                format!("`{name}` is not exported to Rust: its parameter `{}` is {}", l.name, l.ty),
+                format!(
+                    "`{name}` is not exported to Rust: its parameter `{}` is {}",
+                    l.name,
+                    l.ty.spelled_with_scalar(g.opts.scalar)
+                ),
             ));
             return Ok(quote!());
         }
@@ -120,7 +124,7 @@ fn export(g: &mut Gen, name: &str, id: FunctionId) -> Result<TokenStream, Diagno
             Repr::Array(_, Some(rank)) => {
                 let rank = rank as usize;
                 let what = format!("argument `{}` of `{name}`", l.name);
-                let declared = l.ty.to_string();
+                let declared = l.ty.spelled_with_scalar(g.opts.scalar).to_string();
                 quote!(#ident.with_rank(#rank, #what, #declared)?)
             }
             _ => arg,
@@ -205,10 +209,14 @@ fn signature_text(g: &Gen, id: FunctionId) -> String {
         .iter()
         .map(|p| {
             let l = f.local(*p);
-            format!("{} : {}", l.name, l.ty)
+            format!("{} : {}", l.name, l.ty.spelled_with_scalar(g.opts.scalar))
         })
         .collect();
-    let os: Vec<String> = f.outputs.iter().map(|p| f.local(*p).ty.to_string()).collect();
+    let os: Vec<String> = f
+        .outputs
+        .iter()
+        .map(|p| f.local(*p).ty.spelled_with_scalar(g.opts.scalar).to_string())
+        .collect();
     format!("({}) -> ({})", ps.join(", "), os.join(", "))
 }
 

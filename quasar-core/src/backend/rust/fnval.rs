@@ -9,8 +9,8 @@
 //! [`crate::analysis::FnValues::variants`], then a
 //! `repr(C)` union of the variants' fields; see the ABI section of `backend/ptx/mod.rs`).
 
-use super::expr::repr_in;
 use super::func::Ctx;
+use super::repr::repr_in;
 use super::ty::Repr;
 use super::{unsupported, GResult, Gen};
 use crate::ir::{Expr, FunctionId};

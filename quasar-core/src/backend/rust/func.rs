@@ -186,7 +186,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             if r == Repr::Unit {
                 return Err(unsupported(
                     l.span,
-                    format_args!("the parameter `{}` of type {}", l.name, l.ty),
+                    format_args!(
+                        "the parameter `{}` of type {}",
+                        l.name,
+                        l.ty.spelled_with_scalar(self.g.opts.scalar)
+                    ),
                     "give the parameter a number, string or array type",
                 ));
             }

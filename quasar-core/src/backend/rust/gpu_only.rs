@@ -28,13 +28,15 @@ pub(crate) fn stub_kernel(g: &mut Gen, id: FunctionId, what: &str) -> GResult<To
         .kernel(id)
         .map(|k| k.shared.iter().map(|s| (s.local, s.dims.clone())).collect())
         .unwrap_or_default();
-    let (shared_fn, mut kernel) = (quote!(), quote!(#rt::run::Kernel::new(#kname, #name)));
+    let src = &f.name;
+    let (shared_fn, mut kernel) =
+        (quote!(), quote!(#rt::run::Kernel::new(#kname, #name).with_source_name(#src)));
     let shared_fn = if shared.is_empty() {
         shared_fn
     } else {
         let mut fg = FnGen::new(g, id, Ctx::Kernel)?;
         for (l, args) in &shared {
-            let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
+            let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem));
             let n = n.ok_or_else(|| {
                 unsupported(
                     fg.f.span,

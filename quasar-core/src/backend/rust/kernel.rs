@@ -39,6 +39,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     })?;
     let rank = info.position_rank;
     let slots = info.arg_slots.clone();
+    let assigned_args = info.assigned_args.clone();
     let outs = info.outputs.clone();
     let shared: Vec<(LocalId, Vec<Expr>)> =
         info.shared.iter().map(|s| (s.local, s.dims.clone())).collect();
@@ -49,7 +50,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = super::expr::elem_num(fg.g, &a.elem).ok_or_else(|| {
+            let n = super::repr::elem_num(fg.g, &a.elem).ok_or_else(|| {
                 unsupported(
                     local.span,
                     format_args!("arrays of {}", a.elem),
@@ -63,7 +64,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         fg.outputs.insert(*o, k);
     }
     for (l, args) in &shared {
-        let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem, fg.g.opts.double));
+        let n = fg.f.local(*l).ty.as_array().and_then(|a| Num::of(&a.elem));
         let n = n.ok_or_else(|| {
             unsupported(
                 fg.f.span,
@@ -114,9 +115,8 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         });
     }
     // Parameters the body assigns to (the manual's `val = acc(val, …)`): per-thread copies.
-    fg.assigned_params = assigned_locals(&fg.f.body)
+    fg.assigned_params = assigned_args
         .into_iter()
-        .filter(|l| slots.contains(l))
         .filter(|&l| matches!(fg.local_repr(l), Repr::Num(_) | Repr::Fixed(..)))
         .collect();
     let d = rank.unwrap_or(0);
@@ -158,8 +158,11 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let sname = format_ident!("{}__shared", name);
     // The Quasar names of the launch arguments, for errors and the profile.
     let params: Vec<String> = slots.iter().map(|&l| fg.f.local(l).name.clone()).collect();
-    let mut builder =
-        quote!(#full_rt::run::Kernel::new(#kname, #name::run).with_params(&[#(#params),*]));
+    // The Quasar name, for the run-time errors of the kernel's code.
+    let src = &fg.f.name;
+    let mut builder = quote!(#full_rt::run::Kernel::new(#kname, #name::run)
+        .with_params(&[#(#params),*])
+        .with_source_name(#src));
     if !shared.is_empty() {
         builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {
@@ -216,29 +219,6 @@ pub(super) fn specials_only(fg: &FnGen, d: usize, names: &[Special]) -> TokenStr
         out.push(quote!(let #n = #v;));
     }
     quote!(#(#out)*)
-}
-
-/// The locals a block assigns to as a whole (`x = …`, `x op= …`, `[x, …] = …`).
-fn assigned_locals(body: &[crate::ir::Stmt]) -> Vec<LocalId> {
-    use crate::ir::PlaceKind;
-    let mut out = Vec::new();
-    crate::ir::walk::walk_block(
-        body,
-        &mut |s| {
-            let places: Vec<&crate::ir::Place> = match &s.kind {
-                StmtKind::Assign { place, .. } => vec![place],
-                StmtKind::Destructure { places, .. } => places.iter().flatten().collect(),
-                _ => Vec::new(),
-            };
-            for p in places {
-                if let PlaceKind::Local(l) = p.kind {
-                    out.push(l);
-                }
-            }
-        },
-        &mut |_| {},
-    );
-    out
 }
 
 /// The locals of one thread: the kernel's non-`Var` locals, and a per-thread copy of each

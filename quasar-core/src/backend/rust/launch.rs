@@ -66,7 +66,7 @@ impl FnGen<'_, '_> {
             let v = self.expr(a)?;
             match &l.ty {
                 Type::Array(arr) => {
-                    let n = super::expr::elem_num(self.g, &arr.elem).ok_or_else(|| {
+                    let n = super::repr::elem_num(self.g, &arr.elem).ok_or_else(|| {
                         unsupported(
                             a.span,
                             "this kernel argument",
@@ -85,7 +85,7 @@ impl FnGen<'_, '_> {
                     );
                 }
                 t => {
-                    let r = super::expr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
+                    let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
                     let x = self.convert(v, &r, a.span)?;
                     chain.push(quote!(let __l = __l.scalar(#x);));
                 }
@@ -95,7 +95,7 @@ impl FnGen<'_, '_> {
         let mut out_tys = Vec::new();
         for (k, &(o, op)) in info.outputs.iter().enumerate() {
             let l = kf.local(o);
-            let r = super::expr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
+            let r = super::repr::repr_in(self.g, &l.ty, Ctx::Kernel, l.span)?;
             let Repr::Num(n) = r else {
                 return Err(unsupported(
                     l.span,
@@ -160,7 +160,7 @@ impl FnGen<'_, '_> {
             }
             other => return Err(unsupported(
                 e.span,
-                format_args!("launch dimensions that are {}", super::expr::describe(&other)),
+                format_args!("launch dimensions that are {}", super::repr::describe(&other)),
                 "write an `int`, such as `numel(y)`, or a vector of them, such as `size(y)` or \
                      `[m, n]`",
             )),

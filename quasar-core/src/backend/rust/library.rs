@@ -1,9 +1,9 @@
 //! Calls of the run-time library (manual tables 14.1 and 14.2) in host code: strings
 //! (`quasar_std::text`), timing and console (`system`), figures (`figure`), files (`files`),
-//! FFTs (`fft`) and linear algebra (`linalg`), and the bit operations and type limits that
-//! kernels use too. A file is the `int` identifier `fopen` returns. Functions that need
-//! values this back end cannot hold yet (cells, `??` objects, strings as array elements) are
-//! compile errors that name the function and what it needs.
+//! FFTs (`fft`) and linear algebra (`linalg`); the bit operations and type limits that
+//! kernels use too are `bits.rs`. A file is the `int` identifier `fopen` returns. Functions
+//! that need values this back end cannot hold yet (cells, `??` objects, strings as array
+//! elements) are compile errors that name the function and what it needs.
 
 use super::expr::cast_num;
 use super::func::FnGen;
@@ -294,7 +294,8 @@ impl FnGen<'_, '_> {
                 if v.r == Repr::Value {
                     quote!(#t.quasar_type())
                 } else {
-                    let name = args[0].ty.to_string();
+                    // As the source spells it: `scalar`, not `scalar'single`.
+                    let name = args[0].ty.spelled_with_scalar(self.g.opts.scalar).to_string();
                     quote!({ let _ = #t; ::std::string::String::from(#name) })
                 }
             }
@@ -479,94 +480,6 @@ impl FnGen<'_, '_> {
         let s = format!("{}:{}", self.g.opts.file_name_of(span), span.line);
         quote!(#s)
     }
-
-    /// `and or xor shl shr not` (bitwise, on integers), `angle`, `maxvalue`/`minvalue`, in host
-    /// and kernel code.
-    pub(super) fn bits_and_limits(
-        &mut self,
-        b: Builtin,
-        args: &[Expr],
-        r: &Repr,
-        span: Span,
-    ) -> GResult<TokenStream> {
-        let rt = self.g.rt.clone();
-        let bi = quote!(#rt::qstd::builtins);
-        let name = b.name();
-        let bad = || {
-            unsupported(
-                span,
-                format_args!("the built-in `{name}` with these arguments"),
-                "pass the arguments the manual lists for this built-in",
-            )
-        };
-        let n = r.num().ok_or_else(bad)?;
-        let nt = n.tokens(&rt);
-        Ok(match b {
-            B::Maxvalue | B::Minvalue => {
-                let c = if b == B::Maxvalue { quote!(MAX) } else { quote!(MIN) };
-                let v = quote!(<#nt>::#c);
-                match r {
-                    Repr::Num(_) => v,
-                    _ => return Err(bad()),
-                }
-            }
-            B::Not => {
-                if !n.is_int() || args.len() != 1 {
-                    return Err(bad());
-                }
-                self.map1(
-                    &args[0],
-                    r,
-                    n,
-                    |x| quote!((!#x)),
-                    Some(quote!((|__x| #bi::map(__x, |__v: #nt| !__v)))),
-                )?
-            }
-            B::And | B::Or | B::Xor | B::Shl | B::Shr => {
-                if !n.is_int() || args.len() != 2 {
-                    return Err(bad());
-                }
-                let op = |x: TokenStream, y: TokenStream| match b {
-                    B::And => quote!((#x & #y)),
-                    B::Or => quote!((#x | #y)),
-                    B::Xor => quote!((#x ^ #y)),
-                    // C's shifts for counts below the width; larger counts give 0 (or the
-                    // sign for `shr` of a negative number), never a panic.
-                    B::Shl => quote!(#x.checked_shl(#y as u32).unwrap_or(0)),
-                    _ if is_signed(n) => {
-                        quote!(#x.checked_shr(#y as u32).unwrap_or(#x >> (<#nt>::BITS - 1)))
-                    }
-                    _ => quote!(#x.checked_shr(#y as u32).unwrap_or(0)),
-                };
-                let e = op(quote!(__x), quote!(__y));
-                let array_fn =
-                    quote!((|__a, __b| #bi::zip_map(#name, __a, __b, |__x: #nt, __y: #nt| #e)));
-                self.map2(&args[0], &args[1], r, n, op, array_fn)?
-            }
-            B::Angle => {
-                let a = self.expr(&args[0])?;
-                let from = a.r.num().ok_or_else(bad)?;
-                if !matches!(a.r, Repr::Num(_)) || !matches!(r, Repr::Num(_)) {
-                    return Err(bad());
-                }
-                let x = a.t;
-                if from.is_complex() {
-                    let re = cast_num(from.part(), n, quote!(__z.re), &rt);
-                    let im = cast_num(from.part(), n, quote!(__z.im), &rt);
-                    quote!({ let __z = #x; #rt::qstd::rt::atan2(#im, #re) })
-                } else {
-                    let v = cast_num(from, n, x, &rt);
-                    let z = n.zero(&rt);
-                    quote!(#rt::qstd::rt::atan2(#z, #v))
-                }
-            }
-            _ => return Err(bad()),
-        })
-    }
-}
-
-fn is_signed(n: Num) -> bool {
-    matches!(n, Num::I8 | Num::I16 | Num::I32 | Num::I64)
 }
 
 /// The manual's `system.q` type predicates (§2.2), decided from the static type: `isreal`

@@ -16,10 +16,12 @@
 
 mod arith;
 mod barrier;
+mod bits;
 mod builtins;
 mod call;
 mod classes;
 mod collapse;
+mod components;
 mod control;
 mod dynamic;
 mod exports;
@@ -35,6 +37,7 @@ mod launch_query;
 mod library;
 mod matrix;
 mod ptx_embed;
+mod repr;
 mod shared;
 mod slice;
 mod stmt;
@@ -53,8 +56,9 @@ use quote::{format_ident, quote};
 /// Code generation options.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// `scalar` is `f64` instead of `f32` (Quasar's double-precision mode).
-    pub double: bool,
+    /// The precision `scalar` has in this compilation (`'single`, or `'double` in double
+    /// mode): the IR has it resolved already; messages and docs spell it `scalar` again.
+    pub scalar: crate::sema::types::Precision,
     /// The path of the `quasar` facade crate in generated code (`::quasar`).
     pub krate: TokenStream,
     /// The Quasar file name used in run-time error locations.
@@ -87,7 +91,7 @@ impl Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            double: false,
+            scalar: crate::sema::types::Precision::Single,
             krate: quote!(::quasar),
             file_name: "<quasar>".into(),
             source: String::new(),
@@ -243,7 +247,7 @@ impl<'m> Gen<'m> {
         let rt = &self.rt;
         let file = self.opts.file_name_of(span);
         let (line, col) = (span.line, span.col);
-        quote!(#rt::run::SourceLocation { file: ::std::string::String::from(#file), line: #line, col: #col })
+        quote!(#rt::run::SourceLocation::new(#file, #line, #col))
     }
 }
 

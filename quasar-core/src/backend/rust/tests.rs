@@ -90,3 +90,36 @@ fn pointwise_kernels_over_cubes_get_a_flat_loop() {
     );
     assert!(!not_flat.contains("__run"), "{not_flat}");
 }
+
+#[test]
+fn double_mode_decides_scalar_and_messages_spell_it_as_written() {
+    let src = "function y : vec = twice(x : vec, s : scalar'single)
+                   y = 2 * x + s
+               endfunction";
+    for (double, elem) in [(false, "f32"), (true, "f64")] {
+        let opts =
+            Options { back_ends: vec![BackEnd::Rust], double, ..Options::new("t.q", src, "t.q") };
+        let (art, _) = compile(&opts);
+        assert!(!art.has_errors(), "{:?}", art.diagnostics);
+        let code = art.rust.expect("Rust items").to_string();
+        // `x : vec` is an array of the mode's float; `s : scalar'single` stays `f32`.
+        assert!(
+            code.contains(&format!("x : & :: quasar :: __rt :: run :: Array < {elem} >")),
+            "{code}"
+        );
+        assert!(code.contains("s : f32"), "{code}");
+        // The run-time rank check names the type as the source wrote it.
+        assert!(code.contains("\"argument `x` of `twice`\" , \"vec\""), "{code}");
+    }
+}
+
+#[test]
+fn comparisons_promote_number_types_as_the_ptx_back_end() {
+    use super::ty::Num;
+    assert_eq!(Num::promote(Num::I32, Num::F32), Num::F32);
+    assert_eq!(Num::promote(Num::F64, Num::F32), Num::F64);
+    assert_eq!(Num::promote(Num::F16, Num::I8), Num::F16);
+    assert_eq!(Num::promote(Num::C32, Num::F64), Num::C64);
+    assert_eq!(Num::promote(Num::U8, Num::I16), Num::I32);
+    assert_eq!(Num::promote(Num::U8, Num::U8), Num::U8);
+}

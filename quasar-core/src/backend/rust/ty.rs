@@ -65,7 +65,7 @@ fn int_literal(n: Num, i: i64) -> Option<TokenStream> {
 
 impl Num {
     /// The Rust number type of a Quasar number type, `None` for anything else.
-    pub fn of(t: &Type, double: bool) -> Option<Num> {
+    pub fn of(t: &Type) -> Option<Num> {
         Some(match t {
             Type::Int(k, _) => match k {
                 IntKind::Int | IntKind::I32 => Num::I32,
@@ -78,18 +78,44 @@ impl Num {
                 IntKind::U64 => Num::U64,
             },
             Type::Enum(..) => Num::I32,
-            Type::Scalar(p) => match p.width(double) {
+            Type::Scalar(p) => match p.width()? {
                 FloatWidth::F16 => Num::F16,
                 FloatWidth::F32 => Num::F32,
                 FloatWidth::F64 => Num::F64,
             },
             // No half-precision complex type on the CPU: it computes in `Complex<f32>`.
-            Type::Complex(p) => match p.width(double) {
+            Type::Complex(p) => match p.width()? {
                 FloatWidth::F64 => Num::C64,
                 FloatWidth::F16 | FloatWidth::F32 => Num::C32,
             },
             _ => return None,
         })
+    }
+
+    /// The common type of two number types (Quasar's promotion, as the PTX back end's
+    /// `NumTy::promote`): complex over real over integer, the wider float; two different
+    /// integer types meet in `int`.
+    pub fn promote(a: Num, b: Num) -> Num {
+        let width = |n: Num| match n {
+            Num::F64 | Num::C64 => 3,
+            Num::F32 | Num::C32 => 2,
+            Num::F16 => 1,
+            _ => 0,
+        };
+        let w = width(a).max(width(b));
+        match (a, b) {
+            _ if a == b => a,
+            _ if a.is_complex() || b.is_complex() => {
+                if w == 3 {
+                    Num::C64
+                } else {
+                    Num::C32
+                }
+            }
+            _ if w == 0 => Num::I32,
+            _ if width(a) == w => a,
+            _ => b,
+        }
     }
 
     /// Whether the type is a signed or unsigned integer.

@@ -120,7 +120,11 @@ pub fn check_program_main(
     #[cfg(debug_assertions)]
     let verified = crate::ir::verify::check_after(
         &cx.module,
-        crate::ir::verify::Expect { numbered: true, concrete_calls: false },
+        crate::ir::verify::Expect {
+            numbered: true,
+            concrete_calls: false,
+            resolved_precision: false,
+        },
         "type checking",
     );
     let mut diagnostics = std::mem::take(&mut cx.diags);

@@ -106,8 +106,9 @@ pub enum Precision {
     Double,
 }
 
-/// The width of a float. [`Precision::width`] is the one place where `scalar`'s width is
-/// decided from the double mode; both back ends map this, never `Precision::Default` itself.
+/// The width of a float, as both back ends map it. [`Precision::resolved`] is the one place
+/// where `scalar`'s precision is decided from the double mode (the driver applies it to the
+/// whole IR before any back end runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatWidth {
     /// 16-bit IEEE binary16 (`f16`).
@@ -119,15 +120,25 @@ pub enum FloatWidth {
 }
 
 impl Precision {
-    /// How wide a float of this precision is: `scalar` (the default) is `f64` in double mode
-    /// and `f32` otherwise (manual §2.2).
-    pub fn width(self, double: bool) -> FloatWidth {
+    /// The concrete precision in a program compiled with or without double mode: `scalar`
+    /// (the default) is `'double` in double mode and `'single` otherwise (manual §2.2.1).
+    pub fn resolved(self, double: bool) -> Precision {
         match self {
-            Precision::Half => FloatWidth::F16,
-            Precision::Single => FloatWidth::F32,
-            Precision::Double => FloatWidth::F64,
-            Precision::Default if double => FloatWidth::F64,
-            Precision::Default => FloatWidth::F32,
+            Precision::Default if double => Precision::Double,
+            Precision::Default => Precision::Single,
+            p => p,
+        }
+    }
+
+    /// How wide a float of this precision is; `None` for [`Precision::Default`], which the
+    /// driver resolves before code generation (the IR's invariants), so that no back end
+    /// decides it.
+    pub fn width(self) -> Option<FloatWidth> {
+        match self {
+            Precision::Half => Some(FloatWidth::F16),
+            Precision::Single => Some(FloatWidth::F32),
+            Precision::Double => Some(FloatWidth::F64),
+            Precision::Default => None,
         }
     }
 
@@ -447,6 +458,57 @@ impl Type {
                 ..(**f).clone()
             })),
             t => t.clone(),
+        }
+    }
+
+    /// The type with every float precision `p` replaced by `f(p)` (element, field, parameter
+    /// and result types included).
+    pub fn map_precision(&self, f: &dyn Fn(Precision) -> Precision) -> Type {
+        let all = |ts: &[Type]| ts.iter().map(|t| t.map_precision(f)).collect::<Vec<_>>();
+        match self {
+            Type::Scalar(p) => Type::Scalar(f(*p)),
+            Type::Complex(p) => Type::Complex(f(*p)),
+            Type::Array(a) => {
+                let mut a = (**a).clone();
+                a.elem = a.elem.map_precision(f);
+                Type::Array(Box::new(a))
+            }
+            Type::CellTuple(ts) => Type::CellTuple(all(ts)),
+            Type::Tuple(ts) => Type::Tuple(all(ts)),
+            Type::Union(ts) => Type::Union(all(ts)),
+            Type::Class(c) => Type::Class(ClassRef { args: all(&c.args), ..c.clone() }),
+            Type::Pointer(t) => Type::Pointer(Box::new(t.map_precision(f))),
+            Type::TypeValue(t) => Type::TypeValue(Box::new(t.map_precision(f))),
+            Type::Function(ft) => Type::Function(Box::new(FnType {
+                params: all(&ft.params),
+                results: all(&ft.results),
+                ..(**ft).clone()
+            })),
+            t => t.clone(),
+        }
+    }
+
+    /// The type as the source of a program whose `scalar` has the precision `scalar` spells
+    /// it, for messages: that precision is the default one (`vec`, not `vec[scalar'single]`).
+    pub fn spelled_with_scalar(&self, scalar: Precision) -> Type {
+        self.map_precision(&|p| if p == scalar { Precision::Default } else { p })
+    }
+
+    /// Whether some float in the type (elements and parameters included) has the default
+    /// precision, i.e. the double mode was not applied to it.
+    pub fn has_default_precision(&self) -> bool {
+        match self {
+            Type::Scalar(p) | Type::Complex(p) => *p == Precision::Default,
+            Type::Array(a) => a.elem.has_default_precision(),
+            Type::CellTuple(ts) | Type::Tuple(ts) | Type::Union(ts) => {
+                ts.iter().any(Type::has_default_precision)
+            }
+            Type::Class(c) => c.args.iter().any(Type::has_default_precision),
+            Type::Pointer(t) | Type::TypeValue(t) => t.has_default_precision(),
+            Type::Function(ft) => {
+                ft.params.iter().chain(&ft.results).any(Type::has_default_precision)
+            }
+            _ => false,
         }
     }
 
