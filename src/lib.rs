@@ -184,9 +184,9 @@ pub use quasar_macros::quasar;
 
 #[doc(inline)]
 pub use quasar_runtime::{
-    host_memory_in_use, print_profile, profile, set_host_memory_limit, set_mode, write_trace,
-    Array, Element, Error, Profile, Result, Runtime, SchedMode, SourceLocation, Trace,
-    TransferReason,
+    host_memory_in_use, print_profile, profile, release_spare_host_memory, set_host_memory_limit,
+    set_mode, spare_host_memory, write_trace, Array, Element, Error, Profile, Result, Runtime,
+    SchedMode, SourceLocation, Trace, TransferReason,
 };
 
 /// `half::f16`: the element type of `scalar'half`.

@@ -196,7 +196,9 @@ fn keep_spare(spare: Spare) {
     }
 }
 
-/// Frees every spare block (the memory goes back to the allocator).
+/// Frees the spare blocks: freed arrays of 1 MiB or more (at most 8, 512 MiB in all) that the
+/// runtime keeps so that `uninit` arrays of the same element type and size reuse them without
+/// page faults. Call it to give that memory back to the allocator.
 pub fn release_spare_host_memory() {
     let all = std::mem::take(&mut *spares());
     for s in all {
@@ -205,7 +207,8 @@ pub fn release_spare_host_memory() {
     }
 }
 
-/// Bytes held by spare blocks.
+/// Bytes held by spare blocks (see [`release_spare_host_memory`]); they are not counted in
+/// [`host_memory_in_use`].
 pub fn spare_host_memory() -> usize {
     spares().iter().map(|s| s.layout.size()).sum()
 }

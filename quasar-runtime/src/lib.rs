@@ -58,7 +58,10 @@ pub use control::{alloc_attribute, sched_attribute, schedule, transfer_attribute
 pub use device::{GpuDevice, PoolStats};
 pub use element::{ElemInfo, Element};
 pub use error::{Error, Result, SourceLocation};
-pub use hostmem::{host_memory_in_use, host_memory_limit, host_vec, set_host_memory_limit};
+pub use hostmem::{
+    host_memory_in_use, host_memory_limit, host_vec, release_spare_host_memory,
+    set_host_memory_limit, spare_host_memory,
+};
 pub use kernel::{BlockBytes, BlockCtx, CpuKernel, Kernel, KernelArgs, KernelView};
 pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
 pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
