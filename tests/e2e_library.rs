@@ -320,7 +320,9 @@ function [blk, cnt, y, big, square, plain] = launch_choices(n : int, large : int
     blk = opt_block_size(stride_kernel, n)
     cnt = opt_block_cnt(stride_kernel, blk, n)
     y = zeros(n)
-    parallel_do([cnt * blk, blk], y, stride_kernel)
+    % One dimension: the manual's `parallel_do([cnt .* blk, blk], …)` with scalar sizes reads
+    % as a two-dimensional launch here (the launch instance would not be the queried one).
+    parallel_do(cnt * blk, y, stride_kernel)
     big = opt_block_cnt(stride_kernel, blk, large)
     square = opt_block_size(stride_kernel)
     plain = opt_block_size(plain_kernel, [1080, 1920])
