@@ -325,54 +325,41 @@ impl<'g, 'm> FnGen<'g, 'm> {
             return Ok(quote!({ #bind #(#pre)* #body }));
         }
         let zero_outside = !matches!(mode, Access::Checked | Access::Unchecked);
-        // With the block's geometry, the modes without errors are one runtime call that tests
-        // (or maps) every index and reads zero or writes nothing outside.
-        if let (Some((nn, ss, _)), true) = (&geom, zero_outside) {
-            let q = quote!(#rt::qstd::rt);
-            let m = match mode {
-                Access::Clamped => quote!(Clamped),
-                Access::Circular => quote!(Circular),
-                Access::Mirror => quote!(Mirror),
-                _ => quote!(Safe),
-            };
-            let (bind, v) = match is_ident(&view) {
-                true => (quote!(), view.clone()),
-                false => (quote!(let __v = #view;), quote!(__v)),
-            };
-            let g = quote!((#nn, #ss));
-            match &write {
-                None => {
-                    return Ok(
-                        quote!({ #bind #(#pre)* #q::view_get(&#v, #q::Mode::#m, #g, [#(#comps),*]) }),
-                    )
-                }
-                Some((AssignOp::Assign, x)) => {
-                    return Ok(
-                        quote!({ #bind #(#pre)* let __i = [#(#comps),*]; let __x = #x; #q::view_set(&#v, #g, __i, __x) }),
-                    )
-                }
-                _ => {}
-            }
-        }
-        // With the block's geometry, a `'checked` read or `=` write is one runtime call that
-        // gives the located index error (`?`: the thread's function returns it).
-        if let (Some((nn, ss, _)), Access::Checked) = (&geom, mode) {
+        // With the block's geometry, every mode but `'unchecked` is one runtime call: the modes
+        // without errors test (or map) every index and read zero or write nothing outside;
+        // `'checked` gives the located index error (`?`: the thread's function returns it).
+        if let (Some((nn, ss, _)), false) = (&geom, mode == Access::Unchecked) {
             let q = quote!(#rt::qstd::rt);
             let (bind, v) = match is_ident(&view) {
                 true => (quote!(), view.clone()),
                 false => (quote!(let __v = #view;), quote!(__v)),
             };
-            let (g, site) = (quote!((#nn, #ss)), quote!((#name, #file, #line, #col)));
-            match &write {
-                None => {
-                    return Ok(
-                        quote!({ #bind #(#pre)* #q::view_read(&#v, #g, [#(#comps),*], #site)? }),
+            let (g, at) = (quote!((#nn, #ss)), quote!([#(#comps),*]));
+            let (get, set) = match mode {
+                Access::Checked => {
+                    let site = quote!((#name, #file, #line, #col));
+                    (
+                        quote!(#q::view_read(&#v, #g, #at, #site)?),
+                        quote!(#q::view_write(&#v, #g, __i, __x, #site)?),
                     )
                 }
-                Some((AssignOp::Assign, x)) => {
-                    return Ok(
-                        quote!({ #bind #(#pre)* let __i = [#(#comps),*]; let __x = #x; #q::view_write(&#v, #g, __i, __x, #site)? }),
+                _ => {
+                    let m = match mode {
+                        Access::Clamped => quote!(Clamped),
+                        Access::Circular => quote!(Circular),
+                        Access::Mirror => quote!(Mirror),
+                        _ => quote!(Safe),
+                    };
+                    (
+                        quote!(#q::view_get(&#v, #q::Mode::#m, #g, #at)),
+                        quote!(#q::view_set(&#v, #g, __i, __x)),
                     )
+                }
+            };
+            match &write {
+                None => return Ok(quote!({ #bind #(#pre)* #get })),
+                Some((AssignOp::Assign, x)) => {
+                    return Ok(quote!({ #bind #(#pre)* let __i = #at; let __x = #x; #set }))
                 }
                 _ => {}
             }

@@ -66,19 +66,24 @@ pub(super) fn rows(
     let args = quote!(__ctx, __e, __q);
     let res = quote!(__Res);
     let unpack = unpack(env);
-    let (open, close) = &code.outputs;
-    let row_fn = |f: &TokenStream, hot: &TokenStream| {
+    // A function over the segment `[__lo, __hi)` of one row, running `body` per position
+    // between `open` and `close` (the kernel outputs held in registers).
+    let segment_fn = |attr: TokenStream, f: &TokenStream, body: &TokenStream, open, close| {
         quote! {
-            #[inline(always)]
+            #attr
             fn #f(#params) -> #res {
                 let [#(#outer,)* __lo, __hi] = __q;
                 #unpack
                 #open
-                for #plast in __lo..__hi { #hot }
+                for #plast in __lo..__hi { #body }
                 #close
                 ::core::result::Result::Ok(())
             }
         }
+    };
+    let (open, close) = &code.outputs;
+    let row_fn = |f: &TokenStream, hot: &TokenStream| {
+        segment_fn(quote!(#[inline(always)]), f, hot, open, close)
     };
     // With fusable math (`pow`), one generic hot loop: `rows::<true>` calls the fused routines
     // (`pow_sel`), for the versions with `fma` enabled.
@@ -93,17 +98,12 @@ pub(super) fn rows(
     // The border threads of one segment of a row, out of line: a call per segment, not per
     // position, so the views' geometry is read once (a row outside the interior is all
     // border).
-    let thread_fn = code.border.as_ref().map(|body| {
-        quote! {
-            #[inline(never)]
-            fn thread(#params) -> #res {
-                let [#(#outer,)* __lo, __hi] = __q;
-                #unpack
-                for #plast in __lo..__hi { #body }
-                ::core::result::Result::Ok(())
-            }
-        }
-    });
+    // (The border code writes kernel outputs to the block's slots itself.)
+    let none = quote!();
+    let thread_fn = code
+        .border
+        .as_ref()
+        .map(|body| segment_fn(quote!(#[inline(never)]), &quote!(thread), body, &none, &none));
     let mut fields: Vec<TokenStream> = env.iter().map(|f| f.ty.clone()).collect();
     let mut values: Vec<TokenStream> = env
         .iter()
