@@ -193,7 +193,9 @@ fn mentions(e: &Expr, name: &str) -> bool {
 fn type_mentions(t: &ast::TypeExpr, name: &str) -> bool {
     use ast::TypeKind as K;
     match &t.kind {
-        K::Named { name: n, args, .. } => n.name == name || args.iter().any(|a| type_mentions(a, name)),
+        K::Named { name: n, args, .. } => {
+            n.name == name || args.iter().any(|a| type_mentions(a, name))
+        }
         K::Pointer(inner) => type_mentions(inner, name),
         K::Union(ts) | K::Cell(ts) => ts.iter().any(|a| type_mentions(a, name)),
         K::Function(f) => f.results.iter().any(|a| type_mentions(a, name)),
@@ -247,7 +249,9 @@ pub(super) fn prepare<'a>(
             .iter()
             .filter(|p| p.ty.is_none() && !p.variadic && !mentions(&def.pattern, &p.name.name))
             .filter(|p| {
-                def.params.iter().any(|q| q.ty.as_ref().is_some_and(|t| type_mentions(t, &p.name.name)))
+                def.params
+                    .iter()
+                    .any(|q| q.ty.as_ref().is_some_and(|t| type_mentions(t, &p.name.name)))
             })
             .map(|p| p.name.name.clone())
             .collect();
@@ -277,9 +281,11 @@ pub(super) fn prepare<'a>(
             );
             continue;
         }
-        if let Some(p) = def.params.iter().find(|p| {
-            !mentions(&def.pattern, &p.name.name) && !type_params.contains(&p.name.name)
-        }) {
+        if let Some(p) = def
+            .params
+            .iter()
+            .find(|p| !mentions(&def.pattern, &p.name.name) && !type_params.contains(&p.name.name))
+        {
             diags.push(
                 Diagnostic::error(p.span, format!("the reduction's variable `{}` does not appear in its pattern", p.name.name))
                     .with_note("every variable must be bound by the pattern or name a type used in the variables' types (`T` of `(T, a : point[T])`)"),
@@ -572,9 +578,15 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Matches rule number `index` against an expression with these operands.
-    fn match_rule(&mut self, index: usize, values: &[ir::Expr], colons: &[bool]) -> Option<Match<'a>> {
+    fn match_rule(
+        &mut self,
+        index: usize,
+        values: &[ir::Expr],
+        colons: &[bool],
+    ) -> Option<Match<'a>> {
         let rule = &self.cx.rules[index];
-        let (def, type_params, variadic) = (rule.def, rule.type_params.clone(), rule.variadic.clone());
+        let (def, type_params, variadic) =
+            (rule.def, rule.type_params.clone(), rule.variadic.clone());
         let (_, patterns, pattern_colons) = root_of(&def.pattern)?;
         if pattern_colons != colons {
             return None;
@@ -627,7 +639,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if !type_params.is_empty() {
             let mut sizes = self.sizes.clone();
             for p in def.params.iter().filter(|p| !p.variadic) {
-                let (Some(t), Some((_, v))) = (&p.ty, binds.iter().find(|(n, _)| *n == p.name.name))
+                let (Some(t), Some((_, v))) =
+                    (&p.ty, binds.iter().find(|(n, _)| *n == p.name.name))
                 else {
                     continue;
                 };
@@ -758,7 +771,8 @@ fn pattern_size(e: &Expr) -> usize {
     1 + match &e.kind {
         ExprKind::Paren(items) => return items.iter().map(pattern_size).sum(),
         ExprKind::Call { callee, args, .. } | ExprKind::Index { base: callee, indices: args } => {
-            let callee = if matches!(callee.kind, ExprKind::Ident(_)) { 0 } else { pattern_size(callee) };
+            let callee =
+                if matches!(callee.kind, ExprKind::Ident(_)) { 0 } else { pattern_size(callee) };
             callee + args.iter().map(|a| pattern_size(&a.value)).sum::<usize>()
         }
         ExprKind::Binary { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => {

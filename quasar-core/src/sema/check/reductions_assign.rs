@@ -36,9 +36,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => return None,
         };
         let key = RootKey::Assign(op, field);
-        let candidates: Vec<usize> = (0..self.cx.rules.len())
-            .filter(|&i| self.cx.rules[i].tried_at(&key))
-            .collect();
+        let candidates: Vec<usize> =
+            (0..self.cx.rules.len()).filter(|&i| self.cx.rules[i].tried_at(&key)).collect();
         if candidates.is_empty() {
             return None;
         }
@@ -123,7 +122,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The local that assigning to `name` writes while a replacement is lowered: the variable
     /// its reduction variable was bound to. `Some(Err(()))` when that variable is bound to a
     /// value that is no variable (after reporting it).
-    pub(super) fn reduction_target(&mut self, name: &str, span: Span) -> Option<Result<LocalId, ()>> {
+    pub(super) fn reduction_target(
+        &mut self,
+        name: &str,
+        span: Span,
+    ) -> Option<Result<LocalId, ()>> {
         let v = self.reduction_binding(name)?;
         if let ir::ExprKind::Local(id) = peel(&v).kind {
             return Some(Ok(id));
