@@ -107,9 +107,9 @@ def workloads():
         ga = data(np, shape, 2)
         fc = gaussian(np, 6, 2.0)
         add(f"gauss_{size}", "scipy", ndi and (lambda ga=ga, fc=fc: ndi.correlate1d(
-            ndi.correlate1d(ga, fc, axis=1, mode="mirror"), fc, axis=0, mode="mirror")))
+            ndi.correlate1d(ga, fc, axis=1, mode="reflect"), fc, axis=0, mode="reflect")))
         add(f"gauss_{size}", "opencv", cv2 and (lambda ga=ga, fc=fc: cv2.sepFilter2D(
-            ga, -1, fc, fc, borderType=cv2.BORDER_REFLECT_101)))
+            ga, -1, fc, fc, borderType=cv2.BORDER_REFLECT)))
         m, n = shape
         cr = (-2.0 + 3.0 * np.arange(n, dtype=np.float32) / n)[None, :]
         ci = (-1.2 + 2.4 * np.arange(m, dtype=np.float32) / m)[:, None]
