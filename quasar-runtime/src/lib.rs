@@ -38,6 +38,7 @@ pub mod device;
 mod element;
 mod error;
 mod exec;
+pub mod fft;
 mod hostmem;
 mod kernel;
 mod launch;
