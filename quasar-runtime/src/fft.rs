@@ -209,7 +209,7 @@ impl Runtime {
         match r {
             Ok(out) => Ok(Some(out)),
             Err(e) => {
-                self.warn_once(&self.fallback_logged, || {
+                self.warn_once(&self.fft_logged, || {
                     format!("GPU FFT on {} failed ({e}); running on the CPU", dev.name())
                 });
                 Ok(None)
