@@ -61,9 +61,11 @@ fn values(n: usize, seed: usize) -> Vec<f64> {
 }
 
 type Transform<T, R> = fn(&Array<T>) -> quasar::Result<Array<R>>;
+/// A named transform of `T` into complex values of its precision.
+type Named<T> = (&'static str, Transform<T, Complex<<T as fft::FftInput>::Real>>);
 
-/// The nine functions for element type `T`: (name, complex result, real result).
-fn transforms<T: fft::FftInput>() -> Vec<(&'static str, Transform<T, Complex<T::Real>>)> {
+/// The six functions with complex results for element type `T`.
+fn transforms<T: fft::FftInput>() -> Vec<Named<T>> {
     vec![
         ("fft1", fft::fft1),
         ("fft2", fft::fft2),
@@ -74,6 +76,7 @@ fn transforms<T: fft::FftInput>() -> Vec<(&'static str, Transform<T, Complex<T::
     ]
 }
 
+/// The three inverses with real results (`irealfftN`).
 fn real_transforms<T: fft::FftInput>() -> Vec<(&'static str, Transform<T, T::Real>)> {
     vec![
         ("irealfft1", fft::irealfft1),

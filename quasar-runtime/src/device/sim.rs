@@ -12,8 +12,8 @@
 
 use super::cpu::{execute, panic_message};
 use super::{DevPtr, DeviceArg, DeviceLaunch, Fence, FenceImpl, GpuBackend};
-use crate::fft::FftJob;
 use crate::error::{Error, Result};
+use crate::fft::FftJob;
 use crate::kernel::{KernelArgs, RawArg};
 use crate::output::OutputSpec;
 use std::alloc::{alloc_zeroed, dealloc, Layout};
