@@ -8,8 +8,8 @@
 //! once): real input is widened to complex by a small kernel, `cufftExecC2C`/`Z2Z` transforms
 //! (out of place from complex input, in place after widening), an inverse is scaled by `1/N`,
 //! and `irealfft`'s real parts are taken, each by a kernel of the PTX module below. Plans are
-//! cached per layout and precision for the back end's lifetime (with their work areas, which
-//! cuFFT allocates outside the runtime's pool).
+//! cached per layout and precision (at most [`MAX_PLANS`], with their work areas, which cuFFT
+//! allocates outside the runtime's pool).
 
 use super::{cuda, CudaBackend, Fence, Stream};
 use crate::error::{Error, Result};
@@ -24,6 +24,9 @@ use std::sync::{Mutex, OnceLock};
 /// cuFFT functions called here; checked before the first call.
 const CUFFT_SYMBOLS: &[&str] =
     &["cufftPlanMany", "cufftSetStream", "cufftExecC2C", "cufftExecZ2Z", "cufftDestroy"];
+
+/// Plans kept at most (each with its work area); beyond, the cache starts again.
+const MAX_PLANS: usize = 32;
 
 /// Threads per block of the helper kernels.
 const BLOCK: usize = 256;
@@ -160,6 +163,17 @@ impl CudaBackend {
             let plan = match plans.get(&(job.layout.clone(), job.double)) {
                 Some(&plan) => plan,
                 None => {
+                    if plans.len() >= MAX_PLANS {
+                        // Bounded: each plan holds a work area. Every plan runs on this
+                        // stream: once it is idle, none is in use.
+                        // SAFETY: a stream of ours.
+                        unsafe { result::stream::synchronize(stream.0) }
+                            .map_err(cuda(what.to_string()))?;
+                        for (_, old) in plans.drain() {
+                            // SAFETY: our plan, not in use.
+                            let _ = unsafe { cufft::destroy(old) };
+                        }
+                    }
                     let plan = make_plan(&job.layout, job.double).map_err(cufft_err(what))?;
                     plans.insert((job.layout.clone(), job.double), plan);
                     plan
