@@ -148,7 +148,8 @@ fn variadic_calls_spread_and_optional_parameters() {
 #[test]
 fn spreads_of_run_time_length_and_of_cells() {
     // `total` weighs its i-th argument by i + 1.
-    let weighted = |v: &[f32]| -> f32 { v.iter().enumerate().map(|(i, a)| (i + 1) as f32 * a).sum() };
+    let weighted =
+        |v: &[f32]| -> f32 { v.iter().enumerate().map(|(i, a)| (i + 1) as f32 * a).sum() };
     let x = [3.0f32, -1.0, 0.25];
     let (t2, t3, t4, t5) = m::spread_forms(&vecf(&x)).unwrap();
     assert_eq!(t2, weighted(&x));

@@ -123,8 +123,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         // A spread of unknown length fills a rest parameter (packed below); anywhere else
         // its elements are matched by their expanded types.
         let first_spread = args.iter().position(|a| matches!(a.kind, ir::ExprKind::Spread(_)));
-        if first_spread.is_some_and(|i| !variadic || i + 1 < params.len() || names[i].is_some())
-        {
+        if first_spread.is_some_and(|i| !variadic || i + 1 < params.len() || names[i].is_some()) {
             return self.match_spread_params(def, args);
         }
         let mut slots: Vec<Option<ir::Expr>> = vec![None; params.len()];
