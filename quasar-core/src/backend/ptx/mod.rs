@@ -76,6 +76,7 @@ mod abi;
 mod assign;
 mod builtins;
 mod call;
+mod class;
 mod complex;
 mod coop;
 #[cfg(test)]
