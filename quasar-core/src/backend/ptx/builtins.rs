@@ -284,7 +284,6 @@ impl Ctx<'_> {
             | B::MetaUbound
             | B::MetaInline
             | B::MetaSpecialize
-            | B::MetaTarget
             | B::MetaFtype
             | B::MetaNops
             | B::MetaAssump
