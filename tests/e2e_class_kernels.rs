@@ -39,7 +39,10 @@ fn nested_classes_and_methods_in_a_2d_kernel() {
             let mass = 1.0 + j as f64;
             let want_y = mass * g as f64 * p2 + 0.5 * id;
             let got_y = y[i * w + j] as f64;
-            assert!((got_y - want_y).abs() <= 1e-5 * want_y.abs().max(1.0), "{i},{j}: {got_y} vs {want_y}");
+            assert!(
+                (got_y - want_y).abs() <= 1e-5 * want_y.abs().max(1.0),
+                "{i},{j}: {got_y} vs {want_y}"
+            );
             assert_eq!(z[i * w + j] as f64, p2 + 100.0 * id, "{i},{j}");
         }
     }

@@ -27,7 +27,9 @@ impl Ctx<'_> {
                     let holds = crate::sema::check::target_holds(t, true);
                     Ok(Val::Num(self.imm_int(NumTy::I32, holds.into()), NumTy::I32))
                 }
-                _ => unsupported(span, "`$target` without a target name", "write `$target(\"gpu\")`"),
+                _ => {
+                    unsupported(span, "`$target` without a target name", "write `$target(\"gpu\")`")
+                }
             },
             B::Syncthreads | B::Syncthread => {
                 let scope = match args.first().and_then(|a| a.constant()) {

@@ -127,7 +127,10 @@ impl Ctx<'_> {
                 }
                 FieldKind::Vec(t, n) => {
                     let b = t.bytes();
-                    Val::Vec((0..*n as u32).map(|k| self.load_word(*t, mem, at + k * b)).collect(), *t)
+                    Val::Vec(
+                        (0..*n as u32).map(|k| self.load_word(*t, mem, at + k * b)).collect(),
+                        *t,
+                    )
                 }
                 FieldKind::Class(c) => self.load_class(c, mem, at),
             };

@@ -371,7 +371,13 @@ impl Ctx<'_> {
     /// The address of `arr[indices]` (the access `node`) after the access mode, and the access
     /// predicate; none of either in the interior of the kernel's partition when `node` is
     /// proven in bounds there.
-    pub fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span, node: NodeId) -> Res<Elem> {
+    pub fn element(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        span: Span,
+        node: NodeId,
+    ) -> Res<Elem> {
         let mut idx = Vec::new();
         for ix in indices {
             let (Index::At(e) | Index::Spread(e)) = ix else {

@@ -99,7 +99,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The meta functions answered while checking: `$str` (the expression's text),
     /// `$eval` (a value the compiler knows) and `$target` (kept for the back ends, which
     /// answer it per target). `None` for the others.
-    fn compile_time_meta(&mut self, name: &str, args: &'a [ast::Arg], span: Span) -> Option<ir::Expr> {
+    fn compile_time_meta(
+        &mut self,
+        name: &str,
+        args: &'a [ast::Arg],
+        span: Span,
+    ) -> Option<ir::Expr> {
         let [arg] = args else { return None };
         match name {
             "$str" => {
@@ -123,18 +128,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             "$target" => {
                 let ast::ExprKind::Str(t) = &arg.value.kind else {
-                    let d = Diagnostic::error(arg.value.span, "`$target` needs a target name in quotes")
-                        .with_note(format!("the targets are {}", TARGETS.join(", ")));
+                    let d = Diagnostic::error(
+                        arg.value.span,
+                        "`$target` needs a target name in quotes",
+                    )
+                    .with_note(format!("the targets are {}", TARGETS.join(", ")));
                     self.report(d);
                     return Some(unknown(span));
                 };
                 if !TARGETS.contains(&t.as_str()) {
                     let d = Diagnostic::error(arg.value.span, format!("unknown target `{t}`"))
-                        .with_note(format!("the targets are {} (manual table 17.2)", TARGETS.join(", ")));
+                        .with_note(format!(
+                            "the targets are {} (manual table 17.2)",
+                            TARGETS.join(", ")
+                        ));
                     self.report(d);
                     return Some(unknown(span));
                 }
-                let name = ir::Expr::new(ir::ExprKind::Const(ir::Const::Str(t.clone())), Type::String, arg.value.span);
+                let name = ir::Expr::new(
+                    ir::ExprKind::Const(ir::Const::Str(t.clone())),
+                    Type::String,
+                    arg.value.span,
+                );
                 Some(ir::Expr::new(
                     ir::ExprKind::Call { callee: meta_callee("$target"), args: vec![name] },
                     Type::INT,

@@ -34,8 +34,8 @@ mod stmt;
 mod type_value;
 mod unavailable;
 
-pub use unavailable::Unavailable;
 pub(crate) use meta::target_holds;
+pub use unavailable::Unavailable;
 
 use super::decls::{Decls, FnDeclId, ScopeId};
 use super::resolve_type::TypeEnv;

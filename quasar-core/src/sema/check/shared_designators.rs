@@ -16,8 +16,8 @@
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
-    Arg, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, FunctionDef, FunctionKind, Ident,
-    Param, Program, Stmt, StmtKind, TypeExpr, TypeKind,
+    Arg, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, FunctionDef, FunctionKind, Ident, Param,
+    Program, Stmt, StmtKind, TypeExpr, TypeKind,
 };
 use std::borrow::Cow;
 
@@ -42,7 +42,9 @@ fn children(s: &Stmt) -> Vec<&[Stmt]> {
         StmtKind::If { branches, else_body } => {
             branches.iter().map(|(_, b)| b.as_slice()).chain(else_body.as_deref()).collect()
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } | StmtKind::Repeat { body, .. } => {
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Repeat { body, .. } => {
             vec![body]
         }
         StmtKind::Match { arms, .. } => arms.iter().map(|a| a.body.as_slice()).collect(),
@@ -77,7 +79,9 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::error(
                     span,
-                    format!("the shared memory designator `{name} : 'shared` is not supported here"),
+                    format!(
+                        "the shared memory designator `{name} : 'shared` is not supported here"
+                    ),
                 )
                 .with_note(
                     "declare designated shared variables at the top level of a `__kernel__` \
@@ -168,9 +172,7 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>) {
                     let span = s.span;
                     out.push(syncthreads(span));
                     let var = format!("{shared}__i");
-                    let at = |name: &str| {
-                        index(ident(name, span), ident(&var, span), span)
-                    };
+                    let at = |name: &str| index(ident(name, span), ident(&var, span), span);
                     let body = vec![stmt(assign(op, at(&target), at(&shared), span), span)];
                     let last = binary(
                         BinaryOp::Sub,
@@ -235,7 +237,8 @@ fn block_thread(f: &mut FunctionDef, span: Span) -> Result<(Expr, Expr), Diagnos
         _ => None,
     };
     let pos = f.params.iter().find(|p| p.name.name == "pos");
-    let Some((pos_ty, r)) = pos.and_then(|p| p.ty.as_ref()).and_then(|t| Some((t.clone(), rank(t)?)))
+    let Some((pos_ty, r)) =
+        pos.and_then(|p| p.ty.as_ref()).and_then(|t| Some((t.clone(), rank(t)?)))
     else {
         return Err(Diagnostic::error(
             span,
@@ -324,7 +327,10 @@ mod tests {
              zeros(4)\n  endif\nendfunction\n",
         );
         assert_eq!(e.len(), 1, "{e:?}");
-        assert!(e[0].contains("3:5: the shared memory designator `s : 'shared` is not supported here"), "{e:?}");
+        assert!(
+            e[0].contains("3:5: the shared memory designator `s : 'shared` is not supported here"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -333,6 +339,9 @@ mod tests {
             "function [] = __kernel__ k(x : vec, pos : int)\n  s : 'shared = x[0..3]\n  x[pos] \
              = s[0]\nendfunction\n",
         );
-        assert!(e.iter().any(|m| m.contains("2:18: initialising the shared memory designator")), "{e:?}");
+        assert!(
+            e.iter().any(|m| m.contains("2:18: initialising the shared memory designator")),
+            "{e:?}"
+        );
     }
 }
