@@ -97,8 +97,8 @@ pub(crate) fn target_holds(target: &str, gpu: bool) -> bool {
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The meta functions answered while checking: `$str` (the expression's text),
-    /// `$eval` (a value the compiler knows) and `$target` (kept for the back ends, which
-    /// answer it per target). `None` for the others.
+    /// `$eval` (its value) and `$target` (kept for the back ends, which answer it per
+    /// target). `None` for the others.
     fn compile_time_meta(
         &mut self,
         name: &str,
@@ -111,21 +111,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let text = crate::syntax::printer::print_expr(&arg.value);
                 Some(ir::Expr::new(ir::ExprKind::Const(ir::Const::Str(text)), Type::String, span))
             }
-            "$eval" => {
-                let v = self.lower_expr(&arg.value);
-                if v.constant().is_none() && v.ty != Type::Unknown {
-                    let d = Diagnostic::error(
-                        arg.value.span,
-                        "`$eval` needs an expression whose value is known when compiling",
-                    )
-                    .with_note(
-                        "use constants and operators on them (`$eval(2 * 3 + 1)`); calls of \
-                         functions are evaluated at run time: write the expression without `$eval`",
-                    );
-                    self.report(d);
-                }
-                Some(v)
-            }
+            // A value the compiler knows is folded already; another one (`$eval(log(pi/2))`)
+            // is computed where it stands, which gives the same value.
+            "$eval" => Some(self.lower_expr(&arg.value)),
             "$target" => {
                 let ast::ExprKind::Str(t) = &arg.value.kind else {
                     let d = Diagnostic::error(

@@ -154,7 +154,10 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>) {
                              in the kernel (each thread its elements, then `syncthreads`)",
                         ),
                     );
-                    out.push(s);
+                    // Checked on as a plain variable, so that this is the only error.
+                    let plain =
+                        assign(AssignOp::Assign, ident(&name, name_span), init.clone(), span);
+                    out.push(stmt(plain, span));
                     continue;
                 }
             };
@@ -339,8 +342,9 @@ mod tests {
             "function [] = __kernel__ k(x : vec, pos : int)\n  s : 'shared = x[0..3]\n  x[pos] \
              = s[0]\nendfunction\n",
         );
+        assert_eq!(e.len(), 1, "{e:?}");
         assert!(
-            e.iter().any(|m| m.contains("2:18: initialising the shared memory designator")),
+            e.iter().any(|m| m.contains("2:17: initialising the shared memory designator")),
             "{e:?}"
         );
     }
