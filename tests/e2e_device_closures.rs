@@ -41,10 +41,11 @@ fn a_device_lambda_captures_an_array_and_a_scalar() {
 fn a_device_function_writes_a_captured_array() {
     let x: Vec<f32> = (0..25).map(|i| ((i * 7) % 11) as f32).collect();
     let y = m::box3(&vecf(&x)).unwrap().to_vec().unwrap();
-    for i in 0..x.len() {
+    assert_eq!(y.len(), x.len());
+    for (i, got) in y.iter().enumerate() {
         let lo = i.saturating_sub(1);
         let hi = (i + 1).min(x.len() - 1);
         let want: f32 = x[lo..=hi].iter().sum::<f32>() / 3.0;
-        close(&format!("box3[{i}]"), y[i], want);
+        close(&format!("box3[{i}]"), *got, want);
     }
 }

@@ -24,7 +24,7 @@ fn the_manuals_shared_memory_histogram() {
 #[test]
 fn an_uninitialised_designator_filled_by_the_block() {
     let w: Vec<f32> = (0..8).map(|k| k as f32 * 0.5 - 1.0).collect();
-    let n = 300;
+    let n: usize = 300;
     let (y, t) = m::table_lookup(&Array::from_vec(&[8], w.clone()).unwrap(), n as i32).unwrap();
     let (y, t) = (y.to_vec().unwrap(), t.to_vec().unwrap());
     let table: Vec<f32> = w.iter().map(|v| 2.0 * v + 1.0).collect();

@@ -539,15 +539,23 @@ impl FnGen<'_, '_> {
             | B::GroupBallot
             | B::GroupMatchAny
             | B::GroupMatchAll
-            | B::MetaCheck
             | B::MetaStr
             | B::MetaEval
+            | B::MetaTarget
+            | B::MetaFtype => {
+                return Err(unsupported(
+                    span,
+                    format_args!("the built-in `{b}` ({nargs} arguments)"),
+                    "pass the arguments the manual lists for this built-in",
+                ))
+            }
+            // Manual §8.6: "only provided for testing"; `$str`, `$eval`, `$target` and
+            // `$ftype` are answered when compiling (`sema/check/meta.rs`).
+            B::MetaCheck
             | B::MetaSimplify
             | B::MetaUbound
             | B::MetaInline
             | B::MetaSpecialize
-            | B::MetaTarget
-            | B::MetaFtype
             | B::MetaNops
             | B::MetaAssump
             | B::MetaSubs
@@ -556,9 +564,11 @@ impl FnGen<'_, '_> {
             | B::MetaTyperecon => {
                 return Err(unsupported(
                     span,
-                    format_args!("the built-in `{b}` ({nargs} arguments)"),
-                    "pass the arguments the manual lists for this built-in",
-))
+                    format_args!("the meta function `{b}`"),
+                    "write the code it stands for (for `$specialize`, call the function with \
+                     the values and types it would fix; `$inline(f)(x)` is `f(x)`); this \
+                     compiler answers `$str`, `$eval`, `$target` and `$ftype` when compiling",
+                ))
             }
         };
         Ok(V { t, r })
