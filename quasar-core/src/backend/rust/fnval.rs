@@ -76,7 +76,12 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
                      array to the kernel as a parameter",
                 ));
             }
-            vals.push(self.expr_as(c, &pr)?);
+            let v = self.expr_as(c, &pr)?;
+            vals.push(if boxed_capture(&l.ty, ctx) {
+                quote!(::std::boxed::Box::new(#v))
+            } else {
+                v
+            });
         }
         let e = enum_ident(k);
         let v = variant_ident(f);
@@ -137,12 +142,21 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
                 continue;
             }
             let mut caps = Vec::new();
-            for c in &func.captures {
+            let mut reads = Vec::new();
+            for (i, c) in func.captures.iter().enumerate() {
                 let l = func.local(*c);
+                let b = format_ident!("__c{}", i);
                 match repr_in(g, &l.ty, ctx, l.span) {
+                    Ok(r) if boxed_capture(&l.ty, ctx) => {
+                        plain = false;
+                        let t = type_tokens(g, &r);
+                        caps.push(quote!(::std::boxed::Box<#t>));
+                        reads.push(quote!((**#b).clone()));
+                    }
                     Ok(r) => {
                         plain &= matches!(r, Repr::Num(_) | Repr::Fixed(..));
                         caps.push(type_tokens(g, &r));
+                        reads.push(quote!(#b.clone()));
                     }
                     Err(d) => {
                         g.diagnostics.push(d);
@@ -154,7 +168,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             let fname = g.fn_ident(f);
             let binds: Vec<Ident> = (0..caps.len()).map(|i| format_ident!("__c{}", i)).collect();
             variants.push(quote!(#v(#(#caps),*)));
-            arms.push(quote!(#name::#v(#(#binds),*) => #fname(#(#params,)* #(#binds.clone()),*)));
+            arms.push(quote!(#name::#v(#(#binds),*) => #fname(#(#params,)* #(#reads),*)));
         }
         let element = if plain {
             quote! {
@@ -190,6 +204,13 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         });
     }
     quote!(#(#items)*)
+}
+
+/// Whether a closure keeps this captured value behind a `Box`: a host function value (an
+/// image closure capturing another image, manual chapter 15, would otherwise make the enum of
+/// its function type contain itself).
+fn boxed_capture(ty: &Type, ctx: Ctx) -> bool {
+    matches!(ctx, Ctx::Host) && matches!(ty, Type::Function(_))
 }
 
 pub(crate) fn type_tokens(g: &Gen, r: &Repr) -> TokenStream {
