@@ -742,6 +742,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let name = match c {
                     Callee::Builtin(b) => b.name(),
                     Callee::Function(id) => self.cx.module.function(*id).name.as_str(),
+                    // A call of a variable: a `symbolic` name (chapter 15's `deferred(a)`)
+                    // or a function value of that name.
+                    Callee::Value(f) => match &peel(f).kind {
+                        ir::ExprKind::Local(id) => self.locals[id.0 as usize].name.as_str(),
+                        _ => return false,
+                    },
                     _ => return false,
                 };
                 let ps: Vec<&Expr> = args.iter().map(|a| &a.value).collect();
