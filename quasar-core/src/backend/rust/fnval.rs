@@ -61,6 +61,21 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
         for (c, cap) in captures.iter().zip(&func.captures) {
             let l = func.local(*cap);
             let pr = repr_in(self.g, &l.ty, ctx, l.span)?;
+            if ctx == Ctx::Device && self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
+                // The value would carry a host array into a kernel: only a device function
+                // the kernel calls directly (inlined, its captures bound at the launch) can.
+                return Err(unsupported(
+                    span,
+                    format_args!(
+                        "a `__device__` function value that captures the array `{}` and is \
+                         passed on as a value",
+                        l.name
+                    ),
+                    "call the device function directly in a kernel defined in the same \
+                     function (its captured arrays are then launch arguments), or pass the \
+                     array to the kernel as a parameter",
+                ));
+            }
             let v = self.expr_as(c, &pr)?;
             vals.push(if boxed_capture(&l.ty, ctx) {
                 quote!(::std::boxed::Box::new(#v))
