@@ -29,6 +29,7 @@ mod predicates;
 mod recursion;
 mod reductions;
 mod reductions_assign;
+mod reductions_match;
 mod scope;
 mod shared_designators;
 mod stmt;
