@@ -36,6 +36,10 @@ pub trait Reducible: Element {
     fn combine(op: Reduce, acc: Self, v: Self) -> Option<Self>;
     /// Whether the value is zero (used by [`Reduce::Assign`]).
     fn is_zero(self) -> bool;
+    /// The identity of `op`: `combine(op, identity, v) == v` for every `v` (0 for sums, with
+    /// `-0.0` for floats so that a sum of `-0.0` stays `-0.0`; the largest value for `Min`, the
+    /// smallest for `Max`). The extra lanes of a CPU row loop start at it.
+    fn identity(op: Reduce) -> Self;
 }
 
 macro_rules! int_reducible {
@@ -51,6 +55,13 @@ macro_rules! int_reducible {
                 })
             }
             fn is_zero(self) -> bool { self == 0 }
+            fn identity(op: Reduce) -> Self {
+                match op {
+                    Reduce::Min => <$t>::MAX,
+                    Reduce::Max => <$t>::MIN,
+                    _ => 0,
+                }
+            }
         }
     )* };
 }
@@ -69,6 +80,14 @@ macro_rules! float_reducible {
                 }
             }
             fn is_zero(self) -> bool { self == 0.0 }
+            fn identity(op: Reduce) -> Self {
+                match op {
+                    Reduce::Min => <$t>::INFINITY,
+                    Reduce::Max => <$t>::NEG_INFINITY,
+                    Reduce::Sum => -0.0,
+                    _ => 0.0,
+                }
+            }
         }
     )* };
 }
@@ -80,6 +99,9 @@ impl Reducible for f16 {
     }
     fn is_zero(self) -> bool {
         self.to_f32() == 0.0
+    }
+    fn identity(op: Reduce) -> Self {
+        f16::from_f32(f32::identity(op))
     }
 }
 
@@ -97,6 +119,9 @@ impl<T: Reducible> Reducible for Complex<T> {
     fn is_zero(self) -> bool {
         self.re.is_zero() && self.im.is_zero()
     }
+    fn identity(op: Reduce) -> Self {
+        Complex::new(T::identity(op), T::identity(op))
+    }
 }
 
 impl<T: Reducible, const N: usize> Reducible for [T; N] {
@@ -112,6 +137,9 @@ impl<T: Reducible, const N: usize> Reducible for [T; N] {
     }
     fn is_zero(self) -> bool {
         self.iter().all(|x| x.is_zero())
+    }
+    fn identity(op: Reduce) -> Self {
+        [T::identity(op); N]
     }
 }
 
@@ -180,6 +208,23 @@ mod tests {
         assert_eq!(Complex::combine(Reduce::Max, c, c), None);
         assert_eq!(<[i32; 2]>::combine(Reduce::Min, [1, 5], [2, -1]), Some([1, -1]));
         assert_eq!(f16::combine(Reduce::Sum, f16::ONE, f16::ONE), Some(f16::from_f32(2.0)));
+    }
+
+    #[test]
+    fn identities_leave_values_unchanged() {
+        for op in [Reduce::Sum, Reduce::Min, Reduce::Max] {
+            for v in [-3.5f32, 0.0, -0.0, 7.0, f32::INFINITY] {
+                let r = f32::combine(op, f32::identity(op), v).unwrap();
+                assert_eq!(r.to_bits(), v.to_bits(), "{op:?} {v}");
+            }
+            for v in [i32::MIN, -1, 0, 5, i32::MAX] {
+                assert_eq!(i32::combine(op, i32::identity(op), v), Some(v), "{op:?} {v}");
+            }
+        }
+        assert_eq!(u8::identity(Reduce::Min), 255);
+        assert_eq!(<[i64; 2]>::identity(Reduce::Max), [i64::MIN; 2]);
+        let c = Complex::new(1.0f64, -2.0);
+        assert_eq!(Complex::combine(Reduce::Sum, Complex::identity(Reduce::Sum), c), Some(c));
     }
 
     #[test]
