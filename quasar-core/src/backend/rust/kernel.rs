@@ -15,7 +15,9 @@ use super::ty::{Num, Repr};
 use super::versions::{self, EnvField};
 use super::{unsupported, GResult, Gen};
 use crate::ir::partition::{Bound, Term};
-use crate::ir::{AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind};
+use crate::ir::{
+    AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
+};
 use crate::sema::types::Type;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -330,7 +332,10 @@ fn laned_op(f: &crate::ir::Function, l: LocalId, op: AssignOp, n: Num) -> bool {
                 same &= *o == op
             }
             StmtKind::Destructure { places, .. } => {
-                same &= !places.iter().flatten().any(|p| matches!(p.kind, PlaceKind::Local(x) if x == l))
+                same &= !places
+                    .iter()
+                    .flatten()
+                    .any(|p| matches!(p.kind, PlaceKind::Local(x) if x == l))
             }
             _ => {}
         },

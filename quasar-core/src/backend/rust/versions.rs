@@ -111,10 +111,9 @@ pub(super) fn rows(
     // border).
     // (The border code writes kernel outputs to the block's slots itself.)
     let none = quote!();
-    let thread_fn = code
-        .border
-        .as_ref()
-        .map(|body| segment_fn(quote!(#[inline(never)]), &quote!(thread), &plain(body), &none, &none));
+    let thread_fn = code.border.as_ref().map(|body| {
+        segment_fn(quote!(#[inline(never)]), &quote!(thread), &plain(body), &none, &none)
+    });
     let mut fields: Vec<TokenStream> = env.iter().map(|f| f.ty.clone()).collect();
     let mut values: Vec<TokenStream> = env
         .iter()
