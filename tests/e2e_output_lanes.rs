@@ -8,6 +8,13 @@
 //! a fixed tree): they are compared with the sum in f64 within `1e-6 * n` times the sum of
 //! magnitudes for f32 (the worst-case bound of any order of `n` additions is about
 //! `n * 6e-8`), `1e-14 * n` for f64; and a second launch of the same shape gives the same bits.
+//! Products likewise, relative to the product: `2.5e-7 * n` in f32 (two roundings per term),
+//! `1e-15 * n` in f64.
+//!
+//! The last tests cover `prod`, `max` and `min` of fused expressions (the kernel generator) and
+//! of plain loops (the loop parallelizer), whose kernel outputs start at the reduction's
+//! identity: compared with the same computation in Rust (`ndarray`) and with the loops kept
+//! serial (`{!serial for}`).
 
 use quasar::Array;
 
@@ -69,6 +76,62 @@ endfunction
 function s : scalar = dot_expr(x : vec, y : vec)
     s = sum(x .* y)
 endfunction
+
+function [s : cscalar] = __kernel__ csum_k(x : vec, pos : int)
+    s += complex(x[pos], -2 * x[pos])
+endfunction
+
+function s : cscalar = complex_total(x : vec)
+    s = parallel_do(numel(x), x, csum_k)
+endfunction
+
+function [] = __kernel__ weighted_hist_k(x : vec, bins : vec[int], h : vec, pos : int)
+    h[bins[pos]] += x[pos]
+endfunction
+
+function h : vec = weighted_histogram(x : vec, bins : vec[int], n : int)
+    h = zeros(n)
+    parallel_do(numel(x), x, bins, h, weighted_hist_k)
+endfunction
+
+function [p : scalar, hi : scalar, lo : scalar] = fused_reductions(x : vec, y : vec)
+    p = prod(x .* y)
+    hi = max(x - y)
+    lo = min(abs(x) + 1)
+endfunction
+
+function [p : scalar'double, hi : int, lo : scalar] = loop_reductions(x : vec'double, n : vec[int], z : vec)
+    p = 2.0
+    for i = 0..numel(x) - 1
+        p *= x[i]
+    endfor
+    hi = -5000
+    for i = 0..numel(n) - 1
+        hi ^^= n[i]
+    endfor
+    lo = 0.25
+    for i = 0..numel(z) - 1
+        lo __= z[i] * 2
+    endfor
+endfunction
+
+function [p : scalar'double, hi : int, lo : scalar] = loop_reductions_serial(x : vec'double, n : vec[int], z : vec)
+    p = 2.0
+    {!serial for}
+    for i = 0..numel(x) - 1
+        p *= x[i]
+    endfor
+    hi = -5000
+    {!serial for}
+    for i = 0..numel(n) - 1
+        hi ^^= n[i]
+    endfor
+    lo = 0.25
+    {!serial for}
+    for i = 0..numel(z) - 1
+        lo __= z[i] * 2
+    endfor
+endfunction
 "# }
 }
 
@@ -107,7 +170,8 @@ fn a_double_dot_product_agrees_with_ndarray() {
     for n in LENGTHS {
         let a: Vec<f64> = data(n, 2).iter().map(|&v| v as f64 * 3.0).collect();
         let b: Vec<f64> = data(n, 3).iter().map(|&v| v as f64 - 0.1).collect();
-        let (x, y) = (quasar::ndarray::Array1::from(a.clone()), quasar::ndarray::Array1::from(b.clone()));
+        let (x, y) =
+            (quasar::ndarray::Array1::from(a.clone()), quasar::ndarray::Array1::from(b.clone()));
         let want = x.dot(&y);
         let mag: f64 = a.iter().zip(&b).map(|(p, q)| (p * q).abs()).sum();
         let (xa, ya) = (Array::from_vec(&[n], a).unwrap(), Array::from_vec(&[n], b).unwrap());
@@ -181,5 +245,75 @@ fn sum_of_a_product_fused_by_the_kernel_generator() {
         let want: f64 = terms.clone().sum();
         let mag: f64 = terms.map(f64::abs).sum();
         close(&format!("sum(x .* y) of {n}"), got as f64, want, mag, n, 1e-6);
+    }
+}
+
+/// Values near 1, so that products of many stay in range.
+fn near_one(n: usize, seed: usize) -> Vec<f32> {
+    data(n, seed).iter().map(|v| 1.0 + (v - 0.2) * 1e-3).collect()
+}
+
+#[test]
+fn prod_max_and_min_of_fused_expressions() {
+    use quasar::ndarray::Array1;
+    for n in LENGTHS {
+        let (a, b) = (Array1::from(near_one(n, 9)), Array1::from(near_one(n, 10)));
+        let (x, y) = (vecf(a.as_slice().unwrap()), vecf(b.as_slice().unwrap()));
+        if n == 0 {
+            // `max`/`min` of nothing: the library's error, as written.
+            assert!(k::fused_reductions(&x, &y).is_err());
+            continue;
+        }
+        let (p, hi, lo) = k::fused_reductions(&x, &y).unwrap();
+        let want_p = a.iter().zip(&b).map(|(&u, &v)| u as f64 * v as f64).product::<f64>();
+        close(&format!("prod of {n}"), p as f64, want_p, want_p, 2 * n, 2.5e-7 / 2.0);
+        let d = &a - &b;
+        assert_eq!(hi, d.fold(f32::NEG_INFINITY, |m, &v| m.max(v)), "max of {n}");
+        let e = a.mapv(|v| v.abs() + 1.0);
+        assert_eq!(lo, e.fold(f32::INFINITY, |m, &v| m.min(v)), "min of {n}");
+    }
+}
+
+#[test]
+fn prod_max_and_min_loops_equal_the_serial_loops() {
+    for n in LENGTHS {
+        let xd: Vec<f64> = near_one(n, 11).iter().map(|&v| v as f64).collect();
+        let ni: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 20001 - 10000).collect();
+        let z = data(n, 12);
+        let x = Array::from_vec(&[n], xd.clone()).unwrap();
+        let ns = Array::from_vec(&[n], ni.clone()).unwrap();
+        let zs = vecf(&z);
+        let (p, hi, lo) = k::loop_reductions(&x, &ns, &zs).unwrap();
+        let (sp, shi, slo) = k::loop_reductions_serial(&x, &ns, &zs).unwrap();
+        let want_p = 2.0 * xd.iter().product::<f64>();
+        close(&format!("product loop of {n}"), p, want_p, want_p, n, 1e-15);
+        close(&format!("serial product loop of {n}"), sp, want_p, want_p, n, 1e-15);
+        // Exact, and from the values before the loops.
+        let want_hi = ni.iter().copied().fold(-5000, i32::max);
+        let want_lo = z.iter().fold(0.25f32, |m, &v| m.min(v * 2.0));
+        assert_eq!((hi, lo), (want_hi, want_lo), "{n}");
+        assert_eq!((shi, slo), (want_hi, want_lo), "serial {n}");
+    }
+}
+
+#[test]
+fn complex_sums_and_indexed_float_accumulations() {
+    for n in LENGTHS {
+        let v = data(n, 13);
+        let got = k::complex_total(&vecf(&v)).unwrap();
+        let exact: f64 = v.iter().map(|&a| a as f64).sum();
+        let mag: f64 = v.iter().map(|&a| (a as f64).abs()).sum();
+        close(&format!("re of {n}"), got.re as f64, exact, mag, n, 1e-6);
+        close(&format!("im of {n}"), got.im as f64, -2.0 * exact, 2.0 * mag, n, 1e-6);
+        // `h[bins[pos]] += x[pos]`: atomic additions into 7 bins, in any order.
+        let bins: Vec<i32> = (0..n as i32).map(|i| (i * 31) % 7).collect();
+        let h = k::weighted_histogram(&vecf(&v), &Array::from_vec(&[n], bins.clone()).unwrap(), 7);
+        let h = h.unwrap().to_vec().unwrap();
+        for (b, got) in h.iter().enumerate() {
+            let terms = v.iter().zip(&bins).filter(|(_, &k)| k as usize == b);
+            let want: f64 = terms.clone().map(|(&a, _)| a as f64).sum();
+            let mag: f64 = terms.map(|(&a, _)| (a as f64).abs()).sum();
+            close(&format!("bin {b} of {n}"), *got as f64, want, mag, n, 1e-6);
+        }
     }
 }

@@ -315,12 +315,14 @@ fn row_outputs(fg: &mut FnGen, ops: &[(LocalId, AssignOp)]) -> GResult<(TokenStr
 const LANES: usize = 16;
 
 /// Whether output `l` of kernel `f` (a `n`) may be combined in lanes: every assignment to it
-/// combines with `op`, a reduction that may be regrouped: `+=` on integers (exact, they wrap)
-/// and on real and complex floats (the grouping changes the rounding, as the library's
-/// pairwise `sum` does), `^^=`/`__=` on real numbers (exact in any order).
+/// combines with `op`, a reduction that may be regrouped: `+=` and `*=` on integers (exact,
+/// they wrap), `+=` on real and complex floats and `*=` on real ones (the grouping changes the
+/// rounding, as the library's pairwise `sum` and `prod` do), `^^=`/`__=` on real numbers
+/// (exact in any order).
 fn laned_op(f: &crate::ir::Function, l: LocalId, op: AssignOp, n: Num) -> bool {
     let ok = match op {
         AssignOp::Add => n != Num::F16 && !matches!(n, Num::Class(_)),
+        AssignOp::Mul => n.is_int() || matches!(n, Num::F32 | Num::F64),
         AssignOp::Max | AssignOp::Min => n.is_int() || matches!(n, Num::F32 | Num::F64),
         _ => false,
     };
@@ -350,6 +352,7 @@ fn reduce_name(op: AssignOp) -> Option<Ident> {
         "{}",
         match op {
             AssignOp::Add => "Sum",
+            AssignOp::Mul => "Prod",
             AssignOp::Max => "Max",
             AssignOp::Min => "Min",
             _ => return None,
