@@ -28,14 +28,6 @@ function s : scalar = sum_kernel(x : vec)
     s = parallel_do(numel(x), x, sum_k)
 endfunction
 
-function [s : scalar'double] = __kernel__ dot_k(x : vec'double, y : vec'double, pos : int)
-    s += x[pos] * y[pos]
-endfunction
-
-function s : scalar'double = dot_kernel(x : vec'double, y : vec'double)
-    s = parallel_do(numel(x), x, y, dot_k)
-endfunction
-
 function [hi : scalar, lo : scalar] = __kernel__ extremes_k(x : vec, pos : int)
     hi ^^= x[pos]
     lo __= x[pos]
@@ -100,7 +92,21 @@ function [p : scalar, hi : scalar, lo : scalar] = fused_reductions(x : vec, y : 
     lo = min(abs(x) + 1)
 endfunction
 
-function [p : scalar'double, hi : int, lo : scalar] = loop_reductions(x : vec'double, n : vec[int], z : vec)
+"# }
+}
+
+/// The same in double precision (`scalar` is `f64`).
+mod kd {
+    quasar::quasar! { double = true, r#"
+function [s : scalar] = __kernel__ dot_k(x : vec, y : vec, pos : int)
+    s += x[pos] * y[pos]
+endfunction
+
+function s : scalar = dot_kernel(x : vec, y : vec)
+    s = parallel_do(numel(x), x, y, dot_k)
+endfunction
+
+function [p : scalar, hi : int, lo : scalar] = loop_reductions(x : vec, n : vec[int], z : vec)
     p = 2.0
     for i = 0..numel(x) - 1
         p *= x[i]
@@ -115,7 +121,7 @@ function [p : scalar'double, hi : int, lo : scalar] = loop_reductions(x : vec'do
     endfor
 endfunction
 
-function [p : scalar'double, hi : int, lo : scalar] = loop_reductions_serial(x : vec'double, n : vec[int], z : vec)
+function [p : scalar, hi : int, lo : scalar] = loop_reductions_serial(x : vec, n : vec[int], z : vec)
     p = 2.0
     {!serial for}
     for i = 0..numel(x) - 1
@@ -175,7 +181,7 @@ fn a_double_dot_product_agrees_with_ndarray() {
         let want = x.dot(&y);
         let mag: f64 = a.iter().zip(&b).map(|(p, q)| (p * q).abs()).sum();
         let (xa, ya) = (Array::from_vec(&[n], a).unwrap(), Array::from_vec(&[n], b).unwrap());
-        let got = k::dot_kernel(&xa, &ya).unwrap();
+        let got = kd::dot_kernel(&xa, &ya).unwrap();
         close(&format!("dot of {n}"), got, want, mag, n, 1e-14);
     }
 }
@@ -279,18 +285,18 @@ fn prod_max_and_min_loops_equal_the_serial_loops() {
     for n in LENGTHS {
         let xd: Vec<f64> = near_one(n, 11).iter().map(|&v| v as f64).collect();
         let ni: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 20001 - 10000).collect();
-        let z = data(n, 12);
+        let z: Vec<f64> = data(n, 12).iter().map(|&v| v as f64).collect();
         let x = Array::from_vec(&[n], xd.clone()).unwrap();
         let ns = Array::from_vec(&[n], ni.clone()).unwrap();
-        let zs = vecf(&z);
-        let (p, hi, lo) = k::loop_reductions(&x, &ns, &zs).unwrap();
-        let (sp, shi, slo) = k::loop_reductions_serial(&x, &ns, &zs).unwrap();
+        let zs = Array::from_vec(&[n], z.clone()).unwrap();
+        let (p, hi, lo) = kd::loop_reductions(&x, &ns, &zs).unwrap();
+        let (sp, shi, slo) = kd::loop_reductions_serial(&x, &ns, &zs).unwrap();
         let want_p = 2.0 * xd.iter().product::<f64>();
         close(&format!("product loop of {n}"), p, want_p, want_p, n, 1e-15);
         close(&format!("serial product loop of {n}"), sp, want_p, want_p, n, 1e-15);
         // Exact, and from the values before the loops.
         let want_hi = ni.iter().copied().fold(-5000, i32::max);
-        let want_lo = z.iter().fold(0.25f32, |m, &v| m.min(v * 2.0));
+        let want_lo = z.iter().fold(0.25f64, |m, &v| m.min(v * 2.0));
         assert_eq!((hi, lo), (want_hi, want_lo), "{n}");
         assert_eq!((shi, slo), (want_hi, want_lo), "serial {n}");
     }
