@@ -7,7 +7,8 @@
 //! Float sums add in another order than a serial loop (per block, 16 lanes per row combined in
 //! a fixed tree): they are compared with the sum in f64 within `1e-6 * n` times the sum of
 //! magnitudes for f32 (the worst-case bound of any order of `n` additions is about
-//! `n * 6e-8`), `1e-14 * n` for f64; and a second launch of the same shape gives the same bits.
+//! `n * 6e-8`), `1e-14 * n` for f64; and on the CPU a second launch of the same shape gives the
+//! same bits (a GPU's atomics add in any order).
 //! Products likewise, relative to the product: `2.5e-7 * n` in f32 (two roundings per term),
 //! `1e-15 * n` in f64.
 //!
@@ -145,6 +146,12 @@ fn data(n: usize, seed: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * 7919 + seed * 104729) % 1000) as f32 / 1000.0 - 0.3).collect()
 }
 
+/// Every launch forced onto the (simulated) GPU, as `.ci/run` does: its atomics combine in
+/// any order, and complex kernel outputs are not compiled to PTX yet.
+fn forced_gpu() -> bool {
+    std::env::var("QUASAR_DEVICE").is_ok_and(|d| d == "gpu")
+}
+
 fn vecf(v: &[f32]) -> Array<f32> {
     Array::from_vec(&[v.len()], v.to_vec()).unwrap()
 }
@@ -167,7 +174,9 @@ fn float_sums_in_lanes_agree_with_the_exact_sum_and_repeat_bit_for_bit() {
         let exact: f64 = v.iter().map(|&a| a as f64).sum();
         let mag: f64 = v.iter().map(|&a| (a as f64).abs()).sum();
         close(&format!("sum of {n}"), got as f64, exact, mag, n, 1e-6);
-        assert_eq!(k::sum_kernel(&x).unwrap().to_bits(), got.to_bits(), "sum of {n} repeats");
+        if !forced_gpu() {
+            assert_eq!(k::sum_kernel(&x).unwrap().to_bits(), got.to_bits(), "sum of {n} repeats");
+        }
     }
 }
 
@@ -227,7 +236,9 @@ fn a_two_dimensional_sum_with_border_and_interior_segments() {
             }
         }
         close(&format!("{m}x{n}"), got as f64, want, mag, 4 * m * n, 1e-6);
-        assert_eq!(k::smooth_total(&x).unwrap().to_bits(), got.to_bits(), "{m}x{n} repeats");
+        if !forced_gpu() {
+            assert_eq!(k::smooth_total(&x).unwrap().to_bits(), got.to_bits(), "{m}x{n} repeats");
+        }
     }
 }
 
@@ -306,11 +317,17 @@ fn prod_max_and_min_loops_equal_the_serial_loops() {
 fn complex_sums_and_indexed_float_accumulations() {
     for n in LENGTHS {
         let v = data(n, 13);
-        let got = k::complex_total(&vecf(&v)).unwrap();
-        let exact: f64 = v.iter().map(|&a| a as f64).sum();
-        let mag: f64 = v.iter().map(|&a| (a as f64).abs()).sum();
-        close(&format!("re of {n}"), got.re as f64, exact, mag, n, 1e-6);
-        close(&format!("im of {n}"), got.im as f64, -2.0 * exact, 2.0 * mag, n, 1e-6);
+        let total = k::complex_total(&vecf(&v));
+        if forced_gpu() {
+            let e = total.expect_err("complex outputs have no PTX yet").to_string();
+            assert!(e.contains("not supported by the PTX back end"), "{e}");
+        } else {
+            let got = total.unwrap();
+            let exact: f64 = v.iter().map(|&a| a as f64).sum();
+            let mag: f64 = v.iter().map(|&a| (a as f64).abs()).sum();
+            close(&format!("re of {n}"), got.re as f64, exact, mag, n, 1e-6);
+            close(&format!("im of {n}"), got.im as f64, -2.0 * exact, 2.0 * mag, n, 1e-6);
+        }
         // `h[bins[pos]] += x[pos]`: atomic additions into 7 bins, in any order.
         let bins: Vec<i32> = (0..n as i32).map(|i| (i * 31) % 7).collect();
         let h = k::weighted_histogram(&vecf(&v), &Array::from_vec(&[n], bins.clone()).unwrap(), 7);
