@@ -61,3 +61,52 @@ fn reductions_apply_inside_kernels_where_ftype_says_so() {
     assert_eq!(y.to_vec().unwrap(), want);
     assert_eq!(h, 4.0);
 }
+
+#[test]
+fn the_manuals_symbolic_derivative_rules() {
+    for t in [0.3f32, -1.1, 0.9] {
+        let want = 4.0 * (t.powi(4)).cos() * t.powi(3);
+        assert_close("slope", r::slope(t).unwrap(), want);
+    }
+    // diff(x^3 + 1, x) = 3 x^2, rewritten inside a kernel.
+    let x = [0.5f32, -2.0, 3.0, 1.5];
+    let y = r::slopes(&vecf(&x)).unwrap().to_vec().unwrap();
+    for (v, got) in x.iter().zip(&y) {
+        assert_close("kernel slope", *got, 3.0 * v * v);
+    }
+}
+
+#[test]
+fn a_parametric_reduction_defines_an_operator_per_element_type() {
+    let (fa, fb, ia, ib) = r::pair_differences(4.5, 7).unwrap();
+    assert_close("scalar a", fa, 4.5 - 1.0);
+    assert_close("scalar b", fb, 2.0 * 4.5 - 0.5);
+    assert_eq!((ia, ib), (7 - 1, 3 - 7));
+}
+
+#[test]
+fn a_property_getter_and_a_setter_with_a_run_time_where_clause() {
+    let (before, x, y, after) = r::rescale(3.0, 4.0, 10.0).unwrap();
+    assert_close("length before", before, 5.0);
+    assert_close("x", x, 6.0);
+    assert_close("y", y, 8.0);
+    assert_close("length after", after, 10.0);
+    // A negative length takes the second setter: the zero arrow.
+    let (before, x, y, after) = r::rescale(1.0, 1.0, -2.0).unwrap();
+    assert_close("length before", before, 2f32.sqrt());
+    assert_eq!((x, y, after), (0.0, 0.0, 0.0));
+}
+
+#[test]
+fn a_variadic_reduction_spreads_the_rest_arguments() {
+    let (one, three) = r::weighted_sums(1.5).unwrap();
+    assert_close("one rest argument", one, 2.0 * 1.5);
+    assert_close("three rest arguments", three, 1.5 * (1.0 + 2.0 + 3.5));
+}
+
+#[test]
+fn the_definition_assignment_means_what_its_reduction_says() {
+    let y = r::sampled(5, 0.5).unwrap().to_vec().unwrap();
+    let want: Vec<f32> = (0..5).map(|i| 0.5 * i as f32 + 1.0).collect();
+    assert_eq!(y, want);
+}

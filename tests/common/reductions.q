@@ -95,3 +95,90 @@ function [y : vec, h : scalar] = kernel_site(x : vec, t : scalar)
     parallel_do(size(x), __kernel__ (pos : int) -> y[pos] = where_run(sq(x[pos])))
     h = where_run(t)
 endfunction
+
+% --- Symbolic derivatives (§4.9.1): the manual's rules, the larger pattern first ----------
+
+reduction (x : scalar, a : scalar) -> diff(a, x) = 0
+reduction (x : scalar, a : int) -> diff(x^a, x) = a*x^(a-1)
+reduction (x, y, z : scalar) -> diff(x + y, z) = diff(x, z) + diff(y, z)
+reduction (x : scalar, y : scalar) -> diff(x, y) = 0
+reduction (x, y : scalar) -> diff(sin(x), y) = cos(x) * diff(x, y)
+
+function y = slope(x : scalar)
+    y = diff(sin(x^4) + 2, x) % 4*cos(x^4)*x^3
+endfunction
+
+% The same rules inside a kernel (the PTX back end runs the rewritten expression).
+function y : vec = slopes(x : vec)
+    y = uninit(size(x))
+    parallel_do(size(x), __kernel__ (pos : int) -> y[pos] = diff(x[pos]^3 + 1, x[pos]))
+endfunction
+
+% --- A parametric reduction: the operator `-` of a generic class (§7.5) ------------------
+
+type pair[T] : class
+    a : T
+    b : T
+endtype
+
+reduction (T, p : pair[T], q : pair[T]) -> p - q = pair[T](a := p.a - q.a, b := p.b - q.b)
+
+function [fa, fb, ia, ib] = pair_differences(s : scalar, k : int)
+    d = pair[scalar](a := s, b := 2 * s) - pair[scalar](a := 1.0, b := 0.5)
+    e = pair[int](a := k, b := 3) - pair[int](a := 1, b := k)
+    [fa, fb, ia, ib] = [d.a, d.b, e.a, e.b]
+endfunction
+
+% --- A property with a getter and a setter (§7.3.2) -------------------------------------
+
+type arrow : mutable class
+    x : scalar
+    y : scalar
+endtype
+
+reduction (a : arrow) -> a.length = sqrt(a.x^2 + a.y^2)
+reduction (a : ^arrow, b : scalar) -> (a.length = b) = _
+    (a = arrow(x := b / a.length * a.x, y := b / a.length * a.y)) where b >= 0
+% Tried after the rule above (defined later); the last alternative, so the setter as written
+% (`arrow` has no field `length`) is never needed.
+reduction (a : ^arrow, b : scalar) -> (a.length = b) = (a = arrow(x := 0.0, y := 0.0))
+
+function [before, x, y, after] = rescale(ax : scalar, ay : scalar, len : scalar)
+    v = arrow(x := ax, y := ay)
+    before = v.length
+    v.length = len % the sign of `len` is known at run time only
+    [x, y, after] = [v.x, v.y, v.length]
+endfunction
+
+% --- A variadic reduction (§4.9.5) calling a variadic function ---------------------------
+
+function y = total(...args : vec)
+    y = 0.0
+    for i = 0..numel(args) - 1
+        y += args[i]
+    endfor
+endfunction
+
+reduction (w : scalar, ...rest : vec) -> weighted(w, rest) = w * total(...rest)
+
+function [one, three] = weighted_sums(t : scalar)
+    one = weighted(2.0, t)
+    three = weighted(t, 1.0, 2.0, 3.5)
+endfunction
+
+% --- The definition-assignment `:=` given a meaning by a reduction (chapter 15) -----------
+
+function y = tabulated(f : [scalar -> scalar], n : int)
+    y = zeros(n)
+    {!serial for}
+    for i = 0..n - 1
+        y[i] = f(i)
+    endfor
+endfunction
+
+reduction (y : vec, f : [scalar -> scalar]) -> (y := f) = y = tabulated(f, numel(y))
+
+function y = sampled(n : int, c : scalar)
+    y = zeros(n)
+    y := (i : scalar) -> c * i + 1
+endfunction

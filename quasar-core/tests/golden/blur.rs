@@ -127,16 +127,17 @@ mod __q_blur_rows_2 {
                     q_i_6 = __i as i32;
                     q_acc_5 = (q_acc_5
                         + ({
-                            let __pv0 = __qrt::qstd::rt::zip(
-                                q_pos_4,
-                                { [0i32, q_i_6.wrapping_sub(q_n_3)] },
-                                |__x, __y| __x.wrapping_add(__y),
-                            );
                             __qrt::qstd::rt::view_get(
                                 &q_x_0,
                                 __qrt::qstd::rt::Mode::Mirror,
                                 (q_x_0__n, q_x_0__s),
-                                [(__pv0[0usize] as i64), (__pv0[1usize] as i64)],
+                                __qrt::qstd::rt::widen(
+                                    __qrt::qstd::rt::zip(
+                                        q_pos_4,
+                                        { [0i32, q_i_6.wrapping_sub(q_n_3)] },
+                                        |__x, __y| __x.wrapping_add(__y),
+                                    ),
+                                ),
                             )
                         }
                             * {
@@ -149,8 +150,7 @@ mod __q_blur_rows_2 {
                             }));
                 }
                 {
-                    let __pv0 = q_pos_4;
-                    let __i = [(__pv0[0usize] as i64), (__pv0[1usize] as i64)];
+                    let __i = __qrt::qstd::rt::widen(q_pos_4);
                     let __x = q_acc_5;
                     __qrt::qstd::rt::view_set(&q_y_1, (q_y_1__n, q_y_1__s), __i, __x)
                 };
@@ -258,9 +258,7 @@ fn __q_blur_3(
         let __a = q_w_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __l = __l.scalar(q_n_3);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     ::core::result::Result::Ok(q_y_2.clone())
 }

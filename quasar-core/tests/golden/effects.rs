@@ -286,11 +286,7 @@ fn __q_both_4(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "zeros",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.push(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?);
-                __d
-            },
+            &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?],
         )?,
     )?;
     let _ = {
@@ -303,9 +299,7 @@ fn __q_both_4(
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     let _ = {
         let __dims = ::quasar::__rt::qstd::builtins::to_dims(
@@ -318,9 +312,7 @@ fn __q_both_4(
         let __a = q_y_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
         let __l = __l.scalar(__QFn0::F1());
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     ::core::result::Result::Ok(q_y_1.clone())
 }

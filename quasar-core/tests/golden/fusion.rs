@@ -250,16 +250,10 @@ fn __q_scaled_sum_1(
         >(
             &::quasar::__rt::qstd::builtins::to_dims(
                 "uninit",
-                &{
-                    let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                    __d.push(
-                        ::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 0i32)?,
-                    );
-                    __d.push(
-                        ::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 1i32)?,
-                    );
-                    __d
-                },
+                &[
+                    ::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 0i32)?,
+                    ::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 1i32)?,
+                ],
             )?,
         )?;
         let _ = {
@@ -291,9 +285,7 @@ fn __q_scaled_sum_1(
             let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
             let __a = q_fused_7.clone();
             let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-            let __res = __l.run()?;
-            let _ = &__res;
-            ()
+            __l.run()?;
         };
         q_z_4 = q_fused_7.clone();
     } else {
@@ -370,19 +362,11 @@ fn __q_gamma_2(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "uninit",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.push(
-                    ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 0i32)?,
-                );
-                __d.push(
-                    ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 1i32)?,
-                );
-                __d.push(
-                    ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 2i32)?,
-                );
-                __d
-            },
+            &[
+                ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 0i32)?,
+                ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 1i32)?,
+                ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 2i32)?,
+            ],
         )?,
     )?;
     let _ = {
@@ -411,9 +395,7 @@ fn __q_gamma_2(
         let __l = __l.scalar(q_value_3);
         let __a = q_fused_7.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     q_y_2 = q_fused_7.clone();
     ::core::result::Result::Ok(q_y_2.clone())
@@ -444,7 +426,6 @@ fn __q_dot_3(
                 let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
                 let __l = __l.output::<f32>(::quasar::__rt::run::Reduce::Sum);
                 let __res = __l.run()?;
-                let _ = &__res;
                 __res.output::<f32>(0usize)?
             });
         q_s_2 = q_acc_4;

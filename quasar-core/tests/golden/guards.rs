@@ -202,11 +202,7 @@ fn __q_reversed_3(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "zeros",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.push(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?);
-                __d
-            },
+            &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?],
         )?,
     )?;
     let _ = {
@@ -241,9 +237,7 @@ fn __q_reversed_3(
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     q_z_2 = __q_pick_1(2f32)?;
     ::core::result::Result::Ok(q_y_1.clone())

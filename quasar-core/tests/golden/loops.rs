@@ -140,9 +140,7 @@ fn __q_box3_1(
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     ::core::result::Result::Ok(q_y_1.clone())
 }
@@ -160,11 +158,7 @@ fn __q_diff_from_2(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "zeros",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.push(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?);
-                __d
-            },
+            &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?],
         )?,
     )?;
     let _ = {
@@ -190,9 +184,7 @@ fn __q_diff_from_2(
         let __a = q_y_2.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
         let __l = __l.scalar(q_a_1);
-        let __res = __l.run()?;
-        let _ = &__res;
-        ()
+        __l.run()?;
     };
     for __i in (1i32
         as i64)..(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?

@@ -1,2 +1,3 @@
-% A pattern that is an assignment (manual chapter 15's `:=` reductions) is not supported.
-reduction (y : cube, x : cube) -> (y := x) = y
+% A pattern that is a matrix is not supported (calls, operators, subscripts, fields and
+% assignments to a variable or its field are).
+reduction (a, b) -> [a, b] = a

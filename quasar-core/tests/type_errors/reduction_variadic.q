@@ -1,2 +1,3 @@
-% Variadic reductions (manual §4.9.5) are not supported: a compile error names them.
-reduction (a : string, ...args : vec[??]) -> myprint(a, args) = print(a)
+% A variadic variable elsewhere than the last argument of the pattern's call (manual §4.9.5's
+% sums of a variable number of terms) is not supported: a compile error names it.
+reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = mysum(f, lambda)

@@ -21,6 +21,27 @@ pub fn zip<T: Copy, U: Copy, V, const N: usize>(
     std::array::from_fn(|i| f(a[i], b[i]))
 }
 
+/// An integer vector used as an index, every component as `i64` (the `as` conversion of each):
+/// one call where generated code would otherwise spell out a cast per component.
+#[inline(always)]
+pub fn widen<T: IndexInt, const N: usize>(a: [T; N]) -> [i64; N] {
+    a.map(T::as_i64)
+}
+
+/// The integer element types of index vectors.
+pub trait IndexInt: Copy {
+    /// `self as i64`.
+    fn as_i64(self) -> i64;
+}
+
+macro_rules! index_int {
+    ($($t:ty)*) => { $(impl IndexInt for $t {
+        #[inline(always)]
+        fn as_i64(self) -> i64 { self as i64 }
+    })* };
+}
+index_int!(i8 i16 i32 i64 u8 u16 u32 u64 isize usize);
+
 /// Every element `v` (a number broadcast to a vector).
 #[inline(always)]
 pub fn splat<T: Copy, const N: usize>(v: T) -> [T; N] {

@@ -30,7 +30,7 @@ pub use access::{
 };
 pub use concat::{cat, stack_rows, Part};
 pub use cpu::{has_avx2_fma, has_avx512, inside, lanes, pick, split_row, unflatten, Lanes};
-pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, zip};
+pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, widen, zip, IndexInt};
 pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
 };

@@ -212,12 +212,15 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
         let mut pushes = Vec::new();
+        // Only numbers (`zeros(m, n)`): the dimensions as one array, without a vector to fill.
+        let mut numbers = Vec::new();
         for a in args {
             let v = self.expr(a)?;
             let t = v.t;
             match &v.r {
                 Repr::Num(n) if !n.is_complex() => {
                     let x = cast_num(*n, Num::I32, t, &rt);
+                    numbers.push(x.clone());
                     pushes.push(quote!(__d.push(#x);));
                 }
                 Repr::Array(n, _) if n.is_int() => {
@@ -240,6 +243,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
                      `zeros(size(x))`",
                 )),
             }
+        }
+        if numbers.len() == pushes.len() {
+            return Ok(quote!(#q::builtins::to_dims(#name, &[#(#numbers),*])?));
         }
         Ok(
             quote!(#q::builtins::to_dims(#name, &{ let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new(); #(#pushes)* __d })?),

@@ -9,16 +9,36 @@ use crate::span::Span;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// The index components of one access.
+pub(super) struct Comps {
+    /// Bindings evaluated before the components (a position vector is evaluated once).
+    pub pre: Vec<TokenStream>,
+    /// One `i64` expression per component, after `pre`.
+    pub list: Vec<TokenStream>,
+    /// The same components as one `[i64; k]` expression that needs no `pre`, when the index is
+    /// one integer vector (`x[pos + [0, 1]]`): one call instead of a cast per component.
+    pub whole: Option<TokenStream>,
+}
+
+impl Comps {
+    /// The components as one `[i64; k]` expression, after `pre` unless `whole` is used.
+    pub(super) fn array(&self) -> (&[TokenStream], TokenStream) {
+        match &self.whole {
+            Some(w) => (&[], w.clone()),
+            None => {
+                let list = &self.list;
+                (&self.pre, quote!([#(#list),*]))
+            }
+        }
+    }
+}
+
 impl FnGen<'_, '_> {
-    /// The index components of kernel/fixed indexing, as `i64` expressions, after the
-    /// bindings in the first list (a position vector is evaluated once).
-    pub(super) fn components(
-        &mut self,
-        indices: &[Index],
-        span: Span,
-    ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+    /// The index components of kernel/fixed indexing, as `i64` expressions.
+    pub(super) fn components(&mut self, indices: &[Index], span: Span) -> GResult<Comps> {
         let mut pre = Vec::new();
         let mut out = Vec::new();
+        let mut whole = None;
         for ix in indices {
             match ix {
                 Index::At(e) | Index::Spread(e) => {
@@ -36,6 +56,10 @@ impl FnGen<'_, '_> {
                             let len: usize = s.iter().product();
                             let t = v.t;
                             let name = quote::format_ident!("__pv{}", pre.len());
+                            if indices.len() == 1 {
+                                let rt = &self.g.rt;
+                                whole = Some(quote!(#rt::qstd::rt::widen(#t)));
+                            }
                             pre.push(quote!(let #name = #t;));
                             for k in 0..len {
                                 out.push(quote!((#name[#k] as i64)));
@@ -61,7 +85,7 @@ impl FnGen<'_, '_> {
                 }
             }
         }
-        Ok((pre, out))
+        Ok(Comps { pre, list: out, whole })
     }
 
     /// Components of a view access. In the interior fast path, positions are computed in
@@ -72,7 +96,7 @@ impl FnGen<'_, '_> {
         indices: &[Index],
         span: Span,
         node: NodeId,
-    ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>)> {
+    ) -> GResult<Comps> {
         if self.interior.as_ref().is_some_and(|p| p.unchecked.contains(&node)) {
             let mut out = Vec::new();
             let mut ok = true;
@@ -91,7 +115,7 @@ impl FnGen<'_, '_> {
                 }
             }
             if ok {
-                return Ok((Vec::new(), out));
+                return Ok(Comps { pre: Vec::new(), list: out, whole: None });
             }
         }
         self.components(indices, span)

@@ -162,12 +162,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         view: &TokenStream,
         n: Num,
         rank: Option<u8>,
-        (pre, comps): (Vec<TokenStream>, Vec<TokenStream>),
+        cs: super::components::Comps,
         write: Option<(AssignOp, TokenStream)>,
         span: Span,
         node: NodeId,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
+        let (pre, comps) = (&cs.pre, &cs.list);
         let mut mode = self.access_mode(base);
         if write.is_some() && matches!(mode, Access::Clamped | Access::Circular | Access::Mirror) {
             // Writes with these modes act as 'safe (the feature overview: mapping writes
@@ -334,7 +335,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 true => (quote!(), view.clone()),
                 false => (quote!(let __v = #view;), quote!(__v)),
             };
-            let (g, at) = (quote!((#nn, #ss)), quote!([#(#comps),*]));
+            let (pre, at) = cs.array();
+            let g = quote!((#nn, #ss));
             let (get, set) = match mode {
                 Access::Checked => {
                     let site = quote!((#name, #file, #line, #col));
@@ -406,11 +408,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
         value: &TokenStream,
         n: Num,
         shape: &[usize],
-        (pre, comps): (Vec<TokenStream>, Vec<TokenStream>),
+        cs: super::components::Comps,
         write: Option<TokenStream>,
         span: Span,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
+        let (pre, comps) = (cs.pre, cs.list);
         let len: usize = shape.iter().product();
         let k = comps.len();
         if k == 0 {

@@ -130,14 +130,17 @@ impl FnGen<'_, '_> {
             1 => out_tys[0].clone(),
             _ => Repr::Tuple(out_tys),
         };
+        // Without outputs the launch's result is not read.
+        let run = match outs.is_empty() {
+            true => quote!(__l.run()?;),
+            false => quote!(let __res = __l.run()?; #result),
+        };
         let t = quote!({
             let __dims = #dims_t;
             let __l = #rt::run::launch(&#stat).dims(&__dims);
             #block
             #(#chain)*
-            let __res = __l.run()?;
-            let _ = &__res;
-            #result
+            #run
         });
         let want = self.repr_of(ty, span)?;
         if want == produced || want == Repr::Unit {

@@ -27,8 +27,24 @@ pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
 
 /// `:=` is an assignment as far as the IR is concerned (its meaning comes from reductions).
 impl<'c, 'a> FnLowerer<'c, 'a> {
-    /// `lhs op= rhs` as a statement.
+    /// `lhs op= rhs` as a statement, rewritten by a reduction whose pattern it matches.
     pub fn lower_assign(
+        &mut self,
+        op: AssignOp,
+        lhs: &'a Expr,
+        rhs: &'a Expr,
+        span: Span,
+    ) -> ir::Stmt {
+        if !self.cx.rules.is_empty() {
+            if let Some(s) = self.lower_reduced_assign(op, lhs, rhs, span) {
+                return s;
+            }
+        }
+        self.lower_assign_as_written(op, lhs, rhs, span)
+    }
+
+    /// `lhs op= rhs` as a statement, no reduction applied at its root.
+    pub(super) fn lower_assign_as_written(
         &mut self,
         op: AssignOp,
         lhs: &'a Expr,
@@ -131,9 +147,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         rhs: &'a Expr,
     ) -> (ir::Place, ir::Expr) {
         let value = self.single_value(value);
-        let id = match self.names.get(name) {
-            Some(&id) if self.locals[id.0 as usize].role != ir::LocalRole::Capture => id,
-            other => {
+        let bound = self.reduction_target(name, span);
+        let id = match (bound, self.names.get(name)) {
+            // `a = …` in a reduction's replacement assigns the variable `a` was matched to.
+            (Some(Ok(id)), _) => id,
+            (Some(Err(())), _) => {
+                let id = self.discard_local();
+                return (ir::Place::new(ir::PlaceKind::Local(id), Type::Unknown, span), value);
+            }
+            (None, Some(&id)) if self.locals[id.0 as usize].role != ir::LocalRole::Capture => id,
+            (None, other) => {
                 let captured = other.is_some()
                     || self.outer.as_ref().is_some_and(|o| o.vars.contains_key(name));
                 let d = if captured {

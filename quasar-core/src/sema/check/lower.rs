@@ -78,7 +78,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    fn resolve_type_quiet(&mut self, t: &ast::TypeExpr) -> Type {
+    pub(super) fn resolve_type_quiet(&mut self, t: &ast::TypeExpr) -> Type {
         let env = TypeEnv { decls: &self.cx.decls, params: &self.type_params, sizes: &self.sizes };
         env.resolve(t, &mut Vec::new())
     }

@@ -28,6 +28,7 @@ mod params;
 mod predicates;
 mod recursion;
 mod reductions;
+mod reductions_assign;
 mod scope;
 mod stmt;
 mod type_value;

@@ -23,9 +23,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         v: ir::Expr,
         span: Span,
     ) -> Result<Vec<ir::Expr>, Box<ir::Expr>> {
+        // A cell written out (`...{a, b}`, or a variadic reduction's rest arguments): its items.
+        let v = match v.kind {
+            ExprKind::Cell(items) => return Ok(items),
+            kind => ir::Expr { kind, ..v },
+        };
         let tuple = matches!(v.ty, Type::Tuple(_));
         let elems: Vec<Type> = match &v.ty {
             Type::Tuple(ts) => ts.clone(),
+            // A cell of known items, each taken by its constant index.
+            Type::CellTuple(ts) if ts.len() as u64 <= MAX_SPREAD => ts.clone(),
             Type::Array(a) => match a.shape.as_deref() {
                 Some([Dim::Known(n)]) if *n <= MAX_SPREAD => vec![a.elem.clone(); *n as usize],
                 _ => return Err(Box::new(v)),

@@ -16,6 +16,14 @@ fn element_wise_helpers() {
 }
 
 #[test]
+fn index_vectors_widen_as_casts_do() {
+    assert_eq!(widen([-1i32, 0, i32::MAX]), [-1i64, 0, i32::MAX as i64]);
+    assert_eq!(widen([255u8, 7]), [255, 7]);
+    // As `as i64`: the largest unsigned values wrap (out of range either way).
+    assert_eq!(widen([u64::MAX]), [-1]);
+}
+
+#[test]
 fn conversions_to_and_from_arrays() {
     let m = to_array([1, 2, 3, 4], &[2, 2]).unwrap();
     assert_eq!((m.shape(), m.get(&[1, 0]).unwrap()), (&[2, 2][..], 3));
