@@ -480,7 +480,6 @@ fn __q_extremes_4(
                         ::quasar::__rt::run::Start::Identity,
                     );
                 let __res = __l.run()?;
-                let _ = &__res;
                 __res.output::<f32>(0usize)?
             });
         q_p_2 = q_acc_5;
@@ -526,7 +525,6 @@ fn __q_extremes_4(
                         ::quasar::__rt::run::Start::Identity,
                     );
                 let __res = __l.run()?;
-                let _ = &__res;
                 __res.output::<f32>(0usize)?
             },
         );
