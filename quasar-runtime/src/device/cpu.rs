@@ -1,8 +1,8 @@
 //! The CPU executor: runs a kernel's CPU function once per block, spreading blocks over
 //! rayon's threads, with the same `blkidx/blkdim/blkcnt` semantics as a GPU. It gives each
 //! block zeroed shared memory, per-thread scratch for barrier regions, and output-argument
-//! slots set to their start values, and reduces the blocks' outputs. It adds no work per element: the
-//! kernel function is called once per block through a plain function pointer.
+//! slots set to their start values, and reduces the blocks' outputs. It adds no work per
+//! element: the kernel function is called once per block through a plain function pointer.
 //!
 //! The simulated GPU runs kernels through this executor too, on its own memory.
 

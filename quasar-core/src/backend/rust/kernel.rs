@@ -291,7 +291,7 @@ fn row_outputs(fg: &mut FnGen, ops: &[(LocalId, AssignOp)]) -> GResult<(TokenStr
         let nt = n.tokens(&rt);
         let (acc, slot) = (format_ident!("__out{}", k), format_ident!("__slot{}", k));
         let op = ops.iter().find(|(o, _)| *o == l).map(|&(_, op)| op);
-        let red = op.filter(|&op| laned_op(fg.f, l, op, n)).and_then(|op| reduce_name(op));
+        let red = op.filter(|&op| laned_op(fg.f, l, op, n)).and_then(reduce_name);
         open.push(quote!(let #slot = __ctx.output::<#nt>(#k)?;));
         match red {
             Some(red) => {
