@@ -10,8 +10,9 @@
 # The binaries: gpu_kernels (CPU against GPU for the kernels of tests/e2e_kernels.rs and the
 # math built-ins), e2e_kernels (the same kernels against plain Rust, in the default mode),
 # kernel_errors (run-time errors of kernels: the same text, Quasar file:line:col, whole
-# index and shape, on the GPU as on the CPU) and runtime_cuda (quasar-runtime's CUDA device
-# with hand-written PTX).
+# index and shape, on the GPU as on the CPU), gpu_fft (the FFTs through cuFFT against rustfft;
+# libcufft is loaded at run time: put its folder on LD_LIBRARY_PATH if the loader does not find
+# it) and runtime_cuda (quasar-runtime's CUDA device with hand-written PTX).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,7 +23,7 @@ trap 'rm -f "$json"' EXIT
 
 echo "building the test binaries (release, --features cuda)…" >&2
 cargo test --release --features cuda --no-run --message-format=json \
-    --test gpu_kernels --test e2e_kernels --test kernel_errors >>"$json"
+    --test gpu_kernels --test e2e_kernels --test kernel_errors --test gpu_fft >>"$json"
 cargo test --release -p quasar-runtime --features cuda --no-run --message-format=json \
     --test cuda >>"$json"
 
@@ -34,6 +35,7 @@ import json, os, shutil, sys
 wanted = {("Cargo.toml", "gpu_kernels"): "gpu_kernels",
           ("Cargo.toml", "e2e_kernels"): "e2e_kernels",
           ("Cargo.toml", "kernel_errors"): "kernel_errors",
+          ("Cargo.toml", "gpu_fft"): "gpu_fft",
           ("quasar-runtime/Cargo.toml", "cuda"): "runtime_cuda"}
 found = {}
 for line in open(sys.argv[1]):
@@ -57,7 +59,7 @@ for name, exe in sorted(found.items()):
 EOF
 
 if command -v strip >/dev/null; then
-    strip "$out"/gpu_kernels "$out"/e2e_kernels "$out"/kernel_errors "$out"/runtime_cuda
+    strip "$out"/gpu_kernels "$out"/e2e_kernels "$out"/kernel_errors "$out"/gpu_fft "$out"/runtime_cuda
 fi
 
 cat >"$out/run.sh" <<'EOF'
@@ -67,7 +69,7 @@ cat >"$out/run.sh" <<'EOF'
 cd "$(dirname "$0")"
 export QUASAR_REQUIRE_GPU=1
 passed=(); failed=()
-for t in gpu_kernels e2e_kernels kernel_errors runtime_cuda; do
+for t in gpu_kernels e2e_kernels kernel_errors gpu_fft runtime_cuda; do
     echo "=== $t"
     extra=()
     # Needs the source tree's tests/ptx/kernels.ptx and ptxas; checked where it is built.

@@ -57,3 +57,22 @@ fn strings_concatenate_and_compare() {
     assert_eq!(k::string_operations("ab").unwrap(), 11);
     assert_eq!(k::string_operations("zz").unwrap(), 10);
 }
+
+#[test]
+fn cell_slices_and_the_shape_of_dynamic_values() {
+    let (n, s, last) = k::cell_slices(0).unwrap();
+    // c[1..3] has 3 elements, c[4..-2..0] 3 (4, 2, 0), c[:] 5.
+    assert_eq!(n, 300 + 30 + 5);
+    assert_eq!(s, "twofive");
+    assert_eq!(last, 1.0);
+    // A 3x4 cell: 2 dimensions, 3 rows, 4 columns, 12 elements; size(c)[1] = 4.
+    assert_eq!(k::shape_of_cell(3, 4).unwrap(), 400000 + 2000 + 300 + 40 + 12);
+    assert_eq!(k::shape_of_array(2, 5).unwrap(), 2000 + 200 + 50 + 10);
+}
+
+#[test]
+fn slicing_a_dynamic_value_that_is_not_a_cell_is_a_run_time_error() {
+    let e = k::bad_slice_of_number(3).unwrap_err().to_string();
+    assert!(e.contains("slices of dynamic values are taken of cell arrays only"), "{e}");
+    assert!(e.contains("dynamic.q:"), "{e}");
+}

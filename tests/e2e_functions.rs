@@ -146,6 +146,19 @@ fn variadic_calls_spread_and_optional_parameters() {
 }
 
 #[test]
+fn spreads_of_run_time_length_and_of_cells() {
+    // `total` weighs its i-th argument by i + 1.
+    let weighted =
+        |v: &[f32]| -> f32 { v.iter().enumerate().map(|(i, a)| (i + 1) as f32 * a).sum() };
+    let x = [3.0f32, -1.0, 0.25];
+    let (t2, t3, t4, t5) = m::spread_forms(&vecf(&x)).unwrap();
+    assert_eq!(t2, weighted(&x));
+    assert_eq!(t3, weighted(&[0.5, 3.0, -1.0, 0.25, 2.0]));
+    assert_eq!(t4, weighted(&[1.5, 3.0]));
+    assert_eq!(t5, 100.0 * 1.0 + 10.0 * 2.0 - 1.0);
+}
+
+#[test]
 fn variadic_device_function_in_a_kernel() {
     let x = [1.0f32, -2.0, 8.0, 0.25, 3.0];
     let y = m::variadic_kernel(&vecf(&x)).unwrap().to_vec().unwrap();

@@ -316,13 +316,27 @@ function [] = __kernel__ stride_kernel(y : vec, pos : int, blkdim : int, blkcnt 
     endwhile
 endfunction
 
+function [] = __kernel__ block_probe(y : vec, pos : int, blkpos : int, blkdim : int)
+    if pos < numel(y)
+        y[pos] = blkdim * 1000 + blkpos
+    endif
+endfunction
+
+function [a, b] = explicit_blocks(n : int, blk : int)
+    a = zeros(n)
+    % `[dims, blkdims]` with numbers, for a one-dimensional kernel.
+    parallel_do([n, blk], a, block_probe)
+    b = zeros(n)
+    % `parallel_do(dims, blkdims, args…, kernel)`.
+    parallel_do(n, 2 * blk, b, block_probe)
+endfunction
+
 function [blk, cnt, y, big, square, plain] = launch_choices(n : int, large : int)
     blk = opt_block_size(stride_kernel, n)
     cnt = opt_block_cnt(stride_kernel, blk, n)
     y = zeros(n)
-    % One dimension: the manual's `parallel_do([cnt .* blk, blk], …)` with scalar sizes reads
-    % as a two-dimensional launch here (the launch instance would not be the queried one).
-    parallel_do(cnt * blk, y, stride_kernel)
+    % The manual's §9.8.2 form; one-dimensional (the kernel's `pos : int`), in blocks of `blk`.
+    parallel_do([cnt .* blk, blk], y, stride_kernel)
     big = opt_block_cnt(stride_kernel, blk, large)
     square = opt_block_size(stride_kernel)
     plain = opt_block_size(plain_kernel, [1080, 1920])
@@ -807,6 +821,24 @@ fn max_block_size_follows_the_device_and_the_kernel() {
     // The GPU: at most its threads per block, the first dimension shrunk first.
     let gpu = common::on(quasar::SchedMode::Gpu, run).unwrap();
     assert_eq!(gpu, (1024, vec![16, 64], vec![16, 64], true, true));
+}
+
+#[test]
+fn explicit_block_sizes_of_one_dimensional_launches_on_both_devices() {
+    let (n, blk) = (200usize, 32usize);
+    let expect = |b: usize| (0..n).map(|i| (b * 1000 + i % b) as f32).collect::<Vec<f32>>();
+    let run = || -> quasar::Result<(Vec<f32>, Vec<f32>)> {
+        let (a, b) = lib::explicit_blocks(n as i32, blk as i32)?;
+        Ok((a.to_vec()?, b.to_vec()?))
+    };
+    let check = |(a, b): (Vec<f32>, Vec<f32>)| {
+        assert_eq!(a, expect(blk), "parallel_do([n, blk], …)");
+        assert_eq!(b, expect(2 * blk), "parallel_do(n, 2 * blk, …)");
+    };
+    check(common::on(quasar::SchedMode::Cpu, run).unwrap());
+    if gpu_or_skip("explicit_block_sizes_of_one_dimensional_launches_on_both_devices") {
+        check(common::on(quasar::SchedMode::Gpu, run).unwrap());
+    }
 }
 
 #[test]

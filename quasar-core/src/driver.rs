@@ -207,6 +207,12 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
     if !verified(&mut art, &module, expect, "type checking") {
         return art;
     }
+    let generic_calls = calls_of_generic_instances(&module);
+    if !generic_calls.is_empty() {
+        art.diagnostics.extend(generic_calls);
+        art.failed = Some(Stage::CodeGeneration);
+        return art;
+    }
     prune_generic(&mut module);
     dump(&mut art, opts, "prune", &module);
     let expect = Expect { numbered: true, concrete_calls: true, resolved_precision: true };
@@ -245,6 +251,44 @@ fn prune_generic(module: &mut Module) {
     ir::prune::prune(module, &roots);
     // A generic instance that concrete code uses as a value (a lambda or handle whose
     // parameter types are unknown) stays; the back ends report that they cannot compile it.
+}
+
+/// Calls that concrete code makes to an instance whose parameter types are not known: the
+/// arguments include function values of untyped lambdas (`compose(inc, dbl)` with
+/// `inc = x -> x + 1`), which code generation cannot compile. Named at the call.
+fn calls_of_generic_instances(module: &Module) -> Vec<Diagnostic> {
+    use ir::visit::{walk_expr, Visit};
+    struct Calls<'m> {
+        module: &'m Module,
+        out: Vec<Diagnostic>,
+    }
+    impl<'a> Visit<'a> for Calls<'_> {
+        fn visit_expr(&mut self, e: &'a ir::Expr) {
+            if let ir::ExprKind::Call { callee: ir::Callee::Function(id), args } = &e.kind {
+                let g = self.module.function(*id);
+                if g.generic {
+                    let unknown: Vec<String> = args
+                        .iter()
+                        .filter(|a| a.ty.is_generic() || !a.ty.is_concrete())
+                        .map(|a| a.ty.to_string())
+                        .collect();
+                    let d = Diagnostic::error(
+                        e.span,
+                        format!("code generation does not support this call of `{}`: the types of its parameters are not known", g.name),
+                    )
+                    .with_label(format!("passes {}", if unknown.is_empty() { "values of unknown types".to_string() } else { unknown.join(", ") }))
+                    .with_note("a lambda passed as a value needs parameter types, as in `inc = (x : scalar) -> x + 1`; a lambda returned by a lambda is typed by a declared function type, as in `add : [scalar -> scalar -> scalar] = x -> y -> x + y`");
+                    self.out.push(d);
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut calls = Calls { module, out: Vec::new() };
+    for f in module.functions.iter().filter(|f| !f.generic) {
+        calls.visit_block(&f.body);
+    }
+    calls.out
 }
 
 fn dump(art: &mut Artifacts, opts: &Options, stage: &str, module: &Module) {

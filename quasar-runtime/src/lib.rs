@@ -16,6 +16,8 @@
 //! * Memory is fallible everywhere ([`Error::OutOfMemory`], a host budget:
 //!   [`set_host_memory_limit`]); GPU memory follows the manual's footprint models, reserved
 //!   memory and stability/performance policy ([`memory`]).
+//! * FFTs ([`fft`]) run on a GPU through its FFT library (cuFFT, loaded at run time) when the
+//!   data lives there or is large; `quasar-std` falls back to rustfft otherwise.
 //! * The profiler ([`profile`]) counts launches, time and bytes moved per kernel and device,
 //!   the bytes each array moved and why, and keeps a timeline exported for Perfetto
 //!   ([`write_trace`]).
@@ -38,6 +40,7 @@ pub mod device;
 mod element;
 mod error;
 mod exec;
+pub mod fft;
 mod hostmem;
 mod kernel;
 mod launch;

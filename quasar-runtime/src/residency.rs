@@ -432,6 +432,11 @@ impl Buffer {
         up + down
     }
 
+    /// Whether the buffer has a valid copy on `dev`.
+    pub fn valid_on(&self, dev: &GpuDevice) -> bool {
+        self.lock().dev.as_ref().is_some_and(|d| d.valid && d.dev.id() == dev.id())
+    }
+
     /// The buffer's bytes if it has a copy (valid or not) on `dev`, else 0.
     pub fn resident_on(&self, dev: &GpuDevice) -> usize {
         if self.lock().dev.as_ref().is_some_and(|d| d.dev.id() == dev.id()) {

@@ -23,6 +23,8 @@ pub struct Runtime {
     no_gpu_reason: Mutex<String>,
     pub(crate) fallback_logged: AtomicBool,
     pub(crate) oom_logged: AtomicBool,
+    /// A GPU FFT failed and ran on the CPU (said once).
+    pub(crate) fft_logged: AtomicBool,
     warnings: Mutex<Vec<String>>,
     memory: Mutex<MemoryConfig>,
     mode: Mutex<SchedMode>,
@@ -70,6 +72,7 @@ impl Runtime {
             no_gpu_reason: Mutex::new(reason),
             fallback_logged: AtomicBool::new(false),
             oom_logged: AtomicBool::new(false),
+            fft_logged: AtomicBool::new(false),
             warnings: Mutex::new(Vec::new()),
             memory: Mutex::new(memory),
             mode: Mutex::new(SchedMode::Auto),

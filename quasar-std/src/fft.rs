@@ -13,9 +13,15 @@
 //! by `N` (so `ifftN(fftN(x)) = x`). The result has the shape of the argument, with complex
 //! elements of the argument's precision. Lines are transformed in parallel (rayon) when the
 //! array is large.
+//!
+//! On a CUDA GPU with cuFFT the transforms run there instead, with the same layout and
+//! normalisation, leaving the result on the GPU, when the argument already lives there or is
+//! large (the rule: [`quasar_runtime::fft`]); without libcufft, in CPU mode or for small host
+//! arrays they run here.
 
 use crate::builtins::PARALLEL_MIN;
-use quasar_runtime::{Array, Complex, Element, Result};
+use quasar_runtime::fft::FftDirection as Direction;
+use quasar_runtime::{Array, Complex, Element, Result, Runtime};
 use rayon::prelude::*;
 use rustfft::num_traits::{FromPrimitive, Zero};
 use rustfft::{FftDirection, FftNum, FftPlanner};
@@ -88,17 +94,25 @@ pub fn ifft3<T: FftInput>(x: &Array<T>) -> Result<Array<Complex<T::Real>>> {
 
 /// `irealfft1(x)` = `real(ifft1(x))`.
 pub fn irealfft1<T: FftInput>(x: &Array<T>) -> Result<Array<T::Real>> {
-    real_part(&ifft1(x)?)
+    inverse_real(x, &first_non_singleton(x.shape()))
 }
 
 /// `irealfft2(x)` = `real(ifft2(x))`.
 pub fn irealfft2<T: FftInput>(x: &Array<T>) -> Result<Array<T::Real>> {
-    real_part(&ifft2(x)?)
+    inverse_real(x, &[0, 1])
 }
 
 /// `irealfft3(x)` = `real(ifft3(x))`.
 pub fn irealfft3<T: FftInput>(x: &Array<T>) -> Result<Array<T::Real>> {
-    real_part(&ifft3(x)?)
+    inverse_real(x, &[0, 1, 2])
+}
+
+/// `real(ifft(x))` along `dims`: on the GPU when the runtime's rule says so.
+fn inverse_real<T: FftInput>(x: &Array<T>, dims: &[usize]) -> Result<Array<T::Real>> {
+    if let Some(r) = Runtime::global().fft_on_gpu(x, dims, Direction::Inverse)? {
+        return Ok(r);
+    }
+    real_part(&transform(x, dims, FftDirection::Inverse)?)
 }
 
 fn real_part<R: FftNum + Element>(x: &Array<Complex<R>>) -> Result<Array<R>> {
@@ -117,6 +131,13 @@ fn transform<T: FftInput>(
     dims: &[usize],
     direction: FftDirection,
 ) -> Result<Array<Complex<T::Real>>> {
+    let on_gpu = match direction {
+        FftDirection::Forward => Direction::Forward,
+        FftDirection::Inverse => Direction::Inverse,
+    };
+    if let Some(r) = Runtime::global().fft_on_gpu(x, dims, on_gpu)? {
+        return Ok(r);
+    }
     let shape = x.shape().to_vec();
     let mut data: Vec<Complex<T::Real>> = x.host_view()?.iter().map(|v| v.to_complex()).collect();
     let mut planner = FftPlanner::<T::Real>::new();

@@ -677,3 +677,5 @@ mod tests {
         assert!(err.contains("string and int"), "{err}");
     }
 }
+
+mod shape;

@@ -54,3 +54,54 @@ function y = swapped_red(n : int)
     y[i] = b[i].r + 10 * b[i].b
   endfor
 endfunction
+
+% A nested class, a narrow integer and a double (padding in the layout), and methods with
+% `self` by value, used by a kernel over a 2-D array of such values.
+type tag : class
+  id : int8
+  weight : scalar
+endtype
+
+type particle : class
+  x : scalar
+  z : scalar
+  t : tag
+  mass : scalar'double
+endtype
+
+function e = __device__ energy(self : particle, g : scalar)
+  e = self.mass * g * self.z + self.t.weight * self.t.id
+endfunction
+
+function q = __device__ lifted(self : particle, dz : scalar)
+  q = particle(x:=self.x, z:=self.z + dz, t:=self.t, mass:=self.mass)
+endfunction
+
+function [] = __kernel__ lift_kernel(src : mat[particle], dst : mat[particle], out : mat, g : scalar, pos : ivec2)
+  a = src[pos]
+  if a.t.id > 2
+    b = a.lifted(10.0)
+  else
+    b = a
+  endif
+  dst[pos] = b
+  out[pos] = b.energy(g)
+endfunction
+
+function [y, z] = lift(h : int, w : int, g : scalar)
+  a = mat[particle](h, w)
+  for i = 0..h-1
+    for j = 0..w-1
+      a[i, j] = particle(x:=i, z:=i + j, t:=tag(id:=mod(i * w + j, 5), weight:=0.5), mass:=1.0 + j)
+    endfor
+  endfor
+  b = mat[particle](h, w)
+  y = zeros(h, w)
+  parallel_do([h, w], a, b, y, g, lift_kernel)
+  z = zeros(h, w)
+  for i = 0..h-1
+    for j = 0..w-1
+      z[i, j] = b[i, j].z + 100 * b[i, j].t.id + 1000 * (b[i, j].x - i)
+    endfor
+  endfor
+endfunction

@@ -101,3 +101,35 @@ function r = string_operations(s : string)
     r += 10
   endif
 endfunction
+
+% Slices of cell arrays (a new cell of those elements) and the shape of `??` values.
+function [n : int, s : string, last : scalar] = cell_slices(k : int)
+  c = {1, "two", 3.5, [4, 5, 6], "five"}
+  d = c[1..3]
+  e = c[4..-2..0]
+  n = numel(d) * 100 + numel(e) * 10 + numel(c[:])
+  s = d[0] + e[0]
+  last = e[2]
+endfunction
+
+function r = shape_of(x : ??)
+  r = 1000 * ndims(x) + 100 * size(x, 0) + 10 * size(x, 1) + numel(x)
+endfunction
+
+function r = shape_of_cell(m : int, n : int)
+  c = cell(m, n)
+  s = size(c)
+  r = shape_of(c) + 100000 * s[1]
+endfunction
+
+function r = shape_of_array(m : int, n : int)
+  r = shape_of(zeros(m, n))
+endfunction
+
+
+function r = bad_slice_of_number(v : int)
+  c = cell(1)
+  c[0] = v
+  x = c[0]
+  r = x[0..1]
+endfunction

@@ -221,6 +221,16 @@ function [t0, t1, s0, s1, c, o1, o2] = variadic_forms(x : vec, w : vec3)
     o2 = scaled_sum(x, 1)
 endfunction
 
+% A spread whose length is known only at run time fills the rest parameter (the vector
+% itself, or joined with the other rest arguments); a cell spreads its items.
+function [t2, t3, t4, t5] = spread_forms(x : vec)
+    t2 = total(...x)
+    t3 = total(0.5, ...x, 2)
+    cells = {1.5, x[0]}
+    t4 = total(...cells)
+    t5 = weigh(...{1, 2}, x[1])
+endfunction
+
 function y : vec = variadic_kernel(x : vec)
     y = zeros(numel(x))
     parallel_do(numel(x), y, x, variadic_in_kernel)

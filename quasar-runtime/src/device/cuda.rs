@@ -12,6 +12,9 @@
 //!   ([`GpuBackend::check_launch`]).
 //! * Driver errors become [`Error::Cuda`] naming the operation and the kernel.
 
+#[path = "cuda_fft.rs"]
+mod fft;
+
 use super::{DevPtr, DeviceLaunch, DeviceProperties, Fence, FenceImpl, GpuBackend};
 use crate::error::{Error, Result};
 use crate::ptx::{decode_error_word, pack_params, ErrorWord};
@@ -103,6 +106,8 @@ pub struct CudaBackend {
     warp: usize,
     total_mem: usize,
     props: DeviceProperties,
+    /// cuFFT, when libcufft could be loaded.
+    fft: Option<fft::CuFft>,
     /// An event recorded (and completed) when the back end was opened, and the host time then:
     /// operations' events are placed on the host clock relative to it.
     epoch: Arc<Epoch>,
@@ -309,6 +314,7 @@ impl CudaBackend {
             warp,
             total_mem,
             props,
+            fft: fft::cufft_usable().then(fft::CuFft::default),
             epoch,
         })
     }
@@ -433,6 +439,9 @@ impl Drop for CudaBackend {
     fn drop(&mut self) {
         let _ = self.ctx.bind_to_thread();
         let _ = result::ctx::synchronize();
+        if let Some(f) = &self.fft {
+            self.drop_fft(f);
+        }
         for s in &self.streams {
             // SAFETY: our streams; the device is idle.
             let _ = unsafe { result::stream::destroy(s.0) };
@@ -607,6 +616,17 @@ impl GpuBackend for CudaBackend {
                 unsafe { result::memset_d8_sync(ptr, 0, word.len() * 4) }.map_err(cuda(what))?;
                 Err(e)
             }
+        }
+    }
+
+    fn has_fft(&self) -> bool {
+        self.fft.is_some()
+    }
+
+    unsafe fn fft(&self, job: &crate::fft::FftJob, after: &[Fence]) -> Result<Fence> {
+        match &self.fft {
+            Some(f) => self.run_fft(f, job, after),
+            None => Err(Error::Unsupported(format!("{} has no cuFFT (libcufft)", self.name))),
         }
     }
 

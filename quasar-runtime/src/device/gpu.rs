@@ -6,6 +6,7 @@
 
 use super::{DevPtr, DeviceLaunch, Fence, GpuBackend};
 use crate::error::{Error, Result};
+use crate::fft::{FftDirection, FftJob};
 use crate::hostmem::HostMem;
 use crate::memory::{MemoryConfig, MemoryModel, MemoryReport};
 use crate::pool::{size_class, Pool};
@@ -243,6 +244,24 @@ impl GpuDevice {
         ];
         let name = l.kernel.name;
         self.profiler.device_op(Some(name), (name.into(), Category::Kernel, args), &self.name, &f);
+        Ok(f)
+    }
+
+    /// Runs an FFT after `after` (see [`GpuBackend::fft`]), recorded in the profile.
+    ///
+    /// # Safety
+    /// As [`GpuBackend::fft`].
+    pub(crate) unsafe fn fft(&self, job: &FftJob, after: &[Fence]) -> Result<Fence> {
+        let f = self.submit(|| self.backend.fft(job, after))?;
+        let kind = match job.direction {
+            FftDirection::Forward => "fft",
+            FftDirection::Inverse => "ifft",
+        };
+        let args = vec![
+            ("lengths".to_string(), format!("{:?}", job.layout.n)),
+            ("batch".to_string(), job.layout.batch.to_string()),
+        ];
+        self.profiler.device_op(Some(kind), (kind.into(), Category::Kernel, args), &self.name, &f);
         Ok(f)
     }
 

@@ -20,6 +20,7 @@ pub use properties::DeviceProperties;
 
 use crate::element::ElemInfo;
 use crate::error::Result;
+use crate::fft::FftJob;
 use crate::kernel::Kernel;
 use crate::launch::LaunchConfig;
 use crate::output::OutputSpec;
@@ -216,6 +217,20 @@ pub trait GpuBackend: Send + Sync {
     /// carves allocations into blocks). For checking back ends; the default does nothing.
     fn block_freed(&self, ptr: DevPtr, bytes: usize) {
         let _ = (ptr, bytes);
+    }
+    /// Whether [`fft`](Self::fft) works here (CUDA: libcufft could be loaded).
+    fn has_fft(&self) -> bool {
+        false
+    }
+    /// Runs an FFT ([`FftJob`]: the transform, scaling and real parts), after `after`. The
+    /// default has no FFT library.
+    ///
+    /// # Safety
+    /// The job's pointers lie in live allocations of this back end, sized for `numel`
+    /// elements of their types.
+    unsafe fn fft(&self, job: &FftJob, after: &[Fence]) -> Result<Fence> {
+        let _ = (job, after);
+        Err(crate::error::Error::Unsupported(format!("{} has no FFT library", self.name())))
     }
     /// Waits for all outstanding work.
     fn synchronize(&self) -> Result<()>;

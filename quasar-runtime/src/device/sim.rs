@@ -13,6 +13,7 @@
 use super::cpu::{execute, panic_message};
 use super::{DevPtr, DeviceArg, DeviceLaunch, Fence, FenceImpl, GpuBackend};
 use crate::error::{Error, Result};
+use crate::fft::FftJob;
 use crate::kernel::{KernelArgs, RawArg};
 use crate::output::OutputSpec;
 use std::alloc::{alloc_zeroed, dealloc, Layout};
@@ -41,6 +42,9 @@ pub struct SimConfig {
     /// Run kernels' PTX on the PTX interpreter (feature `ptx-sim`; without it such launches
     /// are errors) instead of their CPU functions. Implies `needs_ptx`.
     pub interpret_ptx: bool,
+    /// Run FFT jobs ([`GpuBackend::fft`]) by the DFT's definition, as a stand-in for cuFFT
+    /// (off by default: a device without an FFT library).
+    pub fft: bool,
 }
 
 impl Default for SimConfig {
@@ -53,6 +57,7 @@ impl Default for SimConfig {
             max_jitter_us: 200,
             needs_ptx: false,
             interpret_ptx: false,
+            fft: false,
         }
     }
 }
@@ -515,6 +520,29 @@ impl GpuBackend for SimBackend {
             Ok(())
         });
         Ok(self.submit(format!("memset of {bytes} bytes"), after, touches, work))
+    }
+
+    fn has_fft(&self) -> bool {
+        self.cfg.fft
+    }
+
+    unsafe fn fft(&self, job: &FftJob, after: &[Fence]) -> Result<Fence> {
+        if !self.cfg.fft {
+            return Err(Error::Unsupported(format!("{} has no FFT library", self.cfg.name)));
+        }
+        let (real, complex) = if job.double { (8, 16) } else { (4, 8) };
+        let n = job.numel;
+        let mut ranges = vec![(job.src.0, n * if job.src_real { real } else { complex })];
+        ranges.push((job.work.0, n * complex));
+        ranges.extend(job.real_dst.map(|d| (d.0, n * real)));
+        let touches = self.claim("fft", &ranges)?;
+        let job = job.clone();
+        let work: Work = Box::new(move || {
+            // SAFETY: the pointers were checked and are held in flight; sizes as claimed.
+            unsafe { crate::fft::run_on_host(&job) };
+            Ok(())
+        });
+        Ok(self.submit("fft".into(), after, touches, work))
     }
 
     fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {

@@ -32,7 +32,13 @@ pub(super) fn bind_arg(
                 );
             };
             let complex = cplx_of(&a.elem);
-            let Some(elem) = NumTy::of(&a.elem).or(complex) else {
+            // Arrays of class values: elements laid out as the host's `repr(C)` struct.
+            let class = match &a.elem {
+                t @ Type::Class(_) => Some(super::class::layout_of(cx.module, t, l.span)?),
+                _ => None,
+            };
+            let Some(elem) = NumTy::of(&a.elem).or(complex).or(class.as_ref().map(|_| NumTy::U8))
+            else {
                 return unsupported(
                     l.span,
                     format!("arrays of {} (`{}`)", a.elem, l.name),
@@ -71,6 +77,7 @@ pub(super) fn bind_arg(
                 access,
                 space: Space::Global,
                 name: l.name.clone(),
+                class,
             }))
         }
         t => {
@@ -87,6 +94,18 @@ pub(super) fn bind_arg(
                     role: PtxParamRole::Value { arg, by_bytes: true },
                 });
                 return Ok(Val::Cplx(re, im, pt));
+            }
+            if let Type::Class(_) = t {
+                // By value, as the bytes of the host's `repr(C)` struct.
+                let lay = super::class::layout_of(cx.module, t, l.span)?;
+                let v = cx.load_class(&lay, super::class::Mem::Param(&name), 0);
+                params.push(PtxParam {
+                    name,
+                    ty: format!(".align {} .b8", lay.align),
+                    bytes: lay.size as usize,
+                    role: PtxParamRole::Value { arg, by_bytes: true },
+                });
+                return Ok(v);
             }
             if let Type::Function(ft) = t {
                 return cx.bind_fn_value(ft, name, arg, params, l.span);

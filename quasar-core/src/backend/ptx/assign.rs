@@ -106,6 +106,15 @@ impl Ctx<'_> {
             PlaceKind::Index { base, indices } => {
                 let b = self.expr(base)?;
                 match b {
+                    Val::Array(arr) if arr.class.is_some() => {
+                        let el = self.element(&arr, indices, place.span, place.id)?;
+                        match &arr.class {
+                            Some(lay) => {
+                                self.store_class(lay, v, (el.addr, arr.space, el.ok), place.span)
+                            }
+                            None => Ok(Val::Void),
+                        }
+                    }
                     Val::Array(arr) if arr.complex => {
                         let t = arr.elem;
                         let (re, im) = self.cplx_val(v, t, place.span)?;
@@ -151,6 +160,18 @@ impl Ctx<'_> {
             (Some(Val::Num(..) | Val::Vec(..)), Val::Array(_)) => None,
             (cur, _) => cur,
         };
+        if let Type::Class(_) = &l.ty {
+            // A class value: copied field by field into the local's registers.
+            let lay = super::class::layout_of(self.module, &l.ty, span)?;
+            let v = self.class_val(v, &lay, span)?;
+            let dst = match cur {
+                Some(c @ Val::Class(_)) => c,
+                _ => self.fresh_like(&v, span)?,
+            };
+            self.copy_into(&dst, v, span)?;
+            self.frame_mut()?.locals.insert(id, dst.clone());
+            return Ok(dst);
+        }
         let new = match (cur, v) {
             (Some(Val::Cplx(re, im, t)), v) => {
                 let (x, y) = self.cplx_val(v, t, span)?;

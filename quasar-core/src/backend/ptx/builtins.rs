@@ -21,6 +21,16 @@ impl Ctx<'_> {
         node: NodeId,
     ) -> Res<Val> {
         match b {
+            // `$target("gpu")`: this back end compiles for NVIDIA GPUs (manual §17.2.6).
+            B::MetaTarget => match args.first().and_then(|a| a.constant()) {
+                Some(Const::Str(t)) => {
+                    let holds = crate::sema::check::target_holds(t, true);
+                    Ok(Val::Num(self.imm_int(NumTy::I32, holds.into()), NumTy::I32))
+                }
+                _ => {
+                    unsupported(span, "`$target` without a target name", "write `$target(\"gpu\")`")
+                }
+            },
             B::Syncthreads | B::Syncthread => {
                 let scope = match args.first().and_then(|a| a.constant()) {
                     Some(Const::Str(s)) => s.as_str(),
@@ -276,7 +286,6 @@ impl Ctx<'_> {
             | B::MetaUbound
             | B::MetaInline
             | B::MetaSpecialize
-            | B::MetaTarget
             | B::MetaFtype
             | B::MetaNops
             | B::MetaAssump

@@ -105,7 +105,7 @@ impl Ctx<'_> {
             let l = local(g, lid)?;
             let v = cx.convert_to(v, &l.ty, span)?;
             let v = match v {
-                Val::Num(..) | Val::Vec(..) => {
+                Val::Num(..) | Val::Vec(..) | Val::Class(_) => {
                     let fresh = cx.fresh_like(&v, span)?;
                     cx.copy_into(&fresh, v, span)?;
                     fresh

@@ -163,11 +163,11 @@ impl Ctx<'_> {
             ExprKind::Field { base, field } if matches!(base.ty, Type::ThreadBlock(_)) => {
                 self.thread_block_field(base, field, e.span)
             }
-            ExprKind::Field { .. } | ExprKind::Construct { .. } => unsupported(
-                e.span,
-                "class values",
-                "pass the class's fields as separate numbers or arrays to the kernel",
-            ),
+            ExprKind::Field { base, field } => {
+                let b = self.expr(base)?;
+                self.class_field(b, field, e.span)
+            }
+            ExprKind::Construct { fields, .. } => self.construct(fields, &e.ty, e.span),
             ExprKind::Cell(_) => unsupported(
                 e.span,
                 "cell arrays",
@@ -413,6 +413,10 @@ impl Ctx<'_> {
         if let Some((t, n)) = small_vec(ty) {
             return Ok(Val::Vec(self.vec_val(v, t, n, span)?, t));
         }
+        if let Type::Class(_) = ty {
+            let lay = super::class::layout_of(self.module, ty, span)?;
+            return self.class_val(v, &lay, span);
+        }
         match v {
             v @ (Val::Array(_) | Val::Closure(_) | Val::FnValue(_) | Val::Void | Val::Tuple(_)) => {
                 Ok(v)
@@ -431,6 +435,13 @@ impl Ctx<'_> {
             Val::Num(_, t) => Ok(Val::Num(self.reg(t.class()), *t)),
             Val::Cplx(_, _, t) => Ok(Val::Cplx(self.reg(t.class()), self.reg(t.class()), *t)),
             Val::Vec(rs, t) => Ok(Val::Vec(rs.iter().map(|_| self.reg(t.class())).collect(), *t)),
+            Val::Class(fields) => {
+                let mut out = Vec::new();
+                for (n, f) in fields {
+                    out.push((n.clone(), self.fresh_like(f, span)?));
+                }
+                Ok(Val::Class(out))
+            }
             _ => unsupported(
                 span,
                 "a conditional expression that is not a number or vector",
@@ -455,6 +466,26 @@ impl Ctx<'_> {
                 let xs = self.vec_val(v, *t, ds.len(), span)?;
                 for (d, x) in ds.iter().zip(xs) {
                     self.ins(format!("mov.{} {d}, {x}", t.arith()));
+                }
+            }
+            Val::Class(ds) => {
+                let Val::Class(mut xs) = v else {
+                    return unsupported(
+                        span,
+                        "assigning a value that is not a class value to a class variable",
+                        "assign a value of the variable's class",
+                    );
+                };
+                for (n, d) in ds {
+                    let Some(k) = xs.iter().position(|(m, _)| m == n) else {
+                        return unsupported(
+                            span,
+                            format!("a class value without the field `{n}`"),
+                            "assign a value of the variable's class",
+                        );
+                    };
+                    let x = xs.swap_remove(k).1;
+                    self.copy_into(d, x, span)?;
                 }
             }
             _ => {

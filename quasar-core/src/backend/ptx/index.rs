@@ -31,6 +31,14 @@ impl Ctx<'_> {
             return self.slice_value(base, indices, ty, span);
         }
         match base {
+            Val::Array(arr) if arr.class.is_some() => {
+                let el = self.element(&arr, indices, span, node)?;
+                let mem = super::class::Mem::At { addr: el.addr, space: arr.space, ok: el.ok };
+                match &arr.class {
+                    Some(lay) => Ok(self.load_class(lay, mem, 0)),
+                    None => Ok(Val::Void),
+                }
+            }
             Val::Array(arr) if arr.complex => {
                 let el = self.element(&arr, indices, span, node)?;
                 let t = arr.elem;
@@ -168,6 +176,13 @@ impl Ctx<'_> {
         let t = arr.elem;
         if arr.complex {
             return self.atomic_cplx(arr, indices, op, v, span, node);
+        }
+        if arr.class.is_some() {
+            return unsupported(
+                span,
+                "a compound assignment to a class element",
+                "read the element, build the new class value and store it (`a[i] = p`)",
+            );
         }
         let x = self.num_val(v, t, span)?;
         let el = self.element(arr, indices, span, node)?;
@@ -356,7 +371,13 @@ impl Ctx<'_> {
     /// The address of `arr[indices]` (the access `node`) after the access mode, and the access
     /// predicate; none of either in the interior of the kernel's partition when `node` is
     /// proven in bounds there.
-    fn element(&mut self, arr: &ArrRef, indices: &[Index], span: Span, node: NodeId) -> Res<Elem> {
+    pub fn element(
+        &mut self,
+        arr: &ArrRef,
+        indices: &[Index],
+        span: Span,
+        node: NodeId,
+    ) -> Res<Elem> {
         let mut idx = Vec::new();
         for ix in indices {
             let (Index::At(e) | Index::Spread(e)) = ix else {
@@ -563,8 +584,7 @@ impl Ctx<'_> {
 
     /// `ptr + offset * size`, the offset row-major over `exts` (64-bit arithmetic).
     fn address(&mut self, arr: &ArrRef, idx: &[Reg], exts: &[Reg]) -> Reg {
-        let size = arr.elem.bytes() * if arr.complex { 2 } else { 1 };
-        let shift = size.trailing_zeros();
+        let size = arr.elem_bytes();
         let off = self.reg(RegClass::B64);
         if let [i] = idx {
             self.ins(format!("mul.wide.s32 {off}, {i}, {size}"));
@@ -577,7 +597,12 @@ impl Ctx<'_> {
                 self.ins(format!("cvt.u64.u32 {i64}, {i}"));
                 self.ins(format!("mad.lo.u64 {lin}, {lin}, {e64}, {i64}"));
             }
-            self.ins(format!("shl.b64 {off}, {lin}, {shift}"));
+            if size.is_power_of_two() {
+                self.ins(format!("shl.b64 {off}, {lin}, {}", size.trailing_zeros()));
+            } else {
+                // Class elements: any struct size.
+                self.ins(format!("mul.lo.u64 {off}, {lin}, {size}"));
+            }
         }
         let addr = self.reg(RegClass::B64);
         self.ins(format!("add.s64 {addr}, {}, {off}", arr.ptr));

@@ -6,6 +6,7 @@ use super::regs::{small_vec, NumTy, Reg, RegClass, Val};
 use super::{unsupported, PtxCheckSite, PtxKernel, PtxOptions, PtxParam, PtxParamRole, Res};
 use crate::analysis::ModuleInfo;
 use crate::ir::{self, FunctionId, LocalId, LocalRole, Module};
+use crate::sema::types::Type;
 use crate::span::Span;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -291,6 +292,9 @@ impl Ctx<'_> {
                 Val::Num(self.imm(t, 0.0), t)
             } else if let Some((t, n)) = small_vec(&l.ty) {
                 Val::Vec((0..n).map(|_| self.imm(t, 0.0)).collect(), t)
+            } else if let Type::Class(_) = &l.ty {
+                let lay = super::class::layout_of(self.module, &l.ty, l.span)?;
+                self.zero_class(&lay)
             } else {
                 continue;
             };

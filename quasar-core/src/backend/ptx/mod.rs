@@ -36,6 +36,10 @@
 //!      `<a> = max(4, a_u)` and `<bytes>` is the size rounded up to `<a>` (RFC 2195). A call
 //!      branches on the tag to each function, inlined (`fnvalue.rs`). Functions capturing
 //!      anything else (arrays, other function values) are not passed to kernels;
+//!    * a value of an immutable class (`w : weights`): by value, `.align <a> .b8 name[<bytes>]`,
+//!      the bytes of the host's `#[repr(C)]` struct of the class (`class.rs` gives the
+//!      layout). An array of class values (`vec[pixel]`) is an array as above whose elements
+//!      are such structs;
 //! 3. per output argument (`function [s : scalar] = __kernel__ …`), in order: a `.u64`
 //!    pointer to a zeroed slot that threads combine into atomically (`+=` → `atom.add`,
 //!    `^^=`/`__=` → max/min, `|=` → or; a plain `=` stores non-zero values).
@@ -76,6 +80,7 @@ mod abi;
 mod assign;
 mod builtins;
 mod call;
+mod class;
 mod complex;
 mod coop;
 #[cfg(test)]

@@ -262,6 +262,18 @@ pub(super) struct ArrRef {
     pub space: Space,
     /// The Quasar name, for bounds-error reports.
     pub name: String,
+    /// Elements that are class values (`elem` is then unused): their layout.
+    pub class: Option<std::rc::Rc<super::class::ClassLayout>>,
+}
+
+impl ArrRef {
+    /// The bytes of one element.
+    pub fn elem_bytes(&self) -> u32 {
+        match &self.class {
+            Some(c) => c.size,
+            None => self.elem.bytes() * if self.complex { 2 } else { 1 },
+        }
+    }
 }
 
 /// A closure value known at compile time: the function and its captured values.
@@ -279,6 +291,8 @@ pub(super) enum Val {
     Cplx(Reg, Reg, NumTy),
     /// A fixed-size vector in registers (`vec3`, `ivec2`, …).
     Vec(Vec<Reg>, NumTy),
+    /// An immutable class value: its fields' values, in the class's order (`class.rs`).
+    Class(Vec<(String, Val)>),
     Array(ArrRef),
     Closure(Closure),
     /// A function value chosen at run time (a function-valued kernel argument).

@@ -58,6 +58,7 @@ impl Ctx<'_> {
             access,
             space: Space::Shared,
             name: name.into(),
+            class: None,
         }))
     }
 

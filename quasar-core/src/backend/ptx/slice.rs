@@ -136,7 +136,7 @@ impl Ctx<'_> {
         let s = self.slice_subscripts(indices, span)?;
         let mut out = Vec::with_capacity(n);
         match base {
-            Val::Array(arr) if !arr.complex => {
+            Val::Array(arr) if !arr.complex && arr.class.is_none() => {
                 for k in 0..n {
                     let idx = self.slice_elem_subscripts(&s, k);
                     let el = self.element_at(&arr, idx, span, false)?;
@@ -240,7 +240,7 @@ impl Ctx<'_> {
         let s = self.slice_subscripts(indices, span)?;
         let compound = !matches!(op, AssignOp::Assign);
         match b {
-            Val::Array(arr) if !arr.complex => {
+            Val::Array(arr) if !arr.complex && arr.class.is_none() => {
                 for k in 0..n {
                     let x = item(self, k, arr.elem)?;
                     let idx = self.slice_elem_subscripts(&s, k);

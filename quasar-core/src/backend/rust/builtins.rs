@@ -269,6 +269,10 @@ impl FnGen<'_, '_> {
                     let d = self.num_as(&args[1], Num::I32)?;
                     let x = a.t;
                     match a.r {
+                        Repr::Value => {
+                            let v = self.vtry(quote!((#x).size_dim(#d as i64)), span);
+                            quote!((#v as i32))
+                        }
                         Repr::Array(..) => quote!(#bi::size_dim(&#x, #d)?),
                         Repr::View(..) => quote!((#x.dim(#d.max(0) as usize) as i32)),
                         Repr::Fixed(_, s) => {
@@ -302,6 +306,7 @@ impl FnGen<'_, '_> {
                 let a = self.expr(&args[0])?;
                 let x = a.t;
                 match a.r {
+                    Repr::Value => quote!(((#x).ndims() as i32)),
                     Repr::Array(..) => quote!(#bi::ndims(&#x)),
                     Repr::View(..) => quote!((#x.shape().ndim() as i32)),
                     _ => return Err(bad()),
@@ -497,6 +502,15 @@ impl FnGen<'_, '_> {
                 }
             }
             B::Type if nargs <= 2 => self.library(b, args, &r, span)?,
+            // `$target("cpu")`: this back end compiles for the CPU (manual §17.2.6).
+            B::MetaTarget if nargs == 1 => {
+                let holds = match args[0].constant() {
+                    Some(crate::ir::Const::Str(t)) => crate::sema::check::target_holds(t, false),
+                    _ => return Err(bad()),
+                };
+                let v = i32::from(holds);
+                quote!(#v)
+            }
             // `print(s)` as an expression (in a lambda's `(a; print(a); b)`), as the statement.
             B::Print if self.ctx == Ctx::Host => {
                 let parts = self.show_parts(args)?;
@@ -525,15 +539,23 @@ impl FnGen<'_, '_> {
             | B::GroupBallot
             | B::GroupMatchAny
             | B::GroupMatchAll
-            | B::MetaCheck
             | B::MetaStr
             | B::MetaEval
+            | B::MetaTarget
+            | B::MetaFtype => {
+                return Err(unsupported(
+                    span,
+                    format_args!("the built-in `{b}` ({nargs} arguments)"),
+                    "pass the arguments the manual lists for this built-in",
+                ))
+            }
+            // Manual §8.6: "only provided for testing"; `$str`, `$eval`, `$target` and
+            // `$ftype` are answered when compiling (`sema/check/meta.rs`).
+            B::MetaCheck
             | B::MetaSimplify
             | B::MetaUbound
             | B::MetaInline
             | B::MetaSpecialize
-            | B::MetaTarget
-            | B::MetaFtype
             | B::MetaNops
             | B::MetaAssump
             | B::MetaSubs
@@ -542,9 +564,11 @@ impl FnGen<'_, '_> {
             | B::MetaTyperecon => {
                 return Err(unsupported(
                     span,
-                    format_args!("the built-in `{b}` ({nargs} arguments)"),
-                    "pass the arguments the manual lists for this built-in",
-))
+                    format_args!("the meta function `{b}`"),
+                    "write the code it stands for (for `$specialize`, call the function with \
+                     the values and types it would fix; `$inline(f)(x)` is `f(x)`); this \
+                     compiler answers `$str`, `$eval`, `$target` and `$ftype` when compiling",
+                ))
             }
         };
         Ok(V { t, r })

@@ -267,6 +267,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     }
                 }
             }
+            (Repr::Value, Repr::Array(..)) => {
+                quote!({ let __s = (#x).size_i32(); let __n = __s.len(); #rt::run::Array::from_vec(&[__n], __s)? })
+            }
+            (Repr::Value, Repr::Value) => {
+                quote!(#rt::qstd::value::Value::Array(#rt::qstd::value::AnyArray::I32({ let __s = (#x).size_i32(); let __n = __s.len(); #rt::run::Array::from_vec(&[__n], __s)? })))
+            }
             (Repr::View(..), Repr::Fixed(_, s)) => {
                 let len: usize = s.iter().product();
                 let ds = (0..len).map(|d| quote!((__v.dim(#d) as i32)));

@@ -6,7 +6,7 @@
 
 use super::expr::V;
 use super::func::FnGen;
-use super::ty::Repr;
+use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{AssignOp, BinaryOp, Expr, Index, UnaryOp};
 use crate::span::Span;
@@ -172,8 +172,27 @@ impl FnGen<'_, '_> {
         Ok(quote!(&[#(#subs),*]))
     }
 
-    /// `c[i]` of a cell array (or any `??` value).
+    /// `c[i]` of a cell array (or any `??` value); `c[a..b]`, `c[a..s..b]` and `c[:]` give a
+    /// new cell vector of those elements.
     pub fn value_index(&mut self, base: V, indices: &[Index], span: Span) -> GResult<V> {
+        let range = match indices {
+            [Index::All] => Some(quote!(::core::option::Option::None)),
+            [Index::Range { start, step, end }] => {
+                let a = self.num_as(start, Num::I64)?;
+                let s = match step {
+                    Some(s) => self.num_as(s, Num::I64)?,
+                    None => quote!(1i64),
+                };
+                let e = self.num_as(end, Num::I64)?;
+                Some(quote!(::core::option::Option::Some((#a, #s, #e))))
+            }
+            _ => None,
+        };
+        if let Some(range) = range {
+            let b = base.t;
+            let t = self.vtry(quote!((#b).slice(#range)), span);
+            return Ok(V { t, r: Repr::Value });
+        }
         let subs = self.value_subscripts(indices, span)?;
         let b = base.t;
         let t = self.vtry(quote!((#b).index(#subs)), span);

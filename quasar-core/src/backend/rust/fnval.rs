@@ -61,7 +61,27 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
         for (c, cap) in captures.iter().zip(&func.captures) {
             let l = func.local(*cap);
             let pr = repr_in(self.g, &l.ty, ctx, l.span)?;
-            vals.push(self.expr_as(c, &pr)?);
+            if ctx == Ctx::Device && self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
+                // The value would carry a host array into a kernel: only a device function
+                // the kernel calls directly (inlined, its captures bound at the launch) can.
+                return Err(unsupported(
+                    span,
+                    format_args!(
+                        "a `__device__` function value that captures the array `{}` and is \
+                         passed on as a value",
+                        l.name
+                    ),
+                    "call the device function directly in a kernel defined in the same \
+                     function (its captured arrays are then launch arguments), or pass the \
+                     array to the kernel as a parameter",
+                ));
+            }
+            let v = self.expr_as(c, &pr)?;
+            vals.push(if boxed_capture(&l.ty, ctx) {
+                quote!(::std::boxed::Box::new(#v))
+            } else {
+                v
+            });
         }
         let e = enum_ident(k);
         let v = variant_ident(f);
@@ -122,12 +142,21 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
                 continue;
             }
             let mut caps = Vec::new();
-            for c in &func.captures {
+            let mut reads = Vec::new();
+            for (i, c) in func.captures.iter().enumerate() {
                 let l = func.local(*c);
+                let b = format_ident!("__c{}", i);
                 match repr_in(g, &l.ty, ctx, l.span) {
+                    Ok(r) if boxed_capture(&l.ty, ctx) => {
+                        plain = false;
+                        let t = type_tokens(g, &r);
+                        caps.push(quote!(::std::boxed::Box<#t>));
+                        reads.push(quote!((**#b).clone()));
+                    }
                     Ok(r) => {
                         plain &= matches!(r, Repr::Num(_) | Repr::Fixed(..));
                         caps.push(type_tokens(g, &r));
+                        reads.push(quote!(#b.clone()));
                     }
                     Err(d) => {
                         g.diagnostics.push(d);
@@ -139,7 +168,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
             let fname = g.fn_ident(f);
             let binds: Vec<Ident> = (0..caps.len()).map(|i| format_ident!("__c{}", i)).collect();
             variants.push(quote!(#v(#(#caps),*)));
-            arms.push(quote!(#name::#v(#(#binds),*) => #fname(#(#params,)* #(#binds.clone()),*)));
+            arms.push(quote!(#name::#v(#(#binds),*) => #fname(#(#params,)* #(#reads),*)));
         }
         let element = if plain {
             quote! {
@@ -175,6 +204,13 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
         });
     }
     quote!(#(#items)*)
+}
+
+/// Whether a closure keeps this captured value behind a `Box`: a host function value (an
+/// image closure capturing another image, manual chapter 15, would otherwise make the enum of
+/// its function type contain itself).
+fn boxed_capture(ty: &Type, ctx: Ctx) -> bool {
+    matches!(ctx, Ctx::Host) && matches!(ty, Type::Function(_))
 }
 
 pub(crate) fn type_tokens(g: &Gen, r: &Repr) -> TokenStream {

@@ -226,6 +226,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             def.params.iter().map(|p| self.cx.declared_param_type(def, p)).collect();
         let env = self.env_for_scope(self.cx.decls.function(decl).parent);
         match self.cx.instantiate(decl, args, Vec::new(), span, env) {
+            // A nested function reading the enclosing function's variables: a closure over
+            // them, as a lambda would be.
+            Some(id) if !self.cx.module.function(id).captures.is_empty() => self.closure(id, span),
             Some(id) => {
                 let ty = self.instance_type(id);
                 ir::Expr::new(ir::ExprKind::FunctionRef(id), ty, span)

@@ -27,14 +27,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let (dims_arg, rest) = args.split_first().expect("checked length");
         let (kernel_arg, call_args) = rest.split_last().expect("checked length");
-        // `[dims, blkdims]`: explicit block dimensions (a matrix of two vectors).
+        // `[dims, blkdims]`: explicit block dimensions, a matrix of two vectors or, for a
+        // kernel declared one-dimensional, two numbers (docs/ARCHITECTURE.md, "Launch forms").
         let whole = self.lower_expr(&dims_arg.value);
+        let pair = |items: &[ir::Expr], this: &mut Self| {
+            let vectors = items.iter().all(|i| matches!(i.ty, Type::Array(_)));
+            let numbers = items.iter().all(|i| i.ty.is_int() || matches!(i.ty, Type::Scalar(_)));
+            items.len() == 2
+                && (vectors || numbers && this.declared_launch_rank(&kernel_arg.value) == Some(1))
+        };
         let (dims, block_dims) = match whole.kind {
-            ir::ExprKind::Matrix(mut items)
-                if items.len() == 2 && items.iter().all(|i| matches!(i.ty, Type::Array(_))) =>
-            {
+            ir::ExprKind::Matrix(mut items) if pair(&items, self) => {
                 let blk = items.pop().expect("two items");
                 let d = items.pop().expect("two items");
+                self.check_block_rank(which, &d, &blk);
                 (d, Some(Box::new(blk)))
             }
             kind => (ir::Expr { kind, ..whole }, None),
@@ -65,7 +71,22 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Type::Unknown
             }
         };
-        let lowered = self.lower_args(call_args);
+        let mut lowered = self.lower_args(call_args);
+        // `parallel_do(dims, blkdims, args…, kernel)` (manual §9.2.3.2, §10.7, §17.2.5): one argument
+        // more than the kernel takes, the first an `int` or a short integer vector, is the
+        // block dimensions.
+        let block_dims = match block_dims {
+            None if Some(lowered.len().saturating_sub(1))
+                == self.explicit_param_count(&kernel_arg.value)
+                && !lowered.is_empty()
+                && is_block_size(&lowered[0].ty) =>
+            {
+                let blk = lowered.remove(0);
+                self.check_block_rank(which, &dims, &blk);
+                Some(Box::new(blk))
+            }
+            b => b,
+        };
         let arg_types = Self::arg_types(&lowered);
         let kernel = self.kernel_target(&kernel_arg.value, &arg_types, &pos_type, span);
         let Some(kernel) = kernel else {
@@ -100,6 +121,65 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let kind =
             ir::ExprKind::ParallelDo { dims: Box::new(dims), block_dims, kernel, args: all_args };
         ir::Expr::new(kind, results_type(&results), span)
+    }
+
+    /// The number of launch dimensions that the declared geometry parameters (`pos`,
+    /// `blkpos`, `blkidx`, `blkdim`, `blkcnt`) of the kernel named by `e` ask for: `Some(k)`
+    /// when at least one is declared and all declared ones have `k` components (`int`: 1,
+    /// `ivecK`: k). `None` for a kernel without declared ones, a lambda, or an unknown name.
+    fn declared_launch_rank(&mut self, e: &'a Expr) -> Option<usize> {
+        let def = self.named_kernel(e)?;
+        let mut ranks = Vec::new();
+        for p in def.params.iter().filter(|p| p.ty.is_some()) {
+            if Special::from_name(&p.name.name).is_some_and(|s| s.is_geometry()) {
+                let declared = self.cx.declared_param_type(def, p);
+                ranks.push(super::geometry::components(&declared)?);
+            }
+        }
+        let first = *ranks.first()?;
+        ranks.iter().all(|&k| k == first).then_some(first)
+    }
+
+    /// The declaration of the `__kernel__` function that `e` names (looked up without
+    /// reporting anything: `kernel_target` reports what is wrong with it).
+    fn named_kernel(&self, e: &'a Expr) -> Option<&'a ast::FunctionDef> {
+        let e = match &e.kind {
+            ExprKind::Index { base, .. } => &**base,
+            ExprKind::Paren(items) if items.len() == 1 => &items[0],
+            _ => e,
+        };
+        let ExprKind::Ident(name) = &e.kind else { return None };
+        if self.names.contains_key(name) {
+            return None;
+        }
+        let ids = self.cx.decls.lookup_function(self.scope, name)?;
+        let decl =
+            *ids.iter().find(|&&i| self.cx.decls.function(i).def.kind == FunctionKind::Kernel)?;
+        Some(self.cx.decls.function(decl).def)
+    }
+
+    /// Reports block dimensions with another number of components than the dimensions.
+    fn check_block_rank(&mut self, which: &str, dims: &ir::Expr, blk: &ir::Expr) {
+        let len = |e: &ir::Expr| match &e.ty {
+            Type::Array(a) => match a.shape.as_deref() {
+                Some([Dim::Known(n)]) => Some(*n),
+                _ => None,
+            },
+            _ => Some(1),
+        };
+        if let (Some(n), Some(b)) = (len(dims), len(blk)) {
+            if n != b {
+                let d = Diagnostic::error(blk.span, format!("the block dimensions of `{which}` have {b} component(s) but the dimensions have {n}"))
+                    .with_note("give one block dimension per launch dimension");
+                self.report(d);
+            }
+        }
+    }
+
+    /// The kernel's explicit (not special) parameters.
+    fn explicit_param_count(&self, e: &'a Expr) -> Option<usize> {
+        let def = self.named_kernel(e)?;
+        Some(def.params.iter().filter(|p| Special::from_name(&p.name.name).is_none()).count())
     }
 
     /// Resolves and instantiates the kernel of a `parallel_do`.
@@ -274,5 +354,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.diags.push(d);
             }
         }
+    }
+}
+
+/// Whether a value of type `t` can be block dimensions: a number or a vector of at most three
+/// numbers.
+fn is_block_size(t: &Type) -> bool {
+    match t {
+        Type::Array(a) => {
+            a.elem.is_number()
+                && matches!(a.shape.as_deref(), Some([Dim::Known(n)]) if (1..=3).contains(n))
+        }
+        t => t.is_int() || matches!(t, Type::Scalar(_)),
     }
 }

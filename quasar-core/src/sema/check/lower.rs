@@ -390,7 +390,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             kind: self.kind,
             params: params.to_vec(),
             outputs: outputs.to_vec(),
-            captures: self.captures.clone(),
+            captures: self.used_captures(&block),
             locals: Vec::new(),
             generic: params.iter().any(|p| {
                 let t = &self.locals[p.0 as usize].ty;
@@ -403,6 +403,35 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs_from_identity: false,
         };
         (f, env)
+    }
+
+    /// The captured variables, less those of no known type that the body no longer reads: a
+    /// `symbolic` name (manual §4.9.1) that reductions rewrote away, which exists only while
+    /// compiling.
+    fn used_captures(&self, block: &[ir::Stmt]) -> Vec<LocalId> {
+        use crate::ir::visit::{walk_expr, walk_place, Visit};
+        struct Reads(HashSet<LocalId>);
+        impl<'b> Visit<'b> for Reads {
+            fn visit_expr(&mut self, e: &'b ir::Expr) {
+                if let ir::ExprKind::Local(id) = e.kind {
+                    self.0.insert(id);
+                }
+                walk_expr(self, e)
+            }
+            fn visit_place(&mut self, p: &'b ir::Place) {
+                if let ir::PlaceKind::Local(id) = p.kind {
+                    self.0.insert(id);
+                }
+                walk_place(self, p)
+            }
+        }
+        let mut reads = Reads(HashSet::new());
+        reads.visit_block(block);
+        self.captures
+            .iter()
+            .copied()
+            .filter(|id| reads.0.contains(id) || self.locals[id.0 as usize].ty.is_concrete())
+            .collect()
     }
 
     /// Checks the functions defined in this scope that nothing called, with this scope's

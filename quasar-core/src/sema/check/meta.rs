@@ -38,6 +38,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 );
             }
         }
+        if let Some(e) = self.compile_time_meta(name, args, span) {
+            return e;
+        }
         let value = |l: &mut Self, i: usize| args.get(i).map(|a| l.lower_expr(&a.value));
         let (ty, lowered): (Type, Vec<ir::Expr>) = match name {
             // Conditions over symbolic variables: "Valid", "Satisfiable", "Unsatisfiable".
@@ -66,6 +69,83 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
         }
         ir::Expr::new(ir::ExprKind::Call { callee: meta_callee(name), args: lowered }, ty, span)
+    }
+}
+
+/// The target platforms of manual table 17.2 (`$target`).
+const TARGETS: &[&str] = &[
+    "cpu",
+    "gpu",
+    "nvidia_cuda",
+    "nvidia_opengl",
+    "nvidia",
+    "amd_opengl",
+    "amd",
+    "generic_opengl",
+    "opengl",
+];
+
+/// Whether `$target(target)` holds in code compiled for the GPU (`gpu`, the PTX back end) or
+/// for the CPU (the Rust back end: host code and CPU kernels).
+pub(crate) fn target_holds(target: &str, gpu: bool) -> bool {
+    if gpu {
+        matches!(target, "gpu" | "nvidia_cuda" | "nvidia")
+    } else {
+        target == "cpu"
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The meta functions answered while checking: `$str` (the expression's text),
+    /// `$eval` (its value) and `$target` (kept for the back ends, which answer it per
+    /// target). `None` for the others.
+    fn compile_time_meta(
+        &mut self,
+        name: &str,
+        args: &'a [ast::Arg],
+        span: Span,
+    ) -> Option<ir::Expr> {
+        let [arg] = args else { return None };
+        match name {
+            "$str" => {
+                let text = crate::syntax::printer::print_expr(&arg.value);
+                Some(ir::Expr::new(ir::ExprKind::Const(ir::Const::Str(text)), Type::String, span))
+            }
+            // A value the compiler knows is folded already; another one (`$eval(log(pi/2))`)
+            // is computed where it stands, which gives the same value.
+            "$eval" => Some(self.lower_expr(&arg.value)),
+            "$target" => {
+                let ast::ExprKind::Str(t) = &arg.value.kind else {
+                    let d = Diagnostic::error(
+                        arg.value.span,
+                        "`$target` needs a target name in quotes",
+                    )
+                    .with_note(format!("the targets are {}", TARGETS.join(", ")));
+                    self.report(d);
+                    return Some(unknown(span));
+                };
+                if !TARGETS.contains(&t.as_str()) {
+                    let d = Diagnostic::error(arg.value.span, format!("unknown target `{t}`"))
+                        .with_note(format!(
+                            "the targets are {} (manual table 17.2)",
+                            TARGETS.join(", ")
+                        ));
+                    self.report(d);
+                    return Some(unknown(span));
+                }
+                let name = ir::Expr::new(
+                    ir::ExprKind::Const(ir::Const::Str(t.clone())),
+                    Type::String,
+                    arg.value.span,
+                );
+                Some(ir::Expr::new(
+                    ir::ExprKind::Call { callee: meta_callee("$target"), args: vec![name] },
+                    Type::INT,
+                    span,
+                ))
+            }
+            _ => None,
+        }
     }
 }
 

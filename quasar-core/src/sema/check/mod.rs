@@ -29,11 +29,14 @@ mod predicates;
 mod recursion;
 mod reductions;
 mod reductions_assign;
+mod reductions_match;
 mod scope;
+mod shared_designators;
 mod stmt;
 mod type_value;
 mod unavailable;
 
+pub(crate) use meta::target_holds;
 pub use unavailable::Unavailable;
 
 use super::decls::{Decls, FnDeclId, ScopeId};
@@ -100,9 +103,16 @@ pub fn check_program_main(
     unavailable: &[Unavailable],
     main_args: Option<&[Type]>,
 ) -> Checked {
-    let bodies: Vec<&[ast::Stmt]> = imports.iter().map(|(_, p)| p.body.as_slice()).collect();
+    // Shared memory designators become `shared(…)` and loops over the block first.
+    let mut desugar_diags = Vec::new();
+    let program = shared_designators::rewrite(program, &mut desugar_diags);
+    let program = program.as_ref();
+    let imported: Vec<_> =
+        imports.iter().map(|(_, p)| shared_designators::rewrite(p, &mut desugar_diags)).collect();
+    let bodies: Vec<&[ast::Stmt]> = imported.iter().map(|p| p.body.as_slice()).collect();
     let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);
+    cx.diags.append(&mut desugar_diags);
     let reductions = cx.decls.reductions.clone();
     cx.rules = reductions::prepare(&reductions, &mut cx.diags);
     cx.unavailable = unavailable.to_vec();

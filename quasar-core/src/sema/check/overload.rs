@@ -111,9 +111,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: &[ir::Expr],
         names: &[Option<String>],
     ) -> Result<(usize, Vec<ir::Expr>), String> {
-        if args.iter().any(|a| matches!(a.kind, ir::ExprKind::Spread(_))) {
-            return self.match_spread_params(def, args);
-        }
         let fname = &def.name.name;
         let params: Vec<&ast::Param> = def
             .params
@@ -123,6 +120,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             })
             .collect();
         let variadic = params.last().is_some_and(|p| p.variadic);
+        // A spread of unknown length fills a rest parameter (packed below); anywhere else
+        // its elements are matched by their expanded types.
+        let first_spread = args.iter().position(|a| matches!(a.kind, ir::ExprKind::Spread(_)));
+        if first_spread.is_some_and(|i| !variadic || i + 1 < params.len() || names[i].is_some()) {
+            return self.match_spread_params(def, args);
+        }
         let mut slots: Vec<Option<ir::Expr>> = vec![None; params.len()];
         let mut rest = Vec::new();
         let mut positional = 0;
@@ -156,6 +159,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let declared = p.ty.as_ref().map(|_| self.cx.declared_param_type(def, p));
                 match self.pack_rest(def.kind, declared.as_ref(), &mut rest) {
                     Some(packed) => ordered.push(packed),
+                    None if rest.iter().any(|a| matches!(a.kind, ir::ExprKind::Spread(_))) => {
+                        return Err(format!(
+                            "a spread `...v` of a vector whose length is not known when compiling cannot fill the rest parameter `{}` of {} `{fname}`",
+                            p.name.name,
+                            if def.kind == FunctionKind::Host { "the function" } else { "the device function" }
+                        ));
+                    }
                     None => ordered.append(&mut rest),
                 }
                 continue;

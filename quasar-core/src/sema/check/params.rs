@@ -101,7 +101,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         declared: Option<&Type>,
         rest: &mut Vec<ir::Expr>,
     ) -> Option<ir::Expr> {
-        if !rest.iter().all(|a| a.ty.is_number()) {
+        // `...v` of a vector whose length is known only at run time: its elements, joined
+        // with the other rest arguments (host code only, which takes any count).
+        let spread_elem = |a: &ir::Expr| match (&a.kind, &a.ty) {
+            (ExprKind::Spread(_), Type::Array(arr)) if arr.elem.is_number() => {
+                Some(arr.elem.clone())
+            }
+            _ => None,
+        };
+        if !rest.iter().all(|a| a.ty.is_number() || spread_elem(a).is_some()) {
+            return None;
+        }
+        let spread = rest.iter().any(|a| spread_elem(a).is_some());
+        if spread && matches!(callee, FunctionKind::Device | FunctionKind::Kernel) {
             return None;
         }
         let declared_elem = match declared {
@@ -109,16 +121,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => None,
         };
         let elem = declared_elem.unwrap_or_else(|| {
-            rest.iter().map(|a| a.ty.clone()).reduce(|a, b| promote(&a, &b)).unwrap_or(Type::SCALAR)
+            rest.iter()
+                .map(|a| spread_elem(a).unwrap_or_else(|| a.ty.clone()))
+                .reduce(|a, b| promote(&a, &b))
+                .unwrap_or(Type::SCALAR)
         });
         let span = rest.first().map_or(Span::default(), |a| a.span);
         let items: Vec<ir::Expr> = std::mem::take(rest)
             .into_iter()
             .map(|a| {
                 let s = a.span;
-                self.convert_to(a, &elem, s)
+                match a.kind {
+                    ExprKind::Spread(v) => self.convert_to(*v, &Type::vec(elem.clone()), s),
+                    kind => self.convert_to(ir::Expr { kind, ..a }, &elem, s),
+                }
             })
             .collect();
+        if spread && items.len() == 1 {
+            // The vector is the rest argument as it is.
+            return items.into_iter().next();
+        }
         let ty = match callee {
             FunctionKind::Device | FunctionKind::Kernel => Type::vec_n(elem, items.len() as u64),
             _ => Type::vec(elem),

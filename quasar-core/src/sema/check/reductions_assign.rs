@@ -9,7 +9,8 @@
 //! becomes an `if`, the assignment as written being the last alternative (§4.9.4).
 
 use super::expr::unknown;
-use super::reductions::{peel, truthy, RootKey, MAX_REDUCTION_DEPTH};
+use super::reductions::{truthy, RootKey, MAX_REDUCTION_DEPTH};
+use super::reductions_match::peel;
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId};

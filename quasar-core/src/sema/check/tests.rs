@@ -387,3 +387,35 @@ fn mixed_match_values_warn() {
     assert_eq!(errors(src), Vec::<String>::new());
     assert_eq!(messages(src, true), ["4:7: this string can never match a value of type int"]);
 }
+
+/// The `parallel_do(…)` calls of the script's IR.
+fn launches(src: &str) -> Vec<String> {
+    let c = checked(src);
+    let diags: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(diags.is_empty(), "diagnostics (warnings too) in {src:?}: {diags:?}");
+    let script = c.module.function(c.module.script.expect("a script"));
+    let body = crate::ir::dump_body::function(&c.module, script);
+    body.lines().filter_map(|l| l.find("parallel_do(").map(|i| l[i..].to_string())).collect()
+}
+
+#[test]
+fn launch_forms_with_block_dimensions() {
+    let one = "function [] = __kernel__ k(y : vec, pos : int, blkdim : int)\n    y[pos] = blkdim\nendfunction\ny = zeros(100)\n";
+    // Two numbers for a kernel declared one-dimensional: dimensions and block (manual §9.8.2).
+    let l = launches(&format!("{one}n = 100\nparallel_do([n, 32], y, k)"));
+    assert!(l[0].starts_with("parallel_do(n{int}, block 32{int}, k_0"), "{l:?}");
+    // The block dimensions as an extra first argument (manual §9.2.3.2).
+    let l = launches(&format!("{one}parallel_do(100, 32, y, k)"));
+    assert!(l[0].starts_with("parallel_do(100{int}, block 32{int}, k_0"), "{l:?}");
+    // A two-dimensional kernel, or one without declared geometry: `[m, n]` is two dimensions.
+    let two = "function [] = __kernel__ k(y : mat, pos : ivec2)\n    y[pos] = 1\nendfunction\ny = zeros(8, 16)\nparallel_do([8, 16], y, k)";
+    assert!(!launches(two)[0].contains("block"), "{:?}", launches(two));
+    let plain = "y = zeros(8, 16)\nparallel_do([8, 16], __kernel__ (pos) -> y[pos] = 1)";
+    assert!(!launches(plain)[0].contains("block"), "{:?}", launches(plain));
+    // A matrix of two vectors, in any dimension.
+    let l = launches("function [] = __kernel__ k(y : mat, pos : ivec2)\n    y[pos] = 1\nendfunction\ny = zeros(8, 16)\nparallel_do([[8, 16], [4, 8]], y, k)");
+    assert!(l[0].contains("block"), "{l:?}");
+    // Block dimensions of another length are an error at them.
+    let e = errors(&format!("{one}parallel_do(100, [32, 1], y, k)"));
+    assert_eq!(e, ["5:18: the block dimensions of `parallel_do` have 2 component(s) but the dimensions have 1"]);
+}

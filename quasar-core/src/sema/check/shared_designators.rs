@@ -1,0 +1,351 @@
+//! Shared memory designators (manual §9.2), rewritten into the low-level form before type
+//! checking, as the manual's own expansion does:
+//!
+//! * `S : 'shared = uninit(dims…)` at the top level of a kernel body is `S = shared(dims…)`;
+//! * `S : 'shared = zeros(dims…)` is `S = shared_zeros(dims…)` followed by `syncthreads`
+//!   (the block's threads fill it);
+//! * a later top-level `A[:] op= S` ("gather and store") is distributed over the block's
+//!   threads: `syncthreads`, then each thread handles the elements `t, t + n, …` where `t` is
+//!   its index in the block and `n` the block's size (from `blkpos`/`blkdim`, added to the
+//!   kernel's special parameters when it does not declare them). With `+=` the threads of
+//!   all blocks combine atomically, as every `+=` on array elements in a kernel does.
+//!
+//! The other forms the manual describes (initialising with any other expression, designators
+//! in loops, in device functions) are compile errors that say what to write instead.
+
+use crate::diagnostics::Diagnostic;
+use crate::span::Span;
+use crate::syntax::ast::{
+    Arg, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, FunctionDef, FunctionKind, Ident, Param,
+    Program, Stmt, StmtKind, TypeExpr, TypeKind,
+};
+use std::borrow::Cow;
+
+/// `program` with its shared memory designators rewritten (borrowed when it has none).
+pub(super) fn rewrite<'p>(program: &'p Program, diags: &mut Vec<Diagnostic>) -> Cow<'p, Program> {
+    if !any_designator(&program.body) {
+        return Cow::Borrowed(program);
+    }
+    let mut p = program.clone();
+    rewrite_body(&mut p.body, diags);
+    Cow::Owned(p)
+}
+
+/// Whether `body` (nested functions included) declares a `'shared` variable.
+fn any_designator(body: &[Stmt]) -> bool {
+    body.iter().any(|s| designator(s).is_some() || children(s).into_iter().any(any_designator))
+}
+
+/// The statement bodies inside `s`, nested function bodies included.
+fn children(s: &Stmt) -> Vec<&[Stmt]> {
+    match &s.kind {
+        StmtKind::If { branches, else_body } => {
+            branches.iter().map(|(_, b)| b.as_slice()).chain(else_body.as_deref()).collect()
+        }
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Repeat { body, .. } => {
+            vec![body]
+        }
+        StmtKind::Match { arms, .. } => arms.iter().map(|a| a.body.as_slice()).collect(),
+        StmtKind::Try { body, catch_body, .. } => vec![body, catch_body],
+        StmtKind::Function(f) => vec![&f.body],
+        _ => Vec::new(),
+    }
+}
+
+/// `S : 'shared = init`: the name, its span and the initialiser.
+fn designator(s: &Stmt) -> Option<(String, Span, &Expr)> {
+    let StmtKind::Expr(Expr { kind: ExprKind::Assign { op: AssignOp::Assign, lhs, rhs }, .. }) =
+        &s.kind
+    else {
+        return None;
+    };
+    let ExprKind::Annotated { expr, ty } = &lhs.kind else { return None };
+    let ExprKind::Ident(name) = &expr.kind else { return None };
+    is_shared(ty).then(|| (name.clone(), expr.span, rhs.as_ref()))
+}
+
+fn is_shared(ty: &TypeExpr) -> bool {
+    ty.modifiers.iter().any(|m| m.name.name == "shared")
+}
+
+/// Rewrites the kernels among the functions defined in `body` (at any depth) and reports
+/// designators outside kernel bodies.
+fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>) {
+    for s in body.iter_mut() {
+        if let Some((name, span, _)) = designator(s) {
+            // Not at the top level of a kernel body (those were rewritten by `rewrite_kernel`).
+            diags.push(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "the shared memory designator `{name} : 'shared` is not supported here"
+                    ),
+                )
+                .with_note(
+                    "declare designated shared variables at the top level of a `__kernel__` \
+                     function's body (manual §9.2), or use `shared(dims)` and a loop",
+                ),
+            );
+            continue;
+        }
+        match &mut s.kind {
+            StmtKind::Function(f) => {
+                if f.kind == FunctionKind::Kernel {
+                    rewrite_kernel(f, diags);
+                }
+                rewrite_body(&mut f.body, diags);
+            }
+            StmtKind::If { branches, else_body } => {
+                for (_, b) in branches {
+                    rewrite_body(b, diags);
+                }
+                if let Some(b) = else_body {
+                    rewrite_body(b, diags);
+                }
+            }
+            StmtKind::For { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::Repeat { body, .. } => rewrite_body(body, diags),
+            StmtKind::Match { arms, .. } => {
+                for a in arms {
+                    rewrite_body(&mut a.body, diags);
+                }
+            }
+            StmtKind::Try { body, catch_body, .. } => {
+                rewrite_body(body, diags);
+                rewrite_body(catch_body, diags);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Rewrites the top-level designators of kernel `f` and the stores of those variables.
+fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>) {
+    let mut designated: Vec<String> = Vec::new();
+    let mut out = Vec::with_capacity(f.body.len());
+    let body = std::mem::take(&mut f.body);
+    for s in body {
+        if let Some((name, name_span, init)) = designator(&s) {
+            let span = s.span;
+            let (callee, args) = match &init.kind {
+                ExprKind::Call { callee, args, .. } => match &callee.kind {
+                    ExprKind::Ident(c) => (c.as_str(), args.clone()),
+                    _ => ("", Vec::new()),
+                },
+                _ => ("", Vec::new()),
+            };
+            let alloc = match callee {
+                "uninit" => "shared",
+                "zeros" => "shared_zeros",
+                _ => {
+                    diags.push(
+                        Diagnostic::error(
+                            init.span,
+                            format!(
+                                "initialising the shared memory designator `{name} : 'shared` \
+                                 with this expression is not supported"
+                            ),
+                        )
+                        .with_note(
+                            "initialise it with `uninit(dims)` or `zeros(dims)` and fill it \
+                             in the kernel (each thread its elements, then `syncthreads`)",
+                        ),
+                    );
+                    // Checked on as a plain variable, so that this is the only error.
+                    let plain =
+                        assign(AssignOp::Assign, ident(&name, name_span), init.clone(), span);
+                    out.push(stmt(plain, span));
+                    continue;
+                }
+            };
+            let call = call(alloc, args, init.span);
+            out.push(stmt(assign(AssignOp::Assign, ident(&name, name_span), call, span), span));
+            if alloc == "shared_zeros" {
+                out.push(syncthreads(span));
+            }
+            designated.push(name);
+            continue;
+        }
+        if let Some((target, op, shared)) = gather(&s, &designated) {
+            match block_thread(f, s.span) {
+                Ok((idx, size)) => {
+                    let span = s.span;
+                    out.push(syncthreads(span));
+                    let var = format!("{shared}__i");
+                    let at = |name: &str| index(ident(name, span), ident(&var, span), span);
+                    let body = vec![stmt(assign(op, at(&target), at(&shared), span), span)];
+                    let last = binary(
+                        BinaryOp::Sub,
+                        call("numel", vec![arg(ident(&shared, span))], span),
+                        number("1", span),
+                        span,
+                    );
+                    let iter = Expr::new(
+                        ExprKind::Range {
+                            start: Box::new(idx),
+                            step: Some(Box::new(size)),
+                            end: Box::new(last),
+                        },
+                        span,
+                    );
+                    out.push(Stmt {
+                        kind: StmtKind::For { var: Ident { name: var, span }, iter, body },
+                        span,
+                    });
+                }
+                Err(d) => {
+                    diags.push(d);
+                    out.push(s);
+                }
+            }
+            continue;
+        }
+        out.push(s);
+    }
+    f.body = out;
+}
+
+/// `A[:] op= S` with `S` a designated variable: `(A, op, S)`.
+fn gather(s: &Stmt, designated: &[String]) -> Option<(String, AssignOp, String)> {
+    let StmtKind::Expr(Expr { kind: ExprKind::Assign { op, lhs, rhs }, .. }) = &s.kind else {
+        return None;
+    };
+    let ExprKind::Ident(shared) = &rhs.kind else { return None };
+    if !designated.contains(shared) {
+        return None;
+    }
+    let ExprKind::Index { base, indices } = &lhs.kind else { return None };
+    let ExprKind::Ident(target) = &base.kind else { return None };
+    match indices.as_slice() {
+        [Arg { name: None, value: Expr { kind: ExprKind::Colon, .. } }] => {
+            Some((target.clone(), *op, shared.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// The thread's index in its block and the block's size, from the kernel's `blkpos` and
+/// `blkdim` (added as special parameters of the type of `pos` when not declared).
+fn block_thread(f: &mut FunctionDef, span: Span) -> Result<(Expr, Expr), Diagnostic> {
+    let rank = |t: &TypeExpr| match &t.kind {
+        TypeKind::Named { name, .. } => match name.name.as_str() {
+            "int" => Some(1),
+            "ivec2" => Some(2),
+            "ivec3" => Some(3),
+            _ => None,
+        },
+        _ => None,
+    };
+    let pos = f.params.iter().find(|p| p.name.name == "pos");
+    let Some((pos_ty, r)) =
+        pos.and_then(|p| p.ty.as_ref()).and_then(|t| Some((t.clone(), rank(t)?)))
+    else {
+        return Err(Diagnostic::error(
+            span,
+            "storing a shared memory designator needs the kernel's position type",
+        )
+        .with_note("declare the kernel's `pos` parameter as `int`, `ivec2` or `ivec3`"));
+    };
+    for special in ["blkpos", "blkdim"] {
+        if !f.params.iter().any(|p| p.name.name == special) {
+            f.params.push(Param {
+                name: Ident { name: special.into(), span: f.name.span },
+                ty: Some(pos_ty.clone()),
+                default: None,
+                variadic: false,
+                span: f.name.span,
+            });
+        }
+    }
+    let comp = |name: &str, k: usize| {
+        if r == 1 {
+            ident(name, span)
+        } else {
+            index(ident(name, span), number(&k.to_string(), span), span)
+        }
+    };
+    let (mut idx, mut size) = (comp("blkpos", 0), comp("blkdim", 0));
+    for k in 1..r {
+        idx = binary(
+            BinaryOp::Add,
+            binary(BinaryOp::Mul, idx, comp("blkdim", k), span),
+            comp("blkpos", k),
+            span,
+        );
+        size = binary(BinaryOp::Mul, size, comp("blkdim", k), span);
+    }
+    Ok((idx, size))
+}
+
+fn ident(name: &str, span: Span) -> Expr {
+    Expr::new(ExprKind::Ident(name.to_string()), span)
+}
+
+fn number(text: &str, span: Span) -> Expr {
+    Expr::new(ExprKind::Number(text.to_string()), span)
+}
+
+fn arg(value: Expr) -> Arg {
+    Arg { name: None, value }
+}
+
+fn call(name: &str, args: Vec<Arg>, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Call { callee: Box::new(ident(name, span)), args, style: CallStyle::Paren },
+        span,
+    )
+}
+
+fn index(base: Expr, i: Expr, span: Span) -> Expr {
+    Expr::new(ExprKind::Index { base: Box::new(base), indices: vec![arg(i)] }, span)
+}
+
+fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
+    Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+}
+
+fn assign(op: AssignOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
+    Expr::new(ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
+}
+
+fn stmt(e: Expr, span: Span) -> Stmt {
+    Stmt { kind: StmtKind::Expr(e), span }
+}
+
+fn syncthreads(span: Span) -> Stmt {
+    stmt(call("syncthreads", Vec::new(), span), span)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sema::check::tests::errors;
+
+    #[test]
+    fn designators_outside_the_kernel_top_level_are_errors() {
+        let e = errors(
+            "function [] = __kernel__ k(x : vec, pos : int)\n  if pos > 0\n    s : 'shared = \
+             zeros(4)\n  endif\nendfunction\n",
+        );
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains("3:5: the shared memory designator `s : 'shared` is not supported here"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn other_initialisers_are_errors() {
+        let e = errors(
+            "function [] = __kernel__ k(x : vec, pos : int)\n  s : 'shared = x[0..3]\n  x[pos] \
+             = s[0]\nendfunction\n",
+        );
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e.iter().any(|m| m.contains("2:17: initialising the shared memory designator")),
+            "{e:?}"
+        );
+    }
+}

@@ -1,0 +1,43 @@
+% Device code capturing arrays of the enclosing function (manual §4.2, §5.1): a nested
+% `__device__` function and a `__device__` lambda that read an array they capture, called from
+% kernels that capture them in turn. Used by tests/e2e_device_closures.rs.
+
+% A nested device function reading the captured weights; the nested kernel captures `x`, `y`
+% and the device function.
+function y : vec = weighted(x : vec, w : vec)
+    function r = __device__ weight_at(i : int)
+        r = 2.0 * w[mod(i, numel(w))]
+    endfunction
+    function [] = __kernel__ apply(pos : int)
+        y[pos] = x[pos] * weight_at(pos)
+    endfunction
+    y = zeros(numel(x))
+    parallel_do(numel(x), apply)
+endfunction
+
+% A device lambda capturing an array and a scalar, called from a kernel lambda.
+function y : vec = shifted(x : vec, table : vec, k : int)
+    at = __device__ (i : int) -> table[i + k] + 1.0
+    y = zeros(numel(x))
+    parallel_do(numel(x), x, y, __kernel__ (a : vec, b : vec, pos : int) -> b[pos] = a[pos] * at(pos))
+endfunction
+
+% A device function writing into a captured array: a 3-tap box filter into a scratch array
+% of the enclosing function.
+function y : vec = box3(x : vec)
+    y = zeros(numel(x))
+    function [] = __device__ put(i : int, v : scalar)
+        y[i] = v
+    endfunction
+    function [] = __kernel__ filt(pos : int)
+        total = 0.0
+        for k = -1..1
+            j = pos + k
+            if j >= 0 && j < numel(x)
+                total += x[j]
+            endif
+        endfor
+        put(pos, total / 3)
+    endfunction
+    parallel_do(numel(x), filt)
+endfunction

@@ -1,0 +1,51 @@
+//! End to end: device functions and lambdas that capture arrays of the enclosing function,
+//! used in kernels (manual §4.2), compared with the same computation in Rust. .ci/run also
+//! runs this file with every launch on interpreted PTX.
+
+use quasar::Array;
+
+mod m {
+    quasar::quasar!(file = "tests/common/device_closures.q");
+}
+
+fn vecf(v: &[f32]) -> Array<f32> {
+    Array::from_vec(&[v.len()], v.to_vec()).unwrap()
+}
+
+fn close(what: &str, got: f32, want: f32) {
+    assert!((got - want).abs() <= 1e-5 * want.abs().max(1.0), "{what}: {got} vs {want}");
+}
+
+#[test]
+fn a_nested_device_function_reads_a_captured_array() {
+    let x: Vec<f32> = (0..37).map(|i| 0.5 + i as f32 * 0.25).collect();
+    let w = [1.0f32, -2.0, 0.5, 3.0, 0.125];
+    let y = m::weighted(&vecf(&x), &vecf(&w)).unwrap().to_vec().unwrap();
+    assert_eq!(y.len(), x.len());
+    for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+        close(&format!("weighted[{i}]"), *b, a * 2.0 * w[i % w.len()]);
+    }
+}
+
+#[test]
+fn a_device_lambda_captures_an_array_and_a_scalar() {
+    let x: Vec<f32> = (0..20).map(|i| i as f32 - 7.5).collect();
+    let table: Vec<f32> = (0..30).map(|i| (i * i) as f32 * 0.01).collect();
+    let y = m::shifted(&vecf(&x), &vecf(&table), 3).unwrap().to_vec().unwrap();
+    for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+        close(&format!("shifted[{i}]"), *b, a * (table[i + 3] + 1.0));
+    }
+}
+
+#[test]
+fn a_device_function_writes_a_captured_array() {
+    let x: Vec<f32> = (0..25).map(|i| ((i * 7) % 11) as f32).collect();
+    let y = m::box3(&vecf(&x)).unwrap().to_vec().unwrap();
+    assert_eq!(y.len(), x.len());
+    for (i, got) in y.iter().enumerate() {
+        let lo = i.saturating_sub(1);
+        let hi = (i + 1).min(x.len() - 1);
+        let want: f32 = x[lo..=hi].iter().sum::<f32>() / 3.0;
+        close(&format!("box3[{i}]"), *got, want);
+    }
+}
