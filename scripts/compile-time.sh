@@ -14,7 +14,9 @@
 # Environment: QUASAR_CT_PROFILES (default "debug release"), QUASAR_CT_TARGET (the target
 # directory), QUASAR_CT_CLI (the `quasar` binary), QUASAR_CT_KEEP=1 keeps the crate,
 # QUASAR_CT_MACRO_OPT=1 compiles the `quasar!` macro (and the compiler in it) optimised, as
-# README recommends for kernel libraries (`[profile.*.build-override] opt-level = 3`).
+# README recommends for kernel libraries (`[profile.*.build-override] opt-level = 3`),
+# QUASAR_CT_FEATURES="cuda" builds the library with those features of `quasar` (with `cuda`,
+# `quasar!` also generates and embeds the kernels' PTX; without it, it generates none).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 counts=("$@")
@@ -56,6 +58,8 @@ build() { # profile -> "wall (CPU)" seconds of `cargo build`
     awk '{ printf "%.1f (%.1f)", $1, $2 + $3 }' "$work/time"
 }
 
+feature_list=""
+for f in ${QUASAR_CT_FEATURES:-}; do feature_list="$feature_list\"$f\", "; done
 crate="$work/qlib"
 mkdir -p "$crate/src"
 cat >"$crate/Cargo.toml" <<EOF
@@ -66,7 +70,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-quasar = { path = "$root", default-features = false }
+quasar = { path = "$root", default-features = false, features = [$feature_list] }
 
 [workspace]
 EOF

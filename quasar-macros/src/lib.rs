@@ -45,9 +45,11 @@ const INLINE_NAME: &str = "<quasar! block>";
 /// Options after the source, comma-separated:
 ///
 /// * `double = true`: `scalar` is `f64`.
-/// * `ptx = false`: do not embed PTX; every kernel then runs on the CPU. By default the PTX
-///   of all kernels is embedded once per invocation (a `static &str`), so that kernels can run
-///   on an NVIDIA GPU with the `cuda` feature. Kernels the PTX back end cannot compile yet
+/// * `ptx = false`: do not embed PTX; every kernel then runs on the CPU. By default, when
+///   `quasar`'s `cuda` (or `ptx-sim`) feature is on, the PTX of all kernels is embedded once
+///   per invocation (a `static &str`), so that kernels can run on an NVIDIA GPU. Without
+///   those features no PTX is generated at all (it could never run, and generating it is
+///   about 40% of a debug rebuild of a kernel library). Kernels the PTX back end cannot compile yet
 ///   run on the CPU; the macro does not warn about them (the program is correct), and
 ///   `quasar emit --ptx FILE.q` lists them with the reason. A launch forced onto the GPU
 ///   (`SchedMode::Gpu`) of such a kernel is an error that gives the reason.
@@ -57,7 +59,10 @@ const INLINE_NAME: &str = "<quasar! block>";
 ///   `quasar run` passes its arguments (manual §13.1).
 #[proc_macro]
 pub fn quasar(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as Input);
+    let mut input = syn::parse_macro_input!(input as Input);
+    // Without a GPU back end in the build (this crate's `ptx` feature, which `quasar/cuda`
+    // and `quasar/ptx-sim` turn on), PTX could never run.
+    input.ptx &= cfg!(feature = "ptx");
     let cache =
         std::env::var_os("CARGO_MANIFEST_DIR").and_then(|dir| cache::directory(Path::new(&dir)));
     expand(input, cache.as_deref()).into()

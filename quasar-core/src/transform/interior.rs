@@ -234,6 +234,18 @@ impl Analysis {
                 let (a, b) = self.interval(operand)?;
                 Some((b.neg()?, a.neg()?))
             }
+            // `k * e` or `e * k` with a constant `k` (a filter's `2 * n + 1` taps).
+            ExprKind::Binary { op: BinaryOp::Mul, lhs, rhs } if e.ty.is_int() => {
+                let (k, x) = match (lhs.constant(), rhs.constant()) {
+                    (Some(Const::Int(k)), _) => (*k, rhs),
+                    (_, Some(Const::Int(k))) => (*k, lhs),
+                    _ => return None,
+                };
+                let (a, b) = self.interval(x)?;
+                let zero = Bound::constant(0);
+                let (a, b) = (zero.add_scaled(&a, k)?, zero.add_scaled(&b, k)?);
+                Some(if k < 0 { (b, a) } else { (a, b) })
+            }
             ExprKind::Binary { op, lhs, rhs } if e.ty.is_int() => {
                 let (a, b) = self.interval(lhs)?;
                 let (c, d) = self.interval(rhs)?;
@@ -494,6 +506,39 @@ mod tests {
         assert_eq!(c.hi, Bound { c: -1, terms: vec![(-1, Term::Local(r)), (1, Term::Numel(w))] });
         // `w[i]` is always inside `w`: it needs no check in the interior either.
         assert_eq!(facts.unchecked.len(), 3, "x[..], w[i] and y[pos]");
+    }
+
+    #[test]
+    fn constant_multiples_of_a_parameter_bound_loops() {
+        // Taps `i = 0..2 * n` around the position: offsets in [-n, n].
+        let (facts, f) = facts(
+            "function [] = __kernel__ k(x : mat, y : mat, n : int, pos : ivec2)
+                 acc = 0.0
+                 for i = 0..2 * n
+                     acc += x[pos[0], pos[1] + i - n]
+                 endfor
+                 for j = -2 * n..0
+                     acc += x[pos[0] + j, pos[1]]
+                 endfor
+                 y[pos] = acc
+             endfunction",
+        );
+        let (x, n) = (local(&f, "x"), local(&f, "n"));
+        let c = facts
+            .region
+            .iter()
+            .find(|c| c.base == x && c.launch_dim == 1 && !c.lo.terms.is_empty());
+        let c = c.expect("x[.., pos[1] + i - n] is eligible");
+        assert_eq!(c.lo, Bound { c: 0, terms: vec![(-1, Term::Local(n))] });
+        assert_eq!(c.hi, Bound { c: 0, terms: vec![(1, Term::Local(n))] });
+        // A negative factor: `j = -2 * n..0` gives offsets in [-2n, 0].
+        let c = facts
+            .region
+            .iter()
+            .find(|c| c.base == x && c.launch_dim == 0 && !c.lo.terms.is_empty());
+        let c = c.expect("x[pos[0] + j, ..] is eligible");
+        assert_eq!(c.lo, Bound { c: 0, terms: vec![(-2, Term::Local(n))] });
+        assert_eq!(c.hi, Bound::constant(0));
     }
 
     #[test]
