@@ -318,7 +318,11 @@ fn complex_sums_and_indexed_float_accumulations() {
     for n in LENGTHS {
         let v = data(n, 13);
         let total = k::complex_total(&vecf(&v));
-        if forced_gpu() {
+        if forced_gpu() && n == 0 {
+            // An empty launch runs nothing on any device: the output keeps its start value.
+            let t = total.unwrap();
+            assert_eq!((t.re, t.im), (0.0, 0.0));
+        } else if forced_gpu() {
             let e = total.expect_err("complex outputs have no PTX yet").to_string();
             assert!(e.contains("not supported by the PTX back end"), "{e}");
         } else {
