@@ -108,6 +108,22 @@ function s : scalar = sum_kernel(x : vec)
     s = parallel_do(numel(x), x, sum_k)
 endfunction
 
+function m : scalar = max_expr(x : vec)
+    m = max(x)
+endfunction
+
+function [m : scalar] = __kernel__ max_k(x : vec, pos : int)
+    m ^^= x[pos]
+endfunction
+
+function m : scalar = max_kernel(x : vec)
+    m = parallel_do(numel(x), x, max_k)
+endfunction
+
+function m : scalar = max_prod_expr(x : vec, y : vec)
+    m = max(x .* y)
+endfunction
+
 function s : scalar = dot_expr(x : vec, y : vec)
     s = sum(x .* y)
 endfunction
@@ -314,6 +330,25 @@ fn reductions(c: &mut Criterion) {
         );
     });
     report("dot", kernel, &[("expr", expr), ("unfused", unfused), ("rust", rust)]);
+    // The data are non-negative: the kernel's output, which starts at zero, gives the maximum.
+    let kernel = time(c, "max/kernel", false, || {
+        let _ = std::hint::black_box(q::max_kernel(&x).unwrap());
+    });
+    let expr = time(c, "max/expr", false, || {
+        let _ = std::hint::black_box(q::max_expr(&x).unwrap());
+    });
+    assert_eq!(q::max_kernel(&x).unwrap(), q::max_expr(&x).unwrap());
+    let fused = time(c, "max/fused_expr", false, || {
+        let _ = std::hint::black_box(q::max_prod_expr(&x, &y).unwrap());
+    });
+    let rust = time(c, "max/rust", false, || {
+        let _ = std::hint::black_box(
+            xs.par_chunks(1 << 16)
+                .map(|c| c.iter().fold(0.0f32, |m, &v| m.max(v)))
+                .reduce(|| 0.0, f32::max),
+        );
+    });
+    report("max", kernel, &[("expr", expr), ("fused_expr", fused), ("rust", rust)]);
     load("end");
 }
 

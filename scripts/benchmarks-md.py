@@ -32,6 +32,7 @@ FORMS = {
     "loop_serial": "the same loops under `{!serial for}` (before the loop parallelizer)",
     "expr": "array expression or library call (`sum`, `max`, `transpose`, `*`; fused by the kernel generator where it applies)",
     "unfused": "the library's operators one at a time (what the array expression cost before the kernel generator)",
+    "fused_expr": "`max(x .* y)`, fused by the kernel generator (a kernel output from the identity)",
     "rust": "hand-written Rust (rayon)",
     "kernel": "explicit `__kernel__`",
     "numpy": "NumPy",

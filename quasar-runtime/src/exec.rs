@@ -51,13 +51,13 @@ impl Runtime {
         }
         let bufs = launch_bufs(&l);
         if l.dims.contains(&0) {
-            // Nothing runs (after checking the launch's rank); outputs stay zero.
+            // Nothing runs (after checking the launch's rank); outputs keep their start value.
             LaunchConfig::cpu_auto(l.kernel.name, &l.dims, 1)?;
             let outputs = l
                 .args
                 .iter()
                 .filter_map(|a| match a {
-                    LaunchArg::Output(spec) => Some((spec.elem, vec![0u8; spec.size()])),
+                    LaunchArg::Output(spec) => Some((spec.elem, spec.start_bytes())),
                     _ => None,
                 })
                 .collect();
@@ -243,7 +243,11 @@ impl Runtime {
             ptrs.insert(b.buf.id, p);
             deps.extend(d);
         }
+        // The start values uploaded: declared before `slots`, whose drop waits for the
+        // uploads, so that they outlive them on every path.
+        let mut starts: Vec<Vec<u8>> = Vec::new();
         let mut slots = Slots { dev, list: Vec::new() };
+        let label = format!("outputs of {}", k.name);
         let mut dargs = Vec::with_capacity(l.args.len());
         for a in &l.args {
             dargs.push(match a {
@@ -256,7 +260,26 @@ impl Runtime {
                 LaunchArg::Output(spec) => {
                     let (p, class) = dev.alloc(spec.size())?;
                     slots.list.push((p, class, *spec, None));
-                    let z = dev.zero(p, spec.size(), &[], "zero outputs")?;
+                    let start = spec.start_bytes();
+                    let z = if start.iter().all(|&b| b == 0) {
+                        dev.zero(p, spec.size(), &[], "zero outputs")?
+                    } else {
+                        let note = TransferNote {
+                            row: k.name,
+                            array: ArrayRef {
+                                id: 0,
+                                label: &label,
+                                elem: spec.elem.name,
+                                bytes: spec.size(),
+                            },
+                            reason: TransferReason::Output,
+                        };
+                        starts.push(start);
+                        let src = starts.last().expect("just pushed").as_ptr();
+                        // SAFETY: `starts` keeps the bytes until the end of this function,
+                        // after the launch (which waits for this upload) and its downloads.
+                        unsafe { dev.upload(p, src, spec.size(), &[], &note)? }
+                    };
                     slots.list.last_mut().expect("just pushed").3 = Some(z.clone());
                     deps.push(z);
                     DeviceArg::Output { ptr: p, spec: *spec }
@@ -287,7 +310,6 @@ impl Runtime {
         // Output arguments are needed now: download them (an implicit synchronisation, as in
         // the manual).
         let mut outputs = Vec::new();
-        let label = format!("outputs of {}", k.name);
         for (p, _, spec, z) in slots.list.iter_mut() {
             let mut v = vec![0u8; spec.size()];
             let note = TransferNote {

@@ -6,7 +6,7 @@ use crate::array::Array;
 use crate::element::{ElemInfo, Element};
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
-use crate::output::{OutputSpec, Reduce, Reducible};
+use crate::output::{OutputSpec, Reduce, Reducible, Start};
 use crate::residency::Buffer;
 use crate::runtime::Runtime;
 use crate::scheduler::{DeviceKind, SchedMode};
@@ -306,8 +306,14 @@ impl<'r> Launch<'r> {
 
     /// A kernel output argument of type `T`, starting at zero, reduced with `op` (its value is
     /// in [`LaunchResult::output`], numbered among the outputs in order).
-    pub fn output<T: Reducible>(mut self, op: Reduce) -> Self {
-        match OutputSpec::new::<T>(op) {
+    pub fn output<T: Reducible>(self, op: Reduce) -> Self {
+        self.output_from::<T>(op, Start::Zero)
+    }
+
+    /// A kernel output argument of type `T` reduced with `op` from `start` (the identity of
+    /// `op` for the reductions that the compiler makes of loops).
+    pub fn output_from<T: Reducible>(mut self, op: Reduce, start: Start) -> Self {
+        match OutputSpec::starting::<T>(op, start) {
             Some(spec) => self.args.push(LaunchArg::Output(spec)),
             None => {
                 self.error.get_or_insert(Error::Unsupported(format!(

@@ -68,7 +68,7 @@ pub use hostmem::{
 pub use kernel::{BlockBytes, BlockCtx, CpuKernel, Kernel, KernelArgs, KernelView};
 pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
 pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
-pub use output::{OutputSpec, Reduce, Reducible};
+pub use output::{OutputSpec, Reduce, Reducible, Start};
 pub use pool::size_class;
 pub use profiler::trace::{Trace, TraceEvent};
 pub use profiler::{ArrayRow, Profile, ProfileRow, TransferReason};

@@ -1,12 +1,16 @@
 //! Kernel output arguments (manual section 4.7): values shared by all threads of a launch that
 //! start at zero and are reduced across threads, e.g. `function [s : scalar] = __kernel__ f(…)`.
+//! The kernels that the compiler makes of `acc *= …`, `acc ^^= …` and `acc __= …` loops start
+//! their outputs at the identity of the reduction instead (1, the smallest or the largest
+//! value: [`Start::Identity`]), so that the launch gives the product, maximum or minimum of
+//! the threads' values alone.
 //!
-//! On the CPU (and on the simulated device) every block accumulates into its own zeroed slot
-//! with plain arithmetic (the threads of a block run one after another) and the launcher
-//! combines the block results with the declared [`Reduce`] operation. On a GPU the slot is one
-//! zeroed word in device memory and the kernel's PTX combines into it with atomics
-//! (`atom.add`, `atom.max`, …). Either way the result equals the reduction of all threads'
-//! contributions, starting from zero.
+//! On the CPU (and on the simulated device) every block accumulates into its own slot, set to
+//! the start value, with plain arithmetic (the threads of a block run one after another) and
+//! the launcher combines the block results with the declared [`Reduce`] operation. On a GPU the
+//! slot is one word in device memory set to the start value, and the kernel's PTX combines into
+//! it with atomics (`atom.add`, `atom.max`, compare-and-swap loops for the others). Either way
+//! the result equals the reduction of all threads' contributions and the start value.
 
 use crate::element::{ElemInfo, Element};
 use half::f16;
@@ -21,6 +25,9 @@ pub enum Reduce {
     Min,
     /// `y = max(y, v)` (`^^=`); note the start value is 0.
     Max,
+    /// `y *= v`; the start value is 0 unless the output starts at the identity
+    /// ([`Start::Identity`]).
+    Prod,
     /// `y |= v` (integers).
     BitOr,
     /// `y = v`: a thread that assigns a non-zero value wins; when several threads assign
@@ -36,6 +43,10 @@ pub trait Reducible: Element {
     fn combine(op: Reduce, acc: Self, v: Self) -> Option<Self>;
     /// Whether the value is zero (used by [`Reduce::Assign`]).
     fn is_zero(self) -> bool;
+    /// The identity of `op`: `combine(op, identity, v) == v` for every `v` (0 for sums, with
+    /// `-0.0` for floats so that a sum of `-0.0` stays `-0.0`; the largest value for `Min`, the
+    /// smallest for `Max`). The extra lanes of a CPU row loop start at it.
+    fn identity(op: Reduce) -> Self;
 }
 
 macro_rules! int_reducible {
@@ -44,6 +55,7 @@ macro_rules! int_reducible {
             fn combine(op: Reduce, a: Self, b: Self) -> Option<Self> {
                 Some(match op {
                     Reduce::Sum => a.wrapping_add(b),
+                    Reduce::Prod => a.wrapping_mul(b),
                     Reduce::Min => a.min(b),
                     Reduce::Max => a.max(b),
                     Reduce::BitOr => a | b,
@@ -51,6 +63,14 @@ macro_rules! int_reducible {
                 })
             }
             fn is_zero(self) -> bool { self == 0 }
+            fn identity(op: Reduce) -> Self {
+                match op {
+                    Reduce::Min => <$t>::MAX,
+                    Reduce::Max => <$t>::MIN,
+                    Reduce::Prod => 1,
+                    _ => 0,
+                }
+            }
         }
     )* };
 }
@@ -62,6 +82,7 @@ macro_rules! float_reducible {
             fn combine(op: Reduce, a: Self, b: Self) -> Option<Self> {
                 match op {
                     Reduce::Sum => Some(a + b),
+                    Reduce::Prod => Some(a * b),
                     Reduce::Min => Some(a.min(b)),
                     Reduce::Max => Some(a.max(b)),
                     Reduce::BitOr => None,
@@ -69,6 +90,15 @@ macro_rules! float_reducible {
                 }
             }
             fn is_zero(self) -> bool { self == 0.0 }
+            fn identity(op: Reduce) -> Self {
+                match op {
+                    Reduce::Min => <$t>::INFINITY,
+                    Reduce::Max => <$t>::NEG_INFINITY,
+                    Reduce::Sum => -0.0,
+                    Reduce::Prod => 1.0,
+                    _ => 0.0,
+                }
+            }
         }
     )* };
 }
@@ -80,6 +110,9 @@ impl Reducible for f16 {
     }
     fn is_zero(self) -> bool {
         self.to_f32() == 0.0
+    }
+    fn identity(op: Reduce) -> Self {
+        f16::from_f32(f32::identity(op))
     }
 }
 
@@ -97,6 +130,10 @@ impl<T: Reducible> Reducible for Complex<T> {
     fn is_zero(self) -> bool {
         self.re.is_zero() && self.im.is_zero()
     }
+    fn identity(op: Reduce) -> Self {
+        // (Products of complex outputs are not supported: `combine` says so.)
+        Complex::new(T::identity(op), T::identity(op))
+    }
 }
 
 impl<T: Reducible, const N: usize> Reducible for [T; N] {
@@ -113,15 +150,32 @@ impl<T: Reducible, const N: usize> Reducible for [T; N] {
     fn is_zero(self) -> bool {
         self.iter().all(|x| x.is_zero())
     }
+    fn identity(op: Reduce) -> Self {
+        [T::identity(op); N]
+    }
 }
 
-/// A type-erased output argument: its type, its reduction, and how to combine raw values.
+/// The value a kernel output starts at (in every block's slot, and in the GPU's word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Start {
+    /// Zero, as the manual says of kernel output arguments.
+    Zero,
+    /// The identity of the reduction ([`Reducible::identity`]): the launch gives the reduction
+    /// of the threads' values alone (the kernels the compiler makes of `acc *= …` loops).
+    Identity,
+}
+
+/// A type-erased output argument: its type, its reduction, its start and how to combine raw
+/// values.
 #[derive(Clone, Copy, Debug)]
 pub struct OutputSpec {
     pub(crate) elem: ElemInfo,
     /// The reduction.
     pub op: Reduce,
+    /// The start value.
+    pub start: Start,
     combine: unsafe fn(Reduce, *mut u8, *const u8),
+    identity: unsafe fn(Reduce, *mut u8),
 }
 
 /// # Safety
@@ -135,17 +189,46 @@ unsafe fn combine_raw<T: Reducible>(op: Reduce, acc: *mut u8, v: *const u8) {
     }
 }
 
+/// # Safety
+/// `p` points to `size_of::<T>()` writable bytes.
+unsafe fn identity_raw<T: Reducible>(op: Reduce, p: *mut u8) {
+    (p as *mut T).write_unaligned(T::identity(op));
+}
+
 impl OutputSpec {
-    /// The spec for an output of type `T` reduced with `op`; `None` if `op` does not apply.
+    /// The spec for an output of type `T` reduced with `op`, starting at zero; `None` if `op`
+    /// does not apply.
     pub fn new<T: Reducible>(op: Reduce) -> Option<OutputSpec> {
+        Self::starting::<T>(op, Start::Zero)
+    }
+
+    /// The spec for an output of type `T` reduced with `op` from `start`; `None` if `op` does
+    /// not apply.
+    pub fn starting<T: Reducible>(op: Reduce, start: Start) -> Option<OutputSpec> {
         let z = zeroed::<T>();
         T::combine(op, z, z)?;
-        Some(OutputSpec { elem: ElemInfo::of::<T>(), op, combine: combine_raw::<T> })
+        Some(OutputSpec {
+            elem: ElemInfo::of::<T>(),
+            op,
+            start,
+            combine: combine_raw::<T>,
+            identity: identity_raw::<T>,
+        })
     }
 
     /// Size of the value in bytes.
     pub fn size(&self) -> usize {
         self.elem.size
+    }
+
+    /// The bytes of the start value.
+    pub fn start_bytes(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.size()];
+        if self.start == Start::Identity {
+            // SAFETY: `v` has room for one value of the spec's type.
+            unsafe { (self.identity)(self.op, v.as_mut_ptr()) };
+        }
+        v
     }
 
     /// Combines the value at `v` into the value at `acc`.
@@ -180,6 +263,40 @@ mod tests {
         assert_eq!(Complex::combine(Reduce::Max, c, c), None);
         assert_eq!(<[i32; 2]>::combine(Reduce::Min, [1, 5], [2, -1]), Some([1, -1]));
         assert_eq!(f16::combine(Reduce::Sum, f16::ONE, f16::ONE), Some(f16::from_f32(2.0)));
+    }
+
+    #[test]
+    fn identities_leave_values_unchanged() {
+        for op in [Reduce::Sum, Reduce::Min, Reduce::Max] {
+            for v in [-3.5f32, 0.0, -0.0, 7.0, f32::INFINITY] {
+                let r = f32::combine(op, f32::identity(op), v).unwrap();
+                assert_eq!(r.to_bits(), v.to_bits(), "{op:?} {v}");
+            }
+            for v in [i32::MIN, -1, 0, 5, i32::MAX] {
+                assert_eq!(i32::combine(op, i32::identity(op), v), Some(v), "{op:?} {v}");
+            }
+        }
+        assert_eq!(u8::identity(Reduce::Min), 255);
+        assert_eq!(<[i64; 2]>::identity(Reduce::Max), [i64::MIN; 2]);
+        let c = Complex::new(1.0f64, -2.0);
+        assert_eq!(Complex::combine(Reduce::Sum, Complex::identity(Reduce::Sum), c), Some(c));
+    }
+
+    #[test]
+    fn products_and_start_values() {
+        assert_eq!(i32::combine(Reduce::Prod, 3, -4), Some(-12));
+        assert_eq!(f64::combine(Reduce::Prod, 1.5, 2.0), Some(3.0));
+        assert!(OutputSpec::new::<Complex<f32>>(Reduce::Prod).is_none());
+        let start = |op, start| {
+            let s = OutputSpec::starting::<f32>(op, start).unwrap();
+            f32::from_ne_bytes(s.start_bytes().try_into().unwrap())
+        };
+        assert_eq!(start(Reduce::Prod, Start::Zero), 0.0);
+        assert_eq!(start(Reduce::Prod, Start::Identity), 1.0);
+        assert_eq!(start(Reduce::Max, Start::Identity), f32::NEG_INFINITY);
+        assert_eq!(start(Reduce::Min, Start::Identity), f32::INFINITY);
+        let s = OutputSpec::starting::<i64>(Reduce::Min, Start::Identity).unwrap();
+        assert_eq!(s.start_bytes(), i64::MAX.to_ne_bytes());
     }
 
     #[test]

@@ -51,5 +51,8 @@ pub fn signature(f: &Function) -> String {
     if !f.captures.is_empty() {
         let _ = write!(s, " | captures {}", list(&f.captures));
     }
+    if f.outputs_from_identity {
+        s.push_str(" | outputs from the identity");
+    }
     s
 }

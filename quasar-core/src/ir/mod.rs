@@ -178,6 +178,10 @@ pub struct Function {
     /// A kernel's interior/border partition (boundary-check elimination), once
     /// `transform::interior` ran.
     pub partition: Option<partition::Partition>,
+    /// A kernel whose outputs start at the identity of their reduction (1 for `*=`, the
+    /// smallest value for `^^=`, the largest for `__=`) instead of zero: the kernels that the
+    /// loop parallelizer makes of `acc *= …`, `acc ^^= …` and `acc __= …` loops.
+    pub outputs_from_identity: bool,
 }
 
 impl Function {

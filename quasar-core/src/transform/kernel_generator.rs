@@ -1,8 +1,11 @@
 //! Automatic kernel generator (manual §17.1.2): an element-wise array expression in host code,
 //! `y = a .* x + b .^ 2`, becomes one generated kernel that computes each element in one
-//! pass, instead of one library call and one temporary array per operator; `sum(E)` and
-//! `mean(E)` of such an expression become one parallel reduction (the kernel's output, summed
-//! per block on the CPU and in a tree on the GPU).
+//! pass, instead of one library call and one temporary array per operator; `sum(E)`,
+//! `mean(E)`, `prod(E)`, `min(E)` and `max(E)` of such an expression become one parallel
+//! reduction (the kernel's output, from the identity of the reduction, combined per block on
+//! the CPU and atomically on the GPU). `min`/`max` of an empty array run as written (the
+//! library's error); of elements that are all NaN they give -inf/+inf where the library gives
+//! NaN (both ignore NaNs otherwise).
 //!
 //! The statement becomes a loop nest over the elements (`fused[i0, i1] = a[i0, i1] * x[i0,
 //! i1] + b[i0, i1] .^ 2`), which the loop parallelizer then turns into a kernel and a
@@ -185,7 +188,14 @@ impl Generator<'_> {
         }
         let (reduce, expr) = match &value.kind {
             ExprKind::Call {
-                callee: Callee::Builtin(b @ (Builtin::Sum | Builtin::Mean)),
+                callee:
+                    Callee::Builtin(
+                        b @ (Builtin::Sum
+                        | Builtin::Mean
+                        | Builtin::Prod
+                        | Builtin::Min
+                        | Builtin::Max),
+                    ),
                 args,
             } if args.len() == 1 && matches!(value.ty, Type::Scalar(_)) => (Some(*b), &args[0]),
             _ => (None, value),
@@ -220,7 +230,15 @@ impl Generator<'_> {
             }
             Some(b) => {
                 let acc = self.local("acc", value.ty.clone(), span);
-                let zero = Expr::new(ExprKind::Const(Const::Scalar(0.0)), value.ty.clone(), span);
+                // From the identity of the reduction, which the loop parallelizer turns into
+                // the kernel's output (`acc op= parallel_do(…)`, the output from the identity).
+                let (start, op) = match b {
+                    Builtin::Prod => (1.0, AssignOp::Mul),
+                    Builtin::Max => (f64::NEG_INFINITY, AssignOp::Max),
+                    Builtin::Min => (f64::INFINITY, AssignOp::Min),
+                    _ => (0.0, AssignOp::Add),
+                };
+                let zero = Expr::new(ExprKind::Const(Const::Scalar(start)), value.ty.clone(), span);
                 let place = Place::new(PlaceKind::Local(acc), value.ty.clone(), span);
                 let mut total = local(acc, value.ty.clone(), span);
                 if b == Builtin::Mean {
@@ -229,7 +247,7 @@ impl Generator<'_> {
                 }
                 (
                     assign(place.clone(), zero, span),
-                    Stmt { kind: assign_kind(place, AssignOp::Add, element), span },
+                    Stmt { kind: assign_kind(place, op, element), span },
                     total,
                 )
             }
@@ -239,7 +257,7 @@ impl Generator<'_> {
         let fused = vec![init, nest, assign(place.clone(), result, span)];
         // With several array operands, their sizes must agree for the fused loop to give
         // what the library gives; else the statement runs as written.
-        let cond = leaves[1..]
+        let mut conds: Vec<Expr> = leaves[1..]
             .iter()
             .flat_map(|&l| (0..rank).map(move |d| (l, d)))
             .map(|(l, d)| {
@@ -247,7 +265,13 @@ impl Generator<'_> {
                     (extent(first, rank, d, self.f, span), extent(l, rank, d, self.f, span));
                 binary(BinaryOp::Eq, lhs, rhs, Type::INT)
             })
-            .reduce(|c, eq| binary(BinaryOp::And, c, eq, Type::INT));
+            .collect();
+        // `min`/`max` of no elements are the library's error.
+        if matches!(reduce, Some(Builtin::Min | Builtin::Max)) {
+            let n = extent(first, 1, 0, self.f, span);
+            conds.insert(0, binary(BinaryOp::Gt, n, int(0, span), Type::INT));
+        }
+        let cond = conds.into_iter().reduce(|c, eq| binary(BinaryOp::And, c, eq, Type::INT));
         match cond {
             None => out.extend(fused),
             Some(cond) => {

@@ -111,6 +111,32 @@ endfunction
 }
 
 #[test]
+fn products_maxima_and_minima_become_reductions_from_the_identity() {
+    let m = compile(
+        "function [p : scalar, hi : scalar, lo : scalar] = f(x : vec, y : vec)
+    p = prod(x .* y)
+    hi = max(x - y)
+    lo = min(abs(x) + 1)
+endfunction
+",
+    );
+    let k = kernels(&m);
+    assert_eq!(k.len(), 3, "{k:?}");
+    for (k, op) in k.iter().zip(["*=", "^^=", "__="]) {
+        assert!(k.contains("-> (acc : scalar) | outputs from the identity"), "{k}");
+        assert!(k.contains(&format!("acc{{scalar}} {op} ")), "{op}: {k}");
+    }
+    let h = host(&m, "f");
+    assert!(h.contains("acc{scalar} *= parallel_do("), "{h}");
+    assert!(h.contains("acc{scalar} ^^= parallel_do("), "{h}");
+    assert!(h.contains("acc{scalar} __= parallel_do("), "{h}");
+    // `max`/`min` of an empty vector run as written (the library's error).
+    assert!(h.contains("if (numel(x{vec}){int} > 0{int}){int}\n"), "{h}");
+    assert!(h.contains("acc{scalar} = inf{scalar}"), "{h}");
+    assert!(h.contains("lo{scalar} = min((abs(x{vec}){vec} + 1{int}){vec}){scalar}"), "{h}");
+}
+
+#[test]
 fn operands_that_are_not_variables_are_evaluated_once_before_the_kernel() {
     let m = compile(
         "function y : mat = g(x : mat)

@@ -51,22 +51,33 @@ pub struct Plan {
     pub privates: BTreeSet<LocalId>,
     /// Variables of the function the body reads and never assigns: the kernel's arguments.
     pub inputs: BTreeSet<LocalId>,
-    /// A variable the loop only accumulates into (`s += e`, `s` read nowhere else in it):
-    /// the kernel's output, summed over the iterations.
-    pub reduction: Option<LocalId>,
+    /// A variable the loop only accumulates into (`s += e`, `s` read nowhere else in it; or
+    /// `*=`, `^^=`, `__=`), with that operator: the kernel's output, reduced over the
+    /// iterations.
+    pub reduction: Option<(LocalId, AssignOp)>,
     /// The first dependency found, when `{!parallel for}` may ignore it.
     pub dependency: Option<Problem>,
 }
 
-/// Every use of `l` in `body` is `l += e` with `e` not reading `l`.
-fn accumulation(body: &Block, l: LocalId) -> bool {
+/// The operator of `l`'s accumulation when every use of `l` in `body` is `l op= e` with `e`
+/// not reading `l`, for one `op` of `+=`, `*=`, `^^=` (maximum) and `__=` (minimum, the
+/// last two on real numbers only).
+fn accumulation(body: &Block, l: LocalId, real: bool) -> Option<AssignOp> {
     let ok = std::cell::Cell::new(true);
     let bad = |b: bool| ok.set(ok.get() && !b);
+    let found = std::cell::Cell::new(None);
     crate::ir::walk::walk_block(
         body,
         &mut |s| match &s.kind {
-            StmtKind::Assign { place, op, .. } => {
-                bad(matches!(place.kind, PlaceKind::Local(p) if p == l) && *op != AssignOp::Add)
+            StmtKind::Assign { place, op, .. } if matches!(place.kind, PlaceKind::Local(p) if p == l) =>
+            {
+                let allowed = match op {
+                    AssignOp::Add | AssignOp::Mul => true,
+                    AssignOp::Max | AssignOp::Min => real,
+                    _ => false,
+                };
+                bad(!allowed || found.get().is_some_and(|f| f != *op));
+                found.set(Some(*op));
             }
             StmtKind::Destructure { .. } => bad(true),
             StmtKind::ForRange { var, .. } => bad(*var == l),
@@ -78,7 +89,7 @@ fn accumulation(body: &Block, l: LocalId) -> bool {
             _ => {}
         },
     );
-    ok.get()
+    found.get().filter(|_| ok.get())
 }
 
 /// Analyses the body of the innermost of the parallel loops `vars` (outermost first) in `f`;
@@ -123,14 +134,15 @@ pub fn analyse(
             return Err(Problem::Unsupported(msg, span));
         }
         if first_use(body, l) == Use::Read {
-            // `s += e` as its only use: a sum over the iterations.
-            if (ty.is_int() || ty.is_scalar()) && accumulation(body, l) && plan.reduction.is_none()
-            {
-                plan.reduction = Some(l);
+            // `s += e` (or `*=`, `^^=`, `__=`) as its only use: a reduction over the iterations.
+            let real = !matches!(ty, Type::Complex(_));
+            let op = (ty.is_int() || ty.is_scalar()).then(|| accumulation(body, l, real));
+            if let (Some(Some(op)), None) = (op, plan.reduction) {
+                plan.reduction = Some((l, op));
                 continue;
             }
             let msg = format!(
-                "`{}` is carried from one iteration to the next (it is read before it is assigned; only `{} += …` alone makes a reduction)",
+                "`{}` is carried from one iteration to the next (it is read before it is assigned; only `{} += …` alone, or `*=`, `^^=`, `__=`, makes a reduction)",
                 name(l),
                 name(l)
             );

@@ -334,9 +334,11 @@ impl<'m> Parallelizer<'m> {
             let local = f.local(l);
             map.insert(l, add(&mut locals, &local.name, local.ty.clone(), LocalRole::Var));
         }
-        // An accumulated variable is the kernel's output: the launch gives the sum.
+        // An accumulated variable is the kernel's output: the launch gives the sum (or the
+        // product, maximum, minimum: from the identity, so the host combines it with the
+        // variable's value before the loop as the loop would).
         let mut outputs = Vec::new();
-        if let Some(l) = plan.reduction {
+        if let Some((l, _)) = plan.reduction {
             let local = f.local(l);
             let k = add(&mut locals, &local.name, local.ty.clone(), LocalRole::Output);
             map.insert(l, k);
@@ -377,6 +379,7 @@ impl<'m> Parallelizer<'m> {
             generic: false,
             span,
             partition: None,
+            outputs_from_identity: plan.reduction.is_some_and(|(_, op)| op != AssignOp::Add),
         });
         let counts: Vec<Expr> = nest.iter().map(|lp| count(lp.start, lp.end, span)).collect();
         let dims = if d == 1 {
@@ -386,14 +389,14 @@ impl<'m> Parallelizer<'m> {
         };
         let launch =
             ExprKind::ParallelDo { dims: Box::new(dims), block_dims: None, kernel: id, args };
-        let ty = plan.reduction.map_or(Type::Tuple(Vec::new()), |l| f.local(l).ty.clone());
+        let ty = plan.reduction.map_or(Type::Tuple(Vec::new()), |(l, _)| f.local(l).ty.clone());
         let mut e = Expr::new(launch, ty.clone(), span);
         // The bounds are copies of the loop's expressions: they get fresh ids.
         ClearIds.visit_expr_mut(&mut e);
         let kind = match plan.reduction {
-            Some(l) => {
+            Some((l, op)) => {
                 let place = Place::new(PlaceKind::Local(l), ty, span);
-                StmtKind::Assign { place, op: AssignOp::Add, value: e }
+                StmtKind::Assign { place, op, value: e }
             }
             None => StmtKind::Expr(e),
         };

@@ -281,6 +281,54 @@ endfunction
 }
 
 #[test]
+fn products_maxima_and_minima_become_outputs_from_the_identity() {
+    let src = "function [p : scalar, hi : int, lo : scalar] = f(x : vec, n : vec[int])
+    p = 2.0
+    for i = 0..numel(x) - 1
+        p *= x[i] + 1
+    endfor
+    hi = -5
+    for i = 0..numel(n) - 1
+        hi ^^= n[i]
+    endfor
+    lo = 0.0
+    for i = 0..numel(x) - 1
+        lo __= x[i]
+    endfor
+endfunction
+";
+    let (m, d) = compile(src);
+    assert!(d.is_empty(), "{:?}", warnings(&d));
+    let m = m.expect("module");
+    let k = kernels(&m);
+    assert_eq!(k.len(), 3, "{k:?}");
+    for (k, op) in k.iter().zip(["*=", "^^=", "__="]) {
+        assert!(k.contains("| outputs from the identity"), "{k}");
+        assert!(k.contains(op), "{op}: {k}");
+    }
+    let host = m.functions.iter().find(|f| f.name == "f").expect("f");
+    let dump = crate::ir::dump_body::function(&m, host);
+    // The host combines the launch's result with the value before the loop.
+    assert!(dump.contains("p{scalar'single} *= parallel_do("), "{dump}");
+    assert!(dump.contains("hi{int} ^^= parallel_do("), "{dump}");
+    assert!(dump.contains("lo{scalar'single} __= parallel_do("), "{dump}");
+}
+
+#[test]
+fn mixed_accumulations_stay_serial() {
+    let src = "function s : scalar = f(x : vec, y : vec)
+    s = 0.0
+    for i = 0..numel(x) - 1
+        s += x[i]
+        s *= y[i]
+    endfor
+endfunction
+";
+    let (m, _) = compile(src);
+    assert!(kernels(&m.expect("module")).is_empty());
+}
+
+#[test]
 fn loops_that_write_no_array_stay_serial_without_warnings() {
     let src = "s = 0
 for i = 0..9

@@ -1,7 +1,7 @@
 % Automatic kernel generator (`transform::kernel_generator`): element-wise array expressions in
 % host code become one kernel each, with no temporary per operator. Several array operands get
-% a size guard (on a mismatch the statement runs as written); scalars become parameters; `sum`
-% and `mean` of such an expression become one reduction.
+% a size guard (on a mismatch the statement runs as written); scalars become parameters; `sum`,
+% `mean`, `prod`, `min`, `max` of such an expression become one reduction (from the identity).
 function z : mat = scaled_sum(a : mat, x : mat, b : scalar, y : mat)
     z = a .* x + b * y .^ 2 - 1
 endfunction
@@ -12,4 +12,9 @@ endfunction
 
 function s : scalar = dot(x : vec, y : vec)
     s = sum(x .* y)
+endfunction
+
+function [p : scalar, m : scalar] = extremes(x : vec, y : vec)
+    p = prod(x .* y)
+    m = max(x - y)
 endfunction

@@ -1,8 +1,8 @@
 //! The CPU executor: runs a kernel's CPU function once per block, spreading blocks over
 //! rayon's threads, with the same `blkidx/blkdim/blkcnt` semantics as a GPU. It gives each
-//! block zeroed shared memory, per-thread scratch for barrier regions, and zeroed
-//! output-argument slots, and reduces the blocks' outputs. It adds no work per element: the
-//! kernel function is called once per block through a plain function pointer.
+//! block zeroed shared memory, per-thread scratch for barrier regions, and output-argument
+//! slots set to their start values, and reduces the blocks' outputs. It adds no work per
+//! element: the kernel function is called once per block through a plain function pointer.
 //!
 //! The simulated GPU runs kernels through this executor too, on its own memory.
 
@@ -22,8 +22,8 @@ fn round_up(x: usize, to: usize) -> usize {
     x.div_ceil(to) * to
 }
 
-/// Runs all blocks of `cfg` and returns, per output argument, the reduction (starting from
-/// zero) of all blocks' contributions, as the bytes of a value of its type.
+/// Runs all blocks of `cfg` and returns, per output argument, the reduction (from its start
+/// value) of all blocks' contributions, as the bytes of a value of its type.
 pub(crate) fn execute(
     kernel: &Kernel,
     cfg: &LaunchConfig,
@@ -33,9 +33,9 @@ pub(crate) fn execute(
     device: &str,
 ) -> Result<Vec<Vec<u8>>> {
     let nblocks = cfg.num_blocks();
-    let zeros = || outs.iter().map(|o| vec![0u8; o.size()]).collect::<Vec<_>>();
+    let starts: Vec<Vec<u8>> = outs.iter().map(|o| o.start_bytes()).collect();
     if nblocks == 0 {
-        return Ok(zeros());
+        return Ok(starts);
     }
     let shared_len = (kernel.shared_bytes)(&cfg.blkdim()[..cfg.ndim()]);
     let thread_off = round_up(shared_len, 64);
@@ -55,6 +55,14 @@ pub(crate) fn execute(
     let run_chunk = |c: usize| -> Result<Vec<Vec<u8>>> {
         let scratch = HostMem::zeroed(scratch_len, 64)?;
         let slots_mem = HostMem::zeroed(slots_len, 64)?;
+        let reset_slots = || {
+            for (v, s) in starts.iter().zip(&slot_offs) {
+                // SAFETY: each slot has room for its value, within slots_mem.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(v.as_ptr(), slots_mem.ptr().add(*s), v.len())
+                };
+            }
+        };
         let slots: Vec<OutSlot<'_>> = outs
             .iter()
             .zip(&slot_offs)
@@ -65,19 +73,14 @@ pub(crate) fn execute(
                 _m: PhantomData,
             })
             .collect();
-        let mut acc = zeros();
+        let mut acc = starts.clone();
         let first = c * per;
         for b in first..((c + 1) * per).min(nblocks) {
-            if b > first {
-                if scratch_len > 0 {
-                    // SAFETY: scratch_len bytes of owned memory.
-                    unsafe { std::ptr::write_bytes(scratch.ptr(), 0, scratch_len) };
-                }
-                if slots_len > 0 {
-                    // SAFETY: as above.
-                    unsafe { std::ptr::write_bytes(slots_mem.ptr(), 0, slots_len) };
-                }
+            if b > first && scratch_len > 0 {
+                // SAFETY: scratch_len bytes of owned memory.
+                unsafe { std::ptr::write_bytes(scratch.ptr(), 0, scratch_len) };
             }
+            reset_slots();
             let ctx = BlockCtx {
                 cfg,
                 blkidx: cfg.block_index(b),
@@ -110,7 +113,7 @@ pub(crate) fn execute(
         device: device.to_string(),
         message: panic_message(&p),
     })??;
-    let mut result = zeros();
+    let mut result = starts.clone();
     for chunk in &chunks {
         for ((o, r), v) in outs.iter().zip(result.iter_mut()).zip(chunk) {
             // SAFETY: both hold values of the output's type.

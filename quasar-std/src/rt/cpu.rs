@@ -1,5 +1,9 @@
 //! CPU kernels: feature detection (their hot loops are compiled for baseline x86-64, AVX2+FMA
-//! and AVX-512, dispatched at run time) and the split of a row into border and interior.
+//! and AVX-512, dispatched at run time), the split of a row into border and interior, and the
+//! lanes of kernel outputs in a row's hot loop.
+
+use quasar_runtime::{Reduce, Reducible};
+use std::cell::Cell;
 
 /// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached).
 #[inline]
@@ -101,4 +105,67 @@ pub fn unflatten<const N: usize>(mut j: usize, dims: &[usize]) -> [usize; N] {
         j /= dims[k];
     }
     p
+}
+
+/// Lanes of one kernel output in the hot loop of a CPU row ([`lanes`]): `L` independent
+/// running values, lane 0 starting from the block's slot and the others from the identity of
+/// `op`, so that the loop vectorises (LLVM never reorders floating-point additions itself).
+/// [`fold`](Lanes::fold) combines them in a fixed tree, so a row's result depends only on its
+/// range: deterministic for a fixed launch shape, but the additions are grouped differently
+/// from a serial sum (as the library's pairwise `sum` groups them).
+pub struct Lanes<T, const L: usize> {
+    lanes: [Cell<T>; L],
+    op: Reduce,
+}
+
+impl<T: Reducible, const L: usize> Lanes<T, L> {
+    /// The lanes of an output whose block slot holds `first`, combined with `op`.
+    #[inline(always)]
+    pub fn new(first: T, op: Reduce) -> Self {
+        let id = T::identity(op);
+        Lanes { lanes: std::array::from_fn(|l| Cell::new(if l == 0 { first } else { id })), op }
+    }
+
+    /// Lane `l` (as [`lanes`] numbers them, `l < L`).
+    #[inline(always)]
+    pub fn at(&self, l: usize) -> &Cell<T> {
+        &self.lanes[l % L]
+    }
+
+    /// The lanes combined pairwise: lane `l` with lane `l + L/2`, then `l + L/4`, ….
+    #[inline(always)]
+    pub fn fold(&self) -> T {
+        let mut w = L / 2;
+        while w > 0 {
+            for l in 0..w {
+                let (a, b) = (self.lanes[l].get(), self.lanes[l + w].get());
+                // `op` applies to `T` (the launch checked it); else keep `a`.
+                self.lanes[l].set(T::combine(self.op, a, b).unwrap_or(a));
+            }
+            w /= 2;
+        }
+        self.lanes[0].get()
+    }
+}
+
+/// Runs `f(p, l)` for `p` in `lo..hi`, where `l = (p - lo) % L` is the lane of a kernel
+/// output ([`Lanes`]) that position `p` accumulates into: `L` positions at a time (a constant
+/// trip count that LLVM unrolls, so each lane stays in a register), then the rest.
+#[inline(always)]
+pub fn lanes<const L: usize>(
+    lo: usize,
+    hi: usize,
+    mut f: impl FnMut(usize, usize) -> quasar_runtime::Result<()>,
+) -> quasar_runtime::Result<()> {
+    let mut i = lo;
+    while hi.saturating_sub(i) >= L {
+        for l in 0..L {
+            f(i + l, l)?;
+        }
+        i += L;
+    }
+    for l in 0..hi.saturating_sub(i) {
+        f(i + l, l)?;
+    }
+    Ok(())
 }

@@ -37,6 +37,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// The hot loop of a row is being generated: kernel outputs combine into the row's local
     /// copies `__out{k}` (see `kernel::row_outputs`), not into the block's slots.
     pub row_outputs: bool,
+    /// The outputs (slot numbers) that the hot loop combines in lanes, `__out{k}.at(__l)`
+    /// (see `kernel::row_outputs`).
+    pub laned: Vec<usize>,
     pub loop_depth: usize,
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.
@@ -60,6 +63,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             outputs: HashMap::new(),
             interior: None,
             row_outputs: false,
+            laned: Vec::new(),
             loop_depth: 0,
             geom: HashMap::new(),
         };

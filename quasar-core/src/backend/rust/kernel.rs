@@ -15,7 +15,9 @@ use super::ty::{Num, Repr};
 use super::versions::{self, EnvField};
 use super::{unsupported, GResult, Gen};
 use crate::ir::partition::{Bound, Term};
-use crate::ir::{Block, Expr, FunctionId, LocalId, LocalRole, Special, StmtKind};
+use crate::ir::{
+    AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
+};
 use crate::sema::types::Type;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -147,7 +149,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
         versions::whole_block(&rt, &prologue, &body, fused_body.as_ref())
     } else {
-        let code = row_code(&mut fg, d)?;
+        let code = row_code(&mut fg, d, &outs)?;
         versions::rows(&rt, &prologue, &env, d, &code)
     };
     let shared_fn = if shared.is_empty() {
@@ -264,37 +266,104 @@ pub(super) struct RowCode {
     pub hot_fma: Option<TokenStream>,
     /// Before and after the hot loop of a row: its local copies of the kernel's outputs.
     pub outputs: (TokenStream, TokenStream),
+    /// The lanes of the hot loop's outputs (`qstd::rt::lanes`), when some output has them: the
+    /// thread's code then runs in a closure given `(__p{last}, __l)`.
+    pub lanes: Option<usize>,
 }
 
-/// The hot loop of a row combines each kernel output into a local `Cell` (`__out{k}`, kept
-/// in a register), read from the block's slot before the loop and written back after it: the
-/// same operations in the same order as combining into the slot per element, without a
-/// checked slot lookup and a store to memory per element (which made `sum(x .* y)` and
-/// kernel-output sums 5 to 6 times slower).
-fn row_outputs(fg: &FnGen) -> GResult<(TokenStream, TokenStream)> {
+/// The hot loop of a row combines each kernel output into a local copy `__out{k}` (kept in
+/// registers), read from the block's slot before the loop and written back after it, instead
+/// of a checked slot lookup and a store per element (which made kernel-output sums 5 to 6
+/// times slower). An output that every assignment combines with one regroupable reduction
+/// ([`laned_op`]) gets [`LANES`] running values (`qstd::rt::Lanes`, the loop `qstd::rt::lanes`)
+/// so that the loop vectorises; the others a `Cell`, in the order of a serial loop.
+fn row_outputs(fg: &mut FnGen, ops: &[(LocalId, AssignOp)]) -> GResult<(TokenStream, TokenStream)> {
     let mut outs: Vec<(usize, LocalId)> = fg.outputs.iter().map(|(&l, &k)| (k, l)).collect();
     outs.sort();
+    let rt = fg.g.rt.clone();
     let (mut open, mut close) = (Vec::new(), Vec::new());
+    fg.laned.clear();
     for (k, l) in outs {
         let n = fg.local_repr(l).num().ok_or_else(|| {
             let span = fg.f.local(l).span;
             unsupported(span, "this kernel output", "make the output a number (`int` or `scalar`)")
         })?;
-        let nt = n.tokens(&fg.g.rt);
+        let nt = n.tokens(&rt);
         let (acc, slot) = (format_ident!("__out{}", k), format_ident!("__slot{}", k));
-        open.push(quote! {
-            let #slot = __ctx.output::<#nt>(#k)?;
-            let #acc = ::core::cell::Cell::new(#slot.get());
-        });
-        close.push(quote!(#slot.set(#acc.get());));
+        let op = ops.iter().find(|(o, _)| *o == l).map(|&(_, op)| op);
+        let red = op.filter(|&op| laned_op(fg.f, l, op, n)).and_then(reduce_name);
+        open.push(quote!(let #slot = __ctx.output::<#nt>(#k)?;));
+        match red {
+            Some(red) => {
+                fg.laned.push(k);
+                open.push(quote! {
+                    let #acc = #rt::qstd::rt::Lanes::<#nt, #LANES>::new(#slot.get(), #rt::run::Reduce::#red);
+                });
+                close.push(quote!(#slot.set(#acc.fold());));
+            }
+            None => {
+                open.push(quote!(let #acc = ::core::cell::Cell::new(#slot.get());));
+                close.push(quote!(#slot.set(#acc.get());));
+            }
+        }
     }
     Ok((quote!(#(#open)*), quote!(#(#close)*)))
+}
+
+/// Running values per kernel output in a row's hot loop: 16 `f32` fill an AVX-512 vector (two
+/// AVX2 vectors, whose additions then overlap).
+const LANES: usize = 16;
+
+/// Whether output `l` of kernel `f` (a `n`) may be combined in lanes: every assignment to it
+/// combines with `op`, a reduction that may be regrouped: `+=` and `*=` on integers (exact,
+/// they wrap), `+=` on real and complex floats and `*=` on real ones (the grouping changes the
+/// rounding, as the library's pairwise `sum` and `prod` do), `^^=`/`__=` on real numbers
+/// (exact in any order).
+fn laned_op(f: &crate::ir::Function, l: LocalId, op: AssignOp, n: Num) -> bool {
+    let ok = match op {
+        AssignOp::Add => n != Num::F16 && !matches!(n, Num::Class(_)),
+        AssignOp::Mul => n.is_int() || matches!(n, Num::F32 | Num::F64),
+        AssignOp::Max | AssignOp::Min => n.is_int() || matches!(n, Num::F32 | Num::F64),
+        _ => false,
+    };
+    let mut same = true;
+    crate::ir::walk::walk_block(
+        &f.body,
+        &mut |s| match &s.kind {
+            StmtKind::Assign { place, op: o, .. } if matches!(place.kind, PlaceKind::Local(x) if x == l) => {
+                same &= *o == op
+            }
+            StmtKind::Destructure { places, .. } => {
+                same &= !places
+                    .iter()
+                    .flatten()
+                    .any(|p| matches!(p.kind, PlaceKind::Local(x) if x == l))
+            }
+            _ => {}
+        },
+        &mut |_| {},
+    );
+    ok && same
+}
+
+/// The `Reduce` variant of a laned reduction.
+fn reduce_name(op: AssignOp) -> Option<Ident> {
+    Some(format_ident!(
+        "{}",
+        match op {
+            AssignOp::Add => "Sum",
+            AssignOp::Mul => "Prod",
+            AssignOp::Max => "Max",
+            AssignOp::Min => "Min",
+            _ => return None,
+        }
+    ))
 }
 
 /// The loops over the block's positions, the innermost along the last (contiguous) dimension
 /// and split into border / interior / border by the kernel's partition (`transform::interior`).
 /// Only the hot loop gets CPU-feature copies; the border code is emitted once.
-fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
+fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<RowCode> {
     let locals = thread_locals(fg)?;
     let sp = specials(fg, d);
     let facts = fg.f.partition.clone().unwrap_or_default();
@@ -317,7 +386,8 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
         quote!(unsafe { __rows(__ctx, &__e, [#(#outer,)* #lo, #hi]) })
     };
     let interior = facts.constrains(last);
-    let outputs = row_outputs(fg)?;
+    let outputs = row_outputs(fg, ops)?;
+    let lanes = (!fg.laned.is_empty()).then_some(LANES);
     fg.row_outputs = true;
     let hot = thread(fg, false, interior);
     let hot_fma = thread(fg, true, interior);
@@ -334,7 +404,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs });
+        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes });
     }
     let border = thread(fg, false, false)?;
     // The border threads of a segment `[__lo, __hi)` of the row.
@@ -377,7 +447,7 @@ fn row_code(fg: &mut FnGen, d: usize) -> GResult<RowCode> {
     } else {
         code
     };
-    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs })
+    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs, lanes })
 }
 
 /// `extent as i64 - hi` (the bound `hi` as tokens `t`), without subtracting a zero.

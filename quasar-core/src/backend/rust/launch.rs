@@ -108,10 +108,14 @@ impl FnGen<'_, '_> {
                 unsupported(
                     l.span,
                     "this kernel output reduction",
-                    "assign it (`y = 1`) or accumulate with `+=` (sum), `^^=` (maximum), `__=` (minimum) or `|=`",
+                    "assign it (`y = 1`) or accumulate with `+=` (sum), `*=` (product), `^^=` (maximum), `__=` (minimum) or `|=`",
                 )
             })?;
-            chain.push(quote!(let __l = __l.output::<#nt>(#red);));
+            chain.push(if kf.outputs_from_identity {
+                quote!(let __l = __l.output_from::<#nt>(#red, #rt::run::Start::Identity);)
+            } else {
+                quote!(let __l = __l.output::<#nt>(#red);)
+            });
             outs.push(quote!(__res.output::<#nt>(#k)?));
             out_tys.push(Repr::Num(n));
         }
@@ -174,6 +178,7 @@ impl FnGen<'_, '_> {
 fn reduce_tokens(rt: &TokenStream, op: AssignOp) -> Option<TokenStream> {
     Some(match op {
         AssignOp::Add => quote!(#rt::run::Reduce::Sum),
+        AssignOp::Mul => quote!(#rt::run::Reduce::Prod),
         AssignOp::Max => quote!(#rt::run::Reduce::Max),
         AssignOp::Min => quote!(#rt::run::Reduce::Min),
         AssignOp::Or => quote!(#rt::run::Reduce::BitOr),

@@ -341,7 +341,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         };
         let slot = if self.row_outputs {
             let acc = format_ident!("__out{}", k);
-            quote!(&#acc)
+            if self.laned.contains(&k) {
+                quote!(#acc.at(__l))
+            } else {
+                quote!(&#acc)
+            }
         } else {
             quote!(__ctx.output::<#nt>(#k)?)
         };

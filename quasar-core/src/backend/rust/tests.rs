@@ -123,3 +123,42 @@ fn comparisons_promote_number_types_as_the_ptx_back_end() {
     assert_eq!(Num::promote(Num::U8, Num::I16), Num::I32);
     assert_eq!(Num::promote(Num::U8, Num::U8), Num::U8);
 }
+
+#[test]
+fn infinite_and_overflowing_constants_are_named_constants() {
+    let code = rust_of(
+        "function [a : scalar, b : scalar'double, c : scalar] = f()
+             a = -inf
+             b = inf
+             c = 1e300
+         endfunction",
+    );
+    // (`inf` is a single-precision constant, converted for `b`; `1e300` overflows `f32`.)
+    assert!(code.contains("= f32 :: NEG_INFINITY ;"), "{code}");
+    assert!(code.contains("= (f32 :: INFINITY as f64) ;"), "{code}");
+    assert!(code.contains("= f32 :: INFINITY ;"), "{code}");
+}
+
+#[test]
+fn outputs_combine_in_lanes_only_when_every_assignment_has_one_regroupable_operator() {
+    let code = rust_of(
+        "function [s : scalar, m : scalar] = __kernel__ k(x : vec, pos : int)
+             s += x[pos]
+             m += x[pos]
+             m ^^= x[pos]
+         endfunction
+         function [s, m] = run(x : vec)
+             [s, m] = parallel_do(numel(x), x, k)
+         endfunction",
+    );
+    // `s` in 16 lanes, folded after the row; `m` (two operators) in one running value.
+    assert!(
+        code.contains(
+            "Lanes :: < f32 , 16usize > :: new (__slot0 . get () , __qrt :: run :: Reduce :: Sum)"
+        ),
+        "{code}"
+    );
+    assert!(code.contains("__out1 = :: core :: cell :: Cell :: new (__slot1 . get ())"), "{code}");
+    assert!(code.contains("lanes :: < 16usize > (__lo , __hi , | __p0 , __l |"), "{code}");
+    assert!(code.contains("__slot0 . set (__out0 . fold ())"), "{code}");
+}

@@ -172,17 +172,13 @@ impl Num {
     pub fn literal(self, v: f64, rt: &TokenStream) -> TokenStream {
         let ty = self.tokens(rt);
         match self {
-            Num::F32 => {
-                let l = proc_macro2::Literal::f32_suffixed(v as f32);
-                finite_or(v, quote!(#l), quote!(f32))
-            }
-            Num::F64 => {
+            Num::F32 => f32_literal(v),
+            Num::F64 => finite_or(v, quote!(f64), |v| {
                 let l = proc_macro2::Literal::f64_suffixed(v);
-                finite_or(v, quote!(#l), quote!(f64))
-            }
+                quote!(#l)
+            }),
             Num::F16 => {
-                let l = proc_macro2::Literal::f32_suffixed(v as f32);
-                let inner = finite_or(v, quote!(#l), quote!(f32));
+                let inner = f32_literal(v);
                 quote!(<#ty>::from_f32(#inner))
             }
             // Only the zero of a class exists (its default: every field zero).
@@ -236,7 +232,16 @@ impl Num {
     }
 }
 
-fn finite_or(v: f64, lit: TokenStream, ty: TokenStream) -> TokenStream {
+/// `v` as an `f32` literal (`f32::INFINITY` where it overflows, as the conversion does).
+fn f32_literal(v: f64) -> TokenStream {
+    finite_or((v as f32) as f64, quote!(f32), |v| {
+        let l = proc_macro2::Literal::f32_suffixed(v as f32);
+        quote!(#l)
+    })
+}
+
+/// The literal `lit(v)`, or `ty::NAN`/`INFINITY`/`NEG_INFINITY` (literals must be finite).
+fn finite_or(v: f64, ty: TokenStream, lit: impl FnOnce(f64) -> TokenStream) -> TokenStream {
     if v.is_nan() {
         quote!(#ty::NAN)
     } else if v == f64::INFINITY {
@@ -244,7 +249,7 @@ fn finite_or(v: f64, lit: TokenStream, ty: TokenStream) -> TokenStream {
     } else if v == f64::NEG_INFINITY {
         quote!(#ty::NEG_INFINITY)
     } else {
-        lit
+        lit(v)
     }
 }
 

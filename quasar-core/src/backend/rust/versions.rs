@@ -68,22 +68,33 @@ pub(super) fn rows(
     let unpack = unpack(env);
     // A function over the segment `[__lo, __hi)` of one row, running `body` per position
     // between `open` and `close` (the kernel outputs held in registers).
-    let segment_fn = |attr: TokenStream, f: &TokenStream, body: &TokenStream, open, close| {
+    let segment_fn = |attr: TokenStream, f: &TokenStream, lp: &TokenStream, open, close| {
         quote! {
             #attr
             fn #f(#params) -> #res {
                 let [#(#outer,)* __lo, __hi] = __q;
                 #unpack
                 #open
-                for #plast in __lo..__hi { #body }
+                #lp
                 #close
                 ::core::result::Result::Ok(())
             }
         }
     };
+    let plain = |body: &TokenStream| quote!(for #plast in __lo..__hi { #body });
     let (open, close) = &code.outputs;
     let row_fn = |f: &TokenStream, hot: &TokenStream| {
-        segment_fn(quote!(#[inline(always)]), f, hot, open, close)
+        let lp = match code.lanes {
+            // Kernel outputs in lanes: the thread's code in a closure given its lane `__l`.
+            Some(l) => quote! {
+                #rt::qstd::rt::lanes::<#l>(__lo, __hi, |#plast, __l| {
+                    #hot
+                    ::core::result::Result::Ok(())
+                })?;
+            },
+            None => plain(hot),
+        };
+        segment_fn(quote!(#[inline(always)]), f, &lp, open, close)
     };
     // With fusable math (`pow`), one generic hot loop: `rows::<true>` calls the fused routines
     // (`pow_sel`), for the versions with `fma` enabled.
@@ -100,10 +111,9 @@ pub(super) fn rows(
     // border).
     // (The border code writes kernel outputs to the block's slots itself.)
     let none = quote!();
-    let thread_fn = code
-        .border
-        .as_ref()
-        .map(|body| segment_fn(quote!(#[inline(never)]), &quote!(thread), body, &none, &none));
+    let thread_fn = code.border.as_ref().map(|body| {
+        segment_fn(quote!(#[inline(never)]), &quote!(thread), &plain(body), &none, &none)
+    });
     let mut fields: Vec<TokenStream> = env.iter().map(|f| f.ty.clone()).collect();
     let mut values: Vec<TokenStream> = env
         .iter()

@@ -400,6 +400,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             top_level: false,
             span,
             partition: None,
+            outputs_from_identity: false,
         };
         (f, env)
     }

@@ -113,6 +113,7 @@ pub(super) fn placeholder(results: &[Type], span: Span) -> ir::Function {
         generic: false,
         span,
         partition: None,
+        outputs_from_identity: false,
     }
 }
 

@@ -140,6 +140,56 @@ fn split_row_runs_the_border_segments_around_the_interior() {
 }
 
 #[test]
+fn lanes_visit_each_position_once_with_its_lane_and_stop_at_an_error() {
+    for (lo, hi) in [(0, 0), (3, 3), (5, 9), (2, 18), (7, 40), (9, 3)] {
+        let mut seen = Vec::new();
+        lanes::<4>(lo, hi, |p, l| {
+            seen.push((p, l));
+            Ok(())
+        })
+        .unwrap();
+        let want: Vec<_> = (lo..hi.max(lo)).map(|p| (p, (p - lo) % 4)).collect();
+        assert_eq!(seen, want, "{lo}..{hi}");
+    }
+    let mut count = 0;
+    let out = lanes::<4>(0, 10, |p, _| {
+        count += 1;
+        if p == 5 {
+            Err(Error::Unsupported("stop".into()))
+        } else {
+            Ok(())
+        }
+    });
+    assert!(out.is_err());
+    assert_eq!(count, 6);
+}
+
+#[test]
+fn lanes_start_at_the_slot_and_the_identity_and_fold_in_a_fixed_tree() {
+    use quasar_runtime::Reduce;
+    // Lane 0 starts from the slot's value, the others from the identity.
+    let sum = Lanes::<f32, 4>::new(10.0, Reduce::Sum);
+    for (l, v) in [1.0f32, 2.0, 4.0, 8.0, 16.0].into_iter().enumerate() {
+        let c = sum.at(l % 4);
+        c.set(c.get() + v);
+    }
+    assert_eq!(sum.fold(), 41.0);
+    // (l0 + l2) + (l1 + l3): 1e8 + 1 rounds away only if added to 1e8 alone.
+    let order = Lanes::<f32, 4>::new(0.0, Reduce::Sum);
+    for (l, v) in [1e8f32, 1.0, -1e8, 1.0].into_iter().enumerate() {
+        order.at(l).set(v);
+    }
+    assert_eq!(order.fold(), 2.0);
+    let max = Lanes::<i32, 8>::new(0, Reduce::Max);
+    max.at(3).set(-5);
+    assert_eq!(max.fold(), 0);
+    let min = Lanes::<f64, 2>::new(0.0, Reduce::Min);
+    min.at(1).set(-2.5);
+    assert_eq!(min.fold(), -2.5);
+    assert_eq!(Lanes::<f32, 16>::new(-0.0, Reduce::Sum).fold().to_bits(), (-0.0f32).to_bits());
+}
+
+#[test]
 fn inside_tests_both_offsets() {
     assert!(inside(2, -2, 1, 4));
     assert!(!inside(2, -3, 1, 4));
