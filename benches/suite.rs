@@ -185,6 +185,11 @@ fn sizes() -> impl Iterator<Item = Size> {
 /// Criterion's report of `f`, then our own figure for the ratios: the best of 5 batches of 3
 /// runs (as Python's `timeit`), so both sides of a ratio are measured alike.
 fn time(c: &mut Criterion, name: &str, mut f: impl FnMut()) -> Duration {
+    // GPU launches return before the kernel ends: each run waits for the device.
+    let mut f = move || {
+        f();
+        quasar::Runtime::global().synchronize().unwrap();
+    };
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
     group.bench_function("run", |b| b.iter(&mut f));
