@@ -15,8 +15,11 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar::Array;
 use rayon::prelude::*;
+
+mod common;
+use common::{load, report};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod q {
     quasar::quasar! { r#"
@@ -177,51 +180,14 @@ fn wanted(what: &str) -> bool {
     std::env::var("QUASAR_SUITE_ONLY").map(|v| v.split(',').any(|w| w == what)).unwrap_or(true)
 }
 
+/// Every workload here runs often enough for Criterion.
+fn time(c: &mut Criterion, name: &str, f: impl FnMut()) -> Duration {
+    common::time(c, name, false, f)
+}
+
 fn sizes() -> impl Iterator<Item = Size> {
     let only = std::env::var("QUASAR_SUITE_SIZES").unwrap_or_default();
     SIZES.into_iter().filter(move |s| only.is_empty() || only.split(',').any(|o| o == s.0))
-}
-
-/// Criterion's report of `f`, then our own figure for the ratios: the best of 5 batches of 3
-/// runs (as Python's `timeit`), so both sides of a ratio are measured alike.
-fn time(c: &mut Criterion, name: &str, mut f: impl FnMut()) -> Duration {
-    // GPU launches return before the kernel ends: each run waits for the device.
-    let mut f = move || {
-        f();
-        quasar::Runtime::global().synchronize().unwrap();
-    };
-    let mut group = c.benchmark_group(name);
-    group.sample_size(10);
-    group.bench_function("run", |b| b.iter(&mut f));
-    group.finish();
-    f();
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..3 {
-                f();
-            }
-            t.elapsed() / 3
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// One line per form: its time and its ratio to the explicit kernel.
-fn report(workload: &str, kernel: Duration, forms: &[(&str, Duration)]) {
-    println!("RESULT {workload} kernel: {:.3} ms", ms(kernel));
-    for (form, t) in forms {
-        println!(
-            "RATIO {workload} {form}: {:.3} ms / kernel {:.3} ms = {:.3}",
-            ms(*t),
-            ms(kernel),
-            t.as_secs_f64() / kernel.as_secs_f64()
-        );
-    }
 }
 
 /// Bytes moved per second by each form, as a fraction of the copy's (`copy` = its GB/s).
@@ -229,14 +195,6 @@ fn bandwidth(workload: &str, bytes: usize, copy: f64, forms: &[(&str, Duration)]
     for (form, t) in forms {
         let gbs = bytes as f64 / t.as_secs_f64() / 1e9;
         println!("BANDWIDTH {workload} {form}: {gbs:.2} GB/s = {:.2} of copy", gbs / copy);
-    }
-}
-
-fn load(when: &str) {
-    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let v: Vec<&str> = l.split_whitespace().take(3).collect();
-    if v.len() == 3 {
-        println!("LOAD {when}: {} {} {}", v[0], v[1], v[2]);
     }
 }
 

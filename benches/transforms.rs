@@ -16,7 +16,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use quasar::builtins::{sum, zip_map};
 use quasar::Array;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+
+mod common;
+use common::{load, report, time};
 
 mod q {
     quasar::quasar! { r#"
@@ -144,55 +146,6 @@ const LONG: usize = 10_000_000;
 
 fn image(seed: usize) -> Array<f32> {
     Array::from_fn(&[M, N], |i| ((i * 7919 + seed) % 1000) as f32 / 1000.0).unwrap()
-}
-
-/// Criterion's report of `f`, then our own figure for the ratios: the best of `batches`
-/// batches of `reps` runs (as Python's `timeit`), so both sides of a ratio are measured alike.
-fn time(c: &mut Criterion, name: &str, slow: bool, mut f: impl FnMut()) -> Duration {
-    if !slow {
-        let mut group = c.benchmark_group(name);
-        group.sample_size(10);
-        group.bench_function("run", |b| b.iter(&mut f));
-        group.finish();
-    }
-    f();
-    let (batches, reps) = if slow { (2, 1) } else { (5, 3) };
-    (0..batches)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed() / reps
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// One line per form: its time and its ratio to the explicit kernel.
-fn report(workload: &str, kernel: Duration, forms: &[(&str, Duration)]) {
-    println!("RESULT {workload} kernel: {:.3} ms", ms(kernel));
-    for (form, t) in forms {
-        println!(
-            "RATIO {workload} {form}: {:.3} ms / kernel {:.3} ms = {:.3}",
-            ms(*t),
-            ms(kernel),
-            t.as_secs_f64() / kernel.as_secs_f64()
-        );
-    }
-}
-
-/// The load average as `/proc/loadavg` gives it, for the report.
-fn load(when: &str) {
-    let l = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let v: Vec<&str> = l.split_whitespace().take(3).collect();
-    if v.len() == 3 {
-        println!("LOAD {when}: {} {} {}", v[0], v[1], v[2]);
-    }
 }
 
 fn close(a: &[f32], b: &[f32], tol: f32) {
