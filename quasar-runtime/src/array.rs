@@ -52,6 +52,13 @@ impl<T: Element> Array<T> {
         Array { buf: Buffer::new(host, ElemInfo::of::<T>()), shape, _t: PhantomData }
     }
 
+    /// An empty vector (shape `[0]`), without allocating elements: what a variable holds before
+    /// its first assignment. Never fails.
+    pub fn empty() -> Array<T> {
+        let buf = Buffer::new_zeroed(HostMem::empty(), ElemInfo::of::<T>());
+        Array { buf, shape: Shape::empty(), _t: PhantomData }
+    }
+
     /// An array of zeros (for every element type, the all-zero value).
     pub fn zeros(shape: &[usize]) -> Result<Array<T>> {
         let s = Shape::new(shape)?;

@@ -241,10 +241,14 @@ unsafe fn free_vec<T>(ptr: *mut u8, len: usize, cap: usize) {
 }
 
 impl HostMem {
-    /// A block of no bytes (nothing to allocate, free or charge).
+    /// A block of no bytes (nothing to allocate, free or charge), at a dangling address
+    /// aligned to `HOST_ALIGN` like every other block (an empty slice of any element type).
     pub fn empty() -> HostMem {
+        #[repr(align(64))]
+        struct Aligned;
+        const _: () = assert!(std::mem::align_of::<Aligned>() == HOST_ALIGN);
         HostMem {
-            ptr: NonNull::<u64>::dangling().cast(),
+            ptr: NonNull::<Aligned>::dangling().cast(),
             bytes: 0,
             owner: Owner::Layout(None),
             kind: None,

@@ -285,23 +285,51 @@ impl<'r> Launch<'r> {
 
     /// Explicit block dimensions (`parallel_do([dims, blkdims], …)`), used on every device.
     pub fn block(mut self, blkdim: &[usize]) -> Self {
-        self.blkdim = Some(blkdim.to_vec());
+        self.set_block(blkdim);
         self
+    }
+
+    /// [`block`](Self::block) in place. Generated code builds a launch in place: moving the
+    /// builder through every call copied it each time.
+    pub fn set_block(&mut self, blkdim: &[usize]) {
+        self.blkdim = Some(blkdim.to_vec());
     }
 
     /// An array argument.
     pub fn arg<T: Element>(mut self, a: &Array<T>, access: Access) -> Self {
-        self.args.push(LaunchArg::Array { buf: a.buffer().clone(), shape: *a.shape_ref(), access });
+        self.push_arg(a, access);
         self
+    }
+
+    /// [`arg`](Self::arg) in place.
+    // The generic methods only convert and call a non-generic one: generated code calls them
+    // for every argument of every launch, and their bodies are compiled into its crate.
+    #[inline]
+    pub fn push_arg<T: Element>(&mut self, a: &Array<T>, access: Access) {
+        self.push_array(a.buffer(), *a.shape_ref(), access)
+    }
+
+    fn push_array(&mut self, buf: &Arc<Buffer>, shape: Shape, access: Access) {
+        self.args.push(LaunchArg::Array { buf: buf.clone(), shape, access });
     }
 
     /// A value argument (scalar, small vector, class value).
     pub fn scalar<T: Element>(mut self, v: T) -> Self {
+        self.push_scalar(v);
+        self
+    }
+
+    /// [`scalar`](Self::scalar) in place.
+    #[inline]
+    pub fn push_scalar<T: Element>(&mut self, v: T) {
         let mut bytes = vec![0u8; std::mem::size_of::<T>()];
         // SAFETY: `bytes` has room for one T; an unaligned write is fine.
         unsafe { (bytes.as_mut_ptr() as *mut T).write_unaligned(v) };
-        self.args.push(LaunchArg::Scalar { bytes, elem: ElemInfo::of::<T>() });
-        self
+        self.push_bytes(bytes, ElemInfo::of::<T>())
+    }
+
+    fn push_bytes(&mut self, bytes: Vec<u8>, elem: ElemInfo) {
+        self.args.push(LaunchArg::Scalar { bytes, elem });
     }
 
     /// A kernel output argument of type `T`, starting at zero, reduced with `op` (its value is
@@ -313,6 +341,12 @@ impl<'r> Launch<'r> {
     /// A kernel output argument of type `T` reduced with `op` from `start` (the identity of
     /// `op` for the reductions that the compiler makes of loops).
     pub fn output_from<T: Reducible>(mut self, op: Reduce, start: Start) -> Self {
+        self.push_output::<T>(op, start);
+        self
+    }
+
+    /// [`output_from`](Self::output_from) in place.
+    pub fn push_output<T: Reducible>(&mut self, op: Reduce, start: Start) {
         match OutputSpec::starting::<T>(op, start) {
             Some(spec) => self.args.push(LaunchArg::Output(spec)),
             None => {
@@ -322,7 +356,6 @@ impl<'r> Launch<'r> {
                 )));
             }
         }
-        self
     }
 
     /// Forces a device for this launch (`{!sched mode=cpu|gpu}`); the default comes from

@@ -36,6 +36,13 @@ impl Shape {
         Ok(s)
     }
 
+    /// The shape `[0]` of an empty vector.
+    pub const fn empty() -> Shape {
+        let mut dims = [1; MAX_DIMS];
+        dims[0] = 0;
+        Shape { dims, ndim: 1 }
+    }
+
     /// The extents, one per dimension.
     #[inline]
     pub fn dims(&self) -> &[usize] {

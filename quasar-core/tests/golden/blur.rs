@@ -207,7 +207,7 @@ fn __q_blur_3(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_2: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_n_3: i32 = 0i32;
     q_n_3 = <f32 as ::quasar::__rt::qstd::builtins::Cast<
         i32,
@@ -220,47 +220,22 @@ fn __q_blur_3(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "uninit",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.extend(
-                    ::quasar::__rt::qstd::rt::to_array(
-                            ::quasar::__rt::qstd::builtins::size_n::<
-                                2usize,
-                                _,
-                            >(&q_x_0.clone())?,
-                            &[2usize],
-                        )?
-                        .to_vec()?
-                        .into_iter()
-                        .map(|__v| __v as i32),
-                );
-                __d
-            },
+            &::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_x_0)?,
         )?,
     )?;
     let _ = {
         let __dims = ::quasar::__rt::qstd::builtins::to_dims(
             "parallel_do",
-            &::quasar::__rt::qstd::rt::to_array(
-                    ::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_x_0.clone())?,
-                    &[2usize],
-                )?
-                .to_vec()?
-                .into_iter()
-                .map(|__v| __v as i32)
-                .collect::<::std::vec::Vec<i32>>(),
+            &::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_x_0)?,
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BLUR_ROWS_2).dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_2.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __a = q_w_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __l = __l.scalar(q_n_3);
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BLUR_ROWS_2).dims(&__dims);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_2, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_arg(&q_w_1, ::quasar::__rt::run::Access::Read);
+        __l.push_scalar(q_n_3);
         __l.run()?;
     };
-    ::core::result::Result::Ok(q_y_2.clone())
+    ::core::result::Result::Ok(q_y_2)
 }
 /// The Quasar function `blur` ((x : mat, w : vec) -> (mat)).
 #[allow(clippy::too_many_arguments)]

@@ -280,7 +280,7 @@ fn __q_both_4(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     q_y_1 = ::quasar::__rt::qstd::builtins::zeros::<
         f32,
     >(
@@ -294,11 +294,10 @@ fn __q_both_4(
             "parallel_do",
             &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_CALL_2).dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_CALL_2)
+            .dims(&__dims);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
         __l.run()?;
     };
     let _ = {
@@ -306,15 +305,14 @@ fn __q_both_4(
             "parallel_do",
             &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_VALUE_3).dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __l = __l.scalar(__QFn0::F1());
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_VALUE_3)
+            .dims(&__dims);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_scalar(__QFn0::F1());
         __l.run()?;
     };
-    ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1)
 }
 /// The Quasar function `both` ((x : vec) -> (vec)).
 #[allow(clippy::too_many_arguments)]

@@ -226,12 +226,12 @@ fn __q_scaled_sum_1(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_z_4: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_i0_5: i32 = 0i32;
     let mut q_i1_6: i32 = 0i32;
     let mut q_fused_7: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     if ((((((((((((::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 0i32)?
         == ::quasar::__rt::qstd::builtins::size_dim(&q_x_1.clone(), 0i32)?) as i32)
         != 0i32)
@@ -274,17 +274,13 @@ fn __q_scaled_sum_1(
                     .map(|__v| __v as i32)
                     .collect::<::std::vec::Vec<i32>>(),
             )?;
-            let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_SCALED_SUM_1_LOOP6_5)
+            let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_SCALED_SUM_1_LOOP6_5)
                 .dims(&__dims);
-            let __a = q_a_0.clone();
-            let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-            let __a = q_x_1.clone();
-            let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-            let __l = __l.scalar(q_b_2);
-            let __a = q_y_3.clone();
-            let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-            let __a = q_fused_7.clone();
-            let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+            __l.push_arg(&q_a_0, ::quasar::__rt::run::Access::Read);
+            __l.push_arg(&q_x_1, ::quasar::__rt::run::Access::Read);
+            __l.push_scalar(q_b_2);
+            __l.push_arg(&q_y_3, ::quasar::__rt::run::Access::Read);
+            __l.push_arg(&q_fused_7, ::quasar::__rt::run::Access::ReadWrite);
             __l.run()?;
         };
         q_z_4 = q_fused_7.clone();
@@ -339,7 +335,7 @@ fn __q_scaled_sum_1(
             |__x, __y| (__x - __y),
         )?;
     }
-    ::core::result::Result::Ok(q_z_4.clone())
+    ::core::result::Result::Ok(q_z_4)
 }
 #[allow(unused, non_snake_case, clippy::all)]
 fn __q_gamma_2(
@@ -348,14 +344,14 @@ fn __q_gamma_2(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_2: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_value_3: f32 = 0f32;
     let mut q_i0_4: i32 = 0i32;
     let mut q_i1_5: i32 = 0i32;
     let mut q_i2_6: i32 = 0i32;
     let mut q_fused_7: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     q_value_3 = ((1i32 as f32) / q_g_1);
     q_fused_7 = ::quasar::__rt::qstd::builtins::uninit::<
         f32,
@@ -388,17 +384,15 @@ fn __q_gamma_2(
                 .map(|__v| __v as i32)
                 .collect::<::std::vec::Vec<i32>>(),
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_GAMMA_2_LOOP10_6)
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_GAMMA_2_LOOP10_6)
             .dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __l = __l.scalar(q_value_3);
-        let __a = q_fused_7.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_scalar(q_value_3);
+        __l.push_arg(&q_fused_7, ::quasar::__rt::run::Access::ReadWrite);
         __l.run()?;
     };
     q_y_2 = q_fused_7.clone();
-    ::core::result::Result::Ok(q_y_2.clone())
+    ::core::result::Result::Ok(q_y_2)
 }
 #[allow(unused, non_snake_case, clippy::all)]
 fn __q_dot_3(
@@ -418,13 +412,16 @@ fn __q_dot_3(
                     "parallel_do",
                     &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
                 )?;
-                let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DOT_3_LOOP14_7)
+                let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DOT_3_LOOP14_7)
                     .dims(&__dims);
-                let __a = q_x_0.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __a = q_y_1.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __l = __l.output::<f32>(::quasar::__rt::run::Reduce::Sum);
+                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push_output::<
+                        f32,
+                    >(
+                    ::quasar::__rt::run::Reduce::Sum,
+                    ::quasar::__rt::run::Start::Zero,
+                );
                 let __res = __l.run()?;
                 __res.output::<f32>(0usize)?
             });
@@ -466,19 +463,18 @@ fn __q_extremes_4(
                     "parallel_do",
                     &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
                 )?;
-                let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_EXTREMES_4_LOOP18_8)
+                let mut __l = ::quasar::__rt::run::launch(
+                        &__Q_KERNEL_EXTREMES_4_LOOP18_8,
+                    )
                     .dims(&__dims);
-                let __a = q_x_0.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __a = q_y_1.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __l = __l
-                    .output_from::<
+                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push_output::<
                         f32,
                     >(
-                        ::quasar::__rt::run::Reduce::Prod,
-                        ::quasar::__rt::run::Start::Identity,
-                    );
+                    ::quasar::__rt::run::Reduce::Prod,
+                    ::quasar::__rt::run::Start::Identity,
+                );
                 let __res = __l.run()?;
                 __res.output::<f32>(0usize)?
             });
@@ -511,19 +507,18 @@ fn __q_extremes_4(
                     "parallel_do",
                     &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
                 )?;
-                let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_EXTREMES_4_LOOP19_9)
+                let mut __l = ::quasar::__rt::run::launch(
+                        &__Q_KERNEL_EXTREMES_4_LOOP19_9,
+                    )
                     .dims(&__dims);
-                let __a = q_x_0.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __a = q_y_1.clone();
-                let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-                let __l = __l
-                    .output_from::<
+                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push_output::<
                         f32,
                     >(
-                        ::quasar::__rt::run::Reduce::Max,
-                        ::quasar::__rt::run::Start::Identity,
-                    );
+                    ::quasar::__rt::run::Reduce::Max,
+                    ::quasar::__rt::run::Start::Identity,
+                );
                 let __res = __l.run()?;
                 __res.output::<f32>(0usize)?
             },

@@ -195,7 +195,7 @@ fn __q_reversed_3(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_z_2: f32 = 0f32;
     q_y_1 = ::quasar::__rt::qstd::builtins::zeros::<
         f32,
@@ -219,28 +219,26 @@ fn __q_reversed_3(
                 .map(|__v| __v as i32)
                 .collect::<::std::vec::Vec<i32>>(),
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_REVERSE_TILES_2).dims(&__dims);
-        let __l = __l
-            .block(
-                &::quasar::__rt::qstd::builtins::to_dims(
-                    "parallel_do",
-                    &::quasar::__rt::run::Array::<
-                        i32,
-                    >::from_vec(&[1usize], ::std::vec![8i32])?
-                        .to_vec()?
-                        .into_iter()
-                        .map(|__v| __v as i32)
-                        .collect::<::std::vec::Vec<i32>>(),
-                )?,
-            );
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_REVERSE_TILES_2)
+            .dims(&__dims);
+        __l.set_block(
+            &::quasar::__rt::qstd::builtins::to_dims(
+                "parallel_do",
+                &::quasar::__rt::run::Array::<
+                    i32,
+                >::from_vec(&[1usize], ::std::vec![8i32])?
+                    .to_vec()?
+                    .into_iter()
+                    .map(|__v| __v as i32)
+                    .collect::<::std::vec::Vec<i32>>(),
+            )?,
+        );
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
         __l.run()?;
     };
     q_z_2 = __q_pick_1(2f32)?;
-    ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1)
 }
 /// The Quasar function `pick` ((x : scalar) -> (scalar)).
 #[allow(clippy::too_many_arguments)]

@@ -88,7 +88,7 @@ fn __q_box3_1(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_1: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_m_2: i32 = 0i32;
     let mut q_n_3: i32 = 0i32;
     let mut q_s_4: f32 = 0f32;
@@ -99,22 +99,7 @@ fn __q_box3_1(
     >(
         &::quasar::__rt::qstd::builtins::to_dims(
             "zeros",
-            &{
-                let mut __d: ::std::vec::Vec<i32> = ::std::vec::Vec::new();
-                __d.extend(
-                    ::quasar::__rt::qstd::rt::to_array(
-                            ::quasar::__rt::qstd::builtins::size_n::<
-                                2usize,
-                                _,
-                            >(&q_x_0.clone())?,
-                            &[2usize],
-                        )?
-                        .to_vec()?
-                        .into_iter()
-                        .map(|__v| __v as i32),
-                );
-                __d
-            },
+            &::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_x_0)?,
         )?,
     )?;
     let _ = {
@@ -135,14 +120,13 @@ fn __q_box3_1(
                 .map(|__v| __v as i32)
                 .collect::<::std::vec::Vec<i32>>(),
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BOX3_1_LOOP6_3).dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BOX3_1_LOOP6_3)
+            .dims(&__dims);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
         __l.run()?;
     };
-    ::core::result::Result::Ok(q_y_1.clone())
+    ::core::result::Result::Ok(q_y_1)
 }
 #[allow(unused, non_snake_case, clippy::all)]
 fn __q_diff_from_2(
@@ -151,7 +135,7 @@ fn __q_diff_from_2(
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
     let mut q_y_2: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
-    >::zeros(&[0])?;
+    >::empty();
     let mut q_i_3: i32 = 0i32;
     q_y_2 = ::quasar::__rt::qstd::builtins::zeros::<
         f32,
@@ -177,13 +161,11 @@ fn __q_diff_from_2(
                 }) as i32,
             ],
         )?;
-        let __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DIFF_FROM_2_LOOP21_4)
+        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DIFF_FROM_2_LOOP21_4)
             .dims(&__dims);
-        let __a = q_x_0.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
-        let __a = q_y_2.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
-        let __l = __l.scalar(q_a_1);
+        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
+        __l.push_arg(&q_y_2, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_scalar(q_a_1);
         __l.run()?;
     };
     for __i in (1i32
@@ -231,7 +213,7 @@ fn __q_diff_from_2(
             )?;
         }
     }
-    ::core::result::Result::Ok(q_y_2.clone())
+    ::core::result::Result::Ok(q_y_2)
 }
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_box3_1_loop6_3 {

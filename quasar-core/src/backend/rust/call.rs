@@ -207,10 +207,33 @@ impl<'g, 'm> FnGen<'g, 'm> {
         })
     }
 
+    /// `size(x)` of an array variable as dimensions: its extents as a `[i32; k]`, without the
+    /// array `size` returns as a value (short code for the commonest dimension argument,
+    /// `uninit(size(x))` and `parallel_do(size(x), …)`). `None` for any other expression.
+    pub(super) fn size_as_dims(&mut self, e: &Expr) -> Option<TokenStream> {
+        let ExprKind::Call { callee: Callee::Builtin(Builtin::Size), args } = &e.kind else {
+            return None;
+        };
+        let [x] = args.as_slice() else { return None };
+        let ExprKind::Local(l) = x.kind else { return None };
+        // The rank of `x` (as `size_of` reads it): the length of `size(x)`.
+        let k = self.fixed_len_of(x)?;
+        if !matches!(self.local_repr(l), Repr::Array(..)) {
+            return None;
+        }
+        let (rt, n) = (self.g.rt.clone(), self.names[l.0 as usize].clone());
+        Some(quote!(#rt::qstd::builtins::size_n::<#k, _>(&#n)?))
+    }
+
     /// Dimension arguments (`zeros(m, n)`, `zeros(size(x))`, `zeros([2, 3])`) as a `Vec<usize>`.
     pub(super) fn dims_arg(&mut self, name: &str, args: &[Expr]) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
+        if let [a] = args {
+            if let Some(s) = self.size_as_dims(a) {
+                return Ok(quote!(#q::builtins::to_dims(#name, &#s)?));
+            }
+        }
         let mut pushes = Vec::new();
         // Only numbers (`zeros(m, n)`): the dimensions as one array, without a vector to fill.
         let mut numbers = Vec::new();

@@ -281,7 +281,7 @@ fn zero_value(g: &Gen, r: &Repr) -> Option<TokenStream> {
         Repr::Str => quote!(::std::string::String::new()),
         Repr::Array(n, _) => {
             let t = n.tokens(rt);
-            quote!(#rt::run::Array::<#t>::zeros(&[0])?)
+            quote!(#rt::run::Array::<#t>::empty())
         }
         Repr::Fixed(n, s) => {
             let z = n.zero(rt);

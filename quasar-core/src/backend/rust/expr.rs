@@ -38,7 +38,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Repr::Unit => quote!(()),
             Repr::Array(n, _) => {
                 let t = n.tokens(rt);
-                quote!(#rt::run::Array::<#t>::zeros(&[0])?)
+                quote!(#rt::run::Array::<#t>::empty())
             }
             Repr::Fixed(n, s) => {
                 let z = n.zero(rt);

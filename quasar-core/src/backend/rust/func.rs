@@ -144,6 +144,28 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
+    /// The result at the end of the body: as [`result_value`](Self::result_value), but arrays
+    /// are moved out of their variables (nothing runs after) instead of cloned.
+    fn final_result_value(&self) -> TokenStream {
+        let outs = &self.f.outputs;
+        let distinct = outs.iter().enumerate().all(|(i, o)| !outs[..i].contains(o));
+        let vals: Vec<_> = outs
+            .iter()
+            .map(|o| match self.local_repr(*o) {
+                Repr::Array(..) if distinct => {
+                    let n = &self.names[o.0 as usize];
+                    quote!(#n)
+                }
+                _ => self.read_local(*o).t,
+            })
+            .collect();
+        match vals.len() {
+            0 => quote!(()),
+            1 => vals[0].clone(),
+            _ => quote!((#(#vals),*)),
+        }
+    }
+
     pub fn result_type(&mut self) -> GResult<TokenStream> {
         let mut ts = Vec::new();
         for o in &self.f.outputs {
@@ -225,7 +247,7 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let ret = fg.result_type()?;
     let locals = fg.declare_locals(|r| matches!(r, LocalRole::Param | LocalRole::Capture))?;
     let body = fg.block(&f.body)?;
-    let result = fg.result_value();
+    let result = fg.final_result_value();
     let inline = if ctx == Ctx::Device { quote!(#[inline(always)]) } else { quote!() };
     let scope = super::control::sched_scope(&rt, &f.body);
     let generic = if views { quote!(<'__v>) } else { quote!() };

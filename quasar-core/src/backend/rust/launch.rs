@@ -7,7 +7,7 @@ use super::func::{Ctx, FnGen};
 use super::ty::Repr;
 use super::{unsupported, GResult};
 use crate::ir::AssignOp;
-use crate::ir::{Expr, FunctionId};
+use crate::ir::{Expr, ExprKind, FunctionId};
 use crate::sema::types::Type;
 use crate::span::Span;
 use proc_macro2::TokenStream;
@@ -56,7 +56,7 @@ impl FnGen<'_, '_> {
         let block = match block_dims {
             Some(b) => {
                 let t = self.launch_dims(b)?;
-                quote!(let __l = __l.block(&#t);)
+                quote!(__l.set_block(&#t);)
             }
             None => quote!(),
         };
@@ -80,14 +80,23 @@ impl FnGen<'_, '_> {
                     // Written elements (also through device functions and function values)
                     // are copied back from a device.
                     let acc = if access.write { quote!(ReadWrite) } else { quote!(Read) };
-                    chain.push(
-                        quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);),
-                    );
+                    let access = quote!(#rt::run::Access::#acc);
+                    // An array variable as it is: passed by reference, not cloned.
+                    let same = |me: &Self, l: &crate::ir::LocalId| {
+                        me.local_repr(*l) == &Repr::Array(n, rank)
+                    };
+                    chain.push(match &a.kind {
+                        ExprKind::Local(l) if same(self, l) => {
+                            let name = &self.names[l.0 as usize];
+                            quote!(__l.push_arg(&#name, #access);)
+                        }
+                        _ => quote!(__l.push_arg(&#x, #access);),
+                    });
                 }
                 t => {
                     let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
                     let x = self.convert(v, &r, a.span)?;
-                    chain.push(quote!(let __l = __l.scalar(#x);));
+                    chain.push(quote!(__l.push_scalar(#x);));
                 }
             }
         }
@@ -112,9 +121,9 @@ impl FnGen<'_, '_> {
                 )
             })?;
             chain.push(if kf.outputs_from_identity {
-                quote!(let __l = __l.output_from::<#nt>(#red, #rt::run::Start::Identity);)
+                quote!(__l.push_output::<#nt>(#red, #rt::run::Start::Identity);)
             } else {
-                quote!(let __l = __l.output::<#nt>(#red);)
+                quote!(__l.push_output::<#nt>(#red, #rt::run::Start::Zero);)
             });
             outs.push(quote!(__res.output::<#nt>(#k)?));
             out_tys.push(Repr::Num(n));
@@ -137,7 +146,7 @@ impl FnGen<'_, '_> {
         };
         let t = quote!({
             let __dims = #dims_t;
-            let __l = #rt::run::launch(&#stat).dims(&__dims);
+            let mut __l = #rt::run::launch(&#stat).dims(&__dims);
             #block
             #(#chain)*
             #run
@@ -154,9 +163,12 @@ impl FnGen<'_, '_> {
     /// the checker warns) numbers that are truncated (`numel(x) / 2`, `size(x) / 2`).
     fn launch_dims(&mut self, e: &Expr) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
+        let to_dims = quote!(#rt::qstd::builtins::to_dims);
+        if let Some(s) = self.size_as_dims(e) {
+            return Ok(quote!(#to_dims("parallel_do", &#s)?));
+        }
         let v = self.expr(e)?;
         let t = v.t;
-        let to_dims = quote!(#rt::qstd::builtins::to_dims);
         Ok(match v.r {
             Repr::Num(n) if !n.is_complex() => quote!(#to_dims("parallel_do", &[#t as i32])?),
             Repr::Array(n, _) if !n.is_complex() => {
