@@ -49,7 +49,7 @@ endfunction
 /// §4.9.5's second form: a variadic reduction over a sum of a variable number of terms.
 mod v {
     quasar::quasar! { r#"
-reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, [...lambda], ...f)
+reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
 
 % What the reduction captured: the weights, and each captured function at x[0].
 function v = probe(x : vec, w : vec, f1, f2, f3)

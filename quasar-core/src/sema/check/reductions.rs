@@ -416,9 +416,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .filter(|(_, r)| r.tried_at(&key))
             .map(|(i, _)| i)
             .collect();
-        if candidates.is_empty()
-            || operands.iter().any(|o| matches!(o.kind, ExprKind::Lambda(_) | ExprKind::Spread(_)))
-        {
+        let symbolic = matches!(&key, RootKey::Call(f, _) if !self.defines(f));
+        if candidates.is_empty() {
+            // Inside a replacement, a call of a name nothing defines is a symbolic operation
+            // that failed (`solve(…)` of `argmin(f, x) = solve(diff(f, x) = 0, x)`).
+            return (symbolic && !self.reduction_sites.is_empty())
+                .then(|| self.symbolic_failure(e));
+        }
+        if operands.iter().any(|o| matches!(o.kind, ExprKind::Lambda(_) | ExprKind::Spread(_))) {
             return None;
         }
         if self.reduction_depth >= MAX_REDUCTION_DEPTH {
@@ -427,10 +432,6 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
             return Some(unknown(e.span));
         }
-        let symbolic = match &key {
-            RootKey::Call(f, _) => !self.defines(f),
-            _ => false,
-        };
         let lowered: Vec<ir::Expr> =
             operands.iter().map(|o| self.lower_operand(o, symbolic)).collect();
         let values: Vec<ir::Expr> = lowered.iter().map(|v| self.value_of(v.clone())).collect();
@@ -447,7 +448,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let cond = def.condition.as_ref().map(|c| l.lower_condition(c));
                 let value = match cond.as_ref().and_then(|c| c.constant().map(truthy)) {
                     Some(false) => None,
-                    _ => Some(l.lower_expr(&def.replacement)),
+                    _ => {
+                        l.check_non_local(def, e.span);
+                        Some(l.lower_expr(&def.replacement))
+                    }
                 };
                 (cond, value)
             });

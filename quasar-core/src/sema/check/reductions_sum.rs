@@ -2,7 +2,8 @@
 //! `reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = mysum(f, lambda)` matches a sum
 //! of two or more terms, `2*(x.^2) + cos(3)*((2*x).^2) + 2*((-x).^2)`, each term matching the
 //! pattern inside `sum([…])`. The terms are lowered (so reduced) first. A variadic variable
-//! takes what it matched in each term, as one cell (`lambda` = `{2, cos(3), 2}`); a variadic
+//! takes what it matched in each term, as one vector when they are numbers (`lambda` =
+//! `[2, cos(3), 2]`), as one cell otherwise; a variadic
 //! variable called on a variable (`f(x)`) takes, in each term, the function of `x` that the
 //! term computes there: a closure whose body is that part with `x` replaced by its parameter
 //! (`f` = `{x -> x, x -> 2*x, x -> -x}`). The other variables match the same value in every
@@ -19,7 +20,7 @@ use super::reductions_match::{peel, same_value};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, LocalId, LocalRole};
-use crate::sema::types::Type;
+use crate::sema::types::{promote, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, BinaryOp, Expr, ExprKind};
 use std::collections::HashMap;
@@ -253,8 +254,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     values
                 }
             };
-            let ty = Type::CellTuple(items.iter().map(|v: &ir::Expr| v.ty.clone()).collect());
-            binds.push((p.name.name.clone(), ir::Expr::new(ir::ExprKind::Cell(items), ty, span)));
+            let items: Vec<ir::Expr> = items;
+            // Numbers make a vector (`lambda : vec`, as the manual says); anything else a cell.
+            let value = if items.iter().all(|v| v.ty.is_number()) {
+                let elem = items.iter().map(|v| v.ty.clone()).reduce(|a, b| promote(&a, &b));
+                let ty = Type::vec_n(elem.unwrap_or(Type::SCALAR), items.len() as u64);
+                ir::Expr::new(ir::ExprKind::Matrix(items), ty, span)
+            } else {
+                let ty = Type::CellTuple(items.iter().map(|v| v.ty.clone()).collect());
+                ir::Expr::new(ir::ExprKind::Cell(items), ty, span)
+            };
+            binds.push((p.name.name.clone(), value));
         }
         Some(binds)
     }
@@ -332,7 +342,7 @@ mod tests {
         super::super::check_program(&parsed.program)
     }
 
-    const RULE: &str = "reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, [...lambda], ...f)
+    const RULE: &str = "reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
 function v = probe(x : vec, w : vec, f1, f2, f3)
     a = f1(x)
     b = f2(x)
