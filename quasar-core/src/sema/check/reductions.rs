@@ -523,7 +523,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 crate::syntax::printer::print_expr(e)
             ),
         )
-        .with_note("the name is defined only by reductions (manual §4.9.1), and none of their patterns and types matches these arguments");
+        .with_note("it names no function: only reductions can give it a meaning (manual §4.9.1), and none of their patterns and types matches these arguments");
         if let Some(site) = self.reduction_sites.first() {
             d = d.with_secondary(*site, "in the replacement of the reduction applied here");
         }

@@ -268,8 +268,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // A variable called on a variable, `f(x)` in the term of a variadic sum (§4.9.5,
             // `reductions_sum.rs`): `f` takes the value itself (made a function of `x`
             // later); `x`, when nothing bound it yet, the one variable the value reads.
-            ExprKind::Call { callee, args, .. }
-                if matches!(&callee.kind, ExprKind::Ident(f) if vars.contains(&f.as_str())) =>
+            ExprKind::Call { callee, args, .. } if matches!(&callee.kind, ExprKind::Ident(f) if vars.contains(&f.as_str())) =>
             {
                 let (ExprKind::Ident(f), [arg]) = (&callee.kind, args.as_slice()) else {
                     return false;

@@ -16,7 +16,7 @@
 //! Cross-references (reductions rewriting into each other) are errors at every level
 //! (`reductions.rs`).
 
-use super::reductions::{Rule, RootKey};
+use super::reductions::{RootKey, Rule};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir;
@@ -241,23 +241,22 @@ pub(super) fn check_definitions(
         })
         .collect();
     for rule in rules {
-        let mut bound: Vec<String> =
-            rule.def.params.iter().map(|p| p.name.name.clone()).collect();
+        let mut bound: Vec<String> = rule.def.params.iter().map(|p| p.name.name.clone()).collect();
         let mut found = Vec::new();
         uses(&rule.def.replacement, &mut bound, &mut found);
         let mut reported = HashSet::new();
         for u in found {
             let known = top_level.contains(&u.name) || is_type_name(decls, &u.name);
             let problem = if u.called {
-                let defined = known || is_function(decls, &u.name) || reduced.contains(u.name.as_str());
+                let defined =
+                    known || is_function(decls, &u.name) || reduced.contains(u.name.as_str());
                 (!defined).then(|| format!(
                     "the reduction's replacement calls `{}`, which is neither defined nor given a meaning by a reduction (manual §4.9.3)",
                     u.name
                 ))
             } else {
-                let defined = known
-                    || builtins::constant(&u.name).is_some()
-                    || is_function(decls, &u.name);
+                let defined =
+                    known || builtins::constant(&u.name).is_some() || is_function(decls, &u.name);
                 (!defined).then(|| format!(
                     "the reduction's replacement uses `{}`, which is not one of its variables (a free variable, manual §4.9.3)",
                     u.name
@@ -284,7 +283,8 @@ pub(super) fn check_definitions(
 fn same_shape(a: &Expr, b: &Expr, vars_a: &[&str], vars_b: &[&str]) -> bool {
     let var = |e: &Expr, vars: &[&str]| matches!(&e.kind, ExprKind::Ident(n) if vars.contains(&n.as_str()));
     let args = |x: &[ast::Arg], y: &[ast::Arg]| {
-        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(&p.value, &q.value, vars_a, vars_b))
+        x.len() == y.len()
+            && x.iter().zip(y).all(|(p, q)| same_shape(&p.value, &q.value, vars_a, vars_b))
     };
     if var(a, vars_a) || var(b, vars_b) {
         return var(a, vars_a) && var(b, vars_b);
@@ -296,25 +296,29 @@ fn same_shape(a: &Expr, b: &Expr, vars_a: &[&str], vars_b: &[&str]) -> bool {
         | (ExprKind::Index { base: f, indices: x }, ExprKind::Index { base: g, indices: y }) => {
             same_shape(f, g, vars_a, vars_b) && args(x, y)
         }
-        (ExprKind::Binary { op: o, lhs: l1, rhs: r1 }, ExprKind::Binary { op: p, lhs: l2, rhs: r2 }) => {
-            o == p && same_shape(l1, l2, vars_a, vars_b) && same_shape(r1, r2, vars_a, vars_b)
-        }
+        (
+            ExprKind::Binary { op: o, lhs: l1, rhs: r1 },
+            ExprKind::Binary { op: p, lhs: l2, rhs: r2 },
+        ) => o == p && same_shape(l1, l2, vars_a, vars_b) && same_shape(r1, r2, vars_a, vars_b),
         (ExprKind::Unary { op: o, operand: x }, ExprKind::Unary { op: p, operand: y }) => {
             o == p && same_shape(x, y, vars_a, vars_b)
         }
         (ExprKind::Field { base: x, name: m }, ExprKind::Field { base: y, name: n }) => {
             m.name == n.name && same_shape(x, y, vars_a, vars_b)
         }
-        (ExprKind::Assign { op: o, lhs: l1, rhs: r1 }, ExprKind::Assign { op: p, lhs: l2, rhs: r2 }) => {
-            o == p && same_shape(l1, l2, vars_a, vars_b) && same_shape(r1, r2, vars_a, vars_b)
-        }
+        (
+            ExprKind::Assign { op: o, lhs: l1, rhs: r1 },
+            ExprKind::Assign { op: p, lhs: l2, rhs: r2 },
+        ) => o == p && same_shape(l1, l2, vars_a, vars_b) && same_shape(r1, r2, vars_a, vars_b),
         _ => a.kind == b.kind,
     }
 }
 
 /// Whether the rules `a` and `b` differ in their patterns (not only in their types).
 pub(super) fn different_patterns(a: &ast::Reduction, b: &ast::Reduction) -> bool {
-    let names = |r: &ast::Reduction| -> Vec<String> { r.params.iter().map(|p| p.name.name.clone()).collect() };
+    let names = |r: &ast::Reduction| -> Vec<String> {
+        r.params.iter().map(|p| p.name.name.clone()).collect()
+    };
     let (na, nb) = (names(a), names(b));
     let va: Vec<&str> = na.iter().map(String::as_str).collect();
     let vb: Vec<&str> = nb.iter().map(String::as_str).collect();
@@ -500,9 +504,13 @@ endfunction
 
     #[test]
     fn two_patterns_that_apply_with_different_results_conflict() {
-        let resolve = "reduction (a : scalar, b : scalar, x : scalar) -> fused(a, b, x) = (a*x - b)^2";
+        let resolve =
+            "reduction (a : scalar, b : scalar, x : scalar) -> fused(a, b, x) = (a*x - b)^2";
         let m = messages(CONFLICT);
-        assert!(has(&m, "warning", "reduction conflict: `dist(a * x, b)` and `dist(a, b)`"), "{m:?}");
+        assert!(
+            has(&m, "warning", "reduction conflict: `dist(a * x, b)` and `dist(a, b)`"),
+            "{m:?}"
+        );
         let m = strict(CONFLICT);
         assert!(has(&m, "error", "reduction conflict"), "{m:?}");
         // The manual's cure: a reduction that rewrites one result into the other.

@@ -342,7 +342,8 @@ mod tests {
         super::super::check_program(&parsed.program)
     }
 
-    const RULE: &str = "reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
+    const RULE: &str =
+        "reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
 function v = probe(x : vec, w : vec, f1, f2, f3)
     a = f1(x)
     b = f2(x)
