@@ -467,7 +467,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
         if let (Some((v, chosen)), true) = (&last, branches.is_empty()) {
-            self.check_conflicts(e, v, *chosen, matches.collect());
+            self.check_conflicts(e, v, chosen, matches.collect());
         }
         let mut result = match last.map(|(v, _)| v) {
             Some(v) => v,
