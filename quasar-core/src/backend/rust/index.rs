@@ -113,14 +113,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Ok(quote!(#t;))
             }
             Repr::Fixed(n, shape) => {
-                let ExprKind::Local(id) = &base.kind else {
-                    return Err(unsupported(
-                        span,
-                        "writing into a temporary vector",
-                        "assign the vector to a variable, write into the variable, then use it",
-                    ));
+                // A vector variable, or a vector field of a class value in a variable.
+                let target = match &base.kind {
+                    ExprKind::Local(id) => self.local(*id),
+                    _ => self.fixed_field_place(base).ok_or_else(|| {
+                        unsupported(
+                            span,
+                            "writing into a temporary vector",
+                            "assign the vector to a variable, write into the variable, then use \
+                             it",
+                        )
+                    })?,
                 };
-                let target = self.local(*id);
                 let comps = self.components(indices, span)?;
                 let v = if let Some(bop) =
                     super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign)
@@ -167,6 +171,25 @@ impl<'g, 'm> FnGen<'g, 'm> {
         span: Span,
         node: NodeId,
     ) -> GResult<TokenStream> {
+        self.view_access_field(base, view, n, rank, cs, write, &[], span, node)
+    }
+
+    /// [`Self::view_access`], writing the field `field` (a path such as `f_a.f_b`) of a class
+    /// element instead of the whole element when `field` is not empty: `=` stores the field,
+    /// a compound assignment updates it atomically (as on elements of numbers).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn view_access_field(
+        &mut self,
+        base: &Expr,
+        view: &TokenStream,
+        n: Num,
+        rank: Option<u8>,
+        cs: super::components::Comps,
+        write: Option<(AssignOp, TokenStream)>,
+        field: &[proc_macro2::Ident],
+        span: Span,
+        node: NodeId,
+    ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let (pre, comps) = (&cs.pre, &cs.list);
         let mut mode = self.access_mode(base);
@@ -179,6 +202,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let r = rank.map(|r| r as usize).unwrap_or(k);
         let name = self.array_name(base);
         let geom = match &base.kind {
+            // A field is written through the element's address (the general form below).
+            _ if !field.is_empty() => None,
             ExprKind::Local(id) if self.geom.get(id) == Some(&k) => {
                 let n = &self.names[id.0 as usize];
                 Some((quote::format_ident!("{}__n", n), quote::format_ident!("{}__s", n), k))
@@ -190,8 +215,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             .collect();
         // In the interior every component is in bounds: no extents, no test, one offset (the
         // atomic compound assignments keep the general form).
-        let all_fast =
-            k > 0 && fast.iter().all(|&f| f) && matches!(write, None | Some((AssignOp::Assign, _)));
+        let all_fast = k > 0
+            && field.is_empty()
+            && fast.iter().all(|&f| f)
+            && matches!(write, None | Some((AssignOp::Assign, _)));
         let mut lets = Vec::new();
         // The components (`__i{d}`) and, with the block's geometry, the extents used (`__n{d}`).
         let mut is: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
@@ -366,7 +393,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 _ => {}
             }
         }
+        // The field's address in the element (`__f`), for a field write.
+        let at_field = quote!(let __f = unsafe { ::core::ptr::addr_of_mut!((*#un::element(&__v, __off)) #(.#field)*) };);
         let body = match write {
+            Some((AssignOp::Assign, v)) if !field.is_empty() => {
+                quote!({ let __x = #v; if __ok { #at_field unsafe { __f.write(__x) } } else #on_fail_write })
+            }
             None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
             Some((AssignOp::Assign, v)) if zero_outside => {
@@ -394,7 +426,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     )),
                 };
                 // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
-                quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
+                if field.is_empty() {
+                    quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
+                } else {
+                    quote!({ let __x = #v; if __ok { #at_field unsafe { #rt::run::atomic::#f(__f, __x); } } else #on_fail_write })
+                }
             }
         };
         Ok(
