@@ -315,6 +315,17 @@ impl Ctx<'_> {
                 "index a fixed-size vector variable or an array",
             );
         };
+        if let (false, ExprKind::Field { field, .. }) = (Self::is_variable_place(base), &base.kind)
+        {
+            return unsupported(
+                span,
+                format!("writing one element of the vector field `{field}` of an array element"),
+                format!(
+                    "assign the whole field (`a[i].{field} = [x, y, z]`), or copy the element \
+                     into a variable, change it and store it"
+                ),
+            );
+        }
         if !Self::is_variable_place(base) {
             return unsupported(
                 span,

@@ -116,14 +116,29 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 // A vector variable, or a vector field of a class value in a variable.
                 let target = match &base.kind {
                     ExprKind::Local(id) => self.local(*id),
-                    _ => self.fixed_field_place(base).ok_or_else(|| {
-                        unsupported(
+                    ExprKind::Field { field, .. } => {
+                        self.fixed_field_place(base).ok_or_else(|| {
+                            unsupported(
+                                span,
+                                format_args!(
+                                    "writing one element of the vector field `{field}` of an \
+                                     array element"
+                                ),
+                                format_args!(
+                                    "assign the whole field (`a[i].{field} = [x, y, z]`), or \
+                                     copy the element into a variable, change it and store it"
+                                ),
+                            )
+                        })?
+                    }
+                    _ => {
+                        return Err(unsupported(
                             span,
                             "writing into a temporary vector",
                             "assign the vector to a variable, write into the variable, then use \
                              it",
-                        )
-                    })?,
+                        ))
+                    }
                 };
                 let comps = self.components(indices, span)?;
                 let v = if let Some(bop) =

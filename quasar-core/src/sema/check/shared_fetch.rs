@@ -56,7 +56,11 @@ pub(super) fn add_params(env: &mut Env, params: &[Param]) {
 fn array_dims(t: &TypeExpr) -> Option<Vec<Option<Expr>>> {
     let TypeKind::Named { name, sizes, .. } = &t.kind else { return None };
     let n = name.name.as_str();
-    let stem = n.trim_start_matches(['i', 'c']);
+    // `ivec`, `cmat`, `ccube`: integer and complex arrays.
+    let stem = match n.strip_prefix(['i', 'c']) {
+        Some(rest) if ["vec", "mat", "cube"].iter().any(|k| rest.starts_with(k)) => rest,
+        _ => n,
+    };
     let rank = match stem {
         "vec" => 1,
         "mat" => 2,
@@ -81,6 +85,7 @@ fn array_dims(t: &TypeExpr) -> Option<Vec<Option<Expr>>> {
 
 /// `e`'s dimensions, or None when it is a scalar.
 fn shape(e: &Expr, env: &Env) -> Result<Option<Vec<Expr>>, Diagnostic> {
+    let e = unparen(e);
     let span = e.span;
     Ok(match &e.kind {
         ExprKind::Number(_) | ExprKind::Field { .. } => None,
@@ -107,12 +112,7 @@ fn shape(e: &Expr, env: &Env) -> Result<Option<Vec<Expr>>, Diagnostic> {
                         let size = declared.and_then(|ds| ds.get(d).cloned().flatten());
                         dims.push(size.ok_or_else(|| unknown_size(n, d, ix.value.span))?);
                     }
-                    Slot::Range { start, end, .. } => dims.push(binary(
-                        BinaryOp::Add,
-                        binary(BinaryOp::Sub, (*end).clone(), (*start).clone(), span),
-                        number("1", span),
-                        span,
-                    )),
+                    Slot::Range { start, end, .. } => dims.push(length(start, end, span)),
                     Slot::At(_) => {}
                 }
             }
@@ -181,7 +181,8 @@ enum Slot<'e> {
 }
 
 fn slot<'e>(e: &'e Expr, env: &Env) -> Result<Slot<'e>, Diagnostic> {
-    let range = |r: &'e Expr| match &r.kind {
+    let e = unparen(e);
+    let range = |r: &'e Expr| match &unparen(r).kind {
         ExprKind::Range { start, step: None, end } => Some((start.as_ref(), end.as_ref())),
         _ => None,
     };
@@ -211,6 +212,7 @@ fn slot<'e>(e: &'e Expr, env: &Env) -> Result<Slot<'e>, Diagnostic> {
 
 /// `e` at the position `ks` of its shape (`e` has a shape of `ks.len()` dimensions).
 fn element(e: &Expr, ks: &[Expr], env: &Env) -> Result<Expr, Diagnostic> {
+    let e = unparen(e);
     let span = e.span;
     if shape(e, env)?.is_none() {
         return Ok(e.clone());
@@ -255,7 +257,7 @@ fn element(e: &Expr, ks: &[Expr], env: &Env) -> Result<Expr, Diagnostic> {
                 BinaryOp::ElemPow => BinaryOp::Pow,
                 op => *op,
             };
-            binary(op, element(lhs, ks, env)?, element(rhs, ks, env)?, span)
+            paren(binary(op, element(lhs, ks, env)?, element(rhs, ks, env)?, span))
         }
         ExprKind::Call { callee, args, .. } => {
             if matches!(&callee.kind, ExprKind::Ident(f) if f == "transpose") {
@@ -317,7 +319,7 @@ pub(super) fn fetch(
     let i = format!("{name}__i");
     let ks: Vec<String> = (0..r).map(|d| format!("{name}__k{d}")).collect();
     let product = |ds: &[Expr]| {
-        ds.iter().cloned().reduce(|a, b| binary(BinaryOp::Mul, a, b, span)).unwrap_or_else(|| number("1", span))
+        ds.iter().cloned().reduce(|a, b| times(a, b, span)).unwrap_or_else(|| number("1", span))
     };
     let mut body = Vec::new();
     // Row-major positions from the linear index: `k_d = mod(floor(i / (d_{d+1}…)), d_d)`.
@@ -339,7 +341,11 @@ pub(super) fn fetch(
         span,
     );
     body.push(stmt(assign(AssignOp::Assign, target, value, span), span));
-    let last = binary(BinaryOp::Sub, product(&dims), number("1", span), span);
+    let count = product(&dims);
+    let last = match int_of(&count) {
+        Some(n) => number(&(n - 1).to_string(), span),
+        None => binary(BinaryOp::Sub, count, number("1", span), span),
+    };
     let iter = Expr::new(
         ExprKind::Range { start: Box::new(thread), step: Some(Box::new(size)), end: Box::new(last) },
         span,
@@ -351,6 +357,50 @@ pub(super) fn fetch(
         super::shared_designators::syncthreads(span),
     ];
     Ok((stmts, true))
+}
+
+/// `e` without the parentheses around it.
+fn unparen(mut e: &Expr) -> &Expr {
+    while let ExprKind::Paren(v) = &e.kind {
+        match v.as_slice() {
+            [inner] => e = inner,
+            _ => break,
+        }
+    }
+    e
+}
+
+/// The integer `e` is, when it is a literal (`-1`, `(16)`).
+fn int_of(e: &Expr) -> Option<i64> {
+    match &unparen(e).kind {
+        ExprKind::Number(t) => t.parse().ok(),
+        ExprKind::Unary { op: UnaryOp::Neg, operand } => int_of(operand).map(|v| -v),
+        _ => None,
+    }
+}
+
+fn paren(e: Expr) -> Expr {
+    let span = e.span;
+    Expr::new(ExprKind::Paren(vec![e]), span)
+}
+
+/// The number of values of `start..end`, folded when both are literals.
+fn length(start: &Expr, end: &Expr, span: Span) -> Expr {
+    match (int_of(start), int_of(end)) {
+        (Some(a), Some(b)) => number(&(b - a + 1).to_string(), span),
+        _ => {
+            let diff = binary(BinaryOp::Sub, paren(end.clone()), paren(start.clone()), span);
+            paren(binary(BinaryOp::Add, diff, number("1", span), span))
+        }
+    }
+}
+
+/// `a * b`, folded when both are literals.
+fn times(a: Expr, b: Expr, span: Span) -> Expr {
+    match (int_of(&a), int_of(&b)) {
+        (Some(x), Some(y)) => number(&(x * y).to_string(), span),
+        _ => paren(binary(BinaryOp::Mul, a, b, span)),
+    }
 }
 
 fn shared_call(dims: &[Expr], span: Span) -> Expr {
@@ -405,12 +455,16 @@ mod tests {
              = transpose(a .* A[0..9, 2..7] + 1)\n  y[pos] = B[pos]\nendfunction\n",
         );
         // B is 6 x 10; element (k0, k1) is a * A[k1, 2 + k0] + 1.
-        assert!(p.contains("B = shared(7 - 2 + 1, 9 - 0 + 1)"), "{p}");
-        assert!(p.contains("for B__i = blkpos[0] * blkdim[1] + blkpos[1]..blkdim[0] * blkdim[1].."), "{p}");
-        assert!(p.contains("B__k0 = int(floor(B__i / (9 - 0 + 1)))"), "{p}");
-        assert!(p.contains("B__k1 = mod(B__i, 9 - 0 + 1)"), "{p}");
-        assert!(p.contains("B[B__k0, B__k1] = a * A[0 + B__k1, 2 + B__k0] + 1"), "{p}");
-        assert!(p.contains("syncthreads"), "{p}");
+        for line in [
+            "B = shared(6, 10)",
+            "for B__i = blkpos[0] * blkdim[1] + blkpos[1]..blkdim[0] * blkdim[1]..59",
+            "B__k0 = int(floor(B__i / 10))",
+            "B__k1 = mod(B__i, 10)",
+            "B[B__k0, B__k1] = ((a * A[0 + B__k1, 2 + B__k0]) + 1)",
+            "syncthreads",
+        ] {
+            assert!(p.contains(line), "{line} in {p}");
+        }
     }
 
     #[test]
@@ -420,11 +474,16 @@ mod tests {
              s : 'shared = img[pos[0] + (-1..1), 4, :]\n  t : 'shared = w[2] * 2\n  y[pos[0], \
              pos[1], 0] = s[0, 0] + t\nendfunction\n",
         );
-        assert!(p.contains("s = shared(1 - -1 + 1, 3)"), "{p}");
-        assert!(p.contains("s[s__k0, s__k1] = img[pos[0] + -1 + s__k0, 4, s__k1]"), "{p}");
-        assert!(p.contains("t__sh = shared(1)"), "{p}");
-        assert!(p.contains("t__sh[0] = w[2] * 2"), "{p}");
-        assert!(p.contains("t = t__sh[0]"), "{p}");
+        for line in [
+            "s = shared(3, 3)",
+            "s[s__k0, s__k1] = img[pos[0] + -1 + s__k0, 4, s__k1]",
+            "t__sh = shared(1)",
+            "if blkpos[0] * blkdim[1] + blkpos[1] == 0",
+            "t__sh[0] = w[2] * 2",
+            "t = t__sh[0]",
+        ] {
+            assert!(p.contains(line), "{line} in {p}");
+        }
     }
 
     #[test]
@@ -437,11 +496,11 @@ mod tests {
         assert!(e[0].contains("2:19: the size of dimension 0 of `x` is not known"), "{e:?}");
         let e = errors(
             "function [] = __kernel__ k(x : vec, y : vec, pos : int)\n  s : 'shared = \
-             cumsum(x[0..3])\n  y[pos] = s[0]\nendfunction\n",
+             x[0..3] < 1\n  y[pos] = s[0]\nendfunction\n",
         );
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(
-            e[0].contains("2:17: `cumsum` of an array is not supported in the initialiser"),
+            e[0].contains("2:17: this operator on arrays is not supported in the initialiser"),
             "{e:?}"
         );
     }
