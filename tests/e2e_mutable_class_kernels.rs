@@ -42,8 +42,8 @@ fn particles_are_advanced_in_place_by_a_device_function_taking_them_by_value() {
 fn threads_update_fields_of_shared_elements_together() {
     for (len, bins) in [(1usize, 1usize), (50, 4), (1000, 7)] {
         let x: Vec<i32> = (0..len).map(|p| ((p * 7 + 3) % bins) as i32).collect();
-        let (n, total) = k::bin_counts(&Array::from_vec(&[len], x.clone()).unwrap(), bins as i32)
-            .unwrap();
+        let (n, total) =
+            k::bin_counts(&Array::from_vec(&[len], x.clone()).unwrap(), bins as i32).unwrap();
         let (n, total) = (n.to_vec().unwrap(), total.to_vec().unwrap());
         let mut want_n = vec![0f32; bins];
         let mut want_t = vec![0f32; bins];

@@ -63,7 +63,11 @@ fn fetch_and_broadcast_of_the_manuals_transposed_tile() {
             // B = transpose(s .* A[0..3, 0..5] + t): B[r, c] = s * A[c, r] + t.
             let (r, c) = (i % 6, j % 4);
             let want = s * a[c * cols + r] + t;
-            assert!((y[i * w + j] - want).abs() <= 1e-6, "y[{i}, {j}] = {}, want {want}", y[i * w + j]);
+            assert!(
+                (y[i * w + j] - want).abs() <= 1e-6,
+                "y[{i}, {j}] = {}, want {want}",
+                y[i * w + j]
+            );
         }
     }
 }
@@ -74,7 +78,8 @@ fn fetch_and_broadcast_of_a_scalar_and_a_small_vector() {
     let n = 70;
     let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     let wa = Array::from_vec(&[4], w.to_vec()).unwrap();
-    let y = m::broadcast(&wa, &Array::from_vec(&[n], x.clone()).unwrap()).unwrap().to_vec().unwrap();
+    let y =
+        m::broadcast(&wa, &Array::from_vec(&[n], x.clone()).unwrap()).unwrap().to_vec().unwrap();
     let c = w[0] * w[1] + w[2];
     for (i, v) in y.iter().enumerate() {
         let want = c * x[i] + 2.0 * w[i % 4];

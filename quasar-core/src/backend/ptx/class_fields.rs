@@ -66,26 +66,25 @@ impl Ctx<'_> {
                 Ok(cur)
             }
             ExprKind::Index { base: arr, indices } if !crate::ir::slice::is_slice(indices) => {
-                let (a, lay) = match self.expr(arr)? {
-                    Val::Array(a) => match a.class.clone() {
-                        Some(lay) => (a, lay),
-                        None => {
-                            return unsupported(
+                let (a, lay) =
+                    match self.expr(arr)? {
+                        Val::Array(a) => match a.class.clone() {
+                            Some(lay) => (a, lay),
+                            None => return unsupported(
                                 span,
                                 "assigning a field of an element of an array of numbers",
                                 "assign fields of elements of arrays of classes (`a[pos].x = v`)",
+                            ),
+                        },
+                        _ => {
+                            return unsupported(
+                                span,
+                                "assigning a field of this value",
+                                "assign fields of class variables or of elements of arrays of \
+                             classes (`a[pos].x = v`)",
                             )
                         }
-                    },
-                    _ => {
-                        return unsupported(
-                            span,
-                            "assigning a field of this value",
-                            "assign fields of class variables or of elements of arrays of \
-                             classes (`a[pos].x = v`)",
-                        )
-                    }
-                };
+                    };
                 let Some((off, kind)) = field_at(&lay, &path) else {
                     return unsupported(
                         span,

@@ -114,32 +114,31 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
             Repr::Fixed(n, shape) => {
                 // A vector variable, or a vector field of a class value in a variable.
-                let target = match &base.kind {
-                    ExprKind::Local(id) => self.local(*id),
-                    ExprKind::Field { field, .. } => {
-                        self.fixed_field_place(base).ok_or_else(|| {
-                            unsupported(
-                                span,
-                                format_args!(
-                                    "writing one element of the vector field `{field}` of an \
+                let target =
+                    match &base.kind {
+                        ExprKind::Local(id) => self.local(*id),
+                        ExprKind::Field { field, .. } => {
+                            self.fixed_field_place(base).ok_or_else(|| {
+                                unsupported(
+                                    span,
+                                    format_args!(
+                                        "writing one element of the vector field `{field}` of an \
                                      array element"
-                                ),
-                                format_args!(
-                                    "assign the whole field (`a[i].{field} = [x, y, z]`), or \
+                                    ),
+                                    format_args!(
+                                        "assign the whole field (`a[i].{field} = [x, y, z]`), or \
                                      copy the element into a variable, change it and store it"
-                                ),
-                            )
-                        })?
-                    }
-                    _ => {
-                        return Err(unsupported(
+                                    ),
+                                )
+                            })?
+                        }
+                        _ => return Err(unsupported(
                             span,
                             "writing into a temporary vector",
                             "assign the vector to a variable, write into the variable, then use \
                              it",
-                        ))
-                    }
-                };
+                        )),
+                    };
                 let comps = self.components(indices, span)?;
                 let v = if let Some(bop) =
                     super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign)
@@ -440,12 +439,26 @@ impl<'g, 'm> FnGen<'g, 'm> {
                              and assign with `=`",
                     )),
                 };
-                // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
-                if field.is_empty() {
-                    quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
-                } else {
-                    quote!({ let __x = #v; if __ok { #at_field unsafe { #rt::run::atomic::#f(__f, __x); } } else #on_fail_write })
-                }
+                // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5),
+                // but for a block's private copy of an accumulated-only argument.
+                let private = match &base.kind {
+                    ExprKind::Local(l) if matches!(op, AssignOp::Add | AssignOp::Sub) => {
+                        self.private_acc.get(l)
+                    }
+                    _ => None,
+                };
+                let update = match private {
+                    // A field of a class element (class arrays are never private copies).
+                    _ if !field.is_empty() => {
+                        quote!(#at_field #rt::run::atomic::#f(__f, __x))
+                    }
+                    Some(flag) => {
+                        let g = quote::format_ident!("acc_{}", f.to_string());
+                        quote!(#rt::qstd::rt::#g(#flag, #un::element(&__v, __off), __x))
+                    }
+                    None => quote!(#rt::run::atomic::#f(#un::element(&__v, __off), __x)),
+                };
+                quote!({ let __x = #v; if __ok { unsafe { #update; } } else #on_fail_write })
             }
         };
         Ok(

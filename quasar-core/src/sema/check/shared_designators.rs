@@ -17,13 +17,13 @@
 //! Designators in loops and in device functions are compile errors that say what to write
 //! instead.
 
+use super::shared_fetch::{add_params, fetch, Env};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
     Arg, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, FunctionDef, FunctionKind, Ident, Param,
     Program, Stmt, StmtKind, TypeExpr, TypeKind,
 };
-use super::shared_fetch::{add_params, fetch, Env};
 use std::borrow::Cow;
 
 /// `program` with its shared memory designators rewritten (borrowed when it has none).
@@ -355,9 +355,6 @@ mod tests {
             "function [] = __kernel__ k(x : vec, pos)\n  s : 'shared = x[0..3]\n  x[pos] \
              = s[0]\nendfunction\n",
         );
-        assert!(
-            e.iter().any(|m| m.contains("needs the kernel's position type")),
-            "{e:?}"
-        );
+        assert!(e.iter().any(|m| m.contains("needs the kernel's position type")), "{e:?}");
     }
 }

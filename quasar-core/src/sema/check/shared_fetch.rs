@@ -132,7 +132,9 @@ fn shape(e: &Expr, env: &Env) -> Result<Option<Vec<Expr>>, Diagnostic> {
             match (a, b, op) {
                 (None, None, _) => None,
                 (Some(a), Some(b), _) if elementwise && a.len() == b.len() => Some(a),
-                (Some(a), None, _) if elementwise || matches!(op, BinaryOp::Mul | BinaryOp::Div) => {
+                (Some(a), None, _)
+                    if elementwise || matches!(op, BinaryOp::Mul | BinaryOp::Div) =>
+                {
                     Some(a)
                 }
                 (None, Some(b), _) if elementwise || *op == BinaryOp::Mul => Some(b),
@@ -331,13 +333,17 @@ pub(super) fn fetch(
             let q = binary(BinaryOp::Div, lin, product(&dims[d + 1..]), span);
             call("int", vec![arg(call("floor", vec![arg(q)], span))], span)
         };
-        let k = if d == 0 { above } else { call("mod", vec![arg(above), arg(dims[d].clone())], span) };
+        let k =
+            if d == 0 { above } else { call("mod", vec![arg(above), arg(dims[d].clone())], span) };
         body.push(stmt(assign(AssignOp::Assign, ident(&ks[d], span), k, span), span));
     }
     let kx: Vec<Expr> = ks.iter().map(|k| ident(k, span)).collect();
     let value = element(init, &kx, env)?;
     let target = Expr::new(
-        ExprKind::Index { base: Box::new(ident(name, span)), indices: kx.into_iter().map(arg).collect() },
+        ExprKind::Index {
+            base: Box::new(ident(name, span)),
+            indices: kx.into_iter().map(arg).collect(),
+        },
         span,
     );
     body.push(stmt(assign(AssignOp::Assign, target, value, span), span));
@@ -347,7 +353,11 @@ pub(super) fn fetch(
         None => binary(BinaryOp::Sub, count, number("1", span), span),
     };
     let iter = Expr::new(
-        ExprKind::Range { start: Box::new(thread), step: Some(Box::new(size)), end: Box::new(last) },
+        ExprKind::Range {
+            start: Box::new(thread),
+            step: Some(Box::new(size)),
+            end: Box::new(last),
+        },
         span,
     );
     let alloc = shared_call(&dims, span);
