@@ -34,6 +34,7 @@ mod reductions_safety;
 mod reductions_sum;
 mod scope;
 mod shared_designators;
+mod shared_fetch;
 mod stmt;
 mod type_value;
 mod unavailable;
