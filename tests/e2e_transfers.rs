@@ -128,10 +128,10 @@ fn a_transpose_runs_as_a_kernel_on_the_gpu_without_copies() {
             assert_eq!(ys[j * 16 + i], xs[i * 24 + j], "y[{j}, {i}]");
         }
     }
-    // A vector is transposed by the library: a row.
+    // A vector passed as a matrix is a row: its transpose a column.
     let v = ramp(&[5]);
     let r = k::flip(&v).unwrap();
-    assert_eq!(r.shape(), &[1, 5]);
+    assert_eq!(r.shape(), &[5, 1]);
     assert_eq!(r.to_vec().unwrap(), v.to_vec().unwrap());
 }
 
