@@ -528,12 +528,13 @@ mod __q_accumulate_4 {
         __qrt::run::KernelView<'a, f32>,
         __qrt::run::KernelView<'a, f32>,
         __qrt::run::KernelView<'a, f32>,
+        bool,
     );
     type Rows = unsafe fn(&__Ctx, &Env, [usize; 2usize]) -> __Res;
     #[inline(always)]
     fn rows(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
-        let Env(q_x_0, q_y_1, q_z_2, ..) = *__e;
+        let Env(q_x_0, q_y_1, q_z_2, q_z_2__pv, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
         let (q_z_2__n, q_z_2__s) = q_z_2.geom::<1usize>();
@@ -593,7 +594,8 @@ mod __q_accumulate_4 {
                         };
                         if __ok {
                             unsafe {
-                                __qrt::run::atomic::add(
+                                __qrt::qstd::rt::acc_add(
+                                    q_z_2__pv,
                                     __qrt::run::unchecked::element(&__v, __off),
                                     __x,
                                 );
@@ -618,7 +620,7 @@ mod __q_accumulate_4 {
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
-        let Env(q_x_0, q_y_1, q_z_2, ..) = *__e;
+        let Env(q_x_0, q_y_1, q_z_2, q_z_2__pv, ..) = *__e;
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<1usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<1usize>();
         let (q_z_2__n, q_z_2__s) = q_z_2.geom::<1usize>();
@@ -672,7 +674,8 @@ mod __q_accumulate_4 {
                         };
                         if __ok {
                             unsafe {
-                                __qrt::run::atomic::add(
+                                __qrt::qstd::rt::acc_add(
+                                    q_z_2__pv,
                                     __qrt::run::unchecked::element(&__v, __off),
                                     __x,
                                 );
@@ -689,7 +692,13 @@ mod __q_accumulate_4 {
         let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let (q_z_2, q_z_2__n, q_z_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
-        let __e = Env(q_x_0, q_y_1, q_z_2);
+        let q_z_2__sh = q_z_2;
+        let mut q_z_2__buf = __qrt::qstd::rt::private_buf(&q_z_2__sh, __ctx);
+        let (q_z_2, q_z_2__pv) = __qrt::qstd::rt::private_view(
+            q_z_2__sh,
+            &mut q_z_2__buf,
+        )?;
+        let __e = Env(q_x_0, q_y_1, q_z_2, q_z_2__pv);
         #[cfg(target_arch = "x86_64")]
         let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
         #[cfg(not(target_arch = "x86_64"))]
@@ -712,6 +721,7 @@ mod __q_accumulate_4 {
             |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
             |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
+        __qrt::qstd::rt::private_merge(&q_z_2__buf, &q_z_2__sh);
         ::core::result::Result::Ok(())
     }
 }
