@@ -32,6 +32,7 @@ mod reductions_assign;
 mod reductions_match;
 mod scope;
 mod shared_designators;
+mod shared_fetch;
 mod stmt;
 mod type_value;
 mod unavailable;
