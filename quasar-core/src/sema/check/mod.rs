@@ -30,6 +30,8 @@ mod recursion;
 mod reductions;
 mod reductions_assign;
 mod reductions_match;
+mod reductions_safety;
+mod reductions_sum;
 mod scope;
 mod shared_designators;
 mod shared_fetch;
@@ -116,6 +118,15 @@ pub fn check_program_main(
     cx.diags.append(&mut desugar_diags);
     let reductions = cx.decls.reductions.clone();
     cx.rules = reductions::prepare(&reductions, &mut cx.diags);
+    cx.reduction_safety = reductions_safety::safety_level(&program.body, &mut cx.diags);
+    let top_level = reductions_safety::top_level_names(&program.body);
+    reductions_safety::check_definitions(
+        &cx.rules,
+        &cx.decls,
+        &top_level,
+        cx.reduction_safety,
+        &mut cx.diags,
+    );
     cx.unavailable = unavailable.to_vec();
     let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
     cx.check_imports(&loaded);
@@ -184,6 +195,8 @@ pub(crate) struct Checker<'a> {
     unavailable: Vec<Unavailable>,
     /// The program's reductions (`reductions.rs`).
     rules: Vec<reductions::Rule<'a>>,
+    /// How unsafe reductions are reported (`reductions_safety.rs`).
+    reduction_safety: reductions_safety::SafetyLevel,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -249,6 +262,7 @@ impl<'a> Checker<'a> {
             depth: 0,
             unavailable: Vec::new(),
             rules: Vec::new(),
+            reduction_safety: reductions_safety::SafetyLevel::default(),
         }
     }
 
