@@ -354,6 +354,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A lambda expression used as a value: instantiated with its declared parameter types
     /// (untyped parameters stay `??` until a call gives them types).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
+        if !self.reduction_frames.is_empty() {
+            return self.lower_lambda_in_replacement(l, span);
+        }
         self.lower_lambda_as(l, span, &[], None)
     }
 
