@@ -230,7 +230,7 @@ fn __q_blur_3(
         )?;
         let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BLUR_ROWS_2).dims(&__dims);
         __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_2, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_filled(&q_y_2, 2usize);
         __l.push_arg(&q_w_1, ::quasar::__rt::run::Access::Read);
         __l.push_scalar(q_n_3);
         __l.run()?;

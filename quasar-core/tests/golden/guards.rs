@@ -234,7 +234,7 @@ fn __q_reversed_3(
             )?,
         );
         __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_filled(&q_y_1, 1usize);
         __l.run()?;
     };
     q_z_2 = __q_pick_1(2f32)?;

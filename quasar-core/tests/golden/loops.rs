@@ -123,7 +123,7 @@ fn __q_box3_1(
         let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BOX3_1_LOOP6_3)
             .dims(&__dims);
         __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
+        __l.push_filled(&q_y_1, 2usize);
         __l.run()?;
     };
     ::core::result::Result::Ok(q_y_1)

@@ -1,11 +1,12 @@
 //! `parallel_do` in host code: the launch of a kernel with its arguments (each array with the
-//! access the kernel's effects give it, so that written arrays are copied back from a device)
-//! and its reduced outputs.
+//! transfer the analysis gives it: `'const` ones are not copied back from a device, `'nocopy`
+//! ones not uploaded) and its reduced outputs.
 
 use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::analysis::Transfer;
 use crate::ir::AssignOp;
 use crate::ir::{Expr, ExprKind, FunctionId};
 use crate::sema::types::Type;
@@ -61,7 +62,7 @@ impl FnGen<'_, '_> {
             None => quote!(),
         };
         let mut chain = Vec::new();
-        for ((a, slot), access) in args.iter().zip(slots).zip(&info.arg_access) {
+        for ((a, slot), transfer) in args.iter().zip(slots).zip(&info.transfers) {
             let l = kf.local(*slot);
             let v = self.expr(a)?;
             match &l.ty {
@@ -77,10 +78,18 @@ impl FnGen<'_, '_> {
                     let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
                     let rank = super::ty::rank_of(arr);
                     let x = self.fit_arg(v, &Repr::Array(n, rank), &param, &l.ty, a.span)?;
-                    // Written elements (also through device functions and function values)
-                    // are copied back from a device.
-                    let acc = if access.write { quote!(ReadWrite) } else { quote!(Read) };
-                    let access = quote!(#rt::run::Access::#acc);
+                    // What the launch copies (manual §16.6): a `'const` argument is not
+                    // copied back from a device, a `'nocopy` one not uploaded; one the kernel
+                    // fills at its positions is not uploaded when the launch covers it.
+                    let access = |acc: TokenStream| quote!(#rt::run::Access::#acc);
+                    let (method, how) = match transfer {
+                        Transfer::Const { .. } => (quote!(push_arg), access(quote!(Read))),
+                        Transfer::NoCopy => (quote!(push_arg), access(quote!(Write))),
+                        Transfer::Fills { rank } => (quote!(push_filled), quote!(#rank)),
+                        Transfer::Copy | Transfer::Value => {
+                            (quote!(push_arg), access(quote!(ReadWrite)))
+                        }
+                    };
                     // An array variable as it is: passed by reference, not cloned.
                     let same = |me: &Self, l: &crate::ir::LocalId| {
                         me.local_repr(*l) == &Repr::Array(n, rank)
@@ -88,9 +97,9 @@ impl FnGen<'_, '_> {
                     chain.push(match &a.kind {
                         ExprKind::Local(l) if same(self, l) => {
                             let name = &self.names[l.0 as usize];
-                            quote!(__l.push_arg(&#name, #access);)
+                            quote!(__l.#method(&#name, #how);)
                         }
-                        _ => quote!(__l.push_arg(&#x, #access);),
+                        _ => quote!(__l.#method(&#x, #how);),
                     });
                 }
                 t => {
