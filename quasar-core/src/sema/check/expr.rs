@@ -351,8 +351,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Type::Unknown
     }
 
-    /// A lambda expression used as a value: instantiated with its declared parameter types
-    /// (untyped parameters stay `??` until a call gives them types).
+    /// A lambda expression used as a value: instantiated with its declared parameter types,
+    /// or, with untyped parameters, a closure class value that each call instantiates
+    /// (`closure_class.rs`).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
         self.lower_lambda_as(l, span, &[], None)
     }
@@ -375,6 +376,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None => expected.get(i).cloned().unwrap_or(Type::Unknown),
             })
             .collect();
+        if super::closure_class::is_untyped(l, expected, &result) {
+            return self.closure_class_value(l, span, args);
+        }
         let env = self.env_for_children();
         match self.cx.instantiate_lambda(l, span, self.scope, args, result, env) {
             Some(id) => self.closure(id, span),

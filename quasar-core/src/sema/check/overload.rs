@@ -185,6 +185,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             if p.ty.is_some() {
                 let declared = self.cx.declared_param_type(def, p);
+                // An untyped lambda given for a parameter of a function type.
+                let arg = match &declared {
+                    Type::Function(ft) => {
+                        let span = arg.span;
+                        self.coerce_to_fn(arg, ft, span)
+                    }
+                    _ => arg,
+                };
                 if !self.fits(&arg.ty, &declared) {
                     return Err(format!(
                         "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
