@@ -115,10 +115,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         args: Vec<Type>,
     ) -> ir::Expr {
         let env = self.env_for_children();
-        let Some(id) = self.cx.instantiate_lambda(l, span, self.scope, args, None, env.clone())
-        else {
-            return unknown(span);
-        };
+        match self.cx.instantiate_lambda(l, span, self.scope, args, None, env) {
+            Some(id) => self.closure_class_of(l, span, id),
+            None => unknown(span),
+        }
+    }
+
+    /// The closure class value of the lambda `l` whose instance `id` tells what it captures.
+    pub(super) fn closure_class_of(
+        &mut self,
+        l: &'a ast::Lambda,
+        span: Span,
+        id: FunctionId,
+    ) -> ir::Expr {
+        let env = self.env_for_children();
         let captures = self.capture_args(id, span);
         let f = self.cx.module.function(id);
         let names: Vec<String> =
@@ -137,7 +147,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let l = self.cx.closure_classes.get(index)?.lambda;
         let variadic = l.params.last().is_some_and(|p| p.variadic);
         let arity = ft.variadic || variadic || l.params.len() == ft.params.len();
+        if keeps_class(l, from) {
+            return Some(arity && kind_fits(l.kind, ft.kind));
+        }
         Some(arity && !Type::Function(Box::new(ft.clone())).is_concrete())
+    }
+
+    /// The fields of a closure class value of type `ty` with their types (none for another
+    /// type).
+    pub(super) fn closure_fields(&self, ty: &Type) -> Vec<(String, Type)> {
+        let (Some(index), Type::Class(c)) = (closure_index(ty), ty) else { return Vec::new() };
+        let Some(cc) = self.cx.closure_classes.get(index) else { return Vec::new() };
+        cc.names.iter().cloned().zip(c.args.iter().cloned()).collect()
+    }
+
+    /// `fn.lut`, the name under which device code captures field `lut` of the closure class
+    /// value `fn` of an enclosing function (so that a kernel gets the captured array as an
+    /// argument of its own, not inside a class value): the field, read here.
+    pub(super) fn closure_field_name(&mut self, name: &str, span: Span) -> Option<ir::Expr> {
+        let (base, field) = name.split_once('.')?;
+        if self.names.contains_key(name) {
+            return None;
+        }
+        let outer = self.outer.as_ref().is_some_and(|o| o.find(name).is_some());
+        if outer && !self.names.contains_key(base) {
+            return None;
+        }
+        let b = self.lower_name(base, span);
+        let ty = self.closure_fields(&b.ty).into_iter().find(|(f, _)| f == field)?.1;
+        let kind = ExprKind::Field { base: Box::new(b), field: field.to_string() };
+        Some(ir::Expr::new(kind, ty, span))
     }
 
     /// `f(args)` where `f` is a closure class value: the lambda instantiated for the argument
@@ -190,9 +229,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let lambda = self.cx.closure_classes[index].lambda;
         let variadic = lambda.params.last().is_some_and(|p| p.variadic);
-        let kind_ok = lambda.kind == ft.kind
-            || matches!(ft.kind, FunctionKind::Host | FunctionKind::ExplicitHost);
-        if !kind_ok || (!variadic && lambda.params.len() != ft.params.len()) {
+        if !kind_fits(lambda.kind, ft.kind)
+            || (!variadic && lambda.params.len() != ft.params.len())
+            || keeps_class(lambda, &value.ty)
+        {
             return value;
         }
         let result = single_result(ft);
@@ -262,8 +302,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         };
         let names = self.cx.closure_classes[index].names.clone();
+        // Device code reads the fields of a captured closure value as captures of their own
+        // (`fn.lut`): a kernel cannot take a class value holding an array.
+        let dotted = match base.kind {
+            ExprKind::Local(l) if self.in_device_code() => {
+                let local = &self.locals[l.0 as usize];
+                (local.role == LocalRole::Capture).then(|| local.name.clone())
+            }
+            _ => None,
+        };
         let mut captures = Vec::new();
         for n in wanted {
+            if let Some(b) = &dotted {
+                captures.push(self.lower_name(&format!("{b}.{n}"), span));
+                continue;
+            }
             let Some(k) = names.iter().position(|m| *m == n) else {
                 let d = Diagnostic::error(
                     span,
@@ -301,6 +354,21 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.report(d);
         false
     }
+}
+
+/// Whether a function of kind `lambda` fits a function type of kind `expected`.
+fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
+    lambda == expected || matches!(expected, FunctionKind::Host | FunctionKind::ExplicitHost)
+}
+
+/// Whether a closure class value stays one where a concrete function type is expected: a
+/// `__device__` lambda that captures an array (manual §4.2, the lookup table `lut`). The
+/// function it is given to is then instantiated for this lambda, and a kernel there that
+/// calls it takes the captured arrays as arguments of its own; a function value could not
+/// carry a host array into a kernel.
+fn keeps_class(lambda: &ast::Lambda, ty: &Type) -> bool {
+    lambda.kind == FunctionKind::Device
+        && matches!(ty, Type::Class(c) if c.args.iter().any(|t| matches!(t, Type::Array(_))))
 }
 
 /// `(setup; value)`, or `value` without a setup.

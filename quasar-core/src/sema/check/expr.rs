@@ -152,6 +152,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(v) = self.reduction_binding(name) {
             return v;
         }
+        if let Some(v) = self.closure_field_name(name, span) {
+            return v;
+        }
         if !self.names.contains_key(name) {
             // A generic size parameter (`N` of `f[N](x : vec(N))`) used as a value.
             if let Some(&n) = self.sizes.get(name) {
@@ -381,9 +384,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let env = self.env_for_children();
         match self.cx.instantiate_lambda(l, span, self.scope, args, result, env) {
+            // A `__device__` lambda capturing an array (`lut`, manual §4.2) is specialised
+            // on where it is given, as a closure class (`closure_class.rs`).
+            Some(id) if l.kind == ast::FunctionKind::Device && self.captures_array(id) => {
+                self.closure_class_of(l, span, id)
+            }
             Some(id) => self.closure(id, span),
             None => unknown(span),
         }
+    }
+
+    /// Whether instance `id` captures an array.
+    fn captures_array(&self, id: ir::FunctionId) -> bool {
+        let f = self.cx.module.function(id);
+        f.captures.iter().any(|c| matches!(f.locals[c.0 as usize].ty, Type::Array(_)))
     }
 
     /// A closure value for instance `id`, capturing what it reads from this scope.

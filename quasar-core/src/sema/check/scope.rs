@@ -298,12 +298,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// The environment that functions defined in this scope see.
     pub fn env_for_children(&self) -> Rc<OuterEnv<'a>> {
-        let vars = self
+        let mut vars: HashMap<String, Type> = self
             .locals
             .iter()
             .filter(|l| l.ty != Type::Void || l.role != LocalRole::Var)
             .map(|l| (l.name.clone(), l.ty.clone()))
             .collect();
+        // The fields of closure class values, as device code captures them (`fn.lut`).
+        for l in &self.locals {
+            for (field, ty) in self.closure_fields(&l.ty) {
+                vars.insert(format!("{}.{field}", l.name), ty);
+            }
+        }
         let lambdas = self
             .lambdas
             .iter()
