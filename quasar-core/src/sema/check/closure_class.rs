@@ -75,7 +75,12 @@ impl<'a> Checker<'a> {
         names: Vec<String>,
         env: Rc<OuterEnv<'a>>,
     ) -> ClassId {
-        let found = self.closure_classes.iter().position(|c| c.span == span && c.names == names);
+        // (Spans compare equal as metadata: compare the lambdas' positions.)
+        let at = |s: Span| (s.file, s.start);
+        let found = self
+            .closure_classes
+            .iter()
+            .position(|c| at(c.span) == at(span) && c.names == names);
         let index = match found {
             Some(i) => {
                 self.closure_classes[i].env = env;
@@ -163,14 +168,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// `fn.lut`, the name under which device code captures field `lut` of the closure class
     /// value `fn` of an enclosing function (so that a kernel gets the captured array as an
-    /// argument of its own, not inside a class value): the field, read here.
+    /// argument of its own, not inside a class value): the field, read here where `fn` is a
+    /// value of this function (`None` elsewhere: the name is then captured as it is).
     pub(super) fn closure_field_name(&mut self, name: &str, span: Span) -> Option<ir::Expr> {
         let (base, field) = name.split_once('.')?;
-        if self.names.contains_key(name) {
-            return None;
-        }
-        let outer = self.outer.as_ref().is_some_and(|o| o.find(name).is_some());
-        if outer && !self.names.contains_key(base) {
+        // A value of this function (not one it captures, whose fields it captures in turn
+        // under the same name).
+        let id = *self.names.get(base)?;
+        if self.locals[id.0 as usize].role == LocalRole::Capture {
             return None;
         }
         let b = self.lower_name(base, span);

@@ -386,7 +386,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.cx.instantiate_lambda(l, span, self.scope, args, result, env) {
             // A `__device__` lambda capturing an array (`lut`, manual §4.2) is specialised
             // on where it is given, as a closure class (`closure_class.rs`).
-            Some(id) if l.kind == ast::FunctionKind::Device && self.captures_array(id) => {
+            Some(id)
+                if l.kind == ast::FunctionKind::Device
+                    && !self.in_device_code()
+                    && self.captures_array(id) =>
+            {
                 self.closure_class_of(l, span, id)
             }
             Some(id) => self.closure(id, span),
