@@ -140,7 +140,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 (names.collect(), captures.clone())
             }
             // The closure class of an untyped lambda: its fields are the captured values.
-            ExprKind::Construct { class, fields } if class.is_closure() => fields.iter().cloned().unzip(),
+            ExprKind::Construct { class, fields } if class.is_closure() => {
+                fields.iter().cloned().unzip()
+            }
             _ => return closure,
         };
         if captures.is_empty() {

@@ -77,10 +77,8 @@ impl<'a> Checker<'a> {
     ) -> ClassId {
         // (Spans compare equal as metadata: compare the lambdas' positions.)
         let at = |s: Span| (s.file, s.start);
-        let found = self
-            .closure_classes
-            .iter()
-            .position(|c| at(c.span) == at(span) && c.names == names);
+        let found =
+            self.closure_classes.iter().position(|c| at(c.span) == at(span) && c.names == names);
         let index = match found {
             Some(i) => {
                 self.closure_classes[i].env = env;
@@ -351,10 +349,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let d = Diagnostic::error(
             span,
-            format!(
-                "this lambda takes {} argument(s) but {given} are given",
-                lambda.params.len()
-            ),
+            format!("this lambda takes {} argument(s) but {given} are given", lambda.params.len()),
         );
         self.report(d);
         false

@@ -170,7 +170,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 continue;
             }
-            let Some(arg) = slots[i].take() else {
+            let Some(mut arg) = slots[i].take() else {
                 if p.default.is_none() {
                     return Err(format!("missing argument `{}` of `{fname}`", p.name.name));
                 }
@@ -186,13 +186,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if p.ty.is_some() {
                 let declared = self.cx.declared_param_type(def, p);
                 // An untyped lambda given for a parameter of a function type.
-                let arg = match &declared {
-                    Type::Function(ft) => {
-                        let span = arg.span;
-                        self.coerce_to_fn(arg, ft, span)
-                    }
-                    _ => arg,
-                };
+                if let Type::Function(ft) = &declared {
+                    let span = arg.span;
+                    arg = self.coerce_to_fn(arg, ft, span);
+                }
                 if !self.fits(&arg.ty, &declared) {
                     return Err(format!(
                         "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
