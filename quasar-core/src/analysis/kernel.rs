@@ -44,6 +44,9 @@ pub struct KernelInfo {
     /// The argument slots the body assigns to as a whole (the manual's `val = acc(val, …)`):
     /// each thread works on its own copy of such a parameter.
     pub assigned_args: Vec<LocalId>,
+    /// The array arguments the body only accumulates into (`h[i] += v`; see
+    /// [`accumulators`](super::accumulators)), which a block may privatise.
+    pub accumulators: Vec<LocalId>,
     /// Per output, how threads combine into it (the first assignment's operator; `+=` when
     /// never assigned).
     pub outputs: Vec<(LocalId, AssignOp)>,
@@ -107,12 +110,14 @@ pub(super) fn kernel_info(
     let reach = info.reachable_from(m, id);
     let assigned = assigned_locals(&f.body);
     let assigned_args = arg_slots.iter().copied().filter(|l| assigned.contains(l)).collect();
+    let accumulators = super::accumulators::accumulated_only(f, &arg_slots);
     KernelInfo {
         position_rank,
         launched_rank,
         arg_slots,
         arg_access,
         assigned_args,
+        accumulators,
         outputs: output_ops(f),
         shared: f.body.iter().filter_map(shared_decl).collect(),
         body_barrier: contains_barrier(&f.body),

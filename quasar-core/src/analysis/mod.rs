@@ -5,6 +5,7 @@
 //! boundary-check elimination are in the IR itself (`ir::partition`, made by
 //! `transform::interior`).
 
+pub mod accumulators;
 pub mod effects;
 pub mod fnvals;
 pub mod kernel;

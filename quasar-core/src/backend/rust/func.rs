@@ -44,6 +44,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.
     pub geom: HashMap<LocalId, usize>,
+    /// Kernel views a CPU block may accumulate into privately (`analysis::accumulators`),
+    /// with the flag local that says whether this block does (`rt::acc_add`).
+    pub private_acc: HashMap<LocalId, Ident>,
 }
 
 impl<'g, 'm> FnGen<'g, 'm> {
@@ -66,6 +69,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             laned: Vec::new(),
             loop_depth: 0,
             geom: HashMap::new(),
+            private_acc: HashMap::new(),
         };
         let mut reprs = Vec::new();
         for l in &f.locals {

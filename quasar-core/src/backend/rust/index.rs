@@ -393,8 +393,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                              and assign with `=`",
                     )),
                 };
-                // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5).
-                quote!({ let __x = #v; if __ok { unsafe { #rt::run::atomic::#f(#un::element(&__v, __off), __x); } } else #on_fail_write })
+                // Compound assignment on array elements in kernels is atomic (ARCHITECTURE §5),
+                // but for a block's private copy of an accumulated-only argument.
+                let private = match &base.kind {
+                    ExprKind::Local(l) if matches!(op, AssignOp::Add | AssignOp::Sub) => {
+                        self.private_acc.get(l)
+                    }
+                    _ => None,
+                };
+                let update = match private {
+                    Some(flag) => {
+                        let g = quote::format_ident!("acc_{}", f.to_string());
+                        quote!(#rt::qstd::rt::#g(#flag, #un::element(&__v, __off), __x))
+                    }
+                    None => quote!(#rt::run::atomic::#f(#un::element(&__v, __off), __x)),
+                };
+                quote!({ let __x = #v; if __ok { unsafe { #update; } } else #on_fail_write })
             }
         };
         Ok(

@@ -41,6 +41,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     })?;
     let rank = info.position_rank;
     let slots = info.arg_slots.clone();
+    let accumulators = info.accumulators.clone();
     let assigned_args = info.assigned_args.clone();
     let outs = info.outputs.clone();
     let shared: Vec<(LocalId, Vec<Expr>)> =
@@ -149,8 +150,10 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         let fused_body = (fused_body.to_string() != body.to_string()).then_some(fused_body);
         versions::whole_block(&rt, &prologue, &body, fused_body.as_ref())
     } else {
+        let (privatise, merge) = privatise(&mut fg, &accumulators, &mut env);
+        let prologue = quote!(#prologue #privatise);
         let code = row_code(&mut fg, d, &outs)?;
-        versions::rows(&rt, &prologue, &env, d, &code)
+        versions::rows(&rt, &prologue, &env, d, &code, &merge)
     };
     let shared_fn = if shared.is_empty() {
         quote!()
@@ -185,6 +188,36 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         #[allow(non_upper_case_globals)]
         static #stat: #full_rt::run::Kernel = #builder;
     })
+}
+
+/// Private accumulation (`analysis::accumulators`): per accumulated-only view argument, the
+/// code after the prologue that gives the block a private copy when that pays (the view's
+/// name then means the copy, and a flag field in `Env` says so), and the code after the
+/// block's loops that adds the copy into the argument.
+fn privatise(
+    fg: &mut FnGen,
+    accumulators: &[LocalId],
+    env: &mut Vec<EnvField>,
+) -> (TokenStream, TokenStream) {
+    let rt = fg.g.rt.clone();
+    let (mut setup, mut merge) = (Vec::new(), Vec::new());
+    for &l in accumulators {
+        if !matches!(fg.local_repr(l), Repr::View(..)) {
+            continue;
+        }
+        let n = fg.names[l.0 as usize].clone();
+        let (sh, buf, flag) =
+            (format_ident!("{}__sh", n), format_ident!("{}__buf", n), format_ident!("{}__pv", n));
+        setup.push(quote! {
+            let #sh = #n;
+            let mut #buf = #rt::qstd::rt::private_buf(&#sh, __ctx);
+            let (#n, #flag) = #rt::qstd::rt::private_view(#sh, &mut #buf)?;
+        });
+        merge.push(quote!(#rt::qstd::rt::private_merge(&#buf, &#sh);));
+        env.push(EnvField { name: flag.clone(), ty: quote!(bool), copy: true, geom: None });
+        fg.private_acc.insert(l, flag);
+    }
+    (quote!(#(#setup)*), quote!(#(#merge)*))
 }
 
 /// The special parameters of one thread at position `__p0.. ` (already bound).

@@ -162,3 +162,26 @@ fn outputs_combine_in_lanes_only_when_every_assignment_has_one_regroupable_opera
     assert!(code.contains("lanes :: < 16usize > (__lo , __hi , | __p0 , __l |"), "{code}");
     assert!(code.contains("__slot0 . set (__out0 . fold ())"), "{code}");
 }
+
+#[test]
+fn accumulated_only_arguments_get_a_private_copy_per_block() {
+    let code = rust_of(
+        "function [] = __kernel__ h(x : vec, bins : vec, pos : int)
+             bins[int(x[pos] * 7.0)] += 1.0
+         endfunction
+         function [] = __kernel__ r(x : vec, bins : vec, pos : int)
+             bins[int(x[pos] * 7.0)] += bins[0]
+         endfunction
+         function [] = run(x : vec, bins : vec)
+             parallel_do(numel(x), x, bins, h)
+             parallel_do(numel(x), x, bins, r)
+         endfunction",
+    );
+    let (h, r) = code.split_at(code.find("mod __q_r_").unwrap());
+    // `h` only adds into `bins`: a private copy when the block is large, merged at its end.
+    assert!(h.contains("private_buf") && h.contains("private_merge"), "{h}");
+    assert!(h.contains("acc_add (q_bins_1__pv"), "{h}");
+    assert!(!h.contains("atomic :: add"), "{h}");
+    // `r` reads `bins` too: its updates stay atomic.
+    assert!(!r.contains("private_buf") && r.contains("atomic :: add"), "{r}");
+}

@@ -49,13 +49,14 @@ fn unpack(env: &[EnvField]) -> TokenStream {
 
 /// The items of a kernel without barriers over `d >= 1` dimensions: `Env`, the `rows`
 /// versions, `thread` and the block function `run`, which reads the arguments (`prologue`),
-/// picks the version of `rows` this CPU runs and loops (`code.loops`).
+/// picks the version of `rows` this CPU runs, loops (`code.loops`) and ends with `epilogue`.
 pub(super) fn rows(
     rt: &TokenStream,
     prologue: &TokenStream,
     env: &[EnvField],
     d: usize,
     code: &RowCode,
+    epilogue: &TokenStream,
 ) -> TokenStream {
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
@@ -154,6 +155,7 @@ pub(super) fn rows(
             #[cfg(not(target_arch = "x86_64"))]
             let __rows: Rows = #base;
             #loops
+            #epilogue
             ::core::result::Result::Ok(())
         }
     }
