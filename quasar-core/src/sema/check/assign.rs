@@ -86,7 +86,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // `f : [int -> int] = g` where `g` holds an untyped lambda: its instance for `int`.
             (_, Some(ft)) => {
                 let value = self.lower_expr(rhs);
-                self.coerce_to_fn(value, &ft, rhs.span)
+                self.coerce_to_fn(value, &ft, rhs.span, false)
             }
             _ => self.lower_expr(rhs),
         };

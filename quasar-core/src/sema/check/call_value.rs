@@ -64,7 +64,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 for (a, p) in lowered.iter_mut().zip(&ft.params) {
                     if let Type::Function(pt) = p {
                         let value = std::mem::replace(a, unknown(span));
-                        *a = self.coerce_to_fn(value, pt, span);
+                        *a = self.coerce_to_fn(value, pt, span, false);
                     }
                 }
                 let types = Self::arg_types(&lowered);

@@ -224,8 +224,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// A closure class value where the concrete function type `ft` is expected: a closure of
     /// the lambda instantiated for the declared parameter types (the declared result types
     /// the lambdas it returns). Any other value, or a lambda whose number of parameters or
-    /// kind does not match, is returned as it is (and reported where it does not fit).
-    pub(super) fn coerce_to_fn(&mut self, value: ir::Expr, ft: &FnType, span: Span) -> ir::Expr {
+    /// kind does not match, is returned as it is (and reported where it does not fit); with
+    /// `keep` (a parameter of a function, which is then instantiated for the value) also a
+    /// device lambda capturing an array.
+    pub(super) fn coerce_to_fn(
+        &mut self,
+        value: ir::Expr,
+        ft: &FnType,
+        span: Span,
+        keep: bool,
+    ) -> ir::Expr {
         let Some(index) = closure_index(&value.ty) else { return value };
         if !Type::Function(Box::new(ft.clone())).is_concrete() {
             return value;
@@ -234,7 +242,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let variadic = lambda.params.last().is_some_and(|p| p.variadic);
         if !kind_fits(lambda.kind, ft.kind)
             || (!variadic && lambda.params.len() != ft.params.len())
-            || keeps_class(lambda, &value.ty)
+            || (keep && keeps_class(lambda, &value.ty))
         {
             return value;
         }
@@ -368,7 +376,20 @@ fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
 /// carry a host array into a kernel.
 fn keeps_class(lambda: &ast::Lambda, ty: &Type) -> bool {
     lambda.kind == FunctionKind::Device
-        && matches!(ty, Type::Class(c) if c.args.iter().any(|t| matches!(t, Type::Array(_))))
+        && matches!(ty, Type::Class(c) if c.args.iter().any(is_heap_array))
+}
+
+/// An array that a device function value cannot hold (one not of a small fixed size such as
+/// `vec3`, which function values and kernels take by value).
+pub(super) fn is_heap_array(t: &Type) -> bool {
+    let Type::Array(a) = t else { return false };
+    let elements = a.shape.as_ref().and_then(|s| {
+        s.iter().try_fold(1u64, |n, d| match d {
+            crate::sema::types::Dim::Known(k) => n.checked_mul(*k),
+            _ => None,
+        })
+    });
+    elements.is_none_or(|n| n > 64)
 }
 
 /// `(setup; value)`, or `value` without a setup.

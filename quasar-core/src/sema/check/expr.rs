@@ -398,10 +398,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    /// Whether instance `id` captures an array.
+    /// Whether instance `id` captures an array not of a small fixed size.
     fn captures_array(&self, id: ir::FunctionId) -> bool {
         let f = self.cx.module.function(id);
-        f.captures.iter().any(|c| matches!(f.locals[c.0 as usize].ty, Type::Array(_)))
+        f.captures.iter().any(|c| super::closure_class::is_heap_array(&f.locals[c.0 as usize].ty))
     }
 
     /// A closure value for instance `id`, capturing what it reads from this scope.

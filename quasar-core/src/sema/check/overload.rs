@@ -187,8 +187,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let declared = self.cx.declared_param_type(def, p);
                 // An untyped lambda given for a parameter of a function type.
                 if let Type::Function(ft) = &declared {
-                    let span = arg.span;
-                    arg = self.coerce_to_fn(arg, ft, span);
+                    // A function (not a kernel: its arguments are launch arguments) may be
+                    // instantiated for a device lambda capturing an array.
+                    let (span, keep) = (arg.span, def.kind != FunctionKind::Kernel);
+                    arg = self.coerce_to_fn(arg, ft, span, keep);
                 }
                 if !self.fits(&arg.ty, &declared) {
                     return Err(format!(
