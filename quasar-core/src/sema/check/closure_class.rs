@@ -463,6 +463,15 @@ mod tests {
     }
 
     #[test]
+    fn a_generic_function_type_is_bound_by_the_arguments_before_it() {
+        // The manual's `apply[T]` (§8.6): `fn : [__device__ (T, T) -> T]` after `x : T`.
+        let src = "function z = apply[T](x : T, y : T, fn : [__device__ (T, T) -> T])\n    z = fn(x, y)\nendfunction\nr = apply(1, 2, __device__ (a, b) -> a + b)\n";
+        let (vars, sigs) = checked(src);
+        assert!(has(&vars, "r : int"), "{vars:?}");
+        assert!(sigs.contains("__device__ <lambda@4:17>(a : int, b : int)"), "{sigs}");
+    }
+
+    #[test]
     fn misuses_are_errors_at_the_call() {
         let arity = errors("add = x -> y -> x + y\nr = add(1)(2, 3)\n");
         assert!(
