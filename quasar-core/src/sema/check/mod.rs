@@ -186,7 +186,7 @@ pub(crate) struct Checker<'a> {
     /// The program's reductions (`reductions.rs`).
     rules: Vec<reductions::Rule<'a>>,
     /// The closure classes of untyped lambdas (`closure_class.rs`), by `ClassId` from
-    /// [`closure_class::CLOSURE_CLASS_BASE`].
+    /// `ClassId::CLOSURE_BASE`.
     closure_classes: Vec<closure_class::ClosureClass<'a>>,
 }
 
