@@ -10,6 +10,68 @@ mod r {
     quasar::quasar!(file = "tests/common/reductions.q");
 }
 
+/// Reductions checked at the strict safety level (manual §4.9.3), and symbolic
+/// minimisation (§4.9.1).
+mod s {
+    quasar::quasar! { r#"
+#pragma reduction_safetylevel strict
+
+% RED #1 (three variables) is applied to `dist(p*q, r)`; RED #2 applies too. The reduction
+% of `fused` rewrites RED #1's result into RED #2's, so they do not conflict (§4.9.3).
+function y = fused(a : scalar, b : scalar, x : scalar)
+    y = (a*x - b)^2
+endfunction
+reduction (a : scalar, b : scalar, x : scalar) -> dist(a*x, b) = fused(a, b, x)
+reduction (a : scalar, b : scalar) -> dist(a, b) = (a - b)^2
+reduction (a : scalar, b : scalar, x : scalar) -> fused(a, b, x) = (a*x - b)^2
+
+% argmin through the derivative and an equation (the manual's rule of §4.9.1, with rules
+% for `diff` and `solve` that cover these expressions).
+reduction (x : scalar, a : scalar) -> diff((x - a)^2, x) = 2*(x - a)
+reduction (x : scalar, a : scalar, c : scalar) -> solve(c*(x - a) = 0, x) = a
+reduction (f, x : scalar) -> argmin(f, x) = solve(diff(f, x) = 0, x)
+
+function [d, e, m] = strict_results(p : scalar, q : scalar, r : scalar)
+    symbolic x : scalar
+    d = dist(p*q, r)
+    e = dist(p, r)
+    m = argmin((x - p)^2, x) + argmin((x - r)^2, x)
+endfunction
+
+function y : vec = minimisers(v : vec)
+    symbolic x : scalar
+    y = uninit(size(v))
+    parallel_do(size(v), __kernel__ (pos : int) -> y[pos] = argmin((x - v[pos])^2, x))
+endfunction
+"# }
+}
+
+/// §4.9.5's second form: a variadic reduction over a sum of a variable number of terms.
+mod v {
+    quasar::quasar! { r#"
+reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
+
+% What the reduction captured: the weights, and each captured function at x[0].
+function v = probe(x : vec, w : vec, f1, f2, f3)
+    a = f1(x)
+    b = f2(x)
+    c = f3(x)
+    v = [w[0], w[1], w[2], a[0], b[0], c[0]]
+endfunction
+
+% The manual's expression.
+function v = captured(x : vec)
+    v = 2*(x.^2) + cos(3)*((2*x).^2) + 2*((-x).^2)
+endfunction
+
+% A sum with a term of another shape (first: the sums that start it have it too) is
+% computed as written.
+function v = not_captured(x : vec)
+    v = x + 2*(x.^2) + cos(3)*((2*x).^2)
+endfunction
+"# }
+}
+
 fn vecf(v: &[f32]) -> Array<f32> {
     Array::from_vec(&[v.len()], v.to_vec()).unwrap()
 }
@@ -109,4 +171,38 @@ fn the_definition_assignment_means_what_its_reduction_says() {
     let y = r::sampled(5, 0.5).unwrap().to_vec().unwrap();
     let want: Vec<f32> = (0..5).map(|i| 0.5 * i as f32 + 1.0).collect();
     assert_eq!(y, want);
+}
+
+#[test]
+fn strict_safety_accepts_a_conflict_that_a_reduction_resolves() {
+    for (p, q, r) in [(2.0f32, 3.0, 1.0), (-1.5, 0.5, 4.0)] {
+        let (d, e, m) = s::strict_results(p, q, r).unwrap();
+        assert_close("dist(p*q, r)", d, (p * q - r).powi(2));
+        assert_close("dist(p, r)", e, (p - r).powi(2));
+        assert_close("argmin", m, p + r);
+    }
+}
+
+#[test]
+fn a_symbolic_argmin_inside_a_kernel() {
+    let v = [0.5f32, -2.0, 3.0, 7.25];
+    let y = s::minimisers(&vecf(&v)).unwrap().to_vec().unwrap();
+    assert_eq!(y, v.to_vec(), "argmin over x of (x - v)^2 is v");
+}
+
+#[test]
+fn a_variadic_reduction_captures_the_weights_and_functions_of_a_sum() {
+    let x = [1.5f32, -2.0];
+    let got = v::captured(&vecf(&x)).unwrap().to_vec().unwrap();
+    let want = [2.0, 3f32.cos(), 2.0, x[0], 2.0 * x[0], -x[0]];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert_close("captured", *g, w);
+    }
+    let got = v::not_captured(&vecf(&x)).unwrap().to_vec().unwrap();
+    let want: Vec<f32> =
+        x.iter().map(|t| t + 2.0 * t * t + 3f32.cos() * (2.0 * t) * (2.0 * t)).collect();
+    for (g, w) in got.iter().zip(want) {
+        assert_close("as written", *g, w);
+    }
 }

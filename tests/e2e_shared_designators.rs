@@ -33,3 +33,56 @@ fn an_uninitialised_designator_filled_by_the_block() {
         assert_eq!(*v, table[i % 8] * i as f32, "y[{i}]");
     }
 }
+
+#[test]
+fn fetch_and_broadcast_of_a_window_per_block() {
+    for n in [5usize, 16, 100] {
+        let x: Vec<f32> = (0..n).map(|i| ((i * 5) % 11) as f32 - 3.0).collect();
+        let y = m::blur16(&Array::from_vec(&[n], x.clone()).unwrap()).unwrap().to_vec().unwrap();
+        let at = |i: i64| if i < 0 || i >= n as i64 { 0.0 } else { x[i as usize] };
+        for (i, v) in y.iter().enumerate() {
+            let i = i as i64;
+            let want = 0.5 * at(i - 1) + 0.5 * at(i) + 0.5 * at(i + 1);
+            assert!((v - want).abs() <= 1e-6, "n = {n}, y[{i}] = {v}, want {want}");
+        }
+    }
+}
+
+#[test]
+fn fetch_and_broadcast_of_the_manuals_transposed_tile() {
+    let (rows, cols) = (5usize, 7usize);
+    let a: Vec<f32> = (0..rows * cols).map(|k| (k as f32) * 0.25 - 2.0).collect();
+    let (s, t) = (1.5f32, -0.75f32);
+    let (h, w) = (13usize, 9usize);
+    let y = m::tile(&Array::from_vec(&[rows, cols], a.clone()).unwrap(), s, t, h as i32, w as i32)
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    for i in 0..h {
+        for j in 0..w {
+            // B = transpose(s .* A[0..3, 0..5] + t): B[r, c] = s * A[c, r] + t.
+            let (r, c) = (i % 6, j % 4);
+            let want = s * a[c * cols + r] + t;
+            assert!(
+                (y[i * w + j] - want).abs() <= 1e-6,
+                "y[{i}, {j}] = {}, want {want}",
+                y[i * w + j]
+            );
+        }
+    }
+}
+
+#[test]
+fn fetch_and_broadcast_of_a_scalar_and_a_small_vector() {
+    let w = [1.5f32, -2.0, 0.25, 3.0];
+    let n = 70;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let wa = Array::from_vec(&[4], w.to_vec()).unwrap();
+    let y =
+        m::broadcast(&wa, &Array::from_vec(&[n], x.clone()).unwrap()).unwrap().to_vec().unwrap();
+    let c = w[0] * w[1] + w[2];
+    for (i, v) in y.iter().enumerate() {
+        let want = c * x[i] + 2.0 * w[i % 4];
+        assert!((v - want).abs() <= 1e-5, "y[{i}] = {v}, want {want}");
+    }
+}

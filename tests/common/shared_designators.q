@@ -36,3 +36,39 @@ function [y, t] = table_lookup(w : vec, n : int)
   t = zeros(8)
   parallel_do(n, w, y, t, table_kernel)
 endfunction
+
+% Fetch and broadcast (§9.2.1 item 2): each block of 16 threads fetches its window of `x`
+% (one element either side, scaled) into shared memory once; every thread then reads it.
+function [] = __kernel__ blur_kernel(x : vec, y : vec, pos : int, blkpos : int)
+  b = pos - blkpos
+  s : 'shared = 0.5 .* x[b + (-1..16)]
+  y[pos] = s[blkpos] + s[blkpos + 1] + s[blkpos + 2]
+endfunction
+
+function y = blur16(x : vec)
+  y = zeros(numel(x))
+  parallel_do([[numel(x)], [16]], x, y, blur_kernel)
+endfunction
+
+% The manual's transposed tile: `B` is 6 x 4, computed once per block.
+function [] = __kernel__ tile_kernel(A : mat, y : mat, a : scalar, b : scalar, pos : ivec2)
+  B : 'shared = transpose(a .* A[0..3, 0..5] + b)
+  y[pos] = B[mod(pos[0], 6), mod(pos[1], 4)]
+endfunction
+
+function y = tile(A : mat, a : scalar, b : scalar, h : int, w : int)
+  y = zeros(h, w)
+  parallel_do([h, w], A, y, a, b, tile_kernel)
+endfunction
+
+% A scalar computed by one thread of the block and a whole small vector, broadcast.
+function [] = __kernel__ broadcast_kernel(w : vec(4), x : vec, y : vec, pos : int)
+  c : 'shared = w[0] * w[1] + w[2]
+  v : 'shared = 2 .* w
+  y[pos] = c * x[pos] + v[mod(pos, 4)]
+endfunction
+
+function y = broadcast(w : vec, x : vec)
+  y = zeros(numel(x))
+  parallel_do(numel(x), w, x, y, broadcast_kernel)
+endfunction

@@ -153,6 +153,22 @@ impl<'m> Scan<'m, '_> {
 
 impl<'m> Visit<'m> for Scan<'m, '_> {
     fn visit_place(&mut self, p: &'m Place) {
+        if let PlaceKind::Field { base, .. } = &p.kind {
+            let mut owner = base.as_ref();
+            while let ExprKind::Field { base, .. } = &owner.kind {
+                owner = base;
+            }
+            if let ExprKind::Index { base: arr, indices } = &owner.kind {
+                if let Some(l) = Self::array_local(arr) {
+                    // A field of an element (`a[i].x = v`): its other fields are kept, so
+                    // the array is read as well as written.
+                    self.found.push((l, Access::WRITE));
+                    self.found.push((l, Access::READ));
+                    indices.iter().for_each(|i| self.visit_index(i));
+                    return;
+                }
+            }
+        }
         if let PlaceKind::Index { base, indices } = &p.kind {
             if let Some(l) = Self::array_local(base) {
                 self.found.push((l, Access::WRITE));

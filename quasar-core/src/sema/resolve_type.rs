@@ -244,6 +244,24 @@ impl TypeEnv<'_, '_> {
     }
 }
 
+/// Whether `name` is a type the language defines (`scalar`, `int32`, `string`, `vec`,
+/// `cmat3x3`, `cellvec` …), as opposed to one a program defines.
+pub fn is_builtin_type_name(name: &str) -> bool {
+    IntKind::from_name(name).is_some()
+        || matches!(
+            name,
+            "scalar"
+                | "cscalar"
+                | "string"
+                | "object"
+                | "thread_block"
+                | "function"
+                | "lambda_expr"
+                | "kernel_function"
+        )
+        || ArrayFamily::parse(name).is_some()
+}
+
 /// The parts of an array type name such as `ivec3`, `cmat`, `cube2x2x3`, `cellvec`.
 struct ArrayFamily {
     elem: Type,

@@ -59,12 +59,7 @@ impl Ctx<'_> {
                     ),
                 }
             }
-            PlaceKind::Field { .. } => unsupported(
-                place.span,
-                "class fields",
-                "keep the field in a separate array or number and pass that to the \
-                 kernel",
-            ),
+            PlaceKind::Field { base, field } => self.field_assign(place, base, field, op, v),
         }
     }
 
@@ -136,12 +131,9 @@ impl Ctx<'_> {
                     ),
                 }
             }
-            PlaceKind::Field { .. } => unsupported(
-                place.span,
-                "class fields",
-                "keep the field in a separate array or number and pass that to the \
-                 kernel",
-            ),
+            PlaceKind::Field { base, field } => {
+                self.field_assign(place, base, field, AssignOp::Assign, v)
+            }
         }
     }
 
@@ -165,7 +157,15 @@ impl Ctx<'_> {
             let lay = super::class::layout_of(self.module, &l.ty, span)?;
             let v = self.class_val(v, &lay, span)?;
             let dst = match cur {
-                Some(c @ Val::Class(_)) => c,
+                Some(c @ Val::Class(_)) => {
+                    // Through fresh registers: the new value may read the fields it replaces
+                    // (`p = point(x := p.y, y := p.x)`).
+                    let tmp = self.fresh_like(&v, span)?;
+                    self.copy_into(&tmp, v.clone(), span)?;
+                    self.copy_into(&c, tmp, span)?;
+                    self.frame_mut()?.locals.insert(id, c.clone());
+                    return Ok(c);
+                }
                 _ => self.fresh_like(&v, span)?,
             };
             self.copy_into(&dst, v, span)?;
@@ -315,7 +315,18 @@ impl Ctx<'_> {
                 "index a fixed-size vector variable or an array",
             );
         };
-        if !matches!(base.kind, ExprKind::Local(_)) {
+        if let (false, ExprKind::Field { field, .. }) = (Self::is_variable_place(base), &base.kind)
+        {
+            return unsupported(
+                span,
+                format!("writing one element of the vector field `{field}` of an array element"),
+                format!(
+                    "assign the whole field (`a[i].{field} = [x, y, z]`), or copy the element \
+                     into a variable, change it and store it"
+                ),
+            );
+        }
+        if !Self::is_variable_place(base) {
             return unsupported(
                 span,
                 "assigning to an element of a temporary vector",

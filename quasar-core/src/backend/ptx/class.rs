@@ -1,11 +1,12 @@
-//! Immutable classes in kernels (manual §2.2.6, chapter 7): a class value lives in registers,
-//! one value per field ([`Val::Class`]); kernel arguments of a class type and the elements of
+//! Classes in kernels (manual §2.2.6, chapter 7): a class value lives in registers, one
+//! value per field ([`Val::Class`]); a `mutable class` value is the thread's own (`p.x = 3`
+//! writes its registers, `class_fields.rs`); kernel arguments of a class type and the elements of
 //! arrays of classes have the layout of the host's `#[repr(C)]` struct of the class
 //! (`backend/rust/classes.rs`): fields in declaration order (inherited ones first), each at
 //! its offset rounded up to its alignment, the size rounded up to the largest alignment.
 //! Numbers, complex numbers (`Complex<T>`: two parts), fixed-size vectors (`[T; N]`) and
-//! such classes may be fields; `mutable class`es, dynamic classes and classes holding arrays
-//! or strings stay on the CPU, as the CPU back end says for kernels.
+//! such classes may be fields; dynamic classes, pointers and classes holding arrays or
+//! strings stay on the CPU, as the CPU back end says for kernels.
 
 use super::kernel::Ctx;
 use super::regs::{cplx_of, small_vec, NumTy, Reg, RegClass, Space, Val};
@@ -46,8 +47,8 @@ pub(super) struct ClassLayout {
     pub align: u32,
 }
 
-const INSTEAD: &str = "use an immutable `class` whose fields are numbers, complex numbers, \
-                       fixed-size vectors or such classes in kernels";
+const INSTEAD: &str = "use a `class` or `mutable class` whose fields are numbers, complex \
+                       numbers, fixed-size vectors or such classes in kernels";
 
 /// The layout of class type `ty` (`Type::Class`), or why it has none on the GPU.
 pub(super) fn layout_of(module: &Module, ty: &Type, span: Span) -> Res<Rc<ClassLayout>> {
@@ -62,8 +63,8 @@ fn layout(module: &Module, c: &ClassRef, span: Span, depth: usize) -> Res<Rc<Cla
         return unsupported(span, format!("the class {}", c.name), "define the class");
     };
     let ty = Type::Class(c.clone());
-    if d.mutable || d.dynamic || depth > 16 {
-        let kind = if d.dynamic { "dynamic class" } else { "mutable class" };
+    if d.dynamic || depth > 16 {
+        let kind = if d.dynamic { "dynamic class" } else { "deeply nested class" };
         return unsupported(span, format!("the {kind} {ty} in kernel code"), INSTEAD);
     }
     if !c.args.iter().all(Type::is_concrete) || d.params.len() != c.args.len() {
@@ -284,7 +285,7 @@ impl Ctx<'_> {
             return unsupported(
                 span,
                 format!("the field `{field}` of a value that is not a class value"),
-                "read fields of immutable class values in kernels",
+                "read fields of class values in kernels",
             );
         };
         match vals.into_iter().find(|(n, _)| n == field) {

@@ -36,7 +36,7 @@
 //!      `<a> = max(4, a_u)` and `<bytes>` is the size rounded up to `<a>` (RFC 2195). A call
 //!      branches on the tag to each function, inlined (`fnvalue.rs`). Functions capturing
 //!      anything else (arrays, other function values) are not passed to kernels;
-//!    * a value of an immutable class (`w : weights`): by value, `.align <a> .b8 name[<bytes>]`,
+//!    * a value of a class (`w : weights`, `mutable class` too): by value, `.align <a> .b8 name[<bytes>]`,
 //!      the bytes of the host's `#[repr(C)]` struct of the class (`class.rs` gives the
 //!      layout). An array of class values (`vec[pixel]`) is an array as above whose elements
 //!      are such structs;
@@ -81,6 +81,9 @@ mod assign;
 mod builtins;
 mod call;
 mod class;
+mod class_fields;
+#[cfg(test)]
+mod class_fields_tests;
 mod complex;
 mod coop;
 #[cfg(test)]

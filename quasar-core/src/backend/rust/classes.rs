@@ -99,12 +99,15 @@ pub(crate) fn class_repr(g: &Gen, ty: &Type, ctx: super::func::Ctx, span: Span) 
     }
     let k = class_index(g, c);
     if ctx != super::func::Ctx::Host {
-        // Kernels get class values by value, as plain old data.
-        if pointer || d.mutable || !pod_class(g, k) {
+        // Kernels get class values by value, as plain old data (a `mutable class` value is
+        // the thread's own: `p.x = 3` changes its copy, manual chapter 7).
+        if pointer || !pod_class(g, k) {
             return Err(unsupported(
                 span,
                 format_args!("{ty} in kernel and device functions"),
-                "use an immutable `class` whose fields are numbers or small vectors in kernels",
+                "use a `class` or `mutable class` whose fields are numbers, small vectors or \
+                 such classes in kernels (pointers and fields of `mutable class` type stay on \
+                 the host)",
             ));
         }
         return Ok(Repr::Class(k));
@@ -140,9 +143,25 @@ fn field_reprs(g: &Gen, k: usize, span: Span) -> GResult<Vec<(String, Repr)>> {
     let d = def(g, &c).ok_or_else(|| unsupported(span, "this class", "define the class"))?;
     let mut out = Vec::new();
     for (f, t) in d.fields_of(&c.args) {
-        out.push((f, super::repr::repr_in(g, &t, super::func::Ctx::Host, d.span)?));
+        out.push((f, field_repr(g, &t, d.span)?));
     }
     Ok(out)
+}
+
+/// How a class's struct holds a field of type `t`: as host code holds values, except that
+/// fixed-size vectors (`vec3`) are held in place, `[T; N]`, so that a class with such fields
+/// is plain old data (a kernel value, an element of an array of classes).
+pub(crate) fn field_repr(g: &Gen, t: &Type, span: Span) -> GResult<Repr> {
+    let fixed = match t {
+        Type::Array(a) => super::ty::fixed_shape(a)
+            .zip(super::ty::Num::of(&a.elem))
+            .map(|(s, n)| Repr::Fixed(n, s)),
+        _ => None,
+    };
+    match fixed {
+        Some(r) => Ok(r),
+        None => super::repr::repr_in(g, t, super::func::Ctx::Host, span),
+    }
 }
 
 /// The Rust items of every class instance registered while generating the module.
@@ -424,6 +443,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
         field_ty: &Type,
         span: Span,
     ) -> GResult<TokenStream> {
+        if let Some(t) = self.in_place_field_write(base, field, op, value, field_ty, span)? {
+            return Ok(t);
+        }
         let b = self.expr(base)?;
         if b.r == Repr::Value {
             return self.value_field_write(b, field, op, value, span);
@@ -504,6 +526,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
             (Repr::Obj(a), Repr::Ptr(b)) if self.class_within(*a, *b) => {
                 let ty = arc(*b);
                 quote!(::core::option::Option::Some(#t as #ty))
+            }
+            // A snapshot of a `mutable class` object as a value (a kernel argument, an
+            // element of an array of the class), and a new object holding a value.
+            (Repr::Obj(a), Repr::Class(b)) if self.class_within(*a, *b) => {
+                let layout = field_reprs(self.g, *b, span)?;
+                let s = struct_ident(*b);
+                let names: Vec<Ident> = layout.iter().map(|(f, _)| field_ident(f)).collect();
+                let gets: Vec<Ident> = layout.iter().map(|(f, _)| getter(f)).collect();
+                quote!({ let __o = #t; #s { #(#names: __o.#gets()),* } })
+            }
+            (Repr::Class(a), Repr::Obj(b)) if self.class_within(*a, *b) => {
+                let ty = arc(*b);
+                quote!((::std::sync::Arc::new(::std::sync::Mutex::new(#t)) as #ty))
             }
             (Repr::Obj(a), Repr::Obj(b)) if self.class_within(*a, *b) => {
                 let ty = arc(*b);

@@ -375,6 +375,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if *target == Repr::Value {
             return self.as_dynamic(v, span);
         }
+        // Elements of arrays of classes to and from objects (`p = a[i]`, `a[i] = p` for a
+        // `mutable class`): the element's value.
+        let (from, to) = match (&v.r, target) {
+            (Repr::Num(Num::Class(a)), Repr::Obj(_) | Repr::Ptr(_)) => {
+                (Repr::Class(*a), target.clone())
+            }
+            (Repr::Obj(_) | Repr::Ptr(_), Repr::Num(Num::Class(b))) => {
+                (v.r.clone(), Repr::Class(*b))
+            }
+            _ => (v.r.clone(), target.clone()),
+        };
+        let v = V { t: v.t, r: from };
+        let target = &to;
         if matches!(v.r, Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_) | Repr::Null) {
             return self.convert_class(&v, target, span);
         }

@@ -43,6 +43,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 let idx = self.host_positions(indices, span)?;
                 quote!(#q::get_elem(&#bt, #name, &#idx, #mode)?)
             }
+            // An element of an array of a `mutable class`: a new object holding its value
+            // (the array keeps its own; `a[i].x = v` writes the element in place).
+            Repr::Obj(k) if n == Num::Class(*k) => {
+                let idx = self.host_positions(indices, span)?;
+                let tr = super::classes::trait_ident(*k);
+                quote!((::std::sync::Arc::new(::std::sync::Mutex::new(#q::get_elem(&#bt, #name, &#idx, #mode)?)) as ::std::sync::Arc<dyn #tr>))
+            }
             _ => {
                 return Err(unsupported(
                     span,
@@ -124,7 +131,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     }
 
     /// Host element positions as a `Vec<i64>` expression (numbers and position vectors).
-    fn host_positions(&mut self, indices: &[Index], span: Span) -> GResult<TokenStream> {
+    pub(super) fn host_positions(&mut self, indices: &[Index], span: Span) -> GResult<TokenStream> {
         let mut pushes = Vec::new();
         for ix in indices {
             match ix {

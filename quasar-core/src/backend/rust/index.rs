@@ -113,14 +113,32 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 Ok(quote!(#t;))
             }
             Repr::Fixed(n, shape) => {
-                let ExprKind::Local(id) = &base.kind else {
-                    return Err(unsupported(
-                        span,
-                        "writing into a temporary vector",
-                        "assign the vector to a variable, write into the variable, then use it",
-                    ));
-                };
-                let target = self.local(*id);
+                // A vector variable, or a vector field of a class value in a variable.
+                let target =
+                    match &base.kind {
+                        ExprKind::Local(id) => self.local(*id),
+                        ExprKind::Field { field, .. } => {
+                            self.fixed_field_place(base).ok_or_else(|| {
+                                unsupported(
+                                    span,
+                                    format_args!(
+                                        "writing one element of the vector field `{field}` of an \
+                                     array element"
+                                    ),
+                                    format_args!(
+                                        "assign the whole field (`a[i].{field} = [x, y, z]`), or \
+                                     copy the element into a variable, change it and store it"
+                                    ),
+                                )
+                            })?
+                        }
+                        _ => return Err(unsupported(
+                            span,
+                            "writing into a temporary vector",
+                            "assign the vector to a variable, write into the variable, then use \
+                             it",
+                        )),
+                    };
                 let comps = self.components(indices, span)?;
                 let v = if let Some(bop) =
                     super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign)
@@ -167,6 +185,25 @@ impl<'g, 'm> FnGen<'g, 'm> {
         span: Span,
         node: NodeId,
     ) -> GResult<TokenStream> {
+        self.view_access_field(base, view, n, rank, cs, write, &[], span, node)
+    }
+
+    /// [`Self::view_access`], writing the field `field` (a path such as `f_a.f_b`) of a class
+    /// element instead of the whole element when `field` is not empty: `=` stores the field,
+    /// a compound assignment updates it atomically (as on elements of numbers).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn view_access_field(
+        &mut self,
+        base: &Expr,
+        view: &TokenStream,
+        n: Num,
+        rank: Option<u8>,
+        cs: super::components::Comps,
+        write: Option<(AssignOp, TokenStream)>,
+        field: &[proc_macro2::Ident],
+        span: Span,
+        node: NodeId,
+    ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let (pre, comps) = (&cs.pre, &cs.list);
         let mut mode = self.access_mode(base);
@@ -179,6 +216,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let r = rank.map(|r| r as usize).unwrap_or(k);
         let name = self.array_name(base);
         let geom = match &base.kind {
+            // A field is written through the element's address (the general form below).
+            _ if !field.is_empty() => None,
             ExprKind::Local(id) if self.geom.get(id) == Some(&k) => {
                 let n = &self.names[id.0 as usize];
                 Some((quote::format_ident!("{}__n", n), quote::format_ident!("{}__s", n), k))
@@ -190,8 +229,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
             .collect();
         // In the interior every component is in bounds: no extents, no test, one offset (the
         // atomic compound assignments keep the general form).
-        let all_fast =
-            k > 0 && fast.iter().all(|&f| f) && matches!(write, None | Some((AssignOp::Assign, _)));
+        let all_fast = k > 0
+            && field.is_empty()
+            && fast.iter().all(|&f| f)
+            && matches!(write, None | Some((AssignOp::Assign, _)));
         let mut lets = Vec::new();
         // The components (`__i{d}`) and, with the block's geometry, the extents used (`__n{d}`).
         let mut is: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
@@ -366,7 +407,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 _ => {}
             }
         }
+        // The field's address in the element (`__f`), for a field write.
+        let at_field = quote!(let __f = unsafe { ::core::ptr::addr_of_mut!((*#un::element(&__v, __off)) #(.#field)*) };);
         let body = match write {
+            Some((AssignOp::Assign, v)) if !field.is_empty() => {
+                quote!({ let __x = #v; if __ok { #at_field unsafe { __f.write(__x) } } else #on_fail_write })
+            }
             None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
             Some((AssignOp::Assign, v)) if zero_outside => {
@@ -402,6 +448,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     _ => None,
                 };
                 let update = match private {
+                    // A field of a class element (class arrays are never private copies).
+                    _ if !field.is_empty() => {
+                        quote!(#at_field #rt::run::atomic::#f(__f, __x))
+                    }
                     Some(flag) => {
                         let g = quote::format_ident!("acc_{}", f.to_string());
                         quote!(#rt::qstd::rt::#g(#flag, #un::element(&__v, __off), __x))

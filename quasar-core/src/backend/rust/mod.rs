@@ -19,6 +19,7 @@ mod barrier;
 mod bits;
 mod builtins;
 mod call;
+mod class_fields;
 mod classes;
 mod collapse;
 mod components;

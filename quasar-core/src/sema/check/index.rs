@@ -306,12 +306,47 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }))
     }
 
+    /// In a kernel, the parameter a field chain `p.a.b` starts from (its name), if any.
+    fn kernel_param_root(&self, mut e: &ir::Expr) -> Option<String> {
+        if self.kind != crate::syntax::ast::FunctionKind::Kernel {
+            return None;
+        }
+        while let ir::ExprKind::Field { base, .. } = &e.kind {
+            e = base;
+        }
+        match &e.kind {
+            ir::ExprKind::Local(id) => {
+                let l = self.locals.get(id.0 as usize)?;
+                (l.role == ir::LocalRole::Param).then(|| l.name.clone())
+            }
+            _ => None,
+        }
+    }
+
     /// The place an assignment writes: an element or slice `A[i]`, or a field `p.x`.
     pub fn lower_place(&mut self, target: &'a Expr) -> ir::Place {
         let span = target.span;
         match &target.kind {
             ExprKind::Index { base, indices } => {
                 let b = self.lower_expr(base);
+                // `p.v[i] = x` changes the field `v` of `p`.
+                if let ir::ExprKind::Field { base: owner, field } = &b.kind {
+                    if let Type::Class(c) = &owner.ty {
+                        let def = self.class_def(c.id);
+                        if !def.mutable && !def.dynamic {
+                            let d = Diagnostic::error(span, format!("cannot change the field `{field}` of a `{}` value", def.name))
+                                .with_note(format!("`{}` is an immutable class; declare it `mutable class` to change its fields", def.name));
+                            self.report(d);
+                        } else if let Some(p) = self.kernel_param_root(&b) {
+                            let d = Diagnostic::error(
+                                span,
+                                format!("cannot change the field `{field}` of the kernel parameter `{p}`"),
+                            )
+                            .with_note(format!("a class value passed to a kernel is a copy; copy it into a local (`q = {p}`) and change that"));
+                            self.report(d);
+                        }
+                    }
+                }
                 if let Type::Array(a) = &b.ty {
                     if a.mods.is_const {
                         let d = Diagnostic::error(
@@ -332,6 +367,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     if !def.mutable && !def.dynamic {
                         let d = Diagnostic::error(span, format!("cannot change the field `{}` of a `{}` value", name.name, def.name))
                             .with_note(format!("`{}` is an immutable class; declare it `mutable class` to change its fields", def.name));
+                        self.report(d);
+                    } else if let Some(p) = self.kernel_param_root(&b) {
+                        // A class value passed to a kernel is the launch's copy: its changes
+                        // could not reach the caller's object.
+                        let d = Diagnostic::error(
+                            span,
+                            format!(
+                                "cannot change the field `{}` of the kernel parameter `{p}`",
+                                name.name
+                            ),
+                        )
+                        .with_note(format!(
+                            "a class value passed to a kernel is a copy; copy it into a local \
+                             (`q = {p}`) and change that, or pass an array of `{}` and write \
+                             its elements (`a[pos].{} = …`)",
+                            def.name, name.name
+                        ));
                         self.report(d);
                     }
                 }

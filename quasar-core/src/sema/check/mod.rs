@@ -31,8 +31,11 @@ mod recursion;
 mod reductions;
 mod reductions_assign;
 mod reductions_match;
+mod reductions_safety;
+mod reductions_sum;
 mod scope;
 mod shared_designators;
+mod shared_fetch;
 mod stmt;
 mod type_value;
 mod unavailable;
@@ -116,6 +119,15 @@ pub fn check_program_main(
     cx.diags.append(&mut desugar_diags);
     let reductions = cx.decls.reductions.clone();
     cx.rules = reductions::prepare(&reductions, &mut cx.diags);
+    cx.reduction_safety = reductions_safety::safety_level(&program.body, &mut cx.diags);
+    let top_level = reductions_safety::top_level_names(&program.body);
+    reductions_safety::check_definitions(
+        &cx.rules,
+        &cx.decls,
+        &top_level,
+        cx.reduction_safety,
+        &mut cx.diags,
+    );
     cx.unavailable = unavailable.to_vec();
     let loaded: Vec<&str> = imports.iter().map(|(path, _)| *path).collect();
     cx.check_imports(&loaded);
@@ -188,6 +200,8 @@ pub(crate) struct Checker<'a> {
     /// The closure classes of untyped lambdas (`closure_class.rs`), by `ClassId` from
     /// `ClassId::CLOSURE_BASE`.
     closure_classes: Vec<closure_class::ClosureClass<'a>>,
+    /// How unsafe reductions are reported (`reductions_safety.rs`).
+    reduction_safety: reductions_safety::SafetyLevel,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -254,6 +268,7 @@ impl<'a> Checker<'a> {
             unavailable: Vec::new(),
             rules: Vec::new(),
             closure_classes: Vec::new(),
+            reduction_safety: reductions_safety::SafetyLevel::default(),
         }
     }
 

@@ -20,11 +20,14 @@
 //! the remaining arguments as one cell, spread again by `...args`. Assignment patterns are
 //! tried at assignment statements (`reductions_assign.rs`).
 //!
-//! Not supported, each a compile error naming it: variadic variables elsewhere (sums of a
-//! variable number of terms), patterns of other shapes (matrices, lambdas), and reductions
-//! that rewrite into each other (§4.9.3).
+//! Variadic sums (`sum([lambda*f(x).^2])`, §4.9.5's second form) are matched by
+//! `reductions_sum.rs`; the safety checks of §4.9.3 are in `reductions_safety.rs`.
+//!
+//! Not supported, each a compile error naming it: variadic variables elsewhere, patterns of
+//! other shapes (matrices, lambdas), and reductions that rewrite into each other (§4.9.3).
 
 use super::expr::unknown;
+use super::reductions_safety::{different_patterns, same_result, SafetyLevel};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Const};
@@ -62,12 +65,18 @@ pub(super) struct Rule<'a> {
     pub type_params: Vec<String>,
     /// The variadic variable (`...args`), the last argument of the pattern's call (§4.9.5).
     pub variadic: Option<String>,
+    /// The term of a variadic sum pattern `sum([lambda*f(x).^2])` (§4.9.5's second form,
+    /// `reductions_sum.rs`): such a rule is tried at sums only.
+    pub sum_term: Option<&'a Expr>,
 }
 
 impl Rule<'_> {
     /// Whether the rule is tried at an expression whose root is `key`: a variadic rule at
     /// calls with at least its fixed arguments.
     pub(super) fn tried_at(&self, key: &RootKey) -> bool {
+        if self.sum_term.is_some() {
+            return false;
+        }
         match (&self.root, key) {
             (RootKey::Call(f, n), RootKey::Call(g, m))
             | (RootKey::Method(f, n), RootKey::Method(g, m))
@@ -151,33 +160,42 @@ fn shape_name(e: &Expr) -> &'static str {
     }
 }
 
-/// Whether `e` may appear inside a pattern (below its root).
-fn inner_pattern_error<'e>(e: &'e Expr, vars: &[&str]) -> Option<&'e Expr> {
+/// Whether `e` may appear inside a pattern (below its root). `sum`: in the term of a
+/// variadic sum, where a variable may be called on a variable (`f(x)`).
+fn inner_pattern_error<'e>(e: &'e Expr, vars: &[&str], sum: bool) -> Option<&'e Expr> {
+    let inner = |x: &'e Expr| inner_pattern_error(x, vars, sum);
     match &e.kind {
         ExprKind::Ident(_) | ExprKind::Number(_) | ExprKind::Str(_) => None,
-        ExprKind::Paren(items) if items.len() == 1 => inner_pattern_error(&items[0], vars),
+        ExprKind::Paren(items) if items.len() == 1 => inner(&items[0]),
         ExprKind::Call { callee, args, .. } => match &callee.kind {
             ExprKind::Ident(f)
                 if !vars.contains(&f.as_str()) && args.iter().all(|a| a.name.is_none()) =>
             {
-                args.iter().find_map(|a| inner_pattern_error(&a.value, vars))
+                args.iter().find_map(|a| inner(&a.value))
+            }
+            ExprKind::Ident(_)
+                if sum
+                    && matches!(args.as_slice(), [a] if a.name.is_none()
+                        && matches!(&a.value.kind, ExprKind::Ident(x) if vars.contains(&x.as_str()))) =>
+            {
+                None
             }
             _ => Some(e),
         },
-        ExprKind::Binary { lhs, rhs, .. } => {
-            inner_pattern_error(lhs, vars).or_else(|| inner_pattern_error(rhs, vars))
-        }
-        ExprKind::Unary { operand, .. } => inner_pattern_error(operand, vars),
-        ExprKind::Field { base, .. } => inner_pattern_error(base, vars),
+        ExprKind::Binary { lhs, rhs, .. } => inner(lhs).or_else(|| inner(rhs)),
+        ExprKind::Unary { operand, .. } => inner(operand),
+        ExprKind::Field { base, .. } => inner(base),
+        // An equation, in the arguments of a symbolic operation (`solve(a*x = b, x)`).
+        ExprKind::Assign { op: AssignOp::Assign, lhs, rhs } => inner(lhs).or_else(|| inner(rhs)),
         _ => Some(e),
     }
 }
 
 /// Whether a pattern (of the shapes `prepare` accepts) mentions the variable `name`.
-fn mentions(e: &Expr, name: &str) -> bool {
+pub(super) fn mentions(e: &Expr, name: &str) -> bool {
     match &e.kind {
         ExprKind::Ident(n) => n == name,
-        ExprKind::Paren(items) => items.iter().any(|x| mentions(x, name)),
+        ExprKind::Paren(items) | ExprKind::Matrix(items) => items.iter().any(|x| mentions(x, name)),
         ExprKind::Call { callee, args, .. } | ExprKind::Index { base: callee, indices: args } => {
             mentions(callee, name) || args.iter().any(|a| mentions(&a.value, name))
         }
@@ -203,11 +221,17 @@ pub(super) fn type_mentions(t: &ast::TypeExpr, name: &str) -> bool {
     }
 }
 
-/// The variadic variable of `def`, when it is the last argument of the pattern's call and
-/// appears nowhere else in the pattern (the one form of manual §4.9.5 supported).
-fn variadic_of(def: &ast::Reduction) -> Result<Option<String>, Diagnostic> {
+/// The variadic form of `def` (manual §4.9.5): the variadic variable that is the last
+/// argument of the pattern's call and appears nowhere else in the pattern, or the term of a
+/// sum `sum([term])` in which the variadic variables appear (`reductions_sum.rs`).
+#[allow(clippy::type_complexity)]
+fn variadic_of(def: &ast::Reduction) -> Result<(Option<String>, Option<&Expr>), Diagnostic> {
     let variadic: Vec<&ast::Param> = def.params.iter().filter(|p| p.variadic).collect();
-    let Some(p) = variadic.first() else { return Ok(None) };
+    let Some(p) = variadic.first() else { return Ok((None, None)) };
+    let names: Vec<&str> = variadic.iter().map(|p| p.name.name.as_str()).collect();
+    if let Some(term) = super::reductions_sum::sum_term(&def.pattern, &names) {
+        return Ok((None, Some(term)));
+    }
     let name = p.name.name.as_str();
     let last_of_call = match root_of(&def.pattern) {
         Some((RootKey::Call(..) | RootKey::Method(..), ops, _)) => {
@@ -222,12 +246,12 @@ fn variadic_of(def: &ast::Reduction) -> Result<Option<String>, Diagnostic> {
         return Err(Diagnostic::error(
             p.span,
             format!(
-                "this variadic reduction (`...{name}`, manual §4.9.5) is not supported: a variadic variable is supported only as the last argument of the pattern's call"
+                "this variadic reduction (`...{name}`, manual §4.9.5) is not supported: a variadic variable is supported as the last argument of the pattern's call, or in the term of a sum `sum([…])`"
             ),
         )
-        .with_note("as in `reduction (a : string, ...args : vec[??]) -> myprint(a, args) = handler(a, ...args)`; patterns that capture a variable number of terms are not supported"));
+        .with_note("as in `reduction (a : string, ...args : vec[??]) -> myprint(a, args) = handler(a, ...args)` or `reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = mysum(f, lambda)`"));
     }
-    Ok(Some(name.to_string()))
+    Ok((Some(name.to_string()), None))
 }
 
 /// Checks every reduction of the program; the valid ones become rules, in order.
@@ -237,7 +261,7 @@ pub(super) fn prepare<'a>(
 ) -> Vec<Rule<'a>> {
     let mut rules = Vec::new();
     for &def in reductions {
-        let variadic = match variadic_of(def) {
+        let (variadic, sum_term) = match variadic_of(def) {
             Ok(v) => v,
             Err(d) => {
                 diags.push(d);
@@ -274,7 +298,11 @@ pub(super) fn prepare<'a>(
                 continue;
             }
         }
-        if let Some(bad) = operands.iter().find_map(|o| inner_pattern_error(o, &vars)) {
+        let inner_error = match sum_term {
+            Some(term) => inner_pattern_error(term, &vars, true),
+            None => operands.iter().find_map(|o| inner_pattern_error(o, &vars, false)),
+        };
+        if let Some(bad) = inner_error {
             diags.push(
                 Diagnostic::error(bad.span, format!("{} inside a reduction's pattern is not supported", shape_name(bad)))
                     .with_note("inside a pattern: variables, numbers, strings, calls of named functions, operators and fields"),
@@ -299,7 +327,7 @@ pub(super) fn prepare<'a>(
                 continue;
             }
         }
-        rules.push(Rule { def, root, type_params, variadic });
+        rules.push(Rule { def, root, type_params, variadic, sum_term });
     }
     report_cycles(&rules, diags);
     rules
@@ -366,6 +394,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Lowers `e` through the reductions whose pattern root has its shape; `None` when no
     /// rule has that root (the caller lowers it as usual).
     pub(super) fn lower_reduced(&mut self, e: &'a Expr) -> Option<ir::Expr> {
+        if let Some(v) = self.lower_sum_reduced(e) {
+            return Some(v);
+        }
         let (key, operands, colons) = root_of(e)?;
         if let RootKey::Assign(..) = key {
             // Assignments are reduced as statements (`reductions_assign.rs`).
@@ -385,9 +416,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .filter(|(_, r)| r.tried_at(&key))
             .map(|(i, _)| i)
             .collect();
-        if candidates.is_empty()
-            || operands.iter().any(|o| matches!(o.kind, ExprKind::Lambda(_) | ExprKind::Spread(_)))
-        {
+        let symbolic = matches!(&key, RootKey::Call(f, _) if !self.defines(f));
+        if candidates.is_empty() {
+            // Inside a replacement, a call of a name nothing defines is a symbolic operation
+            // that failed (`solve(…)` of `argmin(f, x) = solve(diff(f, x) = 0, x)`).
+            return (symbolic && !self.reduction_sites.is_empty())
+                .then(|| self.symbolic_failure(e));
+        }
+        if operands.iter().any(|o| matches!(o.kind, ExprKind::Lambda(_) | ExprKind::Spread(_))) {
             return None;
         }
         if self.reduction_depth >= MAX_REDUCTION_DEPTH {
@@ -396,34 +432,46 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
             return Some(unknown(e.span));
         }
-        let lowered: Vec<ir::Expr> = operands.iter().map(|o| self.lower_expr(o)).collect();
+        let lowered: Vec<ir::Expr> =
+            operands.iter().map(|o| self.lower_operand(o, symbolic)).collect();
         let values: Vec<ir::Expr> = lowered.iter().map(|v| self.value_of(v.clone())).collect();
         let matches = self.matching_rules(&candidates, &values, &colons);
         // Each rule in turn: a condition that holds ends the chain, one that fails skips the
         // rule, one known only at run time becomes a branch.
         let mut branches: Vec<(ir::Expr, ir::Expr)> = Vec::new();
         let mut last = None;
-        for m in matches {
+        let mut matches = matches.into_iter();
+        for m in matches.by_ref() {
+            let chosen = m.def;
+            self.reduction_sites.push(e.span);
             let (cond, value) = self.with_match(m, |l, def| {
                 let cond = def.condition.as_ref().map(|c| l.lower_condition(c));
                 let value = match cond.as_ref().and_then(|c| c.constant().map(truthy)) {
                     Some(false) => None,
-                    _ => Some(l.lower_expr(&def.replacement)),
+                    _ => {
+                        l.check_non_local(def, e.span);
+                        Some(l.lower_expr(&def.replacement))
+                    }
                 };
                 (cond, value)
             });
+            self.reduction_sites.pop();
             let verdict = cond.as_ref().map(|c| c.constant().map(truthy));
             match (verdict, value, cond) {
                 (Some(None), Some(v), Some(c)) => branches.push((c, v)),
                 (_, Some(v), _) => {
-                    last = Some(v);
+                    last = Some((v, chosen));
                     break;
                 }
                 _ => {}
             }
         }
-        let mut result = match last {
+        if let (Some((v, chosen)), true) = (&last, branches.is_empty()) {
+            self.check_conflicts(e, v, chosen, matches.collect());
+        }
+        let mut result = match last.map(|(v, _)| v) {
             Some(v) => v,
+            None if symbolic && branches.is_empty() => return Some(self.symbolic_failure(e)),
             None => self.lower_as_written(e, &operands, lowered),
         };
         for (cond, then) in branches.into_iter().rev() {
@@ -436,6 +484,78 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             result = ir::Expr::new(kind, ty, e.span);
         }
         Some(result)
+    }
+
+    /// Whether `f` names something a call can call without a reduction: a variable, a
+    /// function, a built-in or a type.
+    fn defines(&self, f: &str) -> bool {
+        self.names.contains_key(f)
+            || self.outer.as_ref().is_some_and(|o| o.find(f).is_some())
+            || self.cx.decls.lookup_function(self.scope, f).is_some()
+            || self.cx.decls.type_names.contains_key(f)
+            || crate::sema::builtins::lookup(f).is_some()
+            || crate::sema::resolve_type::is_builtin_type_name(f)
+            || f.starts_with('$')
+            || matches!(f, "parallel_do" | "serial_do")
+    }
+
+    /// An operand of a pattern's root. In the arguments of a call of a name that only
+    /// reductions give a meaning (a symbolic operation, manual §4.9.1), `a = b` is an
+    /// equation, `a == b`, as in `solve(diff(f, x) = 0, x)`.
+    fn lower_operand(&mut self, o: &'a Expr, symbolic: bool) -> ir::Expr {
+        match &o.kind {
+            ExprKind::Assign { op: AssignOp::Assign, lhs, rhs } if symbolic => {
+                self.lower_binary(BinaryOp::Eq, lhs, rhs, o.span)
+            }
+            _ => self.lower_expr(o),
+        }
+    }
+
+    /// The error for a symbolic operation (a call of a name only reductions define) that no
+    /// reduction rewrites (manual §4.9.1: "Symbolic operation failed - no reductions
+    /// available for …"), with the expression the user wrote when it comes from a
+    /// replacement.
+    fn symbolic_failure(&mut self, e: &Expr) -> ir::Expr {
+        let mut d = Diagnostic::error(
+            e.span,
+            format!(
+                "symbolic operation failed: no reduction applies to `{}`",
+                crate::syntax::printer::print_expr(e)
+            ),
+        )
+        .with_note("it names no function: only reductions can give it a meaning (manual §4.9.1), and none of their patterns and types matches these arguments");
+        if let Some(site) = self.reduction_sites.first() {
+            d = d.with_secondary(*site, "in the replacement of the reduction applied here");
+        }
+        self.report(d);
+        unknown(e.span)
+    }
+
+    /// Reports a conflict (manual §4.9.3) when one of the `others` (rules that also match
+    /// `e`, ranked after the `chosen` one) applies unconditionally, has another pattern, and
+    /// gives another result than `value`.
+    fn check_conflicts(
+        &mut self,
+        e: &Expr,
+        value: &ir::Expr,
+        chosen: &'a ast::Reduction,
+        others: Vec<super::reductions_match::Match<'a>>,
+    ) {
+        if self.cx.reduction_safety == SafetyLevel::Off {
+            return;
+        }
+        for m in others {
+            let other = m.def;
+            if other.condition.is_some() || !different_patterns(chosen, other) {
+                continue;
+            }
+            let alternative =
+                self.lower_aside(|l| l.with_match(m, |l, def| l.lower_expr(&def.replacement)));
+            if !same_result(value, &alternative) {
+                self.report_conflict(e.span, chosen, other);
+                return;
+            }
+        }
     }
 
     /// A lowered operand as one value (the first result of a call with several).
@@ -556,7 +676,7 @@ endfunction";
 
     #[test]
     fn unsupported_forms_are_named() {
-        let e = errors("reduction (x, ...f) -> sum([f(x)]) = 1");
+        let e = errors("reduction (x, ...f) -> prod([f(x)]) = 1");
         assert!(e.iter().any(|m| m.contains("variadic")), "{e:?}");
         let e = errors("reduction (a, ...b) -> g(b, a) = 1");
         assert!(e.iter().any(|m| m.contains("last argument")), "{e:?}");
@@ -589,6 +709,33 @@ function [a, b, c] = f(t : scalar)
 endfunction";
         let b = body(src, "f");
         assert!(!b.contains("sum_of") && !b.contains("twice"), "{b}");
+    }
+
+    #[test]
+    fn a_symbolic_argmin_rewritten_through_an_equation() {
+        let src = "reduction (x : scalar, a : scalar) -> diff((x - a)^2, x) = 2*(x - a)
+reduction (x : scalar, a : scalar, c : scalar) -> solve(c*(x - a) = 0, x) = a
+reduction (f, x : scalar) -> argmin(f, x) = solve(diff(f, x) = 0, x)
+function y = best(t : scalar)
+    symbolic x : scalar
+    y = argmin((x - t)^2, x)
+endfunction";
+        let b = body(src, "best");
+        assert!(!b.contains("argmin") && !b.contains("solve") && !b.contains("diff"), "{b}");
+    }
+
+    #[test]
+    fn a_symbolic_operation_no_reduction_rewrites_is_named() {
+        let e = errors(
+            "reduction (x : scalar, a : scalar) -> diff(a, x) = 0
+reduction (f, x : scalar) -> argmin(f, x) = solve(diff(f, x) = 0, x)
+symbolic x : scalar
+print argmin((x-2)^2, x)",
+        );
+        let want = "symbolic operation failed: no reduction applies to `solve(diff(f, x) = 0, x)`";
+        assert!(e.iter().any(|m| m.contains(want)), "{e:?}");
+        let e = errors("reduction (x : scalar) -> twice(x) = 2 * x\ny = twice(\"a\")");
+        assert!(e.iter().any(|m| m.contains("no reduction applies to `twice(\"a\")`")), "{e:?}");
     }
 
     #[test]

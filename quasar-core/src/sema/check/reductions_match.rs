@@ -22,7 +22,7 @@ pub(super) fn peel(v: &ir::Expr) -> &ir::Expr {
 
 /// Whether two lowered expressions compute the same value (the same variable used twice in
 /// a pattern, as `x` in `diff(x^a, x)`).
-fn same_value(a: &ir::Expr, b: &ir::Expr) -> bool {
+pub(super) fn same_value(a: &ir::Expr, b: &ir::Expr) -> bool {
     use ir::ExprKind as K;
     let all = |x: &[ir::Expr], y: &[ir::Expr]| {
         x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
@@ -245,7 +245,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// Matches part of a pattern against a lowered value, binding variables.
-    fn match_value(
+    pub(super) fn match_value(
         &self,
         p: &Expr,
         v: &ir::Expr,
@@ -261,6 +261,30 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     Some((_, earlier)) => same_value(peel(earlier), peel(v)),
                     None => {
                         binds.push((n.clone(), v.clone()));
+                        true
+                    }
+                };
+            }
+            // A variable called on a variable, `f(x)` in the term of a variadic sum (§4.9.5,
+            // `reductions_sum.rs`): `f` takes the value itself (made a function of `x`
+            // later); `x`, when nothing bound it yet, the one variable the value reads.
+            ExprKind::Call { callee, args, .. } if matches!(&callee.kind, ExprKind::Ident(f) if vars.contains(&f.as_str())) =>
+            {
+                let (ExprKind::Ident(f), [arg]) = (&callee.kind, args.as_slice()) else {
+                    return false;
+                };
+                let ExprKind::Ident(a) = &arg.value.kind else { return false };
+                if !vars.contains(&a.as_str()) {
+                    return false;
+                }
+                if binds.iter().all(|(n, _)| n != a) {
+                    let Some(x) = self.only_variable(v) else { return false };
+                    binds.push((a.clone(), x));
+                }
+                return match binds.iter().find(|(n, _)| n == f) {
+                    Some((_, earlier)) => same_value(peel(earlier), peel(v)),
+                    None => {
+                        binds.push((f.clone(), v.clone()));
                         true
                     }
                 };
@@ -304,11 +328,39 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             (ExprKind::Unary { op, operand }, ir::ExprKind::Unary { op: o, operand: x }) => {
                 super::operators::ir_unary(*op) == *o && self.match_value(operand, x, vars, binds)
             }
+            // An equation of a symbolic operation's arguments, lowered as `a == b`.
+            (
+                ExprKind::Assign { op: ast::AssignOp::Assign, lhs, rhs },
+                ir::ExprKind::Binary { op: ir::BinaryOp::Eq, lhs: l, rhs: r },
+            ) => self.match_value(lhs, l, vars, binds) && self.match_value(rhs, r, vars, binds),
             (ExprKind::Field { base, name }, ir::ExprKind::Field { base: b, field }) => {
                 name.name == *field && self.match_value(base, b, vars, binds)
             }
             _ => false,
         }
+    }
+}
+
+impl FnLowerer<'_, '_> {
+    /// The one variable `v` reads, when it reads exactly one.
+    fn only_variable(&self, v: &ir::Expr) -> Option<ir::Expr> {
+        use crate::ir::visit::{walk_expr, Visit};
+        struct Reads(Vec<ir::LocalId>);
+        impl<'b> Visit<'b> for Reads {
+            fn visit_expr(&mut self, e: &'b ir::Expr) {
+                if let ir::ExprKind::Local(id) = e.kind {
+                    if !self.0.contains(&id) {
+                        self.0.push(id);
+                    }
+                }
+                walk_expr(self, e)
+            }
+        }
+        let mut reads = Reads(Vec::new());
+        reads.visit_expr(v);
+        let [id] = reads.0.as_slice() else { return None };
+        let ty = self.locals[id.0 as usize].ty.clone();
+        Some(ir::Expr::new(ir::ExprKind::Local(*id), ty, v.span))
     }
 }
 

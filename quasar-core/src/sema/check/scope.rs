@@ -100,6 +100,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub prelowered: HashMap<*const ast::Expr, ir::Expr>,
     /// How deep replacements are nested now.
     pub reduction_depth: u32,
+    /// Where the reductions whose replacements are being lowered were applied, outermost
+    /// first (named by errors inside a replacement).
+    pub reduction_sites: Vec<Span>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -135,6 +138,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             reduction_frames: Vec::new(),
             prelowered: HashMap::new(),
             reduction_depth: 0,
+            reduction_sites: Vec::new(),
         }
     }
 

@@ -10,9 +10,14 @@
 //!   kernel's special parameters when it does not declare them). With `+=` the threads of
 //!   all blocks combine atomically, as every `+=` on array elements in a kernel does.
 //!
-//! The other forms the manual describes (initialising with any other expression, designators
-//! in loops, in device functions) are compile errors that say what to write instead.
+//! * `S : 'shared = expr` with any other initialiser is a fetch and broadcast
+//!   (`shared_fetch.rs`): the block computes `expr` into shared memory, its threads sharing
+//!   the elements, then synchronises.
+//!
+//! Designators in loops and in device functions are compile errors that say what to write
+//! instead.
 
+use super::shared_fetch::{add_params, fetch, Env};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -27,7 +32,7 @@ pub(super) fn rewrite<'p>(program: &'p Program, diags: &mut Vec<Diagnostic>) -> 
         return Cow::Borrowed(program);
     }
     let mut p = program.clone();
-    rewrite_body(&mut p.body, diags);
+    rewrite_body(&mut p.body, diags, &Env::new());
     Cow::Owned(p)
 }
 
@@ -72,7 +77,8 @@ fn is_shared(ty: &TypeExpr) -> bool {
 
 /// Rewrites the kernels among the functions defined in `body` (at any depth) and reports
 /// designators outside kernel bodies.
-fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>) {
+/// `env` holds the arrays of the enclosing functions' parameters (a nested kernel reads them).
+fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
     for s in body.iter_mut() {
         if let Some((name, span, _)) = designator(s) {
             // Not at the top level of a kernel body (those were rewritten by `rewrite_kernel`).
@@ -92,30 +98,32 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>) {
         }
         match &mut s.kind {
             StmtKind::Function(f) => {
+                let mut inner = env.clone();
+                add_params(&mut inner, &f.params);
                 if f.kind == FunctionKind::Kernel {
-                    rewrite_kernel(f, diags);
+                    rewrite_kernel(f, diags, &inner);
                 }
-                rewrite_body(&mut f.body, diags);
+                rewrite_body(&mut f.body, diags, &inner);
             }
             StmtKind::If { branches, else_body } => {
                 for (_, b) in branches {
-                    rewrite_body(b, diags);
+                    rewrite_body(b, diags, env);
                 }
                 if let Some(b) = else_body {
-                    rewrite_body(b, diags);
+                    rewrite_body(b, diags, env);
                 }
             }
             StmtKind::For { body, .. }
             | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => rewrite_body(body, diags),
+            | StmtKind::Repeat { body, .. } => rewrite_body(body, diags, env),
             StmtKind::Match { arms, .. } => {
                 for a in arms {
-                    rewrite_body(&mut a.body, diags);
+                    rewrite_body(&mut a.body, diags, env);
                 }
             }
             StmtKind::Try { body, catch_body, .. } => {
-                rewrite_body(body, diags);
-                rewrite_body(catch_body, diags);
+                rewrite_body(body, diags, env);
+                rewrite_body(catch_body, diags, env);
             }
             _ => {}
         }
@@ -123,7 +131,7 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>) {
 }
 
 /// Rewrites the top-level designators of kernel `f` and the stores of those variables.
-fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>) {
+fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
     let mut designated: Vec<String> = Vec::new();
     let mut out = Vec::with_capacity(f.body.len());
     let body = std::mem::take(&mut f.body);
@@ -141,23 +149,28 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>) {
                 "uninit" => "shared",
                 "zeros" => "shared_zeros",
                 _ => {
-                    diags.push(
-                        Diagnostic::error(
-                            init.span,
-                            format!(
-                                "initialising the shared memory designator `{name} : 'shared` \
-                                 with this expression is not supported"
-                            ),
-                        )
-                        .with_note(
-                            "initialise it with `uninit(dims)` or `zeros(dims)` and fill it \
-                             in the kernel (each thread its elements, then `syncthreads`)",
-                        ),
-                    );
-                    // Checked on as a plain variable, so that this is the only error.
-                    let plain =
-                        assign(AssignOp::Assign, ident(&name, name_span), init.clone(), span);
-                    out.push(stmt(plain, span));
+                    // Fetch and broadcast.
+                    let fetched = block_thread(f, span)
+                        .and_then(|block| fetch(&name, init, block, env, span));
+                    match fetched {
+                        Ok((stmts, array)) => {
+                            out.extend(stmts);
+                            if array {
+                                designated.push(name);
+                            }
+                        }
+                        Err(d) => {
+                            diags.push(d);
+                            // Checked on as a plain variable, so that this is the only error.
+                            let plain = assign(
+                                AssignOp::Assign,
+                                ident(&name, name_span),
+                                init.clone(),
+                                span,
+                            );
+                            out.push(stmt(plain, span));
+                        }
+                    }
                     continue;
                 }
             };
@@ -245,7 +258,7 @@ fn block_thread(f: &mut FunctionDef, span: Span) -> Result<(Expr, Expr), Diagnos
     else {
         return Err(Diagnostic::error(
             span,
-            "storing a shared memory designator needs the kernel's position type",
+            "distributing a shared memory designator over the block needs the kernel's position type",
         )
         .with_note("declare the kernel's `pos` parameter as `int`, `ivec2` or `ivec3`"));
     };
@@ -280,42 +293,42 @@ fn block_thread(f: &mut FunctionDef, span: Span) -> Result<(Expr, Expr), Diagnos
     Ok((idx, size))
 }
 
-fn ident(name: &str, span: Span) -> Expr {
+pub(super) fn ident(name: &str, span: Span) -> Expr {
     Expr::new(ExprKind::Ident(name.to_string()), span)
 }
 
-fn number(text: &str, span: Span) -> Expr {
+pub(super) fn number(text: &str, span: Span) -> Expr {
     Expr::new(ExprKind::Number(text.to_string()), span)
 }
 
-fn arg(value: Expr) -> Arg {
+pub(super) fn arg(value: Expr) -> Arg {
     Arg { name: None, value }
 }
 
-fn call(name: &str, args: Vec<Arg>, span: Span) -> Expr {
+pub(super) fn call(name: &str, args: Vec<Arg>, span: Span) -> Expr {
     Expr::new(
         ExprKind::Call { callee: Box::new(ident(name, span)), args, style: CallStyle::Paren },
         span,
     )
 }
 
-fn index(base: Expr, i: Expr, span: Span) -> Expr {
+pub(super) fn index(base: Expr, i: Expr, span: Span) -> Expr {
     Expr::new(ExprKind::Index { base: Box::new(base), indices: vec![arg(i)] }, span)
 }
 
-fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
+pub(super) fn binary(op: BinaryOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
     Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
 }
 
-fn assign(op: AssignOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
+pub(super) fn assign(op: AssignOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
     Expr::new(ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
 }
 
-fn stmt(e: Expr, span: Span) -> Stmt {
+pub(super) fn stmt(e: Expr, span: Span) -> Stmt {
     Stmt { kind: StmtKind::Expr(e), span }
 }
 
-fn syncthreads(span: Span) -> Stmt {
+pub(super) fn syncthreads(span: Span) -> Stmt {
     stmt(call("syncthreads", Vec::new(), span), span)
 }
 
@@ -337,15 +350,11 @@ mod tests {
     }
 
     #[test]
-    fn other_initialisers_are_errors() {
+    fn a_fetch_in_a_kernel_without_a_typed_position_is_an_error() {
         let e = errors(
-            "function [] = __kernel__ k(x : vec, pos : int)\n  s : 'shared = x[0..3]\n  x[pos] \
+            "function [] = __kernel__ k(x : vec, pos)\n  s : 'shared = x[0..3]\n  x[pos] \
              = s[0]\nendfunction\n",
         );
-        assert_eq!(e.len(), 1, "{e:?}");
-        assert!(
-            e.iter().any(|m| m.contains("2:17: initialising the shared memory designator")),
-            "{e:?}"
-        );
+        assert!(e.iter().any(|m| m.contains("needs the kernel's position type")), "{e:?}");
     }
 }

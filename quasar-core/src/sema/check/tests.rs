@@ -420,3 +420,24 @@ fn launch_forms_with_block_dimensions() {
     let e = errors(&format!("{one}parallel_do(100, [32, 1], y, k)"));
     assert_eq!(e, ["5:18: the block dimensions of `parallel_do` have 2 component(s) but the dimensions have 1"]);
 }
+
+#[test]
+fn kernel_parameters_and_immutable_vector_fields_cannot_change() {
+    let e = errors(
+        "type counter : mutable class\n  n : int\nendtype\nfunction [] = __kernel__ k(c : \
+         counter, y : vec, pos : int)\n  c.n = pos\n  y[pos] = c.n\nendfunction\n",
+    );
+    assert_eq!(e, ["5:3: cannot change the field `n` of the kernel parameter `c`"], "{e:?}");
+    let e = errors(
+        "type ray : class\n  d : vec3\nendtype\nfunction y = f(r : ray)\n  r.d[0] = 1\n  y = \
+         r.d[0]\nendfunction\n",
+    );
+    assert_eq!(e, ["5:3: cannot change the field `d` of a `ray` value"], "{e:?}");
+    // A local copy, a device function's parameter and array elements can.
+    let e = errors(
+        "type counter : mutable class\n  n : int\nendtype\nfunction [] = __device__ \
+         bump(c : counter)\n  c.n += 1\nendfunction\nfunction [] = __kernel__ k(c : counter, \
+         a : vec[counter], pos : int)\n  q = c\n  q.n = pos\n  a[pos].n += q.n\nendfunction\n",
+    );
+    assert!(e.is_empty(), "{e:?}");
+}

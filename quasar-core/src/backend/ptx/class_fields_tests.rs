@@ -1,0 +1,56 @@
+//! Class fields written in kernels (`class_fields.rs`): a field of a class variable is a
+//! `mov` into its registers, a field of an array element a store (or an atomic) at the
+//! element's address plus the field's offset in the host's `repr(C)` layout.
+
+use super::tests::ptx;
+
+const COUNTERS: &str = "
+type counter : mutable class
+  n : int
+  total : scalar
+  v : vec3
+endtype
+type counter_vec : vec[counter]
+function [] = __kernel__ bump(cs : vec[counter], y : vec, pos : int)
+  c = cs[pos]
+  c.n = c.n + 2
+  c.v[1] = 4.0
+  y[pos] = c.n + c.v[1]
+  cs[pos].total = 1.5
+  cs[pos].n += 1
+  cs[pos].v = [1.0, 2.0, 3.0]
+endfunction
+cs = counter_vec(4)
+y = zeros(4)
+parallel_do(4, cs, y, bump)
+";
+
+/// The text of the entry whose name starts with `name`.
+fn entry<'a>(text: &'a str, name: &str) -> &'a str {
+    let start = text.find(&format!(".entry {name}")).expect("the entry");
+    &text[start..]
+}
+
+#[test]
+fn fields_of_elements_are_written_at_their_offsets() {
+    let out = ptx(COUNTERS);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = entry(&out.text, "bump");
+    // `total` at offset 4 (after `n : int`), `v` at 8: 12 bytes of floats.
+    assert!(b.contains("st.global.f32 [") && b.contains("+4], "), "{b}");
+    for off in ["+8]", "+12]", "+16]"] {
+        assert!(b.contains(off), "`v` stored at {off}: {b}");
+    }
+    // `cs[pos].n += 1` is atomic, at the element's address (offset 0).
+    assert!(b.contains("atom.global.add.s32"), "{b}");
+}
+
+#[test]
+fn a_field_of_a_class_variable_is_a_register_move() {
+    let out = ptx(COUNTERS);
+    let b = entry(&out.text, "bump");
+    // No local memory: the class value lives in registers, `c.v[1] = 4.0` moves 4.0 into
+    // the register of that component.
+    assert!(!b.contains(".local"), "{b}");
+    assert!(b.contains("0f40800000"), "{b}");
+}

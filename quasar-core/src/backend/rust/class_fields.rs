@@ -1,0 +1,176 @@
+//! Writing fields of class values held in place (manual chapter 7): in kernel and device code
+//! a class value, `mutable class` included, is plain old data held by the thread (a local
+//! struct, `p.x = 3` writes the local's field), and an element of an array of classes is
+//! written in place (`a[pos].count += 1`: the field at the element's address, atomically for
+//! compound assignments as on elements of numbers). On the host an element of an array of
+//! classes is read, changed and stored back.
+
+use super::func::{Ctx, FnGen};
+use super::ty::{Num, Repr};
+use super::{unsupported, GResult};
+use crate::ir::{AssignOp, Expr, ExprKind};
+use crate::sema::types::Type;
+use crate::span::Span;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The Rust name of a field of a class struct (`classes.rs`).
+fn field_ident(field: &str) -> Ident {
+    format_ident!("f_{}", super::sanitize(field))
+}
+
+/// `e` as the root of a chain of fields and the fields' names, outermost first
+/// (`a[i].p.x` is `a[i]` and `[p, x]`).
+fn field_chain<'e>(mut e: &'e Expr, last: &str) -> (&'e Expr, Vec<String>) {
+    let mut path = vec![last.to_string()];
+    while let ExprKind::Field { base, field } = &e.kind {
+        path.insert(0, field.clone());
+        e = base;
+    }
+    (e, path)
+}
+
+impl<'g, 'm> FnGen<'g, 'm> {
+    /// The writable place of a chain of fields of a class value held in a local of kernel or
+    /// device code (`p.a` as `p.f_a`), or None.
+    pub(super) fn value_place(&self, e: &Expr) -> Option<TokenStream> {
+        if self.ctx == Ctx::Host {
+            return None;
+        }
+        match &e.kind {
+            ExprKind::Local(id) if matches!(self.local_repr(*id), Repr::Class(_)) => {
+                Some(self.local(*id))
+            }
+            ExprKind::Field { base, field } if matches!(base.ty, Type::Class(_)) => {
+                let b = self.value_place(base)?;
+                let f = field_ident(field);
+                Some(quote!(#b.#f))
+            }
+            _ => None,
+        }
+    }
+
+    /// `base.field op= value` when the class value is held in place: a local of kernel or
+    /// device code, an element of a kernel array or of a host array of classes. None when
+    /// `base` is an object or pointer (`classes.rs` writes it through its setter).
+    pub(super) fn in_place_field_write(
+        &mut self,
+        base: &Expr,
+        field: &str,
+        op: AssignOp,
+        value: &Expr,
+        field_ty: &Type,
+        span: Span,
+    ) -> GResult<Option<TokenStream>> {
+        let (root, path) = field_chain(base, field);
+        let idents: Vec<Ident> = path.iter().map(|f| field_ident(f)).collect();
+        if let Some(place) = self.value_place(root) {
+            let new = self.new_field_value(base, field, op, value, field_ty, span)?;
+            return Ok(Some(quote!({ let __new = #new; #place #(.#idents)* = __new; })));
+        }
+        let ExprKind::Index { base: arr, indices } = &root.kind else { return Ok(None) };
+        if crate::ir::slice::is_slice(indices) {
+            return Ok(None);
+        }
+        let b = self.expr(arr)?;
+        match b.r.clone() {
+            Repr::View(n @ Num::Class(_), rank) => {
+                let fr = super::classes::field_repr(self.g, field_ty, span)?;
+                let x = match (op, &fr) {
+                    (AssignOp::Assign, _) => self.expr_as(value, &fr)?,
+                    (_, Repr::Num(f)) if !matches!(f, Num::Class(_)) && !f.is_complex() => {
+                        self.expr_as(value, &fr)?
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            format_args!("this compound assignment to the field `{field}`"),
+                            "update number fields with `op=`; assign other fields with `=`",
+                        ))
+                    }
+                };
+                let comps = self.view_components(indices, span, root.id)?;
+                let t = self.view_access_field(
+                    arr,
+                    &b.t,
+                    n,
+                    rank,
+                    comps,
+                    Some((op, x)),
+                    &idents,
+                    span,
+                    root.id,
+                )?;
+                Ok(Some(quote!(#t;)))
+            }
+            Repr::Array(Num::Class(_), _) if self.ctx == Ctx::Host => {
+                let rt = self.g.rt.clone();
+                let q = quote!(#rt::qstd::rt);
+                let mode = self.mode_tokens(self.access_mode(arr));
+                let name = self.array_name(arr);
+                let idx = self.host_positions(indices, span)?;
+                let new = self.new_field_value(base, field, op, value, field_ty, span)?;
+                let a = b.t;
+                Ok(Some(quote!({
+                    let __a = #a;
+                    let __ix = #idx;
+                    let __new = #new;
+                    let mut __e = #q::get_elem(&__a, #name, &__ix, #mode)?;
+                    __e #(.#idents)* = __new;
+                    #q::set_elem(&__a, #name, &__ix, __e, #mode)?;
+                })))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The value `base.field op value` (or `value` for `=`), as the field holds it.
+    fn new_field_value(
+        &mut self,
+        base: &Expr,
+        field: &str,
+        op: AssignOp,
+        value: &Expr,
+        field_ty: &Type,
+        span: Span,
+    ) -> GResult<TokenStream> {
+        let fr = super::classes::field_repr(self.g, field_ty, span)?;
+        match super::stmt::binary_of(op) {
+            None => self.expr_as(value, &fr),
+            Some(_)
+                if matches!(
+                    op,
+                    AssignOp::Max | AssignOp::Min | AssignOp::Xor | AssignOp::Or | AssignOp::And
+                ) =>
+            {
+                Err(unsupported(
+                    span,
+                    "this compound assignment to a field",
+                    "write `p.x = max(p.x, v)` (or the operator) in full",
+                ))
+            }
+            Some(bop) => {
+                let read = Expr::new(
+                    ExprKind::Field { base: Box::new(base.clone()), field: field.to_string() },
+                    field_ty.clone(),
+                    span,
+                );
+                let e = Expr::new(
+                    ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                    field_ty.clone(),
+                    span,
+                );
+                self.expr_as(&e, &fr)
+            }
+        }
+    }
+
+    /// `p.v[i] op= x` for a vector field of a class value held in a local (kernel and device
+    /// code): the place of the vector, or None.
+    pub(super) fn fixed_field_place(&self, base: &Expr) -> Option<TokenStream> {
+        match &base.kind {
+            ExprKind::Field { .. } => self.value_place(base),
+            _ => None,
+        }
+    }
+}
