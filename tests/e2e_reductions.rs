@@ -38,6 +38,14 @@ function [d, e, m] = strict_results(p : scalar, q : scalar, r : scalar)
     m = argmin((x - p)^2, x) + argmin((x - r)^2, x)
 endfunction
 
+% A replacement that is a lambda over the reduction's variable (captured by value).
+reduction (a : scalar) -> scaler(a) = ((y : scalar) -> a * y)
+
+function z = scaled_by(t : scalar, u : scalar)
+    g = scaler(t + 1)
+    z = g(u)
+endfunction
+
 function y : vec = minimisers(v : vec)
     symbolic x : scalar
     y = uninit(size(v))
@@ -204,5 +212,12 @@ fn a_variadic_reduction_captures_the_weights_and_functions_of_a_sum() {
         x.iter().map(|t| t + 2.0 * t * t + 3f32.cos() * (2.0 * t) * (2.0 * t)).collect();
     for (g, w) in got.iter().zip(want) {
         assert_close("as written", *g, w);
+    }
+}
+
+#[test]
+fn a_replacement_lambda_over_the_reductions_variable() {
+    for (t, u) in [(2.0f32, 3.0), (-0.5, 4.0)] {
+        assert_close("scaler(t + 1)(u)", s::scaled_by(t, u).unwrap(), (t + 1.0) * u);
     }
 }

@@ -358,6 +358,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// or, with untyped parameters, a closure class value that each call instantiates
     /// (`closure_class.rs`).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
+        if !self.reduction_frames.is_empty() {
+            return self.lower_lambda_in_replacement(l, span);
+        }
         self.lower_lambda_as(l, span, &[], None)
     }
 

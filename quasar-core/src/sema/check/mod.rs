@@ -30,6 +30,7 @@ mod predicates;
 mod recursion;
 mod reductions;
 mod reductions_assign;
+mod reductions_lambda;
 mod reductions_match;
 mod reductions_safety;
 mod reductions_sum;

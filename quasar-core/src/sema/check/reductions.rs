@@ -739,6 +739,17 @@ print argmin((x-2)^2, x)",
     }
 
     #[test]
+    fn a_replacement_lambda_captures_the_reductions_variables() {
+        let src = "reduction (a : scalar) -> scaler(a) = (y -> a * y)
+function z = f(t : scalar, u : scalar)
+    g = scaler(t + 1)
+    z = g(u)
+endfunction";
+        let b = body(src, "f");
+        assert!(!b.contains("scaler"), "{b}");
+    }
+
+    #[test]
     fn rewriting_in_a_cycle_through_types_is_stopped() {
         let e = errors(
             "reduction (x : scalar) -> f(x) = g(x)\nreduction (x : scalar) -> g(x) = f(x)\ny = f(1.0)",
