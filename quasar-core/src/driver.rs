@@ -9,7 +9,7 @@
 //! which embed that PTX. What `quasar emit --ptx` prints is therefore exactly what the macro
 //! embeds (its release variant, [`PtxBuilds::release`]).
 
-use crate::analysis::ModuleInfo;
+use crate::analysis::{self, ModuleInfo};
 use crate::backend::ptx::{self, PtxBuilds};
 use crate::backend::rust;
 use crate::ir::verify::{self, Expect};
@@ -150,9 +150,17 @@ impl Artifacts {
     }
 }
 
-/// The stages whose IR can be dumped: `check`, `prune`, then every pass.
+/// The stage name of the analyses' dump: what each kernel's launches copy of its arguments.
+const ANALYSIS: &str = "analysis";
+
+/// The stages whose IR can be dumped: `check`, `prune`, then every pass, then `analysis`
+/// (the facts of `analysis/` that are not in the IR: each kernel's argument transfers).
 pub fn stage_names() -> Vec<&'static str> {
-    ["check", "prune"].into_iter().chain(transform::pipeline().iter().map(|p| p.name)).collect()
+    ["check", "prune"]
+        .into_iter()
+        .chain(transform::pipeline().iter().map(|p| p.name))
+        .chain([ANALYSIS])
+        .collect()
 }
 
 /// Compiles with a fresh loader.
@@ -236,6 +244,15 @@ pub fn compile_with(loader: &mut Loader, opts: &Options) -> Artifacts {
         }
     }
     let info = ModuleInfo::of(&module);
+    if opts.dump_ir_after.iter().any(|s| s == ANALYSIS) {
+        art.ir_dumps.push((ANALYSIS.to_string(), analysis::transfers::dump(&module, &info)));
+    }
+    let contradicted = analysis::transfers::check(&module, &info);
+    if !contradicted.is_empty() {
+        art.diagnostics.extend(contradicted);
+        art.failed = Some(Stage::CodeGeneration);
+        return art;
+    }
     back_ends(&mut art, loader, opts, &module, &info, untyped);
     art.module = Some(module);
     art
@@ -401,6 +418,37 @@ endfunction
         assert!(art.checked.is_some() && art.rust.is_none());
         let (art, _) = compile(&opts("import \"nope.q\"\n", vec![BackEnd::Rust]));
         assert_eq!(art.failed, Some(Stage::Import));
+    }
+
+    #[test]
+    fn declared_transfers_that_the_body_contradicts_are_errors_at_the_parameter() {
+        let src = "function [] = __device__ put(y : vec, i : int)
+    y[i] = 1.0
+endfunction
+function [] = __kernel__ k(x : vec'const, y : vec'nocopy, pos : int)
+    put(x, pos)
+    s = y[pos]
+endfunction
+function [] = run(x : vec, y : vec)
+    parallel_do(numel(x), x, y, k)
+endfunction
+";
+        let (art, loader) = compile(&opts(src, vec![BackEnd::Rust]));
+        assert_eq!(art.failed, Some(Stage::CodeGeneration));
+        let text = loader.map.render(&art.diagnostics);
+        assert!(text.contains("`k` writes its `'const` parameter `x`"), "{text}");
+        assert!(text.contains("never writes its `'nocopy` parameter `y`"), "{text}");
+        assert!(text.contains("t.q:4:28") && text.contains("t.q:4:43"), "{text}");
+    }
+
+    #[test]
+    fn the_analysis_dump_says_what_each_launch_copies() {
+        let mut o = opts(KERNEL, Vec::new());
+        o.dump_ir_after = vec!["analysis".into()];
+        let (art, _) = compile(&o);
+        assert_eq!(art.ir_dumps.len(), 1);
+        assert_eq!(art.ir_dumps[0].1, "__kernel__ k(x copied both ways)\n");
+        assert_eq!(stage_names().last(), Some(&"analysis"));
     }
 
     #[test]

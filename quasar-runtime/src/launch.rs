@@ -295,6 +295,20 @@ impl<'r> Launch<'r> {
         self
     }
 
+    /// An array argument that the kernel fills: it never reads it, and each thread first
+    /// writes the element at its own position, which has `rank` components (`y[pos] = …`:
+    /// the compiler's inferred `'nocopy`, manual §16.6). When the launch has `rank` dimensions
+    /// equal to the array's extents (seen at that rank), every element is overwritten, so its
+    /// old contents are not copied to a device ([`Access::Write`]); otherwise the elements
+    /// outside the launch must survive ([`Access::ReadWrite`]). Call after
+    /// [`dims`](Self::dims).
+    pub fn arg_filled<T: Element>(self, a: &Array<T>, rank: usize) -> Self {
+        let covered = self.dims.len() == rank
+            && a.shape_ref().as_rank(rank).is_some_and(|s| s.dims() == self.dims.as_slice());
+        let access = if covered { Access::Write } else { Access::ReadWrite };
+        self.arg(a, access)
+    }
+
     /// A value argument (scalar, small vector, class value).
     pub fn scalar<T: Element>(mut self, v: T) -> Self {
         let mut bytes = vec![0u8; std::mem::size_of::<T>()];
@@ -462,6 +476,28 @@ mod tests {
         assert!(c.blkdim()[0] >= 4);
         let c = LaunchConfig::cpu_auto("k", &[100], 8).unwrap();
         assert_eq!(c.num_blocks(), 1);
+    }
+
+    #[test]
+    fn a_filled_argument_is_write_only_when_the_launch_covers_it() {
+        fn nothing(_: &crate::BlockCtx, _: &crate::KernelArgs) -> Result<()> {
+            Ok(())
+        }
+        static K: Kernel = Kernel::new("k", nothing);
+        let access = |l: &Launch<'_>| match l.args.last() {
+            Some(LaunchArg::Array { access, .. }) => *access,
+            _ => panic!("no array argument"),
+        };
+        let rt = Runtime::cpu_only();
+        let m = Array::<f32>::zeros(&[4, 6]).unwrap();
+        let v = Array::<f32>::zeros(&[6]).unwrap();
+        assert_eq!(access(&rt.launch(&K).dims(&[4, 6]).arg_filled(&m, 2)), Access::Write);
+        assert_eq!(access(&rt.launch(&K).dims(&[4, 5]).arg_filled(&m, 2)), Access::ReadWrite);
+        assert_eq!(access(&rt.launch(&K).dims(&[24]).arg_filled(&m, 2)), Access::ReadWrite);
+        assert_eq!(access(&rt.launch(&K).dims(&[6]).arg_filled(&v, 1)), Access::Write);
+        // A vector seen as a matrix is a row.
+        assert_eq!(access(&rt.launch(&K).dims(&[1, 6]).arg_filled(&v, 2)), Access::Write);
+        assert_eq!(access(&rt.launch(&K).dims(&[6, 1]).arg_filled(&v, 2)), Access::ReadWrite);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! barriers and block sensitivity.
 
 use super::effects::{Access, Effects};
+use super::transfers::Transfer;
 use super::ModuleInfo;
 use crate::ir::visit::{walk_expr, walk_stmt, Visit};
 use crate::ir::AssignOp;
@@ -41,6 +42,8 @@ pub struct KernelInfo {
     pub arg_slots: Vec<LocalId>,
     /// Per argument slot: how the kernel (and what it calls) uses the array's elements.
     pub arg_access: Vec<Access>,
+    /// Per argument slot: what a launch copies of it (`'const`, `'nocopy`; manual §16.6).
+    pub transfers: Vec<Transfer>,
     /// The argument slots the body assigns to as a whole (the manual's `val = acc(val, …)`):
     /// each thread works on its own copy of such a parameter.
     pub assigned_args: Vec<LocalId>,
@@ -106,7 +109,8 @@ pub(super) fn kernel_info(
         .chain(&f.captures)
         .copied()
         .collect();
-    let arg_access = arg_slots.iter().map(|s| effects.of(id, *s)).collect();
+    let arg_access: Vec<Access> = arg_slots.iter().map(|s| effects.of(id, *s)).collect();
+    let transfers = super::transfers::transfers(m, id, effects, &arg_slots, &arg_access);
     let reach = info.reachable_from(m, id);
     let assigned = assigned_locals(&f.body);
     let assigned_args = arg_slots.iter().copied().filter(|l| assigned.contains(l)).collect();
@@ -116,6 +120,7 @@ pub(super) fn kernel_info(
         launched_rank,
         arg_slots,
         arg_access,
+        transfers,
         assigned_args,
         accumulators,
         outputs: output_ops(f),

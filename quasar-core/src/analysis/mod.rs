@@ -1,7 +1,7 @@
 //! Facts about a module, computed once after the passes and read by both back ends (as
 //! naga's `valid::ModuleInfo` is by every writer): function values, read/write effects,
 //! per-function use of barriers, shared memory and warp-level operations, and per kernel a
-//! [`KernelInfo`]. A back end never recomputes one of these; the affine access bounds of
+//! [`KernelInfo`] (with what its launches copy of each argument, [`transfers`]). A back end never recomputes one of these; the affine access bounds of
 //! boundary-check elimination are in the IR itself (`ir::partition`, made by
 //! `transform::interior`).
 
@@ -9,10 +9,12 @@ pub mod accumulators;
 pub mod effects;
 pub mod fnvals;
 pub mod kernel;
+pub mod transfers;
 
 pub use effects::{Access, Effects};
 pub use fnvals::FnValues;
 pub use kernel::{contains_barrier, KernelInfo, SharedDecl};
+pub use transfers::Transfer;
 
 use crate::ir::visit::{walk_expr, Visit};
 use crate::ir::{Builtin, BuiltinKind, Callee, Const, Expr, ExprKind, FunctionId, Module};

@@ -19,6 +19,9 @@
 //! broadcasts or reports the mismatch). Only real (`scalar`) arrays of rank 1 to 3 whose size
 //! is not fixed at compile time are fused; small fixed vectors (`vec3`) stay as they are.
 //!
+//! `y = transpose(x)` and the matrix product `c = a * b` of real matrices become such loop
+//! nests too (`library_forms.rs`), so that they run as kernels on the device holding the data.
+//!
 //! The pass runs after the loop parallelizer, so that the loops the programmer wrote are
 //! judged as written, and then runs it on the loops it generated only.
 
@@ -185,6 +188,9 @@ impl Generator<'_> {
         };
         if !matches!(place.kind, PlaceKind::Local(_)) {
             return None;
+        }
+        if let Some(out) = self.library_form(place, value, s.span) {
+            return Some(out);
         }
         let (reduce, expr) = match &value.kind {
             ExprKind::Call {
@@ -405,6 +411,9 @@ fn assign_kind(place: Place, op: AssignOp, value: Expr) -> StmtKind {
 fn assign(place: Place, value: Expr, span: Span) -> Stmt {
     Stmt { kind: assign_kind(place, AssignOp::Assign, value), span }
 }
+
+#[path = "library_forms.rs"]
+mod library_forms;
 
 #[cfg(test)]
 #[path = "kernel_generator_tests.rs"]

@@ -164,10 +164,9 @@ endfunction
 
 #[test]
 fn what_is_not_element_wise_stays_as_written() {
-    let src = "function [y, z, w, s, v] = f(a : mat, b : mat, c : vec3, n : ivec)
-    y = a * b
+    // (`a * b` and `transpose(a)` of matrices are kernels too: `library_forms.rs`.)
+    let src = "function [z, s, v] = f(a : mat, c : vec3, n : ivec)
     z = a
-    w = transpose(a)
     s = sum(a)
     v = n + 1
     u = c + c
@@ -193,4 +192,70 @@ endfunction
     assert!(h.contains("for it = "), "{h}");
     assert!(h.contains("parallel_do("), "{h}");
     assert_eq!(kernels(&m).len(), 1);
+}
+
+#[test]
+fn a_transpose_becomes_a_kernel_over_the_result_under_a_test_of_two_dimensions() {
+    let m = compile(
+        "function y : mat = f(x : mat)
+    y = transpose(x)
+endfunction
+function y : mat = g(x : mat, z : mat)
+    y = transpose(x + z)
+endfunction
+",
+    );
+    let k = kernels(&m);
+    assert_eq!(k.len(), 2, "{k:?}");
+    // Written at its position (so `'nocopy`), read transposed.
+    assert!(
+        k[0].contains("fused{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"),
+        "{}",
+        k[0]
+    );
+    assert!(
+        k[0].contains("x{mat'checked}[pos{ivec2}[1{int}]{int}, pos{ivec2}[0{int}]{int}]"),
+        "{}",
+        k[0]
+    );
+    let h = host(&m, "f");
+    assert!(h.contains("if (ndims(x{mat}){int} == 2{int})"), "{h}");
+    assert!(
+        h.contains(
+            "fused{mat} = uninit(size(x{mat}, 1{int}){int}, size(x{mat}, 0{int}){int}){mat}"
+        ),
+        "{h}"
+    );
+    assert!(h.contains("y{mat} = transpose(x{mat}){mat}"), "the library for a vector: {h}");
+    // Another operand is evaluated once, first.
+    let h = host(&m, "g");
+    assert!(h.contains("operand{mat} = "), "{h}");
+    assert!(h.contains("transpose(operand{mat})"), "{h}");
+}
+
+#[test]
+fn a_matrix_product_becomes_a_kernel_where_the_scheduler_picks_the_gpu() {
+    let m = compile(
+        "function c : mat = f(a : mat, b : mat)
+    c = a * b
+endfunction
+",
+    );
+    let k = kernels(&m);
+    assert_eq!(k.len(), 1, "{k:?}");
+    // One dot product per element, the inner loop serial in the thread.
+    assert!(
+        k[0].contains("dot{scalar} += (a{mat'checked}[pos{ivec2}[0{int}]{int}, k{int}]"),
+        "{}",
+        k[0]
+    );
+    assert!(
+        k[0].contains("fused{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"),
+        "{}",
+        k[0]
+    );
+    let h = host(&m, "f");
+    assert!(h.contains("(size(a{mat}, 1{int}){int} == size(b{mat}, 0{int}){int})"), "{h}");
+    assert!(h.contains("schedule(((size(a{mat}, 0{int}){int} * size(b{mat}, 1{int}){int})"), "{h}");
+    assert!(h.contains("c{mat} = (a{mat} * b{mat}){mat}"), "the library on the CPU: {h}");
 }

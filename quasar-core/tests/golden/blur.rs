@@ -254,7 +254,7 @@ fn __q_blur_3(
         let __a = q_x_0.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_2.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let __l = __l.arg_filled(&__a, 2usize);
         let __a = q_w_1.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __l = __l.scalar(q_n_3);

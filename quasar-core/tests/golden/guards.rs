@@ -236,7 +236,7 @@ fn __q_reversed_3(
         let __a = q_x_0.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let __l = __l.arg_filled(&__a, 1usize);
         __l.run()?;
     };
     q_z_2 = __q_pick_1(2f32)?;

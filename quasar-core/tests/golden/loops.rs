@@ -139,7 +139,7 @@ fn __q_box3_1(
         let __a = q_x_0.clone();
         let __l = __l.arg(&__a, ::quasar::__rt::run::Access::Read);
         let __a = q_y_1.clone();
-        let __l = __l.arg(&__a, ::quasar::__rt::run::Access::ReadWrite);
+        let __l = __l.arg_filled(&__a, 2usize);
         __l.run()?;
     };
     ::core::result::Result::Ok(q_y_1.clone())

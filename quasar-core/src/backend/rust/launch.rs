@@ -1,11 +1,12 @@
 //! `parallel_do` in host code: the launch of a kernel with its arguments (each array with the
-//! access the kernel's effects give it, so that written arrays are copied back from a device)
-//! and its reduced outputs.
+//! transfer the analysis gives it: `'const` ones are not copied back from a device, `'nocopy`
+//! ones not uploaded) and its reduced outputs.
 
 use super::expr::V;
 use super::func::{Ctx, FnGen};
 use super::ty::Repr;
 use super::{unsupported, GResult};
+use crate::analysis::Transfer;
 use crate::ir::AssignOp;
 use crate::ir::{Expr, FunctionId};
 use crate::sema::types::Type;
@@ -61,7 +62,7 @@ impl FnGen<'_, '_> {
             None => quote!(),
         };
         let mut chain = Vec::new();
-        for ((a, slot), access) in args.iter().zip(slots).zip(&info.arg_access) {
+        for ((a, slot), transfer) in args.iter().zip(slots).zip(&info.transfers) {
             let l = kf.local(*slot);
             let v = self.expr(a)?;
             match &l.ty {
@@ -77,12 +78,18 @@ impl FnGen<'_, '_> {
                     let param = format!("argument `{}` of kernel `{}`", l.name, kf.name);
                     let rank = super::ty::rank_of(arr);
                     let x = self.fit_arg(v, &Repr::Array(n, rank), &param, &l.ty, a.span)?;
-                    // Written elements (also through device functions and function values)
-                    // are copied back from a device.
-                    let acc = if access.write { quote!(ReadWrite) } else { quote!(Read) };
-                    chain.push(
-                        quote!(let __a = #x; let __l = __l.arg(&__a, #rt::run::Access::#acc);),
-                    );
+                    // What the launch copies (manual §16.6): a `'const` argument is not
+                    // copied back from a device, a `'nocopy` one not uploaded; one the kernel
+                    // fills at its positions is not uploaded when the launch covers it.
+                    let arg = match transfer {
+                        Transfer::Const { .. } => quote!(arg(&__a, #rt::run::Access::Read)),
+                        Transfer::NoCopy => quote!(arg(&__a, #rt::run::Access::Write)),
+                        Transfer::Fills { rank } => quote!(arg_filled(&__a, #rank)),
+                        Transfer::Copy | Transfer::Value => {
+                            quote!(arg(&__a, #rt::run::Access::ReadWrite))
+                        }
+                    };
+                    chain.push(quote!(let __a = #x; let __l = __l.#arg;));
                 }
                 t => {
                     let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
