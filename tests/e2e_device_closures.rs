@@ -49,3 +49,16 @@ fn a_device_function_writes_a_captured_array() {
         close(&format!("box3[{i}]"), *got, want);
     }
 }
+
+#[test]
+fn a_device_lambda_capturing_a_lookup_table_is_passed_to_a_kernel() {
+    // Whole numbers in 0..=255, so that `lut[x]` reads entry `x`.
+    let x: Vec<f32> = (0..40).map(|i| ((i * 37) % 256) as f32).collect();
+    let gamma = 2.4f32;
+    let y = m::gamma_lut(&vecf(&x), gamma).unwrap().to_vec().unwrap();
+    assert_eq!(y.len(), x.len());
+    for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+        let want = (a / 255.0).powf(gamma) * 255.0;
+        assert!((b - want).abs() <= 1e-3 * want.max(1.0), "gamma_lut[{i}]: {b} vs {want}");
+    }
+}

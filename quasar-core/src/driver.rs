@@ -270,9 +270,10 @@ fn prune_generic(module: &mut Module) {
     // parameter types are unknown) stays; the back ends report that they cannot compile it.
 }
 
-/// Calls that concrete code makes to an instance whose parameter types are not known: the
-/// arguments include function values of untyped lambdas (`compose(inc, dbl)` with
-/// `inc = x -> x + 1`), which code generation cannot compile. Named at the call.
+/// Calls that concrete code makes to an instance whose parameter types are not known: an
+/// argument's type is decided only at run time (a variable that held two different lambdas,
+/// a lambda value capturing such a variable), which code generation cannot compile. Named at
+/// the call. (Untyped lambdas themselves are closure classes, `sema/check/closure_class.rs`.)
 fn calls_of_generic_instances(module: &Module) -> Vec<Diagnostic> {
     use ir::visit::{walk_expr, Visit};
     struct Calls<'m> {
@@ -294,7 +295,7 @@ fn calls_of_generic_instances(module: &Module) -> Vec<Diagnostic> {
                         format!("code generation does not support this call of `{}`: the types of its parameters are not known", g.name),
                     )
                     .with_label(format!("passes {}", if unknown.is_empty() { "values of unknown types".to_string() } else { unknown.join(", ") }))
-                    .with_note("a lambda passed as a value needs parameter types, as in `inc = (x : scalar) -> x + 1`; a lambda returned by a lambda is typed by a declared function type, as in `add : [scalar -> scalar -> scalar] = x -> y -> x + y`");
+                    .with_note("give the values passed one type each: a variable assigned two different lambdas has no one type; declare it with a function type, as in `f : [scalar -> scalar] = x -> x + 1`");
                     self.out.push(d);
                 }
             }

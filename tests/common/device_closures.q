@@ -41,3 +41,16 @@ function y : vec = box3(x : vec)
     endfunction
     parallel_do(numel(x), filt)
 endfunction
+
+% The manual's lookup table (§4.2): a device lambda reading a captured array, given as a value
+% to a function with a parameter of a device function type, called in a kernel there. The
+% function is instantiated for this lambda, and its kernel takes `lut` as an argument.
+function y : vec = gamma_lut(x : vec, gamma : scalar)
+    function y = pointwise_op(x : vec, fn : [__device__ scalar -> scalar])
+        y = uninit(numel(x))
+        parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = fn(x[pos]))
+    endfunction
+    lut = ((0..255) / 255) .^ gamma * 255
+    gamma_correction = __device__ (x : scalar) -> lut[x]
+    y = pointwise_op(x, gamma_correction)
+endfunction

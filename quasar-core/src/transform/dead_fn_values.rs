@@ -1,6 +1,5 @@
-//! Dead function values: `f = x -> 2 * x` where nothing ever reads `f` is removed. A lambda
-//! that is never called has no parameter types (it is generic), so its value could not be
-//! represented; the original compiler accepted such programs, and so does this one.
+//! Dead function values: `f = x -> 2 * x` where nothing ever reads `f` is removed (its value,
+//! the closure class of an untyped lambda or a closure, is never needed).
 //! (A call `f(3)` of a lambda held in a variable instantiates the lambda directly; it does
 //! not read the variable.)
 
@@ -50,8 +49,12 @@ impl Remove {
             return None;
         }
         // Evaluating a closure only reads its captures: nothing is lost by not doing it.
-        let closure =
-            |e: &Expr| matches!(e.kind, ExprKind::Closure { .. } | ExprKind::FunctionRef(_));
+        // So does the value of an untyped lambda (its closure class holds the captures).
+        let closure = |e: &Expr| match &e.kind {
+            ExprKind::Closure { .. } | ExprKind::FunctionRef(_) => true,
+            ExprKind::Construct { class, .. } => class.is_closure(),
+            _ => false,
+        };
         match &value.kind {
             _ if closure(value) => Some(None),
             ExprKind::Sequence(items) if items.last().is_some_and(closure) => {
@@ -98,8 +101,9 @@ mod tests {
                 StmtKind::Assign { place, value, .. } => format!(
                     "{:?} = {}",
                     place.kind,
-                    match value.kind {
+                    match &value.kind {
                         ExprKind::Closure { .. } => "closure",
+                        ExprKind::Construct { class, .. } if class.is_closure() => "closure",
                         _ => "value",
                     }
                 ),

@@ -83,6 +83,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let result = single_result(&ft);
                 self.lower_lambda_as(l, rhs.span, &ft.params, result)
             }
+            // `f : [int -> int] = g` where `g` holds an untyped lambda: its instance for `int`.
+            (_, Some(ft)) => {
+                let value = self.lower_expr(rhs);
+                self.coerce_to_fn(value, &ft, rhs.span, false)
+            }
             _ => self.lower_expr(rhs),
         };
         let value = match (&rhs.kind, &target.kind) {

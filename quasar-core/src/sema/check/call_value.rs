@@ -22,16 +22,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> ir::Expr {
         let lowered = self.lower_args(args);
         let types = Self::arg_types(&lowered);
-        if types.len() != lambda.params.len() && !lambda.params.last().is_some_and(|p| p.variadic) {
-            let d = Diagnostic::error(
-                span,
-                format!(
-                    "this lambda takes {} argument(s) but {} are given",
-                    lambda.params.len(),
-                    types.len()
-                ),
-            );
-            self.report(d);
+        if !self.lambda_arity_fits(lambda, types.len(), span) {
             return unknown(span);
         }
         if types.contains(&Type::Void) {
@@ -63,9 +54,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// A call of a function value (a parameter of function type, a field, a returned lambda).
     pub(super) fn call_value(&mut self, f: ir::Expr, args: &'a [ast::Arg], span: Span) -> ir::Expr {
-        let lowered = self.lower_args(args);
+        if matches!(&f.ty, Type::Class(c) if c.id.is_closure()) {
+            return self.call_closure_class(f, args, span).unwrap_or_else(|| unknown(span));
+        }
+        let mut lowered = self.lower_args(args);
         let ty = match &f.ty {
             Type::Function(ft) => {
+                // An untyped lambda passed where a function-typed parameter is declared.
+                for (a, p) in lowered.iter_mut().zip(&ft.params) {
+                    if let Type::Function(pt) = p {
+                        let value = std::mem::replace(a, unknown(span));
+                        *a = self.coerce_to_fn(value, pt, span, false);
+                    }
+                }
                 let types = Self::arg_types(&lowered);
                 self.check_fn_args(ft, &types, span);
                 if self.in_device_code()
@@ -132,15 +133,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// §4.2: closures bind at definition), so that a later `a = …` does not change what a call
     /// `f(x)` (which instantiates the lambda at the call) sees.
     pub(super) fn snapshot_captures(&mut self, closure: ir::Expr, lspan: Span) -> ir::Expr {
-        let ExprKind::Closure { function, captures } = &closure.kind else { return closure };
+        let (names, captures): (Vec<String>, Vec<ir::Expr>) = match &closure.kind {
+            ExprKind::Closure { function, captures } => {
+                let f = self.cx.module.function(*function);
+                let names = f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone());
+                (names.collect(), captures.clone())
+            }
+            // The closure class of an untyped lambda: its fields are the captured values.
+            ExprKind::Construct { class, fields } if class.is_closure() => {
+                fields.iter().cloned().unzip()
+            }
+            _ => return closure,
+        };
         if captures.is_empty() {
             return closure;
         }
-        let f = self.cx.module.function(*function);
-        let names: Vec<String> =
-            f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
         let mut items = Vec::new();
-        for (name, arg) in names.iter().zip(captures) {
+        for (name, arg) in names.iter().zip(&captures) {
             let snap = snapshot_name(lspan, name);
             let id = match self.names.get(&snap) {
                 Some(&id) => id,

@@ -152,6 +152,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let Some(v) = self.reduction_binding(name) {
             return v;
         }
+        if let Some(v) = self.closure_field_name(name, span) {
+            return v;
+        }
         if !self.names.contains_key(name) {
             // A generic size parameter (`N` of `f[N](x : vec(N))`) used as a value.
             if let Some(&n) = self.sizes.get(name) {
@@ -351,8 +354,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         Type::Unknown
     }
 
-    /// A lambda expression used as a value: instantiated with its declared parameter types
-    /// (untyped parameters stay `??` until a call gives them types).
+    /// A lambda expression used as a value: instantiated with its declared parameter types,
+    /// or, with untyped parameters, a closure class value that each call instantiates
+    /// (`closure_class.rs`).
     fn lower_lambda_value(&mut self, l: &'a ast::Lambda, span: Span) -> ir::Expr {
         if !self.reduction_frames.is_empty() {
             return self.lower_lambda_in_replacement(l, span);
@@ -378,11 +382,29 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None => expected.get(i).cloned().unwrap_or(Type::Unknown),
             })
             .collect();
+        if super::closure_class::is_untyped(l, expected, &result) {
+            return self.closure_class_value(l, span, args);
+        }
         let env = self.env_for_children();
         match self.cx.instantiate_lambda(l, span, self.scope, args, result, env) {
+            // A `__device__` lambda capturing an array (`lut`, manual §4.2) is specialised
+            // on where it is given, as a closure class (`closure_class.rs`).
+            Some(id)
+                if l.kind == ast::FunctionKind::Device
+                    && !self.in_device_code()
+                    && self.captures_array(id) =>
+            {
+                self.closure_class_of(l, span, id)
+            }
             Some(id) => self.closure(id, span),
             None => unknown(span),
         }
+    }
+
+    /// Whether instance `id` captures an array not of a small fixed size.
+    fn captures_array(&self, id: ir::FunctionId) -> bool {
+        let f = self.cx.module.function(id);
+        f.captures.iter().any(|c| super::closure_class::is_heap_array(&f.locals[c.0 as usize].ty))
     }
 
     /// A closure value for instance `id`, capturing what it reads from this scope.

@@ -405,9 +405,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         (f, env)
     }
 
-    /// The captured variables, less those of no known type that the body no longer reads: a
-    /// `symbolic` name (manual §4.9.1) that reductions rewrote away, which exists only while
-    /// compiling.
+    /// The captured variables, less those of no known type that the body no longer reads (a
+    /// `symbolic` name, manual §4.9.1, that reductions rewrote away, which exists only while
+    /// compiling) and closure values it does not read.
     fn used_captures(&self, block: &[ir::Stmt]) -> Vec<LocalId> {
         use crate::ir::visit::{walk_expr, walk_place, Visit};
         struct Reads(HashSet<LocalId>);
@@ -430,7 +430,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.captures
             .iter()
             .copied()
-            .filter(|id| reads.0.contains(id) || self.locals[id.0 as usize].ty.is_concrete())
+            .filter(|id| {
+                let ty = &self.locals[id.0 as usize].ty;
+                // A closure value that device code read field by field (`fn.lut`) is not
+                // needed whole.
+                let closure = matches!(ty, Type::Class(c) if c.id.is_closure());
+                reads.0.contains(id) || (ty.is_concrete() && !closure)
+            })
             .collect()
     }
 

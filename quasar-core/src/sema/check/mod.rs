@@ -13,6 +13,7 @@ mod attributes;
 mod call;
 mod call_value;
 mod classes;
+mod closure_class;
 mod convert;
 mod coop;
 mod expr;
@@ -172,7 +173,8 @@ enum DefKey {
 struct InstanceKey {
     def: DefKey,
     args: Vec<Type>,
-    /// The explicit generic arguments (`f[int]`, `hist_kernel[256]`).
+    /// The explicit generic arguments (`f[int]`, `hist_kernel[256]`); for a lambda called
+    /// through its closure class, the types of the captured values (`closure_class.rs`).
     generics: Vec<GenericArg>,
     /// A lambda's declared result type, which types an inner lambda body.
     result: Option<Type>,
@@ -196,6 +198,9 @@ pub(crate) struct Checker<'a> {
     unavailable: Vec<Unavailable>,
     /// The program's reductions (`reductions.rs`).
     rules: Vec<reductions::Rule<'a>>,
+    /// The closure classes of untyped lambdas (`closure_class.rs`), by `ClassId` from
+    /// `ClassId::CLOSURE_BASE`.
+    closure_classes: Vec<closure_class::ClosureClass<'a>>,
     /// How unsafe reductions are reported (`reductions_safety.rs`).
     reduction_safety: reductions_safety::SafetyLevel,
 }
@@ -263,6 +268,7 @@ impl<'a> Checker<'a> {
             depth: 0,
             unavailable: Vec::new(),
             rules: Vec::new(),
+            closure_classes: Vec::new(),
             reduction_safety: reductions_safety::SafetyLevel::default(),
         }
     }
@@ -494,10 +500,26 @@ impl<'a> Checker<'a> {
         result: Option<Type>,
         env: Rc<OuterEnv<'a>>,
     ) -> Option<FunctionId> {
+        self.instantiate_lambda_capturing(lambda, span, scope, args, result, env, Vec::new())
+    }
+
+    /// [`Self::instantiate_lambda`] where `captured` are the types of the values a closure
+    /// class holds (one instance per captured types too: `add(1)` and `add(1.5)` differ).
+    #[allow(clippy::too_many_arguments)]
+    fn instantiate_lambda_capturing(
+        &mut self,
+        lambda: &'a ast::Lambda,
+        span: Span,
+        scope: ScopeId,
+        args: Vec<Type>,
+        result: Option<Type>,
+        env: Rc<OuterEnv<'a>>,
+        captured: Vec<Type>,
+    ) -> Option<FunctionId> {
         let key = InstanceKey {
             def: DefKey::Lambda(span.file.0, span.start),
             args: args.clone(),
-            generics: Vec::new(),
+            generics: captured.into_iter().map(GenericArg::Type).collect(),
             result: result.clone(),
         };
         if let Some(&id) = self.instances.get(&key) {

@@ -170,7 +170,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
                 continue;
             }
-            let Some(arg) = slots[i].take() else {
+            let Some(mut arg) = slots[i].take() else {
                 if p.default.is_none() {
                     return Err(format!("missing argument `{}` of `{fname}`", p.name.name));
                 }
@@ -185,7 +185,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             if p.ty.is_some() {
                 let declared = self.cx.declared_param_type(def, p);
-                if !self.fits(&arg.ty, &declared) {
+                // An untyped lambda given for a parameter of a function type, with the type
+                // parameters the arguments before it bound (`fn : [(T, T) -> T]` after
+                // `x : T`), which a function value is checked against too. A function (not a kernel: its arguments are launch
+                // arguments) may be instantiated for a device lambda capturing an array.
+                let bound_decl = declared.substitute(&|n| bound.types.get(n).cloned());
+                let target = match &bound_decl {
+                    Type::Function(ft) => {
+                        let (span, keep) = (arg.span, def.kind != FunctionKind::Kernel);
+                        arg = self.coerce_to_fn(arg, ft, span, keep);
+                        &bound_decl
+                    }
+                    _ => &declared,
+                };
+                if !self.fits(&arg.ty, target) {
                     return Err(format!(
                         "type mismatch: argument `{}` of `{fname}` is declared as {declared}, but the value is {}",
                         p.name.name, arg.ty

@@ -214,6 +214,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if is_subtype(from, to) || super::convert::converts_implicitly(from, to) {
             return true;
         }
+        // An untyped lambda's value where `[?? -> ??]` is expected (a concrete function type
+        // takes it converted, `closure_class.rs`).
+        if let Type::Function(ft) = to {
+            if let Some(fits) = self.closure_fits(from, ft) {
+                return fits;
+            }
+        }
         let class_of = |t: &Type| match t {
             Type::Class(c) => Some(c.id),
             Type::Pointer(p) => match p.as_ref() {
@@ -295,12 +302,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// The environment that functions defined in this scope see.
     pub fn env_for_children(&self) -> Rc<OuterEnv<'a>> {
-        let vars = self
+        let mut vars: HashMap<String, Type> = self
             .locals
             .iter()
             .filter(|l| l.ty != Type::Void || l.role != LocalRole::Var)
             .map(|l| (l.name.clone(), l.ty.clone()))
             .collect();
+        // The fields of closure class values, as device code captures them (`fn.lut`).
+        for l in &self.locals {
+            for (field, ty) in self.closure_fields(&l.ty) {
+                vars.insert(format!("{}.{field}", l.name), ty);
+            }
+        }
         let lambdas = self
             .lambdas
             .iter()
@@ -363,6 +376,8 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
         // A fully declared function type says more than the value's (often `??`) one.
         (Type::Function(_), Type::Function(_)) if declared.is_concrete() => declared.clone(),
         (Type::Function(_), a @ Type::Function(_)) => a.clone(),
+        // An untyped lambda given for `f : [?? -> ??]`: the parameter holds its closure class.
+        (Type::Function(_), a @ Type::Class(c)) if c.id.is_closure() => a.clone(),
         // The parameter's name (`coalesced_threads`, …) picks the group.
         (Type::ThreadBlock(_), a @ Type::ThreadBlock(_)) => a.clone(),
         (d, _) => d.clone(),

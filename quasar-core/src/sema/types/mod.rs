@@ -255,9 +255,21 @@ pub struct ClassRef {
     pub args: Vec<Type>,
 }
 
-/// The index of a class among the program's class declarations.
+/// The index of a class among the program's class declarations (or, from
+/// [`ClassId::CLOSURE_BASE`], of a closure class the type checker made for an untyped lambda).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ClassId(pub u32);
+
+impl ClassId {
+    /// The first id of the closure classes: the values of untyped lambdas, whose fields are
+    /// the captured values (`sema/check/closure_class.rs`).
+    pub const CLOSURE_BASE: u32 = 1 << 30;
+
+    /// Whether this is the closure class of an untyped lambda.
+    pub fn is_closure(self) -> bool {
+        self.0 >= Self::CLOSURE_BASE
+    }
+}
 
 /// The index of an enum among the program's enum declarations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,95 @@
+//! End to end: untyped lambdas as values (manual §1.13, §4.6, §4.10): curried lambdas,
+//! partial application, composition, lambdas passed to functions without parameter types, to
+//! function-typed parameters and into a kernel. Every expected value is computed here in
+//! plain Rust. CI also runs this file with every launch on the interpreted PTX device
+//! (`QUASAR_SIM_GPU=ptx QUASAR_DEVICE=gpu`).
+
+use quasar::Array;
+
+mod m {
+    quasar::quasar!(file = "tests/common/untyped_lambdas.q");
+}
+
+fn vecf(v: &[f32]) -> Array<f32> {
+    Array::from_vec(&[v.len()], v.to_vec()).unwrap()
+}
+
+fn close(what: &str, got: f32, want: f32) {
+    assert!((got - want).abs() <= 1e-4 * want.abs().max(1.0), "{what}: got {got}, expected {want}");
+}
+
+#[test]
+fn the_manuals_curried_lambdas_and_partial_evaluation() {
+    let t = 1.75f32;
+    let (a, b, c, d) = m::manual_examples(t).unwrap();
+    let v = |x: f32, y: f32| 2.0 * x + y;
+    let w = |x: f32| move |y: f32| x + y;
+    close("v(1, t)", a, v(1.0, t));
+    close("w(10)(t)", b, w(10.0)(t));
+    close("w(4)(t)", c, w(4.0)(t));
+    let f = |x: f32, y: f32| x + y;
+    let g = |y: f32| move |x: f32| f(x, y);
+    close("g(t)(5)", d, g(t)(5.0));
+}
+
+#[test]
+fn one_curried_lambda_serves_integers_and_scalars() {
+    let t = -2.5f32;
+    let (a, b) = m::curried_twice(t).unwrap();
+    let add = |x: f32| move |y: f32| 3.0 * x + y;
+    close("add(2)(5)", a as f32, add(2.0)(5.0));
+    close("add(t)(0.25)", b, add(t)(0.25));
+}
+
+#[test]
+fn composition_of_untyped_lambdas() {
+    let t = 0.6f32;
+    let (a, b) = m::composed(t).unwrap();
+    let inc = |x: f32| x + 1.0;
+    let dbl = |x: f32| 2.0 * x;
+    close("inc(dbl(t))", a, inc(dbl(t)));
+    close("dbl(inc(t))", b, dbl(inc(t)));
+}
+
+#[test]
+fn lambdas_given_to_untyped_parameters_returned_and_recursive() {
+    let (t, k) = (1.2f32, 6);
+    let (a, b, c) = m::higher_order(t, k).unwrap();
+    let sq1 = |x: f32| x * x + 1.0;
+    close("twice(x*x+1)", a, sq1(sq1(t)));
+    close("twice(scaler(3))", b, 3.0 * (3.0 * t));
+    let fact: i64 = (1..=k as i64).product();
+    assert_eq!(c as i64, fact, "apply(fact, k)");
+}
+
+#[test]
+fn untyped_lambdas_where_function_types_are_declared() {
+    let t = 1.5f32;
+    let (a, b) = m::through_typed(t).unwrap();
+    let midpoint = |f: &dyn Fn(f32) -> f32, lo: f32, hi: f32, n: i32| {
+        let h = (hi - lo) / n as f32;
+        (0..n).map(|i| f(lo + (i as f32 + 0.5) * h) * h).sum::<f32>()
+    };
+    close("integrate(c x^2)", a, midpoint(&|x| t * x * x, 0.0, 1.0, 100));
+    close("g(t) + integrate(x^2)", b, t * t + midpoint(&|x| x * x, 0.0, 2.0, 50));
+}
+
+#[test]
+fn captures_are_copied_at_definition_and_may_be_arrays() {
+    let x = [0.5f32, -1.0, 2.0, 7.25];
+    let t = 0.125f32;
+    let (a, b) = m::captures(&vecf(&x), t).unwrap();
+    close("scale(t) with s = 2 at definition", a, 2.0 * t);
+    close("p(1) + p(n - 1)", b, (x[1] + t) + (x[3] + t));
+}
+
+#[test]
+fn a_lambda_value_called_in_a_kernel() {
+    let x: Vec<f32> = (0..29).map(|i| i as f32 * 0.5 - 3.0).collect();
+    let k = 1.5f32;
+    let y = m::mapped(&vecf(&x), k).unwrap().to_vec().unwrap();
+    assert_eq!(y.len(), x.len());
+    for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+        close(&format!("mapped[{i}]"), *b, k * a + 1.0);
+    }
+}
