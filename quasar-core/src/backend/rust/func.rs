@@ -136,23 +136,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// The function's result value: `()`, its output, or a tuple of them.
     pub fn result_value(&self) -> TokenStream {
-        let outs: Vec<_> = self.f.outputs.iter().map(|o| self.read_local(*o).t).collect();
-        match outs.len() {
-            0 => quote!(()),
-            1 => outs[0].clone(),
-            _ => quote!((#(#outs),*)),
-        }
+        self.result_of(false)
     }
 
     /// The result at the end of the body: as [`result_value`](Self::result_value), but arrays
     /// are moved out of their variables (nothing runs after) instead of cloned.
     fn final_result_value(&self) -> TokenStream {
+        self.result_of(true)
+    }
+
+    fn result_of(&self, move_arrays: bool) -> TokenStream {
         let outs = &self.f.outputs;
         let distinct = outs.iter().enumerate().all(|(i, o)| !outs[..i].contains(o));
         let vals: Vec<_> = outs
             .iter()
             .map(|o| match self.local_repr(*o) {
-                Repr::Array(..) if distinct => {
+                Repr::Array(..) if move_arrays && distinct => {
                     let n = &self.names[o.0 as usize];
                     quote!(#n)
                 }

@@ -453,7 +453,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         quote!(#at_field #rt::run::atomic::#f(__f, __x))
                     }
                     Some(flag) => {
-                        let g = quote::format_ident!("acc_{}", f.to_string());
+                        let g = if op == AssignOp::Add { quote!(acc_add) } else { quote!(acc_sub) };
                         quote!(#rt::qstd::rt::#g(#flag, #un::element(&__v, __off), __x))
                     }
                     None => quote!(#rt::run::atomic::#f(#un::element(&__v, __off), __x)),

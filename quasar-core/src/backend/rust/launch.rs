@@ -91,11 +91,8 @@ impl FnGen<'_, '_> {
                         }
                     };
                     // An array variable as it is: passed by reference, not cloned.
-                    let same = |me: &Self, l: &crate::ir::LocalId| {
-                        me.local_repr(*l) == &Repr::Array(n, rank)
-                    };
                     chain.push(match &a.kind {
-                        ExprKind::Local(l) if same(self, l) => {
+                        ExprKind::Local(l) if self.local_repr(*l) == &Repr::Array(n, rank) => {
                             let name = &self.names[l.0 as usize];
                             quote!(__l.#method(&#name, #how);)
                         }
