@@ -5,12 +5,19 @@
 //! * gamma correction `y = x.^0.45`, against a plain `powf` loop and, when Python with NumPy
 //!   is installed, `np.power` on the same data (the target: no slower than NumPy).
 //!
-//! Each group prints the ratio generated / baseline measured in this process.
+//! Each group prints the ratio generated / baseline measured in this process. Rows are
+//! Criterion benchmarks `<workload>/<size>/<form>/run`; a filter runs only the rows it matches
+//! and builds only their data (`cargo bench --bench kernels -- gamma/4K/`; `-- --list` lists
+//! them). NumPy runs when the row of the generated gamma kernel does.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar::Array;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::cell::LazyCell;
+use std::time::Duration;
+
+mod common;
+use common::ms;
 
 mod k {
     quasar::quasar! { r#"
@@ -75,71 +82,74 @@ fn image(m: usize, n: usize) -> Array<f32> {
     Array::from_fn(&[m, n], |i| ((i * 7919) % 1000) as f32 / 4.0).unwrap()
 }
 
-fn best_time(c: &mut Criterion, name: &str, mut f: impl FnMut()) -> Duration {
-    let mut group = c.benchmark_group(name);
-    group.sample_size(20).measurement_time(Duration::from_secs(2));
-    group.bench_function("run", |b| b.iter(&mut f));
-    group.finish();
-    // Our own measurement of the same closure for the ratio: the best of 7 batches of 5 runs,
-    // the statistic of Python's `timeit` (what the NumPy baseline reports), so that every
-    // ratio compares like with like and a busy machine disturbs both sides alike.
-    f();
-    let reps = 5;
-    (0..7)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed() / reps
-        })
-        .min()
-        .unwrap_or_default()
+/// Criterion's report of the row, then our own measurement of the same closure for the ratio:
+/// the best of 7 batches of 5 runs, the statistic of Python's `timeit` (what the NumPy baseline
+/// reports), so that every ratio compares like with like and a busy machine disturbs both sides
+/// alike. `None` when Criterion's filter skips the row (its data are then never built).
+fn best_time(c: &mut Criterion, name: &str, f: impl FnMut()) -> Option<Duration> {
+    common::time_batches(c, name, false, 7, 5, f)
 }
 
 fn box3(c: &mut Criterion) {
     for (label, m, n) in SIZES {
-        let x = image(m, n);
-        let y = Array::<f32>::zeros(&[m, n]).unwrap();
+        let x = LazyCell::new(|| image(m, n));
+        let y = LazyCell::new(|| Array::<f32>::zeros(&[m, n]).unwrap());
         let generated =
             best_time(c, &format!("box3_clamped/{label}/quasar"), || k::box3(&x, &y).unwrap());
-        let xs = x.to_vec().unwrap();
-        let mut ys = vec![0.0f32; m * n];
-        let baseline =
-            best_time(c, &format!("box3_clamped/{label}/rayon"), || box3_rayon(&xs, &mut ys, m, n));
-        // The two agree.
-        let got = y.to_vec().unwrap();
-        assert!(got.iter().zip(&ys).all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs())));
-        println!(
-            "RATIO box3_clamped {label}: quasar {:.3} ms / rayon {:.3} ms = {:.3}",
-            ms(generated),
-            ms(baseline),
-            generated.as_secs_f64() / baseline.as_secs_f64()
-        );
+        let xs = LazyCell::new(|| x.to_vec().unwrap());
+        let mut ys = None;
+        let baseline = best_time(c, &format!("box3_clamped/{label}/rayon"), || {
+            box3_rayon(&xs, ys.get_or_insert_with(|| vec![0.0f32; m * n]), m, n)
+        });
+        // The two agree (the missing one computed once when the filter skipped its row).
+        if generated.is_some() || baseline.is_some() {
+            if generated.is_none() {
+                k::box3(&x, &y).unwrap();
+            }
+            let got = y.to_vec().unwrap();
+            let ys: &Vec<f32> = ys.get_or_insert_with(|| {
+                let mut ys = vec![0.0f32; m * n];
+                box3_rayon(&xs, &mut ys, m, n);
+                ys
+            });
+            assert!(got.iter().zip(ys).all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs())));
+        }
+        if let (Some(generated), Some(baseline)) = (generated, baseline) {
+            println!(
+                "RATIO box3_clamped {label}: quasar {:.3} ms / rayon {:.3} ms = {:.3}",
+                ms(generated),
+                ms(baseline),
+                generated.as_secs_f64() / baseline.as_secs_f64()
+            );
+        }
     }
 }
 
 fn gamma(c: &mut Criterion) {
     for (label, m, n) in SIZES {
-        let x = image(m, n);
-        let y = Array::<f32>::zeros(&[m, n]).unwrap();
+        let x = LazyCell::new(|| image(m, n));
+        let y = LazyCell::new(|| Array::<f32>::zeros(&[m, n]).unwrap());
         let generated =
             best_time(c, &format!("gamma/{label}/quasar"), || k::gamma(&x, &y).unwrap());
-        let xs = x.to_vec().unwrap();
-        let mut ys = vec![0.0f32; m * n];
+        let xs = LazyCell::new(|| x.to_vec().unwrap());
+        let mut ys = None;
         let powf = best_time(c, &format!("gamma/{label}/powf_rayon"), || {
+            let ys = ys.get_or_insert_with(|| vec![0.0f32; m * n]);
             ys.par_chunks_mut(1 << 14).zip(xs.par_chunks(1 << 14)).for_each(|(o, i)| {
                 for (o, i) in o.iter_mut().zip(i) {
                     *o = i.powf(0.45);
                 }
             })
         });
-        println!(
-            "RATIO gamma {label}: quasar {:.3} ms / rayon powf {:.3} ms = {:.3}",
-            ms(generated),
-            ms(powf),
-            generated.as_secs_f64() / powf.as_secs_f64()
-        );
+        let Some(generated) = generated else { continue };
+        if let Some(powf) = powf {
+            println!(
+                "RATIO gamma {label}: quasar {:.3} ms / rayon powf {:.3} ms = {:.3}",
+                ms(generated),
+                ms(powf),
+                generated.as_secs_f64() / powf.as_secs_f64()
+            );
+        }
         match numpy_power_ms(m, n) {
             Some(np) => println!(
                 "RATIO gamma {label}: quasar {:.3} ms / numpy np.power {:.3} ms = {:.3}",
@@ -169,9 +179,9 @@ fn numpy_power_ms(m: usize, n: usize) -> Option<f64> {
     String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+criterion_group! {
+    name = benches;
+    config = common::config().sample_size(20);
+    targets = box3, gamma
 }
-
-criterion_group!(benches, box3, gamma);
 criterion_main!(benches);

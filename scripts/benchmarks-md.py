@@ -29,7 +29,7 @@ END = f"<!-- end of {SECTION} benchmark -->"
 
 FORMS = {
     "loop": "plain `for` loops (parallelised by the compiler)",
-    "loop_serial": "the same loops under `{!serial for}` (before the loop parallelizer)",
+    "loop_serial": "the same loops under `{!serial for}` (before the loop parallelizer; timed on 1/16 of the rows, scaled to the image)",
     "expr": "array expression or library call (`sum`, `max`, `transpose`, `*`; fused by the kernel generator where it applies)",
     "unfused": "the library's operators one at a time (what the array expression cost before the kernel generator)",
     "fused_expr": "`max(x .* y)`, fused by the kernel generator (a kernel output from the identity)",
