@@ -1,12 +1,15 @@
 //! End to end: kernels that only accumulate into an argument (`h[i] += v`, `h[i] -= v`;
 //! quasar-core `analysis::accumulators`). On the CPU a block with many more positions than the
 //! array has elements adds into a private copy and adds that into the argument at its end;
-//! smaller blocks (explicit block sizes) and large arrays keep the atomic updates. Every
-//! result is compared with the same computation in plain Rust: counts exactly, float sums
-//! within the rounding of any order of additions. Run on the CPU device and by `.ci/run` with
-//! every launch on interpreted PTX (`QUASAR_SIM_GPU=ptx QUASAR_DEVICE=gpu`).
+//! smaller blocks (explicit block sizes) and large arrays keep the atomic updates. On the GPU
+//! a block adds into a copy in shared memory when the array fits in 12 KB and the launch has
+//! 16 positions per element (quasar-core `backend/ptx/private.rs`). Every result is compared
+//! with the same computation in plain Rust: counts exactly, float sums within the rounding of
+//! any order of additions. Run on the CPU device and by `.ci/run` with every launch on
+//! interpreted PTX (`QUASAR_SIM_GPU=ptx QUASAR_DEVICE=gpu`).
 
 use quasar::Array;
+use quasar_core::driver::{self, BackEnd};
 
 mod k {
     quasar::quasar! { r#"
@@ -73,7 +76,21 @@ function h : vec = dropped_bins(x : vec)
     h = zeros(4)
     parallel_do(numel(x), x, h, dropped_bin_k)
 endfunction
+
+function [] = __kernel__ tiny_k(x : vec, h : vec, pos : int)
+    h[0] += x[pos]
+endfunction
+
+function [] = add_tiny(x : vec, h : vec)
+    parallel_do(numel(x), x, h, tiny_k)
+endfunction
 "# }
+}
+
+/// Whether the kernels run on the PTX interpreter (`QUASAR_SIM_GPU=ptx QUASAR_DEVICE=gpu`).
+fn on_ptx() -> bool {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    var("QUASAR_SIM_GPU") == "ptx" && var("QUASAR_DEVICE") == "gpu"
 }
 
 /// Deterministic values in [0, 1).
@@ -162,4 +179,49 @@ fn bins_outside_the_array_follow_the_access_mode() {
     let err = k::bad_bins(&x).unwrap_err().to_string();
     let want = "in kernel `bad_bin_k`: index [7] is out of range for `h` with shape [4]";
     assert!(err.contains(want), "{err}");
+}
+
+#[test]
+fn gpu_blocks_add_into_a_shared_copy_only_when_the_array_is_small() {
+    // 4096 terms of 2^-24 added to 1.0: added one at a time, each rounds away (1 + 2^-24 is a
+    // tie, rounded to the even 1.0); a block's copy sums its terms exactly first, and adding
+    // those sums (even multiples of 2^-24) to 1.0 is exact.
+    let n = 4096;
+    let tiny = 2f32.powi(-24);
+    let x = Array::from_vec(&[n], vec![tiny; n]).unwrap();
+    let exact = 1.0 + n as f32 * tiny;
+    // 1 element: a copy; 1000: fewer than 16 positions per element; 4000: over 12 KB.
+    for (len, shared) in [(1, true), (1000, false), (4000, false)] {
+        let mut v = vec![0.0f32; len];
+        v[0] = 1.0;
+        let h = Array::from_vec(&[len], v).unwrap();
+        k::add_tiny(&x, &h).unwrap();
+        let got = h.to_vec().unwrap();
+        assert!(got[1..].iter().all(|&g| g == 0.0), "{len}");
+        if on_ptx() {
+            assert_eq!(got[0], if shared { exact } else { 1.0 }, "{len} elements");
+        } else {
+            assert!((1.0..=exact).contains(&got[0]), "{len} elements: {}", got[0]);
+        }
+    }
+}
+
+#[test]
+fn the_histogram_ptx_adds_into_shared_memory_and_loads_on_the_interpreter() {
+    let src = "function [] = __kernel__ hist_k(x : mat, h : vec, pos : ivec2)\n\
+               \x20   h[int(x[pos] * 255.0)] += 1.0\n\
+               endfunction\n\
+               function h : vec = histogram(x : mat)\n\
+               \x20   h = zeros(256)\n\
+               \x20   parallel_do(size(x), x, h, hist_k)\n\
+               endfunction\n";
+    let mut opts = driver::Options::new("hist.q", src, "hist.q");
+    opts.back_ends = vec![BackEnd::Ptx];
+    let (art, _) = driver::compile(&opts);
+    assert!(!art.has_errors(), "{:?}", art.diagnostics);
+    let text = art.ptx.expect("PTX").release.text;
+    for want in ["_acc[12288]", "atom.shared.add.f32", "bar.sync 0", "atom.global.add.f32"] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    quasar_ptx_sim::Module::parse(&text).expect("the interpreter loads the module");
 }

@@ -205,7 +205,10 @@ impl Ctx<'_> {
         if let Some(ok) = el.ok {
             self.ins(format!("@!{ok} bra {skip}"));
         }
-        let old = self.atomic_at(el.addr, arr.space, t, op, x, span)?;
+        let old = match self.private_of(arr.ptr, arr.space) {
+            Some(p) => self.private_atomic(&p, el.addr, op, x, span)?,
+            None => self.atomic_at(el.addr, arr.space, t, op, x, span)?,
+        };
         let n = self.apply(op, old, x, t, span)?;
         self.ins(format!("mov.{} {new}, {n}", t.arith()));
         self.place(&skip);

@@ -53,6 +53,8 @@ pub(super) struct Ctx<'m> {
     pub interior: Option<std::collections::BTreeSet<ir::NodeId>>,
     /// The Quasar file and line of the last `.loc` (or `// line` comment).
     pub last_line: Option<(u32, u32)>,
+    /// The arrays this kernel's blocks may accumulate into shared copies of (`private.rs`).
+    pub privates: Vec<super::private::Private>,
 }
 
 impl<'m> Ctx<'m> {
@@ -187,6 +189,7 @@ pub(super) fn emit_kernel(
         positions: Vec::new(),
         interior: None,
         last_line: None,
+        privates: Vec::new(),
     };
     let exit = cx.label();
     cx.frames.push(Frame {
@@ -234,6 +237,8 @@ pub(super) fn emit_kernel(
         });
         cx.frame_mut()?.locals.insert(lid, Val::Output(r, t));
     }
+    // Before the launch-edge test: every thread of the block clears the shared copies.
+    cx.private_setup(&k.accumulators, k.uses_shared)?;
     specials(&mut cx, f, rank, &exit)?;
     cx.init_vars(f)?;
     match f.partition.as_ref().filter(|_| !cx.uses_sync) {
@@ -241,6 +246,7 @@ pub(super) fn emit_kernel(
         None => cx.block(&f.body)?,
     }
     cx.place(&exit);
+    cx.private_merge()?;
     cx.ins("ret");
 
     let mut text = String::new();

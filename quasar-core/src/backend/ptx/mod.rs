@@ -60,7 +60,9 @@
 //! `product(dims) · sizeof(elem)` bytes. Their dimensions may depend on `blkdim` (computed at
 //! run time); the runtime launches with `Kernel::shared_bytes(blkdim)` bytes of dynamic
 //! shared memory, which is exactly the total. Other `shared(…)` calls (in a branch, a loop, a
-//! device function) need constant dimensions and get a static `.shared` array.
+//! device function) need constant dimensions and get a static `.shared` array. A kernel
+//! without such arrays that only accumulates into an argument (`h[i] += v`) has a static
+//! `<entry>_acc` area for block copies of it (`private.rs`).
 //!
 //! # Run-time errors: `'checked` accesses, `error`, `assert`
 //!
@@ -104,6 +106,9 @@ mod math_f64_tables;
 mod math_f64_tests;
 mod operators;
 mod partition;
+mod private;
+#[cfg(test)]
+mod private_tests;
 mod regs;
 mod shared;
 mod slice;

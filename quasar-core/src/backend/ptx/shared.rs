@@ -191,7 +191,25 @@ impl Ctx<'_> {
 
     /// The block's threads clear `words` 4-byte words at `ptr` (an immediate or a register;
     /// arrays start 16- or 64-byte aligned, so the rounding up stays inside the padding).
-    fn zero_shared(&mut self, ptr: Reg, words: &str) {
+    pub(super) fn zero_shared(&mut self, ptr: Reg, words: &str) {
+        let (i, n) = self.block_thread();
+        let (head, done) = (self.label(), self.label());
+        self.place(&head);
+        let p = self.reg(RegClass::Pred);
+        self.ins(format!("setp.ge.u32 {p}, {i}, {words}"));
+        self.ins(format!("@{p} bra {done}"));
+        let (off, addr) = (self.reg(RegClass::B64), self.reg(RegClass::B64));
+        self.ins(format!("mul.wide.u32 {off}, {i}, 4"));
+        self.ins(format!("add.s64 {addr}, {ptr}, {off}"));
+        self.ins(format!("st.shared.u32 [{addr}], 0"));
+        self.ins(format!("add.u32 {i}, {i}, {n}"));
+        self.ins(format!("bra.uni {head}"));
+        self.place(&done);
+    }
+
+    /// The thread's linear index in its block and the block's thread count (`u32`; the index
+    /// register is the caller's to advance).
+    pub(super) fn block_thread(&mut self) -> (Reg, Reg) {
         let (tx, ty, tz, nx, ny, nz) = (
             self.reg(RegClass::B32),
             self.reg(RegClass::B32),
@@ -215,17 +233,6 @@ impl Ctx<'_> {
         self.ins(format!("mad.lo.u32 {i}, {i}, {nx}, {tx}"));
         self.ins(format!("mul.lo.u32 {n}, {nx}, {ny}"));
         self.ins(format!("mul.lo.u32 {n}, {n}, {nz}"));
-        let (head, done) = (self.label(), self.label());
-        self.place(&head);
-        let p = self.reg(RegClass::Pred);
-        self.ins(format!("setp.ge.u32 {p}, {i}, {words}"));
-        self.ins(format!("@{p} bra {done}"));
-        let (off, addr) = (self.reg(RegClass::B64), self.reg(RegClass::B64));
-        self.ins(format!("mul.wide.u32 {off}, {i}, 4"));
-        self.ins(format!("add.s64 {addr}, {ptr}, {off}"));
-        self.ins(format!("st.shared.u32 [{addr}], 0"));
-        self.ins(format!("add.u32 {i}, {i}, {n}"));
-        self.ins(format!("bra.uni {head}"));
-        self.place(&done);
+        (i, n)
     }
 }
