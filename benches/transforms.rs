@@ -253,7 +253,7 @@ fn gamma(c: &mut Criterion) {
     }
     let expr = time(c, "gamma/expr", false, || drop(q::gamma_expr(&x).unwrap()));
     let unfused = time(c, "gamma/unfused", false, || {
-        drop(zip_map::<f32, f32, f32, _>("ElemPow", &x, 0.45f32, |a, b| a.powf(b)).unwrap())
+        drop(zip_map::<f32, f32, f32, _>("ElemPow", &*x, 0.45f32, |a, b| a.powf(b)).unwrap())
     });
     let y2 = LazyCell::new(zeros);
     let looped = time(c, "gamma/loop", false, || q::gamma_loop(&x, &y2).unwrap());
@@ -361,7 +361,7 @@ fn reductions(c: &mut Criterion) {
         let _ = black_box(q::dot_expr(&x, &y).unwrap());
     });
     let unfused = time(c, "dot/unfused", false, || {
-        let p = zip_map::<f32, f32, f32, _>("ElemMul", &x, &y, |u, v| u * v).unwrap();
+        let p = zip_map::<f32, f32, f32, _>("ElemMul", &*x, &*y, |u, v| u * v).unwrap();
         let _ = black_box(sum(&p).unwrap());
     });
     let ys = LazyCell::new(|| y.to_vec().unwrap());

@@ -2,10 +2,14 @@
 //! selects it, the `RESULT`/`RATIO` report lines that `scripts/benchmarks-md.py` reads, and the
 //! load average.
 //!
-//! Every row is a Criterion benchmark named `<group>/run` (`box3/kernel/run`, `gauss_4k/rust/run`).
-//! `cargo bench --bench NAME -- REGEX` runs only the rows whose name the regex matches
-//! (`--exact NAME` one row): a row's data are built inside its closure (`LazyCell`), so the rows
-//! a filter skips cost nothing. `-- --list` lists the rows; `-- --test` runs each row once.
+//! Every row is a Criterion benchmark named `<group>/run` (`box3/kernel/run`,
+//! `gauss_4k/rust/run`). `cargo bench --bench NAME -- REGEX` runs only the rows whose name the
+//! regex matches (`--exact NAME` one row): a row's data are built inside its closure
+//! (`LazyCell`), so the rows a filter skips cost nothing. `-- --list` lists the rows; `-- --test`
+//! runs each row once.
+
+// Each bench binary uses a part of this module.
+#![allow(dead_code)]
 
 use criterion::{Criterion, SamplingMode};
 use std::time::{Duration, Instant};
