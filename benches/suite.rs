@@ -331,9 +331,8 @@ fn gauss(c: &mut Criterion, (name, m, n): Size) {
     let (tmp, y) = (LazyCell::new(|| zeros(&[m, n])), LazyCell::new(|| zeros(&[m, n])));
     let fca = Array::from_vec(&[fc.len()], fc.clone()).unwrap();
     let w = format!("gauss_{name}");
-    let kernel = time(c, &format!("{w}/kernel"), || {
-        q::gauss_kernel(&x, &tmp, &y, &fca, r as i32).unwrap()
-    });
+    let kernel =
+        time(c, &format!("{w}/kernel"), || q::gauss_kernel(&x, &tmp, &y, &fca, r as i32).unwrap());
     let want = OnceCell::new();
     let want = || {
         reference(&want, kernel.is_some(), &y, || {
@@ -514,9 +513,8 @@ fn matmul(c: &mut Criterion, k: usize) {
     let inputs = LazyCell::new(|| (array(&[k, k], 6), array(&[k, k], 7)));
     let cm = LazyCell::new(|| zeros(&[k, k]));
     let w = format!("matmul_{k}");
-    let kernel = time(c, &format!("{w}/kernel"), || {
-        q::matmul_kernel(&inputs.0, &inputs.1, &cm).unwrap()
-    });
+    let kernel =
+        time(c, &format!("{w}/kernel"), || q::matmul_kernel(&inputs.0, &inputs.1, &cm).unwrap());
     let want = OnceCell::new();
     let want = || {
         reference(&want, kernel.is_some(), &cm, || {

@@ -182,11 +182,13 @@ fn box3(c: &mut Criterion) {
     let x = LazyCell::new(|| image(0));
     let y = LazyCell::new(zeros);
     let want = OnceCell::new();
-    let reference = || want.get_or_init(|| {
-        let y = zeros();
-        q::box3(&x, &y).unwrap();
-        y.to_vec().unwrap()
-    });
+    let reference = || {
+        want.get_or_init(|| {
+            let y = zeros();
+            q::box3(&x, &y).unwrap();
+            y.to_vec().unwrap()
+        })
+    };
     let kernel = time(c, "box3/kernel", false, || q::box3(&x, &y).unwrap());
     if kernel.is_some() {
         let _ = want.set(y.to_vec().unwrap());
@@ -242,11 +244,13 @@ fn gamma(c: &mut Criterion) {
     let x = LazyCell::new(|| image(1));
     let y = LazyCell::new(zeros);
     let want = OnceCell::new();
-    let reference = || want.get_or_init(|| {
-        let y = zeros();
-        q::gamma_kernel(&x, &y).unwrap();
-        y.to_vec().unwrap()
-    });
+    let reference = || {
+        want.get_or_init(|| {
+            let y = zeros();
+            q::gamma_kernel(&x, &y).unwrap();
+            y.to_vec().unwrap()
+        })
+    };
     let kernel = time(c, "gamma/kernel", false, || q::gamma_kernel(&x, &y).unwrap());
     if kernel.is_some() {
         let _ = want.set(y.to_vec().unwrap());
@@ -279,12 +283,14 @@ fn fused(c: &mut Criterion) {
     let inputs = LazyCell::new(|| [image(2), image(3), image(4), image(5)]);
     let z = LazyCell::new(zeros);
     let want = OnceCell::new();
-    let reference = || want.get_or_init(|| {
-        let [a, x, b, y] = &*inputs;
-        let z = zeros();
-        q::fused_kernel(a, x, b, y, 0.5, &z).unwrap();
-        z.to_vec().unwrap()
-    });
+    let reference = || {
+        want.get_or_init(|| {
+            let [a, x, b, y] = &*inputs;
+            let z = zeros();
+            q::fused_kernel(a, x, b, y, 0.5, &z).unwrap();
+            z.to_vec().unwrap()
+        })
+    };
     let kernel = time(c, "fused/kernel", false, || {
         let [a, x, b, y] = &*inputs;
         q::fused_kernel(a, x, b, y, 0.5, &z).unwrap()
@@ -337,9 +343,8 @@ fn fused(c: &mut Criterion) {
 }
 
 fn reductions(c: &mut Criterion) {
-    let x = LazyCell::new(|| {
-        Array::from_fn(&[LONG], |i| ((i * 7919) % 1000) as f32 / 1000.0).unwrap()
-    });
+    let x =
+        LazyCell::new(|| Array::from_fn(&[LONG], |i| ((i * 7919) % 1000) as f32 / 1000.0).unwrap());
     let y = LazyCell::new(|| {
         Array::from_fn(&[LONG], |i| ((i * 104729) % 1000) as f32 / 1000.0).unwrap()
     });

@@ -59,7 +59,10 @@ impl Ctx<'_> {
         for l in accumulators {
             if let Some(Val::Array(a)) = self.frame()?.locals.get(l) {
                 // 4- and 8-byte numbers: the types with a native `atom.add`.
-                if !a.elem.is_narrow() && !a.complex && a.class.is_none() && a.space == Space::Global
+                if !a.elem.is_narrow()
+                    && !a.complex
+                    && a.class.is_none()
+                    && a.space == Space::Global
                 {
                     arrays.push(a.clone());
                 }
