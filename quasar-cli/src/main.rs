@@ -7,6 +7,7 @@ use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
 use quasar_core::load::Loader;
 use quasar_core::syntax::encoding::Decoded;
+use quasar_core::diagnostics::Severity;
 use quasar_core::{syntax, Diagnostic, SourceMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -156,7 +157,8 @@ impl Totals {
         map.emit(out, diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         self.errors += errors;
-        self.warnings += diagnostics.len() - errors;
+        let notes = diagnostics.iter().filter(|d| d.severity == Severity::Note).count();
+        self.warnings += diagnostics.len() - errors - notes;
         errors
     }
 }

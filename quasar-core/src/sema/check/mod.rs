@@ -32,7 +32,9 @@ mod reductions;
 mod reductions_assign;
 mod reductions_lambda;
 mod reductions_match;
+mod reductions_overlap;
 mod reductions_safety;
+mod reductions_show;
 mod reductions_sum;
 mod scope;
 mod shared_designators;
@@ -121,6 +123,7 @@ pub fn check_program_main(
     let reductions = cx.decls.reductions.clone();
     cx.rules = reductions::prepare(&reductions, &mut cx.diags);
     cx.reduction_safety = reductions_safety::safety_level(&program.body, &mut cx.diags);
+    cx.show_reductions = reductions_show::switches(&program.body, &mut cx.diags);
     let top_level = reductions_safety::top_level_names(&program.body);
     reductions_safety::check_definitions(
         &cx.rules,
@@ -154,7 +157,10 @@ pub fn check_program_main(
     );
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
-    diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
+    // The same message at the same place once, however many instances of a function or
+    // passes over it reported it.
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.span.file, d.span.range(), d.message.clone())));
     #[cfg(debug_assertions)]
     if !diagnostics.iter().any(|d| d.is_error()) {
         diagnostics.extend(verified);
@@ -203,6 +209,8 @@ pub(crate) struct Checker<'a> {
     closure_classes: Vec<closure_class::ClosureClass<'a>>,
     /// How unsafe reductions are reported (`reductions_safety.rs`).
     reduction_safety: reductions_safety::SafetyLevel,
+    /// Where `#pragma show_reductions` switches the notes on and off (`reductions_show.rs`).
+    show_reductions: reductions_show::Switches,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -270,6 +278,7 @@ impl<'a> Checker<'a> {
             rules: Vec::new(),
             closure_classes: Vec::new(),
             reduction_safety: reductions_safety::SafetyLevel::default(),
+            show_reductions: Vec::new(),
         }
     }
 

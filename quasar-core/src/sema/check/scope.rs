@@ -103,6 +103,16 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Where the reductions whose replacements are being lowered were applied, outermost
     /// first (named by errors inside a replacement).
     pub reduction_sites: Vec<Span>,
+    /// Nodes of the expression being matched at which no reduction applies: the written
+    /// shape of an enclosing rule's pattern (`reductions_overlap.rs`).
+    pub shield: HashSet<*const ast::Expr>,
+    /// The reductions applied so far, with the expressions they rewrote.
+    pub applied_log: Vec<(Span, &'a ast::Reduction)>,
+    /// How deep `lower_aside` calls are nested now (results that are thrown away).
+    pub aside: u32,
+    /// The terms of the sum being matched by a sum rule (`reductions_sum.rs`): not tried as
+    /// sums of one term.
+    pub sum_terms: HashSet<*const ast::Expr>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -139,6 +149,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             prelowered: HashMap::new(),
             reduction_depth: 0,
             reduction_sites: Vec::new(),
+            shield: HashSet::new(),
+            applied_log: Vec::new(),
+            aside: 0,
+            sum_terms: HashSet::new(),
         }
     }
 
