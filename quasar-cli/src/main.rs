@@ -3,11 +3,11 @@
 mod run;
 
 use clap::{ArgGroup, Parser, Subcommand};
+use quasar_core::diagnostics::Severity;
 use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
 use quasar_core::load::Loader;
 use quasar_core::syntax::encoding::Decoded;
-use quasar_core::diagnostics::Severity;
 use quasar_core::{syntax, Diagnostic, SourceMap};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

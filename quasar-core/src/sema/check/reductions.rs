@@ -424,8 +424,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .map(|(i, _)| i)
             .collect();
         let symbolic = matches!(&key, RootKey::Call(f, _) if !self.defines(f));
-        let one_term = !self.sum_terms.contains(&(e as *const Expr))
-            && !self.one_term_rules(e).is_empty();
+        let one_term =
+            !self.sum_terms.contains(&(e as *const Expr)) && !self.one_term_rules(e).is_empty();
         if candidates.is_empty() && !one_term {
             // Inside a replacement, a call of a name nothing defines is a symbolic operation
             // that failed (`solve(…)` of `argmin(f, x) = solve(diff(f, x) = 0, x)`).

@@ -94,7 +94,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .iter()
                 .filter(|(at, other)| {
                     !std::ptr::eq(*other, def)
-                        && shape.iter().any(|n| n.span.file == at.file && n.span.range() == at.range())
+                        && shape
+                            .iter()
+                            .any(|n| n.span.file == at.file && n.span.range() == at.range())
                 })
                 .map(|(_, other)| *other)
                 .collect();

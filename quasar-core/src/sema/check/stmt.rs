@@ -391,7 +391,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let d = Diagnostic::error(
             t.span,
             format!(
-                "a `catch` receives a `qexception`, not {ty} (`{}`)",
+                "a `catch` receives a `qexception`, not `{}`",
                 crate::syntax::printer::print_type(t)
             ),
         )

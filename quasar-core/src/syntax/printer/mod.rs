@@ -148,7 +148,9 @@ impl Printer {
                 self.line("try");
                 self.block(body);
                 match (catch_var, catch_type) {
-                    (Some(v), Some(t)) => self.line(&format!("catch {} : {}", v.name, print_type(t))),
+                    (Some(v), Some(t)) => {
+                        self.line(&format!("catch {} : {}", v.name, print_type(t)))
+                    }
                     (Some(v), None) => self.line(&format!("catch {}", v.name)),
                     (None, _) => self.line("catch"),
                 }
@@ -798,7 +800,12 @@ mod tests {
             catch_body: vec![],
         });
         assert_eq!(print_stmt(&s), "try\ncatch ex : qexception\nendtry");
-        let s = st(StmtKind::Try { body: vec![], catch_var: None, catch_type: None, catch_body: vec![] });
+        let s = st(StmtKind::Try {
+            body: vec![],
+            catch_var: None,
+            catch_type: None,
+            catch_body: vec![],
+        });
         assert_eq!(print_stmt(&s), "try\ncatch\nendtry");
     }
 
