@@ -55,6 +55,17 @@ function [z, w] = scaled_untyped(t : scalar, u : scalar, v : vec)
     w = g(v)
 endfunction
 
+% A replacement lambda whose parameter is listed with the reduction's variables (§4.9's
+% function addition).
+reduction (f1 : [?? -> ??], f2 : [?? -> ??], x) -> f1 + f2 = x -> f1(x) + f2(x)
+
+function y = summed_functions(t : scalar)
+    f1 = x -> x * 2
+    f2 = x -> x / 2
+    f3 = f1 + f2
+    y = f3(t)
+endfunction
+
 function y : vec = minimisers(v : vec)
     symbolic x : scalar
     y = uninit(size(v))
@@ -318,5 +329,12 @@ fn a_replacement_lambda_with_an_untyped_parameter() {
         for (g, x) in w.iter().zip(v) {
             assert_close("scaler_untyped(t + 1)(v)", *g, (t + 1.0) * x + 1.0);
         }
+    }
+}
+
+#[test]
+fn functions_added_by_a_reduction_with_a_lambda_replacement() {
+    for t in [3.0f32, -0.5] {
+        assert_close("(f1 + f2)(t)", s::summed_functions(t).unwrap(), t * 2.0 + t / 2.0);
     }
 }

@@ -210,6 +210,29 @@ pub(super) fn mentions(e: &Expr, name: &str) -> bool {
     }
 }
 
+/// Whether `name`, a variable of `def` that its pattern does not mention, is a parameter of a
+/// lambda in its replacement (the manual's `(f1, f2, x) -> f1 + f2 = x -> f1(x) + f2(x)`,
+/// §4.9): the lambda binds it, the match does not.
+pub(super) fn replacement_lambda_parameter(def: &ast::Reduction, name: &str) -> bool {
+    fn binds(e: &Expr, name: &str) -> bool {
+        match &e.kind {
+            ExprKind::Lambda(l) => {
+                l.params.iter().any(|p| p.name.name == name) || binds(&l.body, name)
+            }
+            ExprKind::Paren(items) | ExprKind::Matrix(items) | ExprKind::Cell(items) => {
+                items.iter().any(|x| binds(x, name))
+            }
+            ExprKind::Call { callee, args, .. } => {
+                binds(callee, name) || args.iter().any(|a| binds(&a.value, name))
+            }
+            ExprKind::Binary { lhs, rhs, .. } => binds(lhs, name) || binds(rhs, name),
+            ExprKind::Unary { operand, .. } => binds(operand, name),
+            _ => false,
+        }
+    }
+    !mentions(&def.pattern, name) && binds(&def.replacement, name)
+}
+
 /// Whether a written type mentions the name `name` (a reduction's type parameter).
 pub(super) fn type_mentions(t: &ast::TypeExpr, name: &str) -> bool {
     use ast::TypeKind as K;
@@ -312,11 +335,11 @@ pub(super) fn prepare<'a>(
             );
             continue;
         }
-        if let Some(p) = def
-            .params
-            .iter()
-            .find(|p| !mentions(&def.pattern, &p.name.name) && !type_params.contains(&p.name.name))
-        {
+        if let Some(p) = def.params.iter().find(|p| {
+            !mentions(&def.pattern, &p.name.name)
+                && !type_params.contains(&p.name.name)
+                && !replacement_lambda_parameter(def, &p.name.name)
+        }) {
             diags.push(
                 Diagnostic::error(p.span, format!("the reduction's variable `{}` does not appear in its pattern", p.name.name))
                     .with_note("every variable must be bound by the pattern or name a type used in the variables' types (`T` of `(T, a : point[T])`)"),
@@ -772,6 +795,20 @@ function z = f(t : scalar, u : scalar)
 endfunction";
         let b = body(src, "f");
         assert!(!b.contains("scaler"), "{b}");
+    }
+
+    #[test]
+    fn a_replacement_lambdas_parameter_may_be_listed_with_the_variables() {
+        let src = "reduction (f1 : [?? -> ??], f2 : [?? -> ??], x) -> f1 + f2 = x -> f1(x) + f2(x)
+function y = f(t : scalar)
+    f1 = x -> x * 2
+    f2 = x -> x / 2
+    f3 = f1 + f2
+    y = f3(t)
+endfunction";
+        body(src, "f");
+        let e = errors("reduction (a, x) -> twice(a) = 2 * a");
+        assert!(e.iter().any(|m| m.contains("`x` does not appear")), "{e:?}");
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 && patterns
                     .iter()
                     .zip(site.operands)
-                    .all(|(p, o)| written_shape(p, *o, &vars, &mut shape));
+                    .all(|(p, o)| written_shape(p, o, &vars, &mut shape));
             if !fits || shape.is_empty() {
                 continue;
             }

@@ -15,7 +15,7 @@
 //! a rule whose clause is known only at run time is not applied to sums.
 
 use super::expr::unknown;
-use super::reductions::{mentions, root_of, MAX_REDUCTION_DEPTH};
+use super::reductions::{mentions, replacement_lambda_parameter, root_of, MAX_REDUCTION_DEPTH};
 use super::reductions_match::{peel, same_value};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
@@ -269,6 +269,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut binds = m.fixed;
         for p in &def.params {
             let declared = p.ty.as_ref().map(|t| self.resolve_type_quiet(t));
+            if !p.variadic && replacement_lambda_parameter(def, &p.name.name) {
+                continue;
+            }
             if !p.variadic {
                 let v = binds.iter().find(|(n, _)| *n == p.name.name)?.1.clone();
                 if let Some(t) = &declared {
