@@ -229,25 +229,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let given = fields.iter().find(|(f, _)| f == field).map(|(_, v)| v.ty.clone());
             class.args.push(given.unwrap_or(Type::Unknown));
         }
-        ir::Expr::new(
-            ir::ExprKind::Construct { class: class.id, fields },
-            Type::Class(class),
-            span,
-        )
+        ir::Expr::new(ir::ExprKind::Construct { class: class.id, fields }, Type::Class(class), span)
     }
 
     /// Checks the value given for a field of a function type with unknown parts against
     /// that type (the number of parameters, the kind).
-    fn check_implicit_field(
-        &mut self,
-        class: ClassId,
-        field: &str,
-        value: &ir::Expr,
-        span: Span,
-    ) {
+    fn check_implicit_field(&mut self, class: ClassId, field: &str, value: &ir::Expr, span: Span) {
         let tdef = self.cx.decls.types[class.0 as usize].def;
         let TypeDefBody::Class { fields, .. } = &tdef.body else { return };
-        let Some(declared) = fields.iter().find(|f| f.name.name == field).and_then(|f| f.ty.as_ref())
+        let Some(declared) =
+            fields.iter().find(|f| f.name.name == field).and_then(|f| f.ty.as_ref())
         else {
             return;
         };
@@ -255,7 +246,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if !self.fits(&value.ty, &declared) {
             let d = Diagnostic::error(
                 span,
-                format!("type mismatch: field `{field}` is {declared}, but this value is {}", value.ty),
+                format!(
+                    "type mismatch: field `{field}` is {declared}, but this value is {}",
+                    value.ty
+                ),
             );
             self.report(d);
         }
