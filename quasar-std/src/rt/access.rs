@@ -135,19 +135,6 @@ pub fn view_get<T: Element, const R: usize>(
     unsafe { quasar_runtime::unchecked::read_if(v, ok, off) }
 }
 
-/// [`view_get`] out of line, with the mode known only at run time: the border code of a
-/// kernel's rows reads through it (one copy per element type and rank in the user's crate
-/// instead of the index mapping inlined at every read of every kernel's border).
-#[inline(never)]
-pub fn view_get_border<T: Element, const R: usize>(
-    v: &KernelView<'_, T>,
-    mode: Mode,
-    geom: ([i64; R], [usize; R]),
-    i: [i64; R],
-) -> T {
-    view_get(v, mode, geom, i)
-}
-
 /// A kernel's `'safe` write of `x` to element `i` of view `v` (as [`view_get`]): nothing
 /// outside.
 #[inline(always)]

@@ -4,7 +4,7 @@
 //! | module | contents |
 //! |---|---|
 //! | [`scalar`] | `exp log pow sin … floor round mod min max clamp sign isnan real conj complex` on numbers, `#[inline(always)]` and branch-free for kernel loops |
-//! | [`access`] | the boundary access modes ([`Mode`]), [`map_index`], [`periodize`], [`clamp_ext`], [`mirror_ext`], element reads and writes with a mode, kernels' view accesses ([`view_get`], [`view_get_border`], [`view_set`]) |
+//! | [`access`] | the boundary access modes ([`Mode`]), [`map_index`], [`periodize`], [`clamp_ext`], [`mirror_ext`], element reads and writes with a mode, kernels' view accesses ([`view_get`], [`view_set`]) |
 //! | [`index`] | slicing `A[:, 1]`, `A[0..2, [1, 3]]` and slice assignment; range values `0..9`, `0..0.1..1` |
 //! | [`concat`](mod@concat) | matrix literals with array parts: [`cat`], [`stack_rows`] |
 //! | [`show`] | `print` and `error` messages: [`Show`], [`print_line`], [`format_parts`] |
@@ -27,7 +27,7 @@ mod tests;
 
 pub use access::{
     clamp_ext, elem_offset, get_elem, index_error, index_error_at, map_index, mirror_ext,
-    periodize, set_elem, view_get, view_get_border, view_read, view_set, view_write, Mode,
+    periodize, set_elem, view_get, view_read, view_set, view_write, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
 pub use cpu::{has_avx2_fma, has_avx512, inside, lanes, pick, split_row, unflatten, Lanes};

@@ -37,11 +37,6 @@ pub(crate) struct FnGen<'g, 'm> {
     /// The hot loop of a row is being generated: kernel outputs combine into the row's local
     /// copies `__out{k}` (see `kernel::row_outputs`), not into the block's slots.
     pub row_outputs: bool,
-    /// The border code of a row (`thread`) is being generated: its clamped, circular and
-    /// mirrored reads are calls (`rt::view_get_border`), not inlined index mapping. They run
-    /// on a sliver of the positions, and inlined they made the border a stencil's largest
-    /// function for LLVM to optimise (issue 19).
-    pub border: bool,
     /// The outputs (slot numbers) that the hot loop combines in lanes, `__out{k}.at(__l)`
     /// (see `kernel::row_outputs`).
     pub laned: Vec<usize>,
@@ -71,7 +66,6 @@ impl<'g, 'm> FnGen<'g, 'm> {
             outputs: HashMap::new(),
             interior: None,
             row_outputs: false,
-            border: false,
             laned: Vec::new(),
             loop_depth: 0,
             geom: HashMap::new(),

@@ -393,14 +393,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Access::Mirror => quote!(Mirror),
                         _ => quote!(Safe),
                     };
-                    let mapped =
-                        matches!(mode, Access::Clamped | Access::Circular | Access::Mirror);
-                    let get = match self.border && mapped {
-                        true => quote!(view_get_border),
-                        false => quote!(view_get),
-                    };
                     (
-                        quote!(#q::#get(&#v, #q::Mode::#m, #g, #at)),
+                        quote!(#q::view_get(&#v, #q::Mode::#m, #g, #at)),
                         quote!(#q::view_set(&#v, #g, __i, __x)),
                     )
                 }

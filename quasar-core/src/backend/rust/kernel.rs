@@ -441,10 +441,7 @@ fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<Ro
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
         return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes });
     }
-    fg.border = true;
-    let border = thread(fg, false, false);
-    fg.border = false;
-    let border = border?;
+    let border = thread(fg, false, false)?;
     // The border threads of a segment `[__lo, __hi)` of the row.
     let segment = quote!(thread(__ctx, &__e, [#(#outer,)* __lo, __hi]));
     // (`split_row` clips them to the row.)
