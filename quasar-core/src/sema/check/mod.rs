@@ -481,6 +481,7 @@ impl<'a> Checker<'a> {
             generics: type_args.clone(),
             result: None,
         };
+        let key = self.key_for_captures(key, env.as_deref());
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
@@ -497,6 +498,31 @@ impl<'a> Checker<'a> {
             let mut lowerer = FnLowerer::new(cx, ScopeId::Function(decl), def.kind, env.clone());
             lowerer.lower_function(def, &args, &type_args, call_span)
         }))
+    }
+
+    /// `key`, or, when the instance made for `key` captured variables that have other types
+    /// in `env` (the same lambda or nested function evaluated where a captured variable is an
+    /// `int` once and a `vec` later: `offset_by(2)` and `offset_by(x)`), `key` with those
+    /// types added to its generic arguments: an instance of its own.
+    fn key_for_captures(&self, key: InstanceKey, env: Option<&OuterEnv<'a>>) -> InstanceKey {
+        let (Some(env), Some(&id)) = (env, self.instances.get(&key)) else { return key };
+        let f = self.module.function(id);
+        let mut same = true;
+        let mut captured = Vec::new();
+        // Every captured name, also those the body no longer reads: a captured lambda value
+        // without fields is called directly (`f(g(x))` calls `inc`), so its type decides the
+        // body though the value is not passed.
+        for local in f.locals.iter().filter(|l| l.role == ir::LocalRole::Capture) {
+            let now = env.find(&local.name).map_or(Type::Unknown, |(t, _)| t.clone());
+            same &= now == local.ty;
+            captured.push(GenericArg::Type(now));
+        }
+        if same {
+            return key;
+        }
+        let mut key = key;
+        key.generics.extend(captured);
+        key
     }
 
     /// The instance of a lambda expression for these argument types.
@@ -531,6 +557,7 @@ impl<'a> Checker<'a> {
             generics: captured.into_iter().map(GenericArg::Type).collect(),
             result: result.clone(),
         };
+        let key = self.key_for_captures(key, Some(&*env));
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }

@@ -76,6 +76,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub lambdas: HashMap<LocalId, (&'a ast::Lambda, Span, ScopeId)>,
     /// Locals assigned more than once (so not a known lambda).
     pub reassigned: HashSet<LocalId>,
+    /// The type and position of the first function value (an untyped lambda's closure class,
+    /// a function value) assigned to each local, kept across passes (`closure_class.rs`).
+    pub first_fn_values: HashMap<LocalId, (Type, Span)>,
     pub loop_depth: u32,
     /// Reads of variables that had no type yet, in the current pass.
     pub void_reads: Vec<(LocalId, Span)>,
@@ -138,6 +141,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             sizes: HashMap::new(),
             lambdas: HashMap::new(),
             reassigned: HashSet::new(),
+            first_fn_values: HashMap::new(),
             loop_depth: 0,
             void_reads: Vec::new(),
             prologue: Vec::new(),
@@ -392,6 +396,11 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
         (Type::Function(_), a @ Type::Function(_)) => a.clone(),
         // An untyped lambda given for `f : [?? -> ??]`: the parameter holds its closure class.
         (Type::Function(_), a @ Type::Class(c)) if c.id.is_closure() => a.clone(),
+        // A class named without the implicit arguments of its fields of function types with
+        // unknown parts (`o : my_interface`, `classes.rs`) takes the argument's.
+        (Type::Class(d), a @ Type::Class(c)) if d.id == c.id && d.args.len() < c.args.len() => {
+            a.clone()
+        }
         // The parameter's name (`coalesced_threads`, …) picks the group.
         (Type::ThreadBlock(_), a @ Type::ThreadBlock(_)) => a.clone(),
         (d, _) => d.clone(),
