@@ -63,3 +63,16 @@ fn enumerations_are_integers_and_match_by_name() {
 fn a_class_constructed_without_fields_is_zero() {
     assert_eq!(k::default_constructed().unwrap(), 3.0);
 }
+
+#[test]
+fn components_of_vector_fields_of_array_elements_are_written_in_place() {
+    let (n, t) = (7usize, 0.25f32);
+    let out = k::field_components(n as i32, t).unwrap().to_vec().unwrap();
+    let mut want = Vec::new();
+    for i in 0..n {
+        let mut v = [i as f32, 2.0 * i as f32 + t, 0.0];
+        v[i % 3] += 10.0;
+        want.extend(v);
+    }
+    close(&out, &want);
+}

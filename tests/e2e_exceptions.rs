@@ -27,6 +27,19 @@ fn the_manuals_handler_receives_the_message() {
 }
 
 #[test]
+fn a_qexception_catch_variable_parameter_and_message() {
+    let (text, again) = ex::typed_catch(-1.0).unwrap();
+    // The message as a `catch` receives it: the Quasar line that raised it, then the text.
+    let line = line_of("error \"the log of a number that is not positive\"");
+    let want = "the log of a number that is not positive";
+    assert!(text.starts_with("caught: ") && text.ends_with(want), "{text}");
+    assert!(text.contains(&format!("exceptions.q:{line}:")), "the line {line}: {text}");
+    assert_eq!(again, format!("{}!", &text["caught: ".len()..]));
+    let (text, again) = ex::typed_catch(2.0).unwrap();
+    assert_eq!((text.as_str(), again.as_str()), ("no error", ""));
+}
+
+#[test]
 fn a_handler_that_raises_again_reaches_the_outer_handler() {
     let (trace, msg) = ex::nested(2.0).unwrap();
     assert_eq!((trace, msg.as_str()), (11, ""), "no error: both blocks ran to their end");

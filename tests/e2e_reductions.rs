@@ -46,10 +46,77 @@ function z = scaled_by(t : scalar, u : scalar)
     z = g(u)
 endfunction
 
+% The same with an untyped lambda parameter: the closure is typed where it is called.
+reduction (a : scalar) -> scaler_untyped(a) = (y -> a * y + 1)
+
+function [z, w] = scaled_untyped(t : scalar, u : scalar, v : vec)
+    g = scaler_untyped(t + 1)
+    z = g(u)
+    w = g(v)
+endfunction
+
+% A replacement lambda whose parameter is listed with the reduction's variables (§4.9's
+% function addition).
+reduction (f1 : [?? -> ??], f2 : [?? -> ??], x) -> f1 + f2 = x -> f1(x) + f2(x)
+
+function y = summed_functions(t : scalar)
+    f1 = x -> x * 2
+    f2 = x -> x / 2
+    f3 = f1 + f2
+    y = f3(t)
+endfunction
+
 function y : vec = minimisers(v : vec)
     symbolic x : scalar
     y = uninit(size(v))
     parallel_do(size(v), __kernel__ (pos : int) -> y[pos] = argmin((x - v[pos])^2, x))
+endfunction
+"# }
+}
+
+/// §4.9.5's second form with a sum of one term (`K` = 1).
+mod v1 {
+    quasar::quasar! { r#"
+reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = probe(x, lambda, ...f)
+
+% What the reduction captured: the weight, and the captured function at x[0].
+function v = probe(x : vec, w : vec, f1)
+    a = f1(x)
+    v = [w[0], a[0], numel(w)]
+endfunction
+
+function v = one_term(x : vec)
+    v = 0.5*((2*x - 1).^2)
+endfunction
+"# }
+}
+
+/// Overlapping patterns (§4.9.2): `a * b` matches inside `a * b + c`; the rule with more
+/// variables is applied first, in host code and in a kernel. `#pragma show_reductions on`
+/// (§17.3) lists what was applied, as notes that do not stop compilation.
+mod o {
+    quasar::quasar! { r#"
+#pragma reduction_safetylevel off
+#pragma show_reductions on
+function y = __device__ times(a : scalar, b : scalar)
+    y = a .* b + 0.5
+endfunction
+function y = __device__ fma3(a : scalar, b : scalar, c : scalar)
+    y = a .* b + c + 1000
+endfunction
+reduction (a : scalar, b : scalar) -> a * b = times(a, b)
+reduction (a : scalar, b : scalar, c : scalar) -> a * b + c = fma3(a, b, c)
+
+function [s, d] = overlapping(p : scalar, q : scalar, r : scalar)
+    s = p * q + r
+    d = p * q - r
+endfunction
+
+function [s : vec, d : vec] = overlapping_in_kernel(v : vec, q : scalar, r : scalar)
+    s = uninit(size(v))
+    d = uninit(size(v))
+    parallel_do(size(v), __kernel__ (pos : int) -> s[pos] = v[pos] * q + r)
+    parallel_do(size(v), __kernel__ (pos : int) -> d[pos] = v[pos] * q - r)
 endfunction
 "# }
 }
@@ -219,5 +286,55 @@ fn a_variadic_reduction_captures_the_weights_and_functions_of_a_sum() {
 fn a_replacement_lambda_over_the_reductions_variable() {
     for (t, u) in [(2.0f32, 3.0), (-0.5, 4.0)] {
         assert_close("scaler(t + 1)(u)", s::scaled_by(t, u).unwrap(), (t + 1.0) * u);
+    }
+}
+
+#[test]
+fn the_rule_with_more_variables_is_applied_before_an_inner_one() {
+    for (p, q, r) in [(2.0f32, 3.0, 1.0), (-1.5, 0.5, 4.0)] {
+        let (s, d) = o::overlapping(p, q, r).unwrap();
+        assert_close("p * q + r by fma3", s, p * q + r + 1000.0);
+        assert_close("p * q - r by times", d, (p * q + 0.5) - r);
+    }
+    let v = [0.5f32, -2.0, 3.0];
+    let (s, d) = o::overlapping_in_kernel(&vecf(&v), 2.0, 1.0).unwrap();
+    let want_s: Vec<f32> = v.iter().map(|x| x * 2.0 + 1.0 + 1000.0).collect();
+    let want_d: Vec<f32> = v.iter().map(|x| (x * 2.0 + 0.5) - 1.0).collect();
+    for (g, w) in s.to_vec().unwrap().iter().zip(&want_s) {
+        assert_close("s in the kernel", *g, *w);
+    }
+    for (g, w) in d.to_vec().unwrap().iter().zip(&want_d) {
+        assert_close("d in the kernel", *g, *w);
+    }
+}
+
+#[test]
+fn a_variadic_sum_reduction_matches_a_sum_of_one_term() {
+    let x = [1.5f32, -2.0];
+    let got = v1::one_term(&vecf(&x)).unwrap().to_vec().unwrap();
+    let want = [0.5, 2.0 * x[0] - 1.0, 1.0];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert_close("captured", *g, w);
+    }
+}
+
+#[test]
+fn a_replacement_lambda_with_an_untyped_parameter() {
+    let v = [1.0f32, -2.0];
+    for (t, u) in [(2.0f32, 3.0), (-0.5, 4.0)] {
+        let (z, w) = s::scaled_untyped(t, u, &vecf(&v)).unwrap();
+        assert_close("scaler_untyped(t + 1)(u)", z, (t + 1.0) * u + 1.0);
+        let w = w.to_vec().unwrap();
+        for (g, x) in w.iter().zip(v) {
+            assert_close("scaler_untyped(t + 1)(v)", *g, (t + 1.0) * x + 1.0);
+        }
+    }
+}
+
+#[test]
+fn functions_added_by_a_reduction_with_a_lambda_replacement() {
+    for t in [3.0f32, -0.5] {
+        assert_close("(f1 + f2)(t)", s::summed_functions(t).unwrap(), t * 2.0 + t / 2.0);
     }
 }

@@ -93,3 +93,56 @@ fn a_lambda_value_called_in_a_kernel() {
         close(&format!("mapped[{i}]"), *b, k * a + 1.0);
     }
 }
+
+#[test]
+fn one_lambda_evaluated_with_captures_of_different_types() {
+    let t = 0.375f32;
+    let x = [1.5f32, -2.0, 0.25];
+    let (a, b, c, d) = m::captured_types(t, &vecf(&x)).unwrap();
+    close("offset_by(2)(0.5)", a, 2.5);
+    close("offset_by(t)(0.5)", b, t + 0.5);
+    close("sum(offset_by(x)(1))", c, x.iter().map(|v| v + 1.0).sum());
+    close("times(3)(t) + sum(times(x)(2))", d, 3.0 * t + x.iter().map(|v| 2.0 * v).sum::<f32>());
+}
+
+#[test]
+fn a_nested_function_instantiated_per_captured_type() {
+    let t = 1.25f32;
+    let (a, b) = m::nested_captures(t).unwrap();
+    assert_eq!(a as i64, 6, "outer(2) = 2 * 3");
+    close("outer(t)", b, 3.0 * t);
+}
+
+#[test]
+fn a_kernel_lambda_instantiated_per_captured_lambda() {
+    let x: Vec<f32> = (0..37).map(|i| i as f32 * 0.25 - 4.0).collect();
+    let k = 0.5f32;
+    let (y, z) = m::mapped_twice(&vecf(&x), k).unwrap();
+    let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+    assert_eq!((y.len(), z.len()), (x.len(), x.len()));
+    for (i, a) in x.iter().enumerate() {
+        close(&format!("y[{i}]"), y[i], k * a + 1.0);
+        close(&format!("z[{i}]"), z[i], a * a - k);
+    }
+}
+
+#[test]
+fn a_variable_with_a_function_type_takes_two_untyped_lambdas() {
+    for t in [1.75f32, -0.5] {
+        let (a, b) = m::chosen(t).unwrap();
+        close("f(t) before", a, t + 1.0);
+        close("f(t) after", b, if t > 0.0 { 2.0 * t } else { t + 1.0 });
+    }
+}
+
+#[test]
+fn untyped_lambdas_in_class_fields_of_unknown_function_type() {
+    let x = [0.5f32, 2.0, -3.0, 1.25];
+    let t = 1.5f32;
+    let (a, b, c, d) = m::lambda_fields(&vecf(&x), t).unwrap();
+    let combine = |p: f32, q: f32| p * q + 3.0;
+    close("obj.scale(t)", a, 2.0 * t);
+    close("obj.combine(t, 2)", b, combine(t, 2.0));
+    close("sum(obj.combine(x, t))", c, x.iter().map(|v| combine(*v, t)).sum());
+    close("apply_combine(obj, 4, t)", d, combine(4.0, t));
+}

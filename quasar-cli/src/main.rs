@@ -3,6 +3,7 @@
 mod run;
 
 use clap::{ArgGroup, Parser, Subcommand};
+use quasar_core::diagnostics::Severity;
 use quasar_core::driver::{self, BackEnd};
 use quasar_core::ir::dump;
 use quasar_core::load::Loader;
@@ -156,7 +157,8 @@ impl Totals {
         map.emit(out, diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         self.errors += errors;
-        self.warnings += diagnostics.len() - errors;
+        let notes = diagnostics.iter().filter(|d| d.severity == Severity::Note).count();
+        self.warnings += diagnostics.len() - errors - notes;
         errors
     }
 }

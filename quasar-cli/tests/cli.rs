@@ -124,6 +124,28 @@ fn check_type_errors_name_file_line_and_column_and_exit_1() {
     assert!(err.contains("checked 1 file: 2 errors"), "{err}");
 }
 
+/// `#pragma show_reductions on` (manual §17.3): line 5 is rewritten by the reduction.
+const SHOWN: &str = "\
+reduction (x : mat) -> transpose(transpose(x)) = x
+#pragma show_reductions on
+function y = f(a : mat)
+    b = a
+    y = transpose(transpose(b))
+endfunction
+";
+
+#[test]
+fn check_prints_the_reductions_applied_as_notes_that_are_no_warnings() {
+    let dir = dir_with(&[("shown.q", SHOWN)]);
+    let out = quasar(&["check", "shown.q"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("shown.q:5:9"), "{err}");
+    let note = "note: applied reduction `transpose(transpose(x)) = x` to `transpose(transpose(b))`";
+    assert!(err.contains(note), "{err}");
+    assert!(err.contains("checked 1 file: 0 errors, 0 warnings"), "{err}");
+}
+
 #[test]
 fn check_syntax_flag_skips_type_checking() {
     let dir = dir_with(&[("types.q", TYPE_ERRORS)]);

@@ -5,9 +5,11 @@ use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 
-/// How serious a [`Diagnostic`] is: errors stop compilation, warnings do not.
+/// How serious a [`Diagnostic`] is: errors stop compilation, warnings and notes do not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// Information the program asked for (`#pragma show_reductions on`, manual §17.3).
+    Note,
     /// The program compiles; something deserves a look (e.g. a kernel left on the CPU).
     Warning,
     /// The program is rejected.
@@ -49,6 +51,11 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(span, message) }
     }
 
+    /// A note at `span`: information, not a problem.
+    pub fn note(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Note, ..Diagnostic::error(span, message) }
+    }
+
     /// Sets the text shown under the caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = label.into();
@@ -67,7 +74,7 @@ impl Diagnostic {
         self
     }
 
-    /// Whether this is an error rather than a warning.
+    /// Whether this is an error rather than a warning or a note.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -126,6 +133,7 @@ impl SourceMap {
         let base = match d.severity {
             Severity::Error => CsDiagnostic::error(),
             Severity::Warning => CsDiagnostic::warning(),
+            Severity::Note => CsDiagnostic::note(),
         };
         let clamp = |s: Span| {
             let len = self.source(s.file).len();

@@ -309,7 +309,7 @@ impl<'r> Launch<'r> {
         self.push_array(a.buffer(), *a.shape_ref(), access)
     }
 
-    fn push_array(&mut self, buf: &Arc<Buffer>, shape: Shape, access: Access) {
+    pub(crate) fn push_array(&mut self, buf: &Arc<Buffer>, shape: Shape, access: Access) {
         self.args.push(LaunchArg::Array { buf: buf.clone(), shape, access });
     }
 
@@ -331,7 +331,7 @@ impl<'r> Launch<'r> {
         self.push_filled_array(a.buffer(), *a.shape_ref(), rank)
     }
 
-    fn push_filled_array(&mut self, buf: &Arc<Buffer>, shape: Shape, rank: usize) {
+    pub(crate) fn push_filled_array(&mut self, buf: &Arc<Buffer>, shape: Shape, rank: usize) {
         let covered = self.dims.len() == rank
             && shape.as_rank(rank).is_some_and(|s| s.dims() == self.dims.as_slice());
         let access = if covered { Access::Write } else { Access::ReadWrite };
@@ -353,7 +353,7 @@ impl<'r> Launch<'r> {
         self.push_bytes(bytes, ElemInfo::of::<T>())
     }
 
-    fn push_bytes(&mut self, bytes: Vec<u8>, elem: ElemInfo) {
+    pub(crate) fn push_bytes(&mut self, bytes: Vec<u8>, elem: ElemInfo) {
         self.args.push(LaunchArg::Scalar { bytes, elem });
     }
 

@@ -44,6 +44,7 @@ pub mod fft;
 mod hostmem;
 mod kernel;
 mod launch;
+mod launch_with;
 pub mod memory;
 mod ndarray_conv;
 mod output;
@@ -67,6 +68,7 @@ pub use hostmem::{
 };
 pub use kernel::{BlockBytes, BlockCtx, CpuKernel, Kernel, KernelArgs, KernelView};
 pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
+pub use launch_with::{launch_with, Arg};
 pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
 pub use output::{OutputSpec, Reduce, Reducible, Start};
 pub use pool::size_class;

@@ -153,3 +153,28 @@ function r = default_constructed()
   c.n += 3
   r = v.x + v.y + c.n + c.total
 endfunction
+
+% One component of a vector field of an element of an array of classes, assigned and updated
+% in place on the host (`a[i].v[1] = x`, `a[i].v[k] += x`).
+type tracked : mutable class
+  v : vec3
+  n : int
+endtype
+
+function out = field_components(n : int, t : scalar)
+  a = vec[tracked](n)
+  {!serial for}
+  for i = 0..n-1
+    a[i] = tracked(v := [i, 0, 0], n := i)
+    a[i].v[1] = 2 * i + t
+    a[i].v[mod(i, 3)] += 10
+  endfor
+  out = zeros(n, 3)
+  {!serial for}
+  for i = 0..n-1
+    {!serial for}
+    for c = 0..2
+      out[i, c] = a[i].v[c]
+    endfor
+  endfor
+endfunction

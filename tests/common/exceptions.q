@@ -20,6 +20,25 @@ function msg = sigh()
     endtry
 endfunction
 
+% The exception's type written out and its message (manual §4.13): `qexception` as the type
+% of a `catch` variable, of a parameter and of a variable; `ex.message`.
+function text = describe(ex : qexception)
+    text = "caught: " + ex.message
+endfunction
+
+function [text, again] = typed_catch(x : scalar)
+    text = ""
+    again = ""
+    try
+        y = checked_log(x)
+        text = "no error"
+    catch ex : qexception
+        text = describe(ex)
+        saved : qexception = ex
+        again = saved.message + "!"
+    endtry
+endfunction
+
 % A handler that raises again reaches the outer handler; what follows a raise never runs.
 function [trace, msg] = nested(x : scalar)
     trace = 0

@@ -83,3 +83,74 @@ function y : vec = mapped(x : vec, k : scalar)
     endfunction
     y = each(x, __device__ (u) -> k * u + 1)
 endfunction
+
+% One lambda definition evaluated where its captured variable has different types: a typed
+% lambda returned by a function called with an integer, a scalar and a vector, and an
+% untyped one. Each evaluation is its own instance (the captured type is part of it).
+function [a, b, c, d] = captured_types(t : scalar, x : vec)
+    function f = offset_by(s)
+        f = (u : scalar) -> u + s
+    endfunction
+    function f = times(s)
+        f = u -> s * u
+    endfunction
+    a = offset_by(2)(0.5)
+    b = offset_by(t)(0.5)
+    c = sum(offset_by(x)(1.0))
+    d = times(3)(t) + sum(times(x)(2.0))
+endfunction
+
+% A nested function capturing a variable of a function instantiated for an integer and then
+% for a scalar: the nested function is instantiated for each.
+function [a, b] = nested_captures(t : scalar)
+    function y = outer(s)
+        function z = inner(u)
+            z = s * u
+        endfunction
+        y = inner(3)
+    endfunction
+    a = outer(2)
+    b = outer(t)
+endfunction
+
+% One function launching a kernel lambda that calls the lambda it is given, given two
+% different lambdas: the kernel is instantiated for each.
+function [y, z] = mapped_twice(x : vec, k : scalar)
+    function y = each(v, f)
+        y = zeros(numel(v))
+        parallel_do(numel(v), __kernel__ (pos : int) -> y[pos] = f(v[pos]))
+    endfunction
+    y = each(x, __device__ (u) -> k * u + 1)
+    z = each(x, __device__ (u) -> u * u - k)
+endfunction
+
+% A variable declared with a function type takes two untyped lambdas, each instantiated for
+% the declared parameter types (the one a variable without a type cannot hold).
+function [a, b] = chosen(t : scalar)
+    f : [scalar -> scalar] = x -> x + 1
+    a = f(t)
+    if t > 0
+        f = x -> 2 * x
+    endif
+    b = f(t)
+endfunction
+
+% Function values in class fields (manual §7.2): a field of a concrete function type takes a
+% typed lambda; a field of type `[(??, ??) -> ??]` takes an untyped lambda, instantiated at each
+% call for the arguments given there.
+type shaper : class
+  scale : [scalar -> scalar]
+  combine : [(??, ??) -> ??]
+endtype
+
+function [a, b, c, d] = lambda_fields(x : vec, t : scalar)
+  function r = apply_combine(o : shaper, p, q)
+    r = o.combine(p, q)
+  endfunction
+  k = 3.0
+  obj = shaper(scale := (u : scalar) -> 2 * u, combine := (p, q) -> p * q + k)
+  a = obj.scale(t)
+  b = obj.combine(t, 2)
+  c = sum(obj.combine(x, t))
+  d = apply_combine(obj, 4, t)
+endfunction

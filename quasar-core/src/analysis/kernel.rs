@@ -63,6 +63,9 @@ pub struct KernelInfo {
     pub uses_shared: bool,
     /// Has a special parameter of the block geometry (`blkpos`, `blkidx`, …).
     pub block_geometry: bool,
+    /// The CPU loop over its positions may vectorise ([`vectorise`](super::vectorise)): the
+    /// CPU back end compiles it for wider vector units only then.
+    pub vectorises: bool,
 }
 
 impl KernelInfo {
@@ -132,6 +135,7 @@ pub(super) fn kernel_info(
             .locals
             .iter()
             .any(|l| l.special().is_some_and(Special::is_block_geometry)),
+        vectorises: super::vectorise::positions_vectorise(m, id),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod effects;
 pub mod fnvals;
 pub mod kernel;
 pub mod transfers;
+pub mod vectorise;
 
 pub use effects::{Access, Effects};
 pub use fnvals::FnValues;

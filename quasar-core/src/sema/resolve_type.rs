@@ -107,6 +107,9 @@ impl TypeEnv<'_, '_> {
             "scalar" => Some(Type::SCALAR),
             "cscalar" => Some(Type::CSCALAR),
             "string" => Some(Type::String),
+            // The exception a `catch` receives (manual §4.13): in this version its value is
+            // its message (with the Quasar line that raised it), which `ex.message` reads too.
+            "qexception" => Some(Type::String),
             "object" => Some(Type::Unknown),
             // Cooperative groups (manual §9.8): the kernel parameter's name picks the group.
             "thread_block" => Some(Type::ThreadBlock(ThreadGroup::Any)),
@@ -253,6 +256,7 @@ pub fn is_builtin_type_name(name: &str) -> bool {
             "scalar"
                 | "cscalar"
                 | "string"
+                | "qexception"
                 | "object"
                 | "thread_block"
                 | "function"

@@ -98,16 +98,6 @@ mod __q_blur_rows_2 {
         }
         ::core::result::Result::Ok(())
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         let [__p0, __lo, __hi] = __q;
@@ -165,27 +155,22 @@ mod __q_blur_rows_2 {
         let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
         let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
-        #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
-        #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [-(-(q_n_3 as i64))],
-                [
+            let __ok = __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize));
+            __qrt::qstd::rt::split_row(
+                __r,
+                &[-(-(q_n_3 as i64))],
+                &[
                     q_x_0.dim(1usize) as i64
                         - (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
                     q_y_1.dim(1usize) as i64,
                 ],
-                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
-            );
-            __qrt::qstd::rt::split_row(
-                __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())
@@ -201,6 +186,7 @@ static __Q_KERNEL_BLUR_ROWS_2: ::quasar::__rt::run::Kernel = ::quasar::__rt::run
     .with_source_name("blur_rows")
     .with_ptx_entry(&__Q_PTXK_BLUR_ROWS_2);
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_blur_3(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
     mut q_w_1: ::quasar::__rt::run::Array<f32>,
@@ -228,12 +214,22 @@ fn __q_blur_3(
             "parallel_do",
             &::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_x_0)?,
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BLUR_ROWS_2).dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_filled(&q_y_2, 2usize);
-        __l.push_arg(&q_w_1, ::quasar::__rt::run::Access::Read);
-        __l.push_scalar(q_n_3);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_BLUR_ROWS_2,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::filled(&q_y_2, 2usize),
+                ::quasar::__rt::run::Arg::array(
+                    &q_w_1,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::value(&(q_n_3)),
+            ],
+        )?;
     };
     ::core::result::Result::Ok(q_y_2)
 }

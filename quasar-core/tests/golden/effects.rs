@@ -105,11 +105,6 @@ mod __q_through_call_2 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -142,16 +137,18 @@ mod __q_through_call_2 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64], true);
+        let __ok = true;
         __qrt::qstd::rt::split_row(
             __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            &[],
+            &[q_x_0.dim(0usize) as i64],
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -211,11 +208,6 @@ mod __q_through_value_3 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -251,16 +243,18 @@ mod __q_through_value_3 {
         let q_f_2: __QFn0 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_f_2.clone());
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64], true);
+        let __ok = true;
         __qrt::qstd::rt::split_row(
             __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            &[],
+            &[q_x_0.dim(0usize) as i64],
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -275,6 +269,7 @@ static __Q_KERNEL_THROUGH_VALUE_3: ::quasar::__rt::run::Kernel = ::quasar::__rt:
     .with_source_name("through_value")
     .with_ptx_entry(&__Q_PTXK_THROUGH_VALUE_3);
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_both_4(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
@@ -294,23 +289,41 @@ fn __q_both_4(
             "parallel_do",
             &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_CALL_2)
-            .dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_THROUGH_CALL_2,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_y_1,
+                    ::quasar::__rt::run::Access::ReadWrite,
+                ),
+            ],
+        )?;
     };
     let _ = {
         let __dims = ::quasar::__rt::qstd::builtins::to_dims(
             "parallel_do",
             &[::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())? as i32],
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_THROUGH_VALUE_3)
-            .dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::ReadWrite);
-        __l.push_scalar(__QFn0::F1());
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_THROUGH_VALUE_3,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_y_1,
+                    ::quasar::__rt::run::Access::ReadWrite,
+                ),
+                ::quasar::__rt::run::Arg::value(&(__QFn0::F1())),
+            ],
+        )?;
     };
     ::core::result::Result::Ok(q_y_1)
 }

@@ -320,6 +320,7 @@ fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
     ::core::result::Result::Ok(())
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_scaled_sum_1(
     mut q_a_0: ::quasar::__rt::run::Array<f32>,
     mut q_x_1: ::quasar::__rt::run::Array<f32>,
@@ -376,14 +377,26 @@ fn __q_scaled_sum_1(
                     .map(|__v| __v as i32)
                     .collect::<::std::vec::Vec<i32>>(),
             )?;
-            let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_SCALED_SUM_1_LOOP8_7)
-                .dims(&__dims);
-            __l.push_arg(&q_a_0, ::quasar::__rt::run::Access::Read);
-            __l.push_arg(&q_x_1, ::quasar::__rt::run::Access::Read);
-            __l.push_scalar(q_b_2);
-            __l.push_arg(&q_y_3, ::quasar::__rt::run::Access::Read);
-            __l.push_filled(&q_fused_7, 2usize);
-            __l.run()?;
+            ::quasar::__rt::run::launch_with(
+                &__Q_KERNEL_SCALED_SUM_1_LOOP8_7,
+                &__dims,
+                &[
+                    ::quasar::__rt::run::Arg::array(
+                        &q_a_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::array(
+                        &q_x_1,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::value(&(q_b_2)),
+                    ::quasar::__rt::run::Arg::array(
+                        &q_y_3,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::filled(&q_fused_7, 2usize),
+                ],
+            )?;
         };
         q_z_4 = q_fused_7.clone();
     } else {
@@ -440,6 +453,7 @@ fn __q_scaled_sum_1(
     ::core::result::Result::Ok(q_z_4)
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_gamma_2(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
     mut q_g_1: f32,
@@ -486,17 +500,24 @@ fn __q_gamma_2(
                 .map(|__v| __v as i32)
                 .collect::<::std::vec::Vec<i32>>(),
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_GAMMA_2_LOOP12_8)
-            .dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_scalar(q_value_3);
-        __l.push_filled(&q_fused_7, 3usize);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_GAMMA_2_LOOP12_8,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::value(&(q_value_3)),
+                ::quasar::__rt::run::Arg::filled(&q_fused_7, 3usize),
+            ],
+        )?;
     };
     q_y_2 = q_fused_7.clone();
     ::core::result::Result::Ok(q_y_2)
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_dot_3(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
     mut q_y_1: ::quasar::__rt::run::Array<f32>,
@@ -545,6 +566,7 @@ fn __q_dot_3(
     ::core::result::Result::Ok(q_s_2)
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_extremes_4(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
     mut q_y_1: ::quasar::__rt::run::Array<f32>,
@@ -643,6 +665,7 @@ fn __q_extremes_4(
     ::core::result::Result::Ok((q_p_2, q_m_3))
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_flipped_5(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
@@ -685,11 +708,17 @@ fn __q_flipped_5(
                     .map(|__v| __v as i32)
                     .collect::<::std::vec::Vec<i32>>(),
             )?;
-            let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_FLIPPED_5_LOOP25_12)
-                .dims(&__dims);
-            __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-            __l.push_filled(&q_fused_4, 2usize);
-            __l.run()?;
+            ::quasar::__rt::run::launch_with(
+                &__Q_KERNEL_FLIPPED_5_LOOP25_12,
+                &__dims,
+                &[
+                    ::quasar::__rt::run::Arg::array(
+                        &q_x_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::filled(&q_fused_4, 2usize),
+                ],
+            )?;
         };
         q_y_1 = q_fused_4.clone();
     } else {
@@ -698,6 +727,7 @@ fn __q_flipped_5(
     ::core::result::Result::Ok(q_y_1)
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_product_6(
     mut q_a_0: ::quasar::__rt::run::Array<f32>,
     mut q_b_1: ::quasar::__rt::run::Array<f32>,
@@ -766,12 +796,21 @@ fn __q_product_6(
                     .map(|__v| __v as i32)
                     .collect::<::std::vec::Vec<i32>>(),
             )?;
-            let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_PRODUCT_6_LOOP29_13)
-                .dims(&__dims);
-            __l.push_arg(&q_a_0, ::quasar::__rt::run::Access::Read);
-            __l.push_arg(&q_b_1, ::quasar::__rt::run::Access::Read);
-            __l.push_filled(&q_fused_5, 2usize);
-            __l.run()?;
+            ::quasar::__rt::run::launch_with(
+                &__Q_KERNEL_PRODUCT_6_LOOP29_13,
+                &__dims,
+                &[
+                    ::quasar::__rt::run::Arg::array(
+                        &q_a_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::array(
+                        &q_b_1,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                    ::quasar::__rt::run::Arg::filled(&q_fused_5, 2usize),
+                ],
+            )?;
         };
         q_c_2 = q_fused_5.clone();
     } else {
@@ -852,11 +891,6 @@ mod __q_scaled_sum_1_loop8_7 {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
@@ -998,29 +1032,31 @@ mod __q_scaled_sum_1_loop8_7 {
             .view_geom::<f32, 2usize>(4usize)?;
         let __e = Env(q_a_0, q_x_1, q_b_2, q_y_3, q_fused_4);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [],
-                [
+            let __ok = __qrt::qstd::rt::inside(
+                __p0,
+                (0i64),
+                (0i64),
+                q_fused_4.dim(0usize),
+            ) && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_1.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_3.dim(0usize));
+            __qrt::qstd::rt::split_row(
+                __r,
+                &[],
+                &[
                     q_fused_4.dim(1usize) as i64,
                     q_a_0.dim(1usize) as i64,
                     q_x_1.dim(1usize) as i64,
                     q_y_3.dim(1usize) as i64,
                 ],
-                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_4.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_1.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_3.dim(0usize)),
-            );
-            __qrt::qstd::rt::split_row(
-                __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())
@@ -1216,18 +1252,11 @@ mod __q_gamma_2_loop12_8 {
             for __p0 in __ctx.range(0) {
                 __qrt::qstd::rt::split_row(
                     0..__run,
-                    (
-                        __jlo,
-                        __jhi,
-                        __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_2.dim(0))
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_x_0.dim(0),
-                            ),
-                    ),
-                    |__jlo, __jhi| {
+                    &__jlo,
+                    &__jhi,
+                    __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_2.dim(0))
+                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0)),
+                    &mut |__jlo, __jhi| {
                         for __j in __jlo..__jhi {
                             let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
                                 2usize,
@@ -1236,7 +1265,7 @@ mod __q_gamma_2_loop12_8 {
                         }
                         ::core::result::Result::Ok(())
                     },
-                    |__lo, __hi| unsafe {
+                    &mut |__lo, __hi| unsafe {
                         __rows(__ctx, &__e, [__p0, 0usize, __lo, __hi])
                     },
                 )?;
@@ -1245,39 +1274,37 @@ mod __q_gamma_2_loop12_8 {
             for __p0 in __ctx.range(0usize) {
                 for __p1 in __ctx.range(1usize) {
                     let __r = __ctx.range(2usize);
-                    let __b = (
-                        [],
-                        [q_fused_2.dim(2usize) as i64, q_x_0.dim(2usize) as i64],
-                        __qrt::qstd::rt::inside(
+                    let __ok = __qrt::qstd::rt::inside(
+                        __p0,
+                        (0i64),
+                        (0i64),
+                        q_fused_2.dim(0usize),
+                    )
+                        && __qrt::qstd::rt::inside(
+                            __p1,
+                            (0i64),
+                            (0i64),
+                            q_fused_2.dim(1usize),
+                        )
+                        && __qrt::qstd::rt::inside(
                             __p0,
                             (0i64),
                             (0i64),
-                            q_fused_2.dim(0usize),
+                            q_x_0.dim(0usize),
                         )
-                            && __qrt::qstd::rt::inside(
-                                __p1,
-                                (0i64),
-                                (0i64),
-                                q_fused_2.dim(1usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_x_0.dim(0usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p1,
-                                (0i64),
-                                (0i64),
-                                q_x_0.dim(1usize),
-                            ),
-                    );
+                        && __qrt::qstd::rt::inside(
+                            __p1,
+                            (0i64),
+                            (0i64),
+                            q_x_0.dim(1usize),
+                        );
                     __qrt::qstd::rt::split_row(
                         __r,
-                        __b,
-                        |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
-                        |__lo, __hi| unsafe {
+                        &[],
+                        &[q_fused_2.dim(2usize) as i64, q_x_0.dim(2usize) as i64],
+                        __ok,
+                        &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
+                        &mut |__lo, __hi| unsafe {
                             __rows(__ctx, &__e, [__p0, __p1, __lo, __hi])
                         },
                     )?;
@@ -1357,11 +1384,6 @@ mod __q_dot_3_loop16_9 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -1401,16 +1423,18 @@ mod __q_dot_3_loop16_9 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64], true);
+        let __ok = true;
         __qrt::qstd::rt::split_row(
             __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            &[],
+            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1485,11 +1509,6 @@ mod __q_extremes_4_loop20_10 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -1529,16 +1548,18 @@ mod __q_extremes_4_loop20_10 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64], true);
+        let __ok = true;
         __qrt::qstd::rt::split_row(
             __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            &[],
+            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1613,11 +1634,6 @@ mod __q_extremes_4_loop21_11 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -1657,16 +1673,18 @@ mod __q_extremes_4_loop21_11 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = ([], [q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64], true);
+        let __ok = true;
         __qrt::qstd::rt::split_row(
             __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            &[],
+            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1723,11 +1741,6 @@ mod __q_flipped_5_loop25_12 {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
@@ -1806,22 +1819,24 @@ mod __q_flipped_5_loop25_12 {
             .view_geom::<f32, 2usize>(1usize)?;
         let __e = Env(q_x_0, q_fused_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [],
-                [q_fused_1.dim(1usize) as i64, q_x_0.dim(0usize) as i64],
-                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_1.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(1usize)),
-            );
+            let __ok = __qrt::qstd::rt::inside(
+                __p0,
+                (0i64),
+                (0i64),
+                q_fused_1.dim(0usize),
+            ) && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(1usize));
             __qrt::qstd::rt::split_row(
                 __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                &[],
+                &[q_fused_1.dim(1usize) as i64, q_x_0.dim(0usize) as i64],
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())
@@ -1920,16 +1935,6 @@ mod __q_product_6_loop29_13 {
             }
         }
         ::core::result::Result::Ok(())
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
@@ -2030,22 +2035,22 @@ mod __q_product_6_loop29_13 {
         let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
             .view_geom::<f32, 2usize>(2usize)?;
         let __e = Env(q_a_0, q_b_1, q_fused_2);
-        #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
-        #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [],
-                [q_fused_2.dim(1usize) as i64],
-                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_2.dim(0usize)),
+            let __ok = __qrt::qstd::rt::inside(
+                __p0,
+                (0i64),
+                (0i64),
+                q_fused_2.dim(0usize),
             );
             __qrt::qstd::rt::split_row(
                 __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                &[],
+                &[q_fused_2.dim(1usize) as i64],
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())

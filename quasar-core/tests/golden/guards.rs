@@ -190,6 +190,7 @@ static __Q_KERNEL_REVERSE_TILES_2: ::quasar::__rt::run::Kernel = ::quasar::__rt:
     .with_shared(__q_reverse_tiles_2::__q_reverse_tiles_2__shared)
     .with_ptx_entry(&__Q_PTXK_REVERSE_TILES_2);
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_reversed_3(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {

@@ -83,6 +83,7 @@ fn __q_script_0() -> ::quasar::__rt::run::Result<()> {
     ::core::result::Result::Ok(())
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_box3_1(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
 ) -> ::quasar::__rt::run::Result<::quasar::__rt::run::Array<f32>> {
@@ -120,15 +121,22 @@ fn __q_box3_1(
                 .map(|__v| __v as i32)
                 .collect::<::std::vec::Vec<i32>>(),
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BOX3_1_LOOP6_3)
-            .dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_filled(&q_y_1, 2usize);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_BOX3_1_LOOP6_3,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::filled(&q_y_1, 2usize),
+            ],
+        )?;
     };
     ::core::result::Result::Ok(q_y_1)
 }
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_diff_from_2(
     mut q_x_0: ::quasar::__rt::run::Array<f32>,
     mut q_a_1: i32,
@@ -161,12 +169,21 @@ fn __q_diff_from_2(
                 }) as i32,
             ],
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DIFF_FROM_2_LOOP21_4)
-            .dims(&__dims);
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_2, ::quasar::__rt::run::Access::ReadWrite);
-        __l.push_scalar(q_a_1);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_DIFF_FROM_2_LOOP21_4,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_y_2,
+                    ::quasar::__rt::run::Access::ReadWrite,
+                ),
+                ::quasar::__rt::run::Arg::value(&(q_a_1)),
+            ],
+        )?;
     };
     for __i in (1i32
         as i64)..(::quasar::__rt::qstd::builtins::numel(&q_x_0.clone())?
@@ -275,11 +292,6 @@ mod __q_box3_1_loop6_3 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         let [__p0, __lo, __hi] = __q;
@@ -369,22 +381,20 @@ mod __q_box3_1_loop6_3 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [-(-1i64)],
-                [q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64],
-                __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize)),
-            );
+            let __ok = __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize));
             __qrt::qstd::rt::split_row(
                 __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                &[-(-1i64)],
+                &[q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64],
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())
@@ -459,11 +469,6 @@ mod __q_diff_from_2_loop21_4 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -513,28 +518,26 @@ mod __q_diff_from_2_loop21_4 {
         let q_i_start_2: i32 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_i_start_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = (
-            [
+        let __ok = true;
+        __qrt::qstd::rt::split_row(
+            __r,
+            &[
                 -((q_i_start_2 as i64)),
                 -((q_i_start_2 as i64)),
                 -(-1i64 + (q_i_start_2 as i64)),
             ],
-            [
+            &[
                 q_y_1.dim(0usize) as i64 - ((q_i_start_2 as i64)),
                 q_x_0.dim(0usize) as i64 - ((q_i_start_2 as i64)),
                 q_x_0.dim(0usize) as i64 - (-1i64 + (q_i_start_2 as i64)),
             ],
-            true,
-        );
-        __qrt::qstd::rt::split_row(
-            __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }

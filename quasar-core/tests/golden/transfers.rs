@@ -134,11 +134,6 @@ mod __q_blend_1 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
         let [__p0, __lo, __hi] = __q;
@@ -188,27 +183,25 @@ mod __q_blend_1 {
         let q_w_3: f32 = __args.scalar(3usize)?;
         let __e = Env(q_a_0, q_b_1, q_out_2, q_w_3);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);
-            let __b = (
-                [],
-                [
+            let __ok = __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_out_2.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
+                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_b_1.dim(0usize));
+            __qrt::qstd::rt::split_row(
+                __r,
+                &[],
+                &[
                     q_out_2.dim(1usize) as i64,
                     q_a_0.dim(1usize) as i64,
                     q_b_1.dim(1usize) as i64,
                 ],
-                __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_out_2.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
-                    && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_b_1.dim(0usize)),
-            );
-            __qrt::qstd::rt::split_row(
-                __r,
-                __b,
-                |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
+                __ok,
+                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
+                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
             )?;
         }
         ::core::result::Result::Ok(())
@@ -286,11 +279,6 @@ mod __q_split_2 {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
     #[inline(never)]
@@ -396,7 +384,7 @@ mod __q_split_2 {
         let (q_hi_2, q_hi_2__n, q_hi_2__s) = __args.view_geom::<f32, 3usize>(2usize)?;
         let __e = Env(q_x_0, q_lo_1, q_hi_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         if q_x_0.dim(1usize) == __ctx.dims()[1usize]
@@ -421,24 +409,12 @@ mod __q_split_2 {
             for __p0 in __ctx.range(0) {
                 __qrt::qstd::rt::split_row(
                     0..__run,
-                    (
-                        __jlo,
-                        __jhi,
-                        __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0))
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_lo_1.dim(0),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_hi_2.dim(0),
-                            ),
-                    ),
-                    |__jlo, __jhi| {
+                    &__jlo,
+                    &__jhi,
+                    __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0))
+                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_lo_1.dim(0))
+                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_hi_2.dim(0)),
+                    &mut |__jlo, __jhi| {
                         for __j in __jlo..__jhi {
                             let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
                                 2usize,
@@ -447,7 +423,7 @@ mod __q_split_2 {
                         }
                         ::core::result::Result::Ok(())
                     },
-                    |__lo, __hi| unsafe {
+                    &mut |__lo, __hi| unsafe {
                         __rows(__ctx, &__e, [__p0, 0usize, __lo, __hi])
                     },
                 )?;
@@ -456,50 +432,47 @@ mod __q_split_2 {
             for __p0 in __ctx.range(0usize) {
                 for __p1 in __ctx.range(1usize) {
                     let __r = __ctx.range(2usize);
-                    let __b = (
-                        [],
-                        [
+                    let __ok = __qrt::qstd::rt::inside(
+                        __p0,
+                        (0i64),
+                        (0i64),
+                        q_x_0.dim(0usize),
+                    ) && __qrt::qstd::rt::inside(__p1, (0i64), (0i64), q_x_0.dim(1usize))
+                        && __qrt::qstd::rt::inside(
+                            __p0,
+                            (0i64),
+                            (0i64),
+                            q_lo_1.dim(0usize),
+                        )
+                        && __qrt::qstd::rt::inside(
+                            __p1,
+                            (0i64),
+                            (0i64),
+                            q_lo_1.dim(1usize),
+                        )
+                        && __qrt::qstd::rt::inside(
+                            __p0,
+                            (0i64),
+                            (0i64),
+                            q_hi_2.dim(0usize),
+                        )
+                        && __qrt::qstd::rt::inside(
+                            __p1,
+                            (0i64),
+                            (0i64),
+                            q_hi_2.dim(1usize),
+                        );
+                    __qrt::qstd::rt::split_row(
+                        __r,
+                        &[],
+                        &[
                             q_x_0.dim(2usize) as i64,
                             q_lo_1.dim(2usize) as i64,
                             q_hi_2.dim(2usize) as i64,
                         ],
-                        __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
-                            && __qrt::qstd::rt::inside(
-                                __p1,
-                                (0i64),
-                                (0i64),
-                                q_x_0.dim(1usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_lo_1.dim(0usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p1,
-                                (0i64),
-                                (0i64),
-                                q_lo_1.dim(1usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p0,
-                                (0i64),
-                                (0i64),
-                                q_hi_2.dim(0usize),
-                            )
-                            && __qrt::qstd::rt::inside(
-                                __p1,
-                                (0i64),
-                                (0i64),
-                                q_hi_2.dim(1usize),
-                            ),
-                    );
-                    __qrt::qstd::rt::split_row(
-                        __r,
-                        __b,
-                        |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
-                        |__lo, __hi| unsafe {
+                        __ok,
+                        &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
+                        &mut |__lo, __hi| unsafe {
                             __rows(__ctx, &__e, [__p0, __p1, __lo, __hi])
                         },
                     )?;
@@ -612,11 +585,6 @@ mod __q_accumulate_4 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         rows(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
-        rows(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 2usize]) -> __Res {
         let [__lo, __hi] = __q;
@@ -700,26 +668,24 @@ mod __q_accumulate_4 {
         )?;
         let __e = Env(q_x_0, q_y_1, q_z_2, q_z_2__pv);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx512);
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
         #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         let __r = __ctx.range(0usize);
-        let __b = (
-            [],
-            [
+        let __ok = true;
+        __qrt::qstd::rt::split_row(
+            __r,
+            &[],
+            &[
                 q_y_1.dim(0usize) as i64,
                 q_x_0.dim(0usize) as i64,
                 q_y_1.dim(0usize) as i64,
                 q_z_2.dim(0usize) as i64,
                 q_y_1.dim(0usize) as i64,
             ],
-            true,
-        );
-        __qrt::qstd::rt::split_row(
-            __r,
-            __b,
-            |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            __ok,
+            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         __qrt::qstd::rt::private_merge(&q_z_2__buf, &q_z_2__sh);
         ::core::result::Result::Ok(())
@@ -735,6 +701,7 @@ static __Q_KERNEL_ACCUMULATE_4: ::quasar::__rt::run::Kernel = ::quasar::__rt::ru
     .with_source_name("accumulate")
     .with_ptx_entry(&__Q_PTXK_ACCUMULATE_4);
 #[allow(unused, non_snake_case, clippy::all)]
+#[inline(never)]
 fn __q_run_5(
     mut q_a_0: ::quasar::__rt::run::Array<f32>,
     mut q_b_1: ::quasar::__rt::run::Array<f32>,
@@ -769,12 +736,22 @@ fn __q_run_5(
             "parallel_do",
             &::quasar::__rt::qstd::builtins::size_n::<2usize, _>(&q_a_0)?,
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_BLEND_1).dims(&__dims);
-        __l.push_arg(&q_a_0, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_b_1, ::quasar::__rt::run::Access::Read);
-        __l.push_filled(&q_out_4, 2usize);
-        __l.push_scalar(0.25f32);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_BLEND_1,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_a_0,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_b_1,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::filled(&q_out_4, 2usize),
+                ::quasar::__rt::run::Arg::value(&(0.25f32)),
+            ],
+        )?;
     };
     q_lo_5 = ::quasar::__rt::qstd::builtins::uninit::<
         f32,
@@ -797,11 +774,21 @@ fn __q_run_5(
             "parallel_do",
             &::quasar::__rt::qstd::builtins::size_n::<3usize, _>(&q_x_2)?,
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_SPLIT_2).dims(&__dims);
-        __l.push_arg(&q_x_2, ::quasar::__rt::run::Access::Read);
-        __l.push_filled(&q_lo_5, 3usize);
-        __l.push_arg(&q_hi_6, ::quasar::__rt::run::Access::ReadWrite);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_SPLIT_2,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_x_2,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::filled(&q_lo_5, 3usize),
+                ::quasar::__rt::run::Arg::array(
+                    &q_hi_6,
+                    ::quasar::__rt::run::Access::ReadWrite,
+                ),
+            ],
+        )?;
     };
     q_y_7 = ::quasar::__rt::qstd::builtins::uninit::<
         f32,
@@ -824,12 +811,24 @@ fn __q_run_5(
             "parallel_do",
             &[::quasar::__rt::qstd::builtins::numel(&q_v_3.clone())? as i32],
         )?;
-        let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_ACCUMULATE_4)
-            .dims(&__dims);
-        __l.push_arg(&q_v_3, ::quasar::__rt::run::Access::Read);
-        __l.push_arg(&q_y_7, ::quasar::__rt::run::Access::Write);
-        __l.push_arg(&q_z_8, ::quasar::__rt::run::Access::ReadWrite);
-        __l.run()?;
+        ::quasar::__rt::run::launch_with(
+            &__Q_KERNEL_ACCUMULATE_4,
+            &__dims,
+            &[
+                ::quasar::__rt::run::Arg::array(
+                    &q_v_3,
+                    ::quasar::__rt::run::Access::Read,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_y_7,
+                    ::quasar::__rt::run::Access::Write,
+                ),
+                ::quasar::__rt::run::Arg::array(
+                    &q_z_8,
+                    ::quasar::__rt::run::Access::ReadWrite,
+                ),
+            ],
+        )?;
     };
     ::core::result::Result::Ok(())
 }

@@ -2,11 +2,12 @@
 //! and AVX-512, dispatched at run time), the split of a row into border and interior, and the
 //! lanes of kernel outputs in a row's hot loop.
 
-use quasar_runtime::{Reduce, Reducible};
+use quasar_runtime::{Reduce, Reducible, Result};
 use std::cell::Cell;
 
-/// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached).
-#[inline]
+/// Whether this CPU runs the AVX2+FMA version of generated kernels (checked once, cached; out
+/// of line: one call per launch, and the cache's code stays here instead of in every kernel).
+#[inline(never)]
 pub fn has_avx2_fma() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -26,7 +27,7 @@ pub fn has_avx2_fma() -> bool {
 
 /// Whether this CPU runs the AVX-512 version of generated kernels (F, BW, DQ and VL, with AVX2
 /// and FMA; checked once, cached). `QUASAR_NO_AVX512` turns it off, `QUASAR_NO_AVX2` too.
-#[inline]
+#[inline(never)]
 pub fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -71,15 +72,21 @@ pub fn inside(p: usize, lo: i64, hi: i64, n: usize) -> bool {
 /// `border` over each other segment of `r` (`[r.start, lo)` and `[hi, r.end)`, when not
 /// empty), or `border` over all of `r` when `ok` is false or the interior is empty. `lo` is
 /// the largest of `los`, `hi` the smallest of `his`; they include `r.start` and `r.end`.
-#[inline(always)]
-pub fn split_row<E, const L: usize, const H: usize>(
+///
+/// Called once per row with the kernel's code as trait objects, so it is compiled here once
+/// and not inlined into every kernel of the user's crate (issue 19: each generic copy was ~350
+/// lines of LLVM IR per kernel and row loop, for a few calls per row).
+#[inline(never)]
+pub fn split_row(
     r: std::ops::Range<usize>,
-    (los, his, ok): ([i64; L], [i64; H], bool),
-    mut border: impl FnMut(usize, usize) -> Result<(), E>,
-    interior: impl FnOnce(usize, usize) -> Result<(), E>,
-) -> Result<(), E> {
-    let lo = los.into_iter().max().unwrap_or(0).max(r.start as i64);
-    let hi = his.into_iter().min().unwrap_or(0).min(r.end as i64);
+    los: &[i64],
+    his: &[i64],
+    ok: bool,
+    border: &mut dyn FnMut(usize, usize) -> Result<()>,
+    interior: &mut dyn FnMut(usize, usize) -> Result<()>,
+) -> Result<()> {
+    let lo = los.iter().fold(r.start as i64, |a, &b| a.max(b));
+    let hi = his.iter().fold(r.end as i64, |a, &b| a.min(b));
     if ok && lo < hi {
         let (lo, hi) = (lo as usize, hi as usize);
         if r.start < lo {

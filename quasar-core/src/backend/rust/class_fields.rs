@@ -165,6 +165,76 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
     }
 
+    /// `a[i].v[k] op= x` on the host, `v` a vector field of an element of an array of
+    /// classes: the element is read, the component of its field changed and the element
+    /// stored back (as `a[i].v = …` is). None for other places (kernel arrays, whose callers
+    /// report it).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn host_vec_field_elem_write(
+        &mut self,
+        base: &Expr,
+        indices: &[crate::ir::Index],
+        op: AssignOp,
+        value: &Expr,
+        elem_ty: &Type,
+        (n, shape): (Num, &[usize]),
+        span: Span,
+    ) -> GResult<Option<TokenStream>> {
+        if self.ctx != Ctx::Host {
+            return Ok(None);
+        }
+        let ExprKind::Field { base: owner, field } = &base.kind else { return Ok(None) };
+        let (root, path) = field_chain(owner, field);
+        let ExprKind::Index { base: arr, indices: at } = &root.kind else { return Ok(None) };
+        if crate::ir::slice::is_slice(at) {
+            return Ok(None);
+        }
+        let b = self.expr(arr)?;
+        if !matches!(b.r, Repr::Array(Num::Class(_), _)) {
+            return Ok(None);
+        }
+        let idents: Vec<Ident> = path.iter().map(|f| field_ident(f)).collect();
+        let new = match super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign) {
+            Some(bop) => {
+                let read = Expr::new(
+                    ExprKind::Index { base: Box::new(base.clone()), indices: indices.to_vec() },
+                    elem_ty.clone(),
+                    span,
+                );
+                let e = Expr::new(
+                    ExprKind::Binary { op: bop, lhs: Box::new(read), rhs: Box::new(value.clone()) },
+                    elem_ty.clone(),
+                    span,
+                );
+                self.num_as(&e, n)?
+            }
+            None => self.num_as(value, n)?,
+        };
+        let comps = self.components(indices, span)?;
+        let write = self.fixed_access(
+            &quote!(__e #(.#idents)*),
+            n,
+            shape,
+            comps,
+            Some(quote!(__new)),
+            span,
+        )?;
+        let rt = self.g.rt.clone();
+        let q = quote!(#rt::qstd::rt);
+        let mode = self.mode_tokens(self.access_mode(arr));
+        let name = self.array_name(arr);
+        let idx = self.host_positions(at, span)?;
+        let a = b.t;
+        Ok(Some(quote!({
+            let __a = #a;
+            let __ix = #idx;
+            let __new = #new;
+            let mut __e = #q::get_elem(&__a, #name, &__ix, #mode)?;
+            #write;
+            #q::set_elem(&__a, #name, &__ix, __e, #mode)?;
+        })))
+    }
+
     /// `p.v[i] op= x` for a vector field of a class value held in a local (kernel and device
     /// code): the place of the vector, or None.
     pub(super) fn fixed_field_place(&self, base: &Expr) -> Option<TokenStream> {

@@ -307,17 +307,24 @@ fn zero_value(g: &Gen, r: &Repr) -> Option<TokenStream> {
             let len: usize = s.iter().product();
             quote!([#z; #len])
         }
-        Repr::Class(k) => {
+        Repr::Class(k) if has_zero(g, *k) => {
             let s = struct_ident(*k);
             quote!(#s::__zero()?)
         }
-        Repr::Obj(k) => {
+        Repr::Obj(k) if has_zero(g, *k) => {
             let (s, t) = (struct_ident(*k), trait_ident(*k));
             quote!((::std::sync::Arc::new(::std::sync::Mutex::new(#s::__zero()?)) as ::std::sync::Arc<dyn #t>))
         }
         Repr::Ptr(_) => quote!(::core::option::Option::None),
         _ => return None,
     })
+}
+
+/// Whether class instance `k` has a zero value: every field has one (a function value, as
+/// in a field of type `[?? -> ??]`, has none).
+fn has_zero(g: &Gen, k: usize) -> bool {
+    field_reprs(g, k, Span::default())
+        .is_ok_and(|fs| fs.iter().all(|(_, r)| zero_value(g, r).is_some()))
 }
 
 impl<'g, 'm> FnGen<'g, 'm> {

@@ -78,12 +78,14 @@ pub(crate) fn flat_loop(
             for __p0 in __ctx.range(0) {
                 #rt::qstd::rt::split_row(
                     0..__run,
-                    (__jlo, __jhi, #(#row_ok)&&*),
-                    |__jlo, __jhi| {
+                    &__jlo,
+                    &__jhi,
+                    #(#row_ok)&&*,
+                    &mut |__jlo, __jhi| {
                         for __j in __jlo..__jhi { #split #general?; }
                         ::core::result::Result::Ok(())
                     },
-                    |__lo, __hi| #interior,
+                    &mut |__lo, __hi| #interior,
                 )?;
             }
         } else {

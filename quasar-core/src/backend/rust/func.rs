@@ -247,7 +247,14 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
     let locals = fg.declare_locals(|r| matches!(r, LocalRole::Param | LocalRole::Capture))?;
     let body = fg.block(&f.body)?;
     let result = fg.final_result_value();
-    let inline = if ctx == Ctx::Device { quote!(#[inline(always)]) } else { quote!() };
+    let inline = match ctx {
+        Ctx::Device => quote!(#[inline(always)]),
+        // A host function that launches kernels is compiled once, not again inlined into
+        // its public wrapper and each caller: a call costs nothing beside a launch, and
+        // inlined the glue was optimised two or three times over (issue 19).
+        _ if launches_kernels(&f.body) => quote!(#[inline(never)]),
+        _ => quote!(),
+    };
     let scope = super::control::sched_scope(&rt, &f.body);
     let generic = if views { quote!(<'__v>) } else { quote!() };
     Ok(quote! {
@@ -260,4 +267,19 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
             ::core::result::Result::Ok(#result)
         }
     })
+}
+
+/// Whether `body` has a `parallel_do` (at any depth).
+fn launches_kernels(body: &[crate::ir::Stmt]) -> bool {
+    use crate::ir::visit::{walk_expr, Visit};
+    struct Find(bool);
+    impl<'a> Visit<'a> for Find {
+        fn visit_expr(&mut self, e: &'a crate::ir::Expr) {
+            self.0 |= matches!(e.kind, crate::ir::ExprKind::ParallelDo { .. });
+            walk_expr(self, e);
+        }
+    }
+    let mut find = Find(false);
+    find.visit_block(body);
+    find.0
 }

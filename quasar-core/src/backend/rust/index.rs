@@ -118,6 +118,20 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     match &base.kind {
                         ExprKind::Local(id) => self.local(*id),
                         ExprKind::Field { field, .. } => {
+                            if self.fixed_field_place(base).is_none() {
+                                let w = self.host_vec_field_elem_write(
+                                    base,
+                                    indices,
+                                    op,
+                                    value,
+                                    elem_ty,
+                                    (n, &shape[..]),
+                                    span,
+                                )?;
+                                if let Some(t) = w {
+                                    return Ok(t);
+                                }
+                            }
                             self.fixed_field_place(base).ok_or_else(|| {
                                 unsupported(
                                     span,

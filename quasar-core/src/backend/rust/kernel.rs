@@ -42,6 +42,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let rank = info.position_rank;
     let slots = info.arg_slots.clone();
     let accumulators = info.accumulators.clone();
+    let vectorises = info.vectorises;
     let assigned_args = info.assigned_args.clone();
     let outs = info.outputs.clone();
     let shared: Vec<(LocalId, Vec<Expr>)> =
@@ -153,7 +154,8 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         let (privatise, merge) = privatise(&mut fg, &accumulators, &mut env);
         let prologue = quote!(#prologue #privatise);
         let code = row_code(&mut fg, d, &outs)?;
-        versions::rows(&rt, &prologue, &env, d, &code, &merge)
+        let copies = versions::Copies::of(vectorises, code.hot_fma.is_some());
+        versions::rows(&rt, &prologue, &env, d, &code, &merge, copies)
     };
     let shared_fn = if shared.is_empty() {
         quote!()
@@ -466,8 +468,11 @@ fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<Ro
     let run = rows(&outer, quote!(__lo), quote!(__hi));
     let code = nest(quote! {
         let __r = __ctx.range(#last);
-        let __b = ([#(#lo),*], [#(#hi),*], #(#row_ok)&&*);
-        #rt::qstd::rt::split_row(__r, __b, |__lo, __hi| #segment, |__lo, __hi| #run)?;
+        let __ok = #(#row_ok)&&*;
+        #rt::qstd::rt::split_row(
+            __r, &[#(#lo),*], &[#(#hi),*], __ok,
+            &mut |__lo, __hi| #segment, &mut |__lo, __hi| #run,
+        )?;
     });
     let loops = if facts.flat {
         // The interior of a flat row: `__p1 = … = 0` and the flat index as `__p{last}`.

@@ -61,7 +61,8 @@ impl FnGen<'_, '_> {
             }
             None => quote!(),
         };
-        let mut chain = Vec::new();
+        // The launch built step by step (`chain`), or its arguments for one call (`argl`).
+        let (mut chain, mut argl) = (Vec::new(), Vec::new());
         for ((a, slot), transfer) in args.iter().zip(slots).zip(&info.transfers) {
             let l = kf.local(*slot);
             let v = self.expr(a)?;
@@ -91,18 +92,25 @@ impl FnGen<'_, '_> {
                         }
                     };
                     // An array variable as it is: passed by reference, not cloned.
-                    chain.push(match &a.kind {
+                    let arr = match &a.kind {
                         ExprKind::Local(l) if self.local_repr(*l) == &Repr::Array(n, rank) => {
                             let name = &self.names[l.0 as usize];
-                            quote!(__l.#method(&#name, #how);)
+                            quote!(#name)
                         }
-                        _ => quote!(__l.#method(&#x, #how);),
-                    });
+                        _ => quote!((#x)),
+                    };
+                    let arg = match transfer {
+                        Transfer::Fills { .. } => quote!(filled),
+                        _ => quote!(array),
+                    };
+                    chain.push(quote!(__l.#method(&#arr, #how);));
+                    argl.push(quote!(#rt::run::Arg::#arg(&#arr, #how)));
                 }
                 t => {
                     let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
                     let x = self.convert(v, &r, a.span)?;
                     chain.push(quote!(__l.push_scalar(#x);));
+                    argl.push(quote!(#rt::run::Arg::value(&(#x))));
                 }
             }
         }
@@ -150,13 +158,21 @@ impl FnGen<'_, '_> {
             true => quote!(__l.run()?;),
             false => quote!(let __res = __l.run()?; #result),
         };
-        let t = quote!({
-            let __dims = #dims_t;
-            let mut __l = #rt::run::launch(&#stat).dims(&__dims);
-            #block
-            #(#chain)*
-            #run
-        });
+        let t = if outs.is_empty() && block_dims.is_none() {
+            // The common launch in one runtime call (`run::launch_with`): less glue per launch.
+            quote!({
+                let __dims = #dims_t;
+                #rt::run::launch_with(&#stat, &__dims, &[#(#argl),*])?;
+            })
+        } else {
+            quote!({
+                let __dims = #dims_t;
+                let mut __l = #rt::run::launch(&#stat).dims(&__dims);
+                #block
+                #(#chain)*
+                #run
+            })
+        };
         let want = self.repr_of(ty, span)?;
         if want == produced || want == Repr::Unit {
             return Ok(V { t, r: produced });

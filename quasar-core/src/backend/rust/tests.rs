@@ -40,7 +40,9 @@ fn kernels_without_fusable_math_have_one_block_function() {
          endfunction",
     );
     assert!(!code.contains("__F"), "{code}");
-    assert!(code.contains("avx512"), "the AVX-512 copy: {code}");
+    // It vectorises without math routines: baseline and AVX2+FMA, no AVX-512 copy.
+    assert!(code.contains("unsafe fn rows_avx2"), "the AVX2 copy: {code}");
+    assert!(!code.contains("avx512"), "no AVX-512 copy: {code}");
 }
 
 #[test]
@@ -63,9 +65,46 @@ fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
     assert!(rows.contains("read_at"), "{rows}");
     assert_eq!(code.matches("fn thread").count(), 1, "{code}");
     assert!(code.contains("# [inline (never)] fn thread"), "{code}");
-    assert_eq!(code.matches("target_feature").count(), 2, "{code}");
+    // A loop that vectorises without math routines: the AVX2+FMA copy only.
+    assert_eq!(code.matches("target_feature").count(), 1, "{code}");
     assert!(code.contains("unsafe fn rows_avx2"), "{code}");
-    assert!(code.contains("unsafe fn rows_avx512"), "{code}");
+    assert!(!code.contains("rows_avx512"), "{code}");
+}
+
+#[test]
+fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
+    let code = rust_of(
+        "function [] = __kernel__ taps(x : mat'mirror, y : mat, w : vec, pos : ivec2)
+             acc = 0.0
+             for i = 0..numel(w) - 1
+                 acc += x[pos + [0, i]] * w[i]
+             endfor
+             y[pos] = acc
+         endfunction
+         function [] = __kernel__ gam(x : mat, y : mat, pos : ivec2)
+             y[pos] = x[pos] ^ 0.45
+         endfunction
+         function [] = run(x : mat, y : mat, w : vec)
+             parallel_do(size(x), x, y, w, taps)
+             parallel_do(size(x), x, y, gam)
+         endfunction",
+    );
+    // Each kernel's module, up to the next item after it.
+    let module = |name: &str| {
+        let at = code.find(&format!("mod __q_{name}_")).unwrap();
+        let len = code[at..].find("static __Q_KERNEL").unwrap();
+        &code[at..at + len]
+    };
+    let (taps, gam) = (module("taps"), module("gam"));
+    // A float sum over a run-time number of taps: scalar code in every version, so one.
+    assert!(!taps.contains("target_feature") && !taps.contains("pick"), "{taps}");
+    assert!(taps.contains("let __rows : Rows = rows ;"), "{taps}");
+    // Fusable math (`pow`): AVX2+FMA and AVX-512, picked at run time.
+    assert!(gam.contains("unsafe fn rows_avx2") && gam.contains("unsafe fn rows_avx512"), "{gam}");
+    assert!(
+        gam.contains("pick :: < Rows > (rows :: < false > , rows_avx2 , rows_avx512)"),
+        "{gam}"
+    );
 }
 
 #[test]

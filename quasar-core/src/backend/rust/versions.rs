@@ -1,12 +1,16 @@
 //! The CPU versions of a kernel's block function, laid out in the kernel's own module.
 //!
 //! Users build without `-C target-cpu=native`, so the loops that vectorise are compiled for
-//! baseline x86-64, AVX2+FMA and AVX-512 and picked at run time (ARCHITECTURE §3). Only those
-//! loops pay for the copies: a kernel without barriers keeps its arguments in an `Env`, runs
-//! the hot loop of each row through `rows` (the interior, or the whole row when the kernel has
-//! no interior path), one function per version, and the border segments of a row through one
+//! baseline x86-64 and wider vector units and picked at run time (ARCHITECTURE §3). Only those
+//! loops pay for the copies, and each copy costs the user's crate compile time (issue 19): a
+//! kernel without barriers keeps its arguments in an `Env`, runs the hot loop of each row
+//! through `rows` (the interior, or the whole row when the kernel has no interior path), one
+//! function per version ([`Copies`]: AVX2+FMA for a loop that vectorises, AVX-512 as well only
+//! when it calls math routines that fuse), and the border segments of a row through one
 //! `thread` function compiled once, for baseline x86-64 (the border is a sliver of the
-//! positions).
+//! positions). A hot loop that cannot vectorise (`analysis::vectorise`: a run-time-length loop
+//! summing floats per position, as a separable blur's taps) and calls no fusable math gets no
+//! copies at all: every version would run the same scalar code.
 //! Kernels with barriers or without a position compile their whole block function per version.
 
 use super::kernel::RowCode;
@@ -47,9 +51,35 @@ fn unpack(env: &[EnvField]) -> TokenStream {
     quote!(let Env(#(#names,)* ..) = *__e; #(#clones)* #(#geoms)*)
 }
 
+/// The versions of a kernel's hot loop besides baseline x86-64.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Copies {
+    /// None: the loop cannot vectorise and calls no fusable math.
+    None,
+    /// AVX2+FMA (which CPUs with AVX-512 run too): a loop that vectorises without math
+    /// routines, whose 256-bit vectors already keep up with memory.
+    Avx2,
+    /// AVX2+FMA and AVX-512: a loop calling math routines that fuse (`pow`), whose polynomials
+    /// run on twice the lanes with 512-bit vectors.
+    Avx2Avx512,
+}
+
+impl Copies {
+    /// The copies for a hot loop that `vectorises` (`analysis::vectorise`) and calls fusable
+    /// math or not.
+    pub fn of(vectorises: bool, fused_math: bool) -> Copies {
+        match (fused_math, vectorises) {
+            (true, _) => Copies::Avx2Avx512,
+            (false, true) => Copies::Avx2,
+            (false, false) => Copies::None,
+        }
+    }
+}
+
 /// The items of a kernel without barriers over `d >= 1` dimensions: `Env`, the `rows`
 /// versions, `thread` and the block function `run`, which reads the arguments (`prologue`),
 /// picks the version of `rows` this CPU runs, loops (`code.loops`) and ends with `epilogue`.
+/// `copies` says which versions besides baseline x86-64 it gets.
 pub(super) fn rows(
     rt: &TokenStream,
     prologue: &TokenStream,
@@ -57,6 +87,7 @@ pub(super) fn rows(
     d: usize,
     code: &RowCode,
     epilogue: &TokenStream,
+    copies: Copies,
 ) -> TokenStream {
     let last = d - 1;
     let plast = format_ident!("__p{}", last);
@@ -133,27 +164,50 @@ pub(super) fn rows(
         values.push(quote!(::core::marker::PhantomData));
     }
     let loops = &code.loops;
+    let avx2 = quote! {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
+    };
+    let (versions, pick) = match copies {
+        Copies::Avx2Avx512 => (
+            quote! {
+                #avx2
+                // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
+                #[cfg(target_arch = "x86_64")]
+                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+                unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
+            },
+            quote! {
+                #[cfg(target_arch = "x86_64")]
+                let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
+                #[cfg(not(target_arch = "x86_64"))]
+                let __rows: Rows = #base;
+            },
+        ),
+        Copies::Avx2 => (
+            avx2,
+            quote! {
+                #[cfg(target_arch = "x86_64")]
+                let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx2);
+                #[cfg(not(target_arch = "x86_64"))]
+                let __rows: Rows = #base;
+            },
+        ),
+        Copies::None => (quote!(), quote!(let __rows: Rows = #base;)),
+    };
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
         type __Res = #rt::run::Result<()>;
         struct Env<'a>(#(#fields),*);
         type Rows = unsafe fn(&__Ctx, &Env, [usize; #q]) -> __Res;
         #rows_fn
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
-        // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-        unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
+        #versions
         #thread_fn
         pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> #res {
             #prologue
             let __e = Env(#(#values),*);
-            #[cfg(target_arch = "x86_64")]
-            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
-            #[cfg(not(target_arch = "x86_64"))]
-            let __rows: Rows = #base;
+            #pick
             #loops
             #epilogue
             ::core::result::Result::Ok(())

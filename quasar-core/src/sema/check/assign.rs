@@ -213,6 +213,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             _ => value,
         };
+        self.check_one_lambda_per_variable(id, &value.ty, rhs.span);
         let stored = self.assign_local(id, &value.ty, rhs.span);
         let value = self.convert_to(value, &stored, rhs.span);
         (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value)

@@ -84,8 +84,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 .entry(tp.name.name.clone())
                 .or_insert_with(|| Type::Param(tp.name.name.clone()));
         }
+        let mut params: Vec<String> = tdef.params.iter().map(|p| p.name.name.clone()).collect();
         for f in fields {
-            let ty = f.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown);
+            let mut ty = f.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Type::Unknown);
+            // A field of a function type with unknown parts (`sum_function : [?? -> ??]`,
+            // manual §7.2) holds whichever function value it is built with, an untyped
+            // lambda included: the class takes that value's type as an implicit argument.
+            if matches!(ty, Type::Function(_)) && !ty.is_concrete() && !dynamic {
+                let name = implicit_param(&f.name.name);
+                params.push(name.clone());
+                ty = Type::Param(name);
+            }
             all_fields.push((f.name.name.clone(), ty));
         }
         self.type_params = saved;
@@ -95,7 +104,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             mutable,
             dynamic,
             parent: parent_id,
-            params: tdef.params.iter().map(|p| p.name.name.clone()).collect(),
+            params,
             fields: all_fields,
             span: tdef.span,
         };
@@ -153,6 +162,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         span: Span,
     ) -> ir::Expr {
         let mut def = self.class_def(class.id);
+        let implicit = implicit_fields(&def, class.args.len());
         def.fields = def.fields_of(&class.args);
         let mut fields = Vec::new();
         for (i, arg) in args.iter().enumerate() {
@@ -172,6 +182,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 },
             };
             match def.fields.iter().find(|(f, _)| *f == field) {
+                Some((_, Type::Param(p))) if implicit.iter().any(|(_, q)| q == p) => {
+                    self.check_implicit_field(class.id, &field, &value, arg.value.span);
+                    fields.push((field, value));
+                }
                 Some((_, ty)) => {
                     if !self.fits(&value.ty, ty) {
                         let d = Diagnostic::error(arg.value.span, format!("type mismatch: field `{field}` of `{}` is {ty}, but this value is {}", def.name, value.ty));
@@ -209,10 +223,60 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 self.report(d);
             }
         }
-        ir::Expr::new(
-            ir::ExprKind::Construct { class: class.id, fields },
-            Type::Class(class.clone()),
-            span,
-        )
+        // The implicit arguments: the types of the function values given (`??` if none).
+        let mut class = class.clone();
+        for (field, _) in &implicit {
+            let given = fields.iter().find(|(f, _)| f == field).map(|(_, v)| v.ty.clone());
+            class.args.push(given.unwrap_or(Type::Unknown));
+        }
+        ir::Expr::new(ir::ExprKind::Construct { class: class.id, fields }, Type::Class(class), span)
+    }
+
+    /// Checks the value given for a field of a function type with unknown parts against
+    /// that type (the number of parameters, the kind).
+    fn check_implicit_field(&mut self, class: ClassId, field: &str, value: &ir::Expr, span: Span) {
+        let tdef = self.cx.decls.types[class.0 as usize].def;
+        let TypeDefBody::Class { fields, .. } = &tdef.body else { return };
+        let Some(declared) =
+            fields.iter().find(|f| f.name.name == field).and_then(|f| f.ty.as_ref())
+        else {
+            return;
+        };
+        let declared = self.resolve_type(declared);
+        if !self.fits(&value.ty, &declared) {
+            let d = Diagnostic::error(
+                span,
+                format!(
+                    "type mismatch: field `{field}` is {declared}, but this value is {}",
+                    value.ty
+                ),
+            );
+            self.report(d);
+        }
+    }
+}
+
+/// The name of the implicit type parameter of a class field of a function type with unknown
+/// parts (not a name a program can write).
+fn implicit_param(field: &str) -> String {
+    format!("<{field}>")
+}
+
+/// The fields of `def` whose types are implicit parameters, with their parameters' names, in
+/// the order of the parameters; none unless the `given` arguments are exactly the explicit
+/// ones (the implicit arguments follow them).
+fn implicit_fields(def: &ClassDef, given: usize) -> Vec<(String, String)> {
+    let implicit: Vec<(String, String)> = def
+        .params
+        .iter()
+        .filter_map(|p| {
+            let (f, _) = def.fields.iter().find(|(_, t)| matches!(t, Type::Param(q) if q == p))?;
+            (implicit_param(f) == *p).then(|| (f.clone(), p.clone()))
+        })
+        .collect();
+    if given + implicit.len() == def.params.len() {
+        implicit
+    } else {
+        Vec::new()
     }
 }

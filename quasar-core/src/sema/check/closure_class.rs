@@ -23,7 +23,7 @@ use super::expr::unknown;
 use super::scope::{FnLowerer, OuterEnv};
 use super::Checker;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, ClassDef, ExprKind, FunctionId, LocalRole, PlaceKind};
+use crate::ir::{self, ClassDef, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind};
 use crate::sema::decls::ScopeId;
 use crate::sema::types::{ClassId, ClassRef, FnType, Type};
 use crate::span::Span;
@@ -132,10 +132,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         id: FunctionId,
     ) -> ir::Expr {
         let env = self.env_for_children();
-        let captures = self.capture_args(id, span);
-        let f = self.cx.module.function(id);
-        let names: Vec<String> =
-            f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
+        let names = class_fields_of(self.cx.module.function(id));
+        let captures: Vec<ir::Expr> = names.iter().map(|n| self.lower_name(n, span)).collect();
         let class = self.cx.closure_class(l, span, self.scope, names.clone(), env);
         let args = captures.iter().map(|c| c.ty.clone()).collect();
         let ty = Type::Class(ClassRef { id: class, name: class_name(span), args });
@@ -345,6 +343,37 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         (setup, captures)
     }
 
+    /// Reports a variable given an untyped lambda and another function value (a second
+    /// untyped lambda, the same one capturing values of other types, a typed lambda): its
+    /// type would be `??`, through which a call instantiates nothing. A variable with a
+    /// declared function type takes each lambda converted to it instead.
+    pub(super) fn check_one_lambda_per_variable(&mut self, id: LocalId, ty: &Type, span: Span) {
+        let is_fn = |t: &Type| closure_index(t).is_some() || matches!(t, Type::Function(_));
+        if !is_fn(ty) || self.declared[id.0 as usize].is_some() {
+            return;
+        }
+        let (first, at) = self.first_fn_values.entry(id).or_insert((ty.clone(), span)).clone();
+        // (The same assignment in a later pass may give a more precise type.)
+        if (at.file, at.start) == (span.file, span.start) {
+            self.first_fn_values.insert(id, (ty.clone(), span));
+            return;
+        }
+        if first == *ty || (closure_index(&first).is_none() && closure_index(ty).is_none()) {
+            return;
+        }
+        let name = self.locals[id.0 as usize].name.clone();
+        let d = Diagnostic::error(
+            span,
+            format!(
+                "`{name}` is given another function value than the lambda without parameter types it holds from {}:{}",
+                at.line, at.col
+            ),
+        )
+        .with_label(format!("this is {ty}, `{name}` holds {first}"))
+        .with_note(format!("a variable holds one lambda without parameter types (each call instantiates it); declare the variable's function type where it is first assigned (`{name} : [scalar -> scalar] = x -> …`), or give the lambdas' parameters types"));
+        self.report(d);
+    }
+
     /// Whether a lambda takes `given` arguments; reports it when not.
     pub(super) fn lambda_arity_fits(
         &mut self,
@@ -362,6 +391,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.report(d);
         false
     }
+}
+
+/// The captured names that instance `f` of a lambda keeps as the fields of its closure class:
+/// those it reads, and the lambda values without fields it calls directly (`f` and `g` of
+/// `x -> f(g(x))` given `inc` and `dbl`), whose types tell which functions the class calls.
+fn class_fields_of(f: &ir::Function) -> Vec<String> {
+    let read = |l: &ir::Local| f.captures.iter().any(|c| f.locals[c.0 as usize].name == l.name);
+    let called = |l: &ir::Local| {
+        matches!(&l.ty, Type::Class(c) if c.id.is_closure() && !c.args.iter().any(is_heap_array))
+            && l.ty.is_concrete()
+            && !l.name.contains('.')
+    };
+    f.locals
+        .iter()
+        .filter(|l| l.role == LocalRole::Capture && (read(l) || called(l)))
+        .map(|l| l.name.clone())
+        .collect()
 }
 
 /// Whether a function of kind `lambda` fits a function type of kind `expected`.
@@ -469,6 +515,26 @@ mod tests {
         let (vars, sigs) = checked(src);
         assert!(has(&vars, "r : int"), "{vars:?}");
         assert!(sigs.contains("__device__ <lambda@4:17>(a : int, b : int)"), "{sigs}");
+    }
+
+    #[test]
+    fn a_lambda_evaluated_with_another_captured_type_is_another_instance() {
+        // `s` is an `int`, then a `vec`: the typed lambda and the nested function get an
+        // instance for each (the first one's `s : int` would not hold a vector).
+        let src = "function f = offset_by(s)\n    f = (u : scalar) -> u + s\nendfunction\nfunction y = outer(s)\n    function z = inner(u)\n        z = s * u\n    endfunction\n    y = inner(3)\nendfunction\na = offset_by(2)(0.5)\nb = offset_by([1.0, 2.0, 4.0])(0.5)\nc = outer(2)\nd = outer([1.0, 2.0, 4.0])\n";
+        let (vars, sigs) = checked(src);
+        assert!(has(&vars, "a : scalar"), "{vars:?}");
+        assert!(has(&vars, "c : int"), "{vars:?}");
+        for v in ["b", "d"] {
+            assert!(
+                vars.iter().any(|x| x.starts_with(&format!("{v} : vec"))),
+                "{v} should be a vector: {vars:?}"
+            );
+        }
+        let lambdas = sigs.lines().filter(|l| l.contains("<lambda@2:9>(u : scalar)")).count();
+        assert_eq!(lambdas, 2, "{sigs}");
+        let inner = sigs.lines().filter(|l| l.contains("inner(u : int)")).count();
+        assert_eq!(inner, 2, "{sigs}");
     }
 
     #[test]

@@ -319,6 +319,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
         let b = self.lower_expr(base);
+        // An exception's message (manual §4.13): a `qexception` value is its message.
+        if b.ty == Type::String && name.name == "message" {
+            return ir::Expr::new(b.kind, b.ty, span);
+        }
         let ty = self.field_type(&b.ty, &name.name, name.span);
         ir::Expr::new(ir::ExprKind::Field { base: Box::new(b), field: name.name.clone() }, ty, span)
     }
@@ -333,6 +337,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             },
             Type::Unknown | Type::Void | Type::Param(_) => return Type::Unknown,
             Type::ThreadBlock(_) => return self.thread_block_field(name, span),
+            Type::String => {
+                // `message` is read in `lower_field`; here it is assigned or called.
+                let d = match name {
+                    "message" => Diagnostic::error(span, "an exception's `message` can be read, not assigned or called"),
+                    _ => Diagnostic::error(span, format!("a string has no field `{name}`"))
+                        .with_note("the only field of an exception (`qexception`, whose value is its message in this version) is `message`"),
+                };
+                self.report(d);
+                return Type::Unknown;
+            }
             t => {
                 let d = Diagnostic::error(span, format!("{t} has no field `{name}`"))
                     .with_label("fields exist on class values only");

@@ -577,7 +577,7 @@ fn collect_assigned<'a>(
                     collect_assigned(&a.body, out);
                 }
             }
-            StmtKind::Try { body, catch_var, catch_body } => {
+            StmtKind::Try { body, catch_var, catch_body, .. } => {
                 collect_assigned(body, out);
                 if let Some(v) = catch_var {
                     out.push((v.name.clone(), None, v.span));

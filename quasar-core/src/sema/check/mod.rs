@@ -32,7 +32,9 @@ mod reductions;
 mod reductions_assign;
 mod reductions_lambda;
 mod reductions_match;
+mod reductions_overlap;
 mod reductions_safety;
+mod reductions_show;
 mod reductions_sum;
 mod scope;
 mod shared_designators;
@@ -121,6 +123,7 @@ pub fn check_program_main(
     let reductions = cx.decls.reductions.clone();
     cx.rules = reductions::prepare(&reductions, &mut cx.diags);
     cx.reduction_safety = reductions_safety::safety_level(&program.body, &mut cx.diags);
+    cx.show_reductions = reductions_show::switches(&program.body, &mut cx.diags);
     let top_level = reductions_safety::top_level_names(&program.body);
     reductions_safety::check_definitions(
         &cx.rules,
@@ -154,7 +157,10 @@ pub fn check_program_main(
     );
     let mut diagnostics = std::mem::take(&mut cx.diags);
     diagnostics.sort_by_key(|d| (d.span.file, d.span.start));
-    diagnostics.dedup_by(|a, b| a.span.range() == b.span.range() && a.message == b.message);
+    // The same message at the same place once, however many instances of a function or
+    // passes over it reported it.
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.span.file, d.span.range(), d.message.clone())));
     #[cfg(debug_assertions)]
     if !diagnostics.iter().any(|d| d.is_error()) {
         diagnostics.extend(verified);
@@ -203,6 +209,8 @@ pub(crate) struct Checker<'a> {
     closure_classes: Vec<closure_class::ClosureClass<'a>>,
     /// How unsafe reductions are reported (`reductions_safety.rs`).
     reduction_safety: reductions_safety::SafetyLevel,
+    /// Where `#pragma show_reductions` switches the notes on and off (`reductions_show.rs`).
+    show_reductions: reductions_show::Switches,
 }
 
 /// The argument type a function is checked with when nothing calls it: its declared type,
@@ -270,6 +278,7 @@ impl<'a> Checker<'a> {
             rules: Vec::new(),
             closure_classes: Vec::new(),
             reduction_safety: reductions_safety::SafetyLevel::default(),
+            show_reductions: Vec::new(),
         }
     }
 
@@ -472,6 +481,7 @@ impl<'a> Checker<'a> {
             generics: type_args.clone(),
             result: None,
         };
+        let key = self.key_for_captures(key, env.as_deref());
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }
@@ -488,6 +498,31 @@ impl<'a> Checker<'a> {
             let mut lowerer = FnLowerer::new(cx, ScopeId::Function(decl), def.kind, env.clone());
             lowerer.lower_function(def, &args, &type_args, call_span)
         }))
+    }
+
+    /// `key`, or, when the instance made for `key` captured variables that have other types
+    /// in `env` (the same lambda or nested function evaluated where a captured variable is an
+    /// `int` once and a `vec` later: `offset_by(2)` and `offset_by(x)`), `key` with those
+    /// types added to its generic arguments: an instance of its own.
+    fn key_for_captures(&self, key: InstanceKey, env: Option<&OuterEnv<'a>>) -> InstanceKey {
+        let (Some(env), Some(&id)) = (env, self.instances.get(&key)) else { return key };
+        let f = self.module.function(id);
+        let mut same = true;
+        let mut captured = Vec::new();
+        // Every captured name, also those the body no longer reads: a captured lambda value
+        // without fields is called directly (`f(g(x))` calls `inc`), so its type decides the
+        // body though the value is not passed.
+        for local in f.locals.iter().filter(|l| l.role == ir::LocalRole::Capture) {
+            let now = env.find(&local.name).map_or(Type::Unknown, |(t, _)| t.clone());
+            same &= now == local.ty;
+            captured.push(GenericArg::Type(now));
+        }
+        if same {
+            return key;
+        }
+        let mut key = key;
+        key.generics.extend(captured);
+        key
     }
 
     /// The instance of a lambda expression for these argument types.
@@ -522,6 +557,7 @@ impl<'a> Checker<'a> {
             generics: captured.into_iter().map(GenericArg::Type).collect(),
             result: result.clone(),
         };
+        let key = self.key_for_captures(key, Some(&*env));
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }

@@ -21,12 +21,15 @@
 //! tried at assignment statements (`reductions_assign.rs`).
 //!
 //! Variadic sums (`sum([lambda*f(x).^2])`, §4.9.5's second form) are matched by
-//! `reductions_sum.rs`; the safety checks of §4.9.3 are in `reductions_safety.rs`.
+//! `reductions_sum.rs`; the safety checks of §4.9.3 are in `reductions_safety.rs`; a rule with
+//! more variables whose pattern inner reductions broke is applied first by
+//! `reductions_overlap.rs`; `#pragma show_reductions` notes are made by `reductions_show.rs`.
 //!
 //! Not supported, each a compile error naming it: variadic variables elsewhere, patterns of
 //! other shapes (matrices, lambdas), and reductions that rewrite into each other (§4.9.3).
 
 use super::expr::unknown;
+use super::reductions_overlap::Site;
 use super::reductions_safety::{different_patterns, same_result, SafetyLevel};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
@@ -207,6 +210,29 @@ pub(super) fn mentions(e: &Expr, name: &str) -> bool {
     }
 }
 
+/// Whether `name`, a variable of `def` that its pattern does not mention, is a parameter of a
+/// lambda in its replacement (the manual's `(f1, f2, x) -> f1 + f2 = x -> f1(x) + f2(x)`,
+/// §4.9): the lambda binds it, the match does not.
+pub(super) fn replacement_lambda_parameter(def: &ast::Reduction, name: &str) -> bool {
+    fn binds(e: &Expr, name: &str) -> bool {
+        match &e.kind {
+            ExprKind::Lambda(l) => {
+                l.params.iter().any(|p| p.name.name == name) || binds(&l.body, name)
+            }
+            ExprKind::Paren(items) | ExprKind::Matrix(items) | ExprKind::Cell(items) => {
+                items.iter().any(|x| binds(x, name))
+            }
+            ExprKind::Call { callee, args, .. } => {
+                binds(callee, name) || args.iter().any(|a| binds(&a.value, name))
+            }
+            ExprKind::Binary { lhs, rhs, .. } => binds(lhs, name) || binds(rhs, name),
+            ExprKind::Unary { operand, .. } => binds(operand, name),
+            _ => false,
+        }
+    }
+    !mentions(&def.pattern, name) && binds(&def.replacement, name)
+}
+
 /// Whether a written type mentions the name `name` (a reduction's type parameter).
 pub(super) fn type_mentions(t: &ast::TypeExpr, name: &str) -> bool {
     use ast::TypeKind as K;
@@ -309,11 +335,11 @@ pub(super) fn prepare<'a>(
             );
             continue;
         }
-        if let Some(p) = def
-            .params
-            .iter()
-            .find(|p| !mentions(&def.pattern, &p.name.name) && !type_params.contains(&p.name.name))
-        {
+        if let Some(p) = def.params.iter().find(|p| {
+            !mentions(&def.pattern, &p.name.name)
+                && !type_params.contains(&p.name.name)
+                && !replacement_lambda_parameter(def, &p.name.name)
+        }) {
             diags.push(
                 Diagnostic::error(p.span, format!("the reduction's variable `{}` does not appear in its pattern", p.name.name))
                     .with_note("every variable must be bound by the pattern or name a type used in the variables' types (`T` of `(T, a : point[T])`)"),
@@ -394,6 +420,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Lowers `e` through the reductions whose pattern root has its shape; `None` when no
     /// rule has that root (the caller lowers it as usual).
     pub(super) fn lower_reduced(&mut self, e: &'a Expr) -> Option<ir::Expr> {
+        if self.shield.contains(&(e as *const Expr)) {
+            // Part of an enclosing pattern's written shape (`reductions_overlap.rs`).
+            return None;
+        }
         if let Some(v) = self.lower_sum_reduced(e) {
             return Some(v);
         }
@@ -417,7 +447,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .map(|(i, _)| i)
             .collect();
         let symbolic = matches!(&key, RootKey::Call(f, _) if !self.defines(f));
-        if candidates.is_empty() {
+        let one_term =
+            !self.sum_terms.contains(&(e as *const Expr)) && !self.one_term_rules(e).is_empty();
+        if candidates.is_empty() && !one_term {
             // Inside a replacement, a call of a name nothing defines is a symbolic operation
             // that failed (`solve(…)` of `argmin(f, x) = solve(diff(f, x) = 0, x)`).
             return (symbolic && !self.reduction_sites.is_empty())
@@ -432,6 +464,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
             return Some(unknown(e.span));
         }
+        let (log_start, diag_start) = (self.applied_log.len(), self.diags.len());
         let lowered: Vec<ir::Expr> =
             operands.iter().map(|o| self.lower_operand(o, symbolic)).collect();
         let values: Vec<ir::Expr> = lowered.iter().map(|v| self.value_of(v.clone())).collect();
@@ -458,8 +491,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.reduction_sites.pop();
             let verdict = cond.as_ref().map(|c| c.constant().map(truthy));
             match (verdict, value, cond) {
-                (Some(None), Some(v), Some(c)) => branches.push((c, v)),
+                (Some(None), Some(v), Some(c)) => {
+                    self.record_applied(e.span, Some(e), chosen, true);
+                    branches.push((c, v));
+                }
                 (_, Some(v), _) => {
+                    self.record_applied(e.span, Some(e), chosen, false);
                     last = Some((v, chosen));
                     break;
                 }
@@ -469,9 +506,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if let (Some((v, chosen)), true) = (&last, branches.is_empty()) {
             self.check_conflicts(e, v, chosen, matches.collect());
         }
+        let root_rule = last.as_ref().map(|(_, def)| *def);
         let mut result = match last.map(|(v, _)| v) {
             Some(v) => v,
-            None if symbolic && branches.is_empty() => return Some(self.symbolic_failure(e)),
+            None if symbolic
+                && branches.is_empty()
+                && (!candidates.is_empty() || !self.reduction_sites.is_empty()) =>
+            {
+                return Some(self.symbolic_failure(e))
+            }
+            None if one_term && branches.is_empty() => {
+                let v = self.lower_as_written(e, &operands, lowered);
+                self.lower_one_term_sum(e, v)
+            }
             None => self.lower_as_written(e, &operands, lowered),
         };
         for (cond, then) in branches.into_iter().rev() {
@@ -483,7 +530,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             };
             result = ir::Expr::new(kind, ty, e.span);
         }
-        Some(result)
+        let site = Site { e, operands: &operands, candidates: &candidates, symbolic, root_rule };
+        Some(self.resolve_overlaps(site, result, log_start, diag_start))
     }
 
     /// Whether `f` names something a call can call without a reduction: a variable, a
@@ -502,7 +550,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// An operand of a pattern's root. In the arguments of a call of a name that only
     /// reductions give a meaning (a symbolic operation, manual §4.9.1), `a = b` is an
     /// equation, `a == b`, as in `solve(diff(f, x) = 0, x)`.
-    fn lower_operand(&mut self, o: &'a Expr, symbolic: bool) -> ir::Expr {
+    pub(super) fn lower_operand(&mut self, o: &'a Expr, symbolic: bool) -> ir::Expr {
         match &o.kind {
             ExprKind::Assign { op: AssignOp::Assign, lhs, rhs } if symbolic => {
                 self.lower_binary(BinaryOp::Eq, lhs, rhs, o.span)
@@ -747,6 +795,20 @@ function z = f(t : scalar, u : scalar)
 endfunction";
         let b = body(src, "f");
         assert!(!b.contains("scaler"), "{b}");
+    }
+
+    #[test]
+    fn a_replacement_lambdas_parameter_may_be_listed_with_the_variables() {
+        let src = "reduction (f1 : [?? -> ??], f2 : [?? -> ??], x) -> f1 + f2 = x -> f1(x) + f2(x)
+function y = f(t : scalar)
+    f1 = x -> x * 2
+    f2 = x -> x / 2
+    f3 = f1 + f2
+    y = f3(t)
+endfunction";
+        body(src, "f");
+        let e = errors("reduction (a, x) -> twice(a) = 2 * a");
+        assert!(e.iter().any(|m| m.contains("`x` does not appear")), "{e:?}");
     }
 
     #[test]

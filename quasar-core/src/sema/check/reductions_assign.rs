@@ -56,6 +56,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut branches: Vec<(ir::Expr, ir::Stmt)> = Vec::new();
         let mut last = None;
         for m in matches {
+            let def = m.def;
             let (cond, stmt) = self.with_match(m, |l, def| {
                 let cond = def.condition.as_ref().map(|c| l.lower_condition(c));
                 let stmt = match cond.as_ref().and_then(|c| c.constant().map(truthy)) {
@@ -66,8 +67,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             });
             let verdict = cond.as_ref().map(|c| c.constant().map(truthy));
             match (verdict, stmt, cond) {
-                (Some(None), Some(s), Some(c)) => branches.push((c, s)),
+                (Some(None), Some(s), Some(c)) => {
+                    self.record_applied(span, None, def, true);
+                    branches.push((c, s));
+                }
                 (_, Some(s), _) => {
+                    self.record_applied(span, None, def, false);
                     last = Some(s);
                     break;
                 }

@@ -4,7 +4,7 @@
 //! order of the rules that match (§4.9.2).
 
 use super::expr::lower_number;
-use super::reductions::{root_of, type_mentions};
+use super::reductions::{replacement_lambda_parameter, root_of, type_mentions};
 use super::scope::FnLowerer;
 use crate::ir::{self, Callee, Const};
 use crate::sema::types::{is_subtype, Rank, Type};
@@ -200,7 +200,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let mut distance = 0u32;
         for p in def.params.iter().filter(|p| !type_params.contains(&p.name.name)) {
-            let bound = &binds.iter().find(|(n, _)| *n == p.name.name)?.1;
+            let Some((_, bound)) = binds.iter().find(|(n, _)| *n == p.name.name) else {
+                if replacement_lambda_parameter(def, &p.name.name) {
+                    continue;
+                }
+                return None;
+            };
             let Some(t) = &p.ty else {
                 distance += 3;
                 continue;

@@ -9,7 +9,8 @@
 //! built-in, variable, or root of another reduction's pattern). Checked where a reduction is
 //! applied: conflicts, two reductions of different patterns that both apply, unconditionally,
 //! to the same expression and give different results (`reductions.rs` lowers the one not
-//! chosen as well and compares), and operands defined in a non-local scope, a typed variable of
+//! chosen as well and compares), or whose patterns overlap, one matching inside the other's
+//! written shape (`reductions_overlap.rs`), and operands defined in a non-local scope, a typed variable of
 //! the applied reduction bound to a value that reads a variable captured from an enclosing
 //! function (in host code: a lambda is typed once, where it is first defined, so a later
 //! assignment of another type to that variable does not retype the reduction's choice).
@@ -332,7 +333,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let diags = self.diags.len();
         let (locals, captures, changed) = (self.locals.len(), self.captures.len(), self.changed);
         let (names, lambdas) = (self.names.clone(), self.lambdas.clone());
+        let log = self.applied_log.len();
+        self.aside += 1;
         let r = f(self);
+        self.aside -= 1;
+        self.applied_log.truncate(log);
         self.diags.truncate(diags);
         self.locals.truncate(locals);
         self.declared.truncate(locals);

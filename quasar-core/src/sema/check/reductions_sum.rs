@@ -1,7 +1,7 @@
 //! Variadic reductions over sums (manual §4.9.5's second form):
 //! `reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = mysum(f, lambda)` matches a sum
-//! of two or more terms, `2*(x.^2) + cos(3)*((2*x).^2) + 2*((-x).^2)`, each term matching the
-//! pattern inside `sum([…])`. The terms are lowered (so reduced) first. A variadic variable
+//! of terms, `2*(x.^2) + cos(3)*((2*x).^2) + 2*((-x).^2)`, each term matching the pattern
+//! inside `sum([…])`, or one such term alone (`K` = 1) where it is not a term of a longer sum. The terms are lowered (so reduced) first. A variadic variable
 //! takes what it matched in each term, as one vector when they are numbers (`lambda` =
 //! `[2, cos(3), 2]`), as one cell otherwise; a variadic
 //! variable called on a variable (`f(x)`) takes, in each term, the function of `x` that the
@@ -15,7 +15,7 @@
 //! a rule whose clause is known only at run time is not applied to sums.
 
 use super::expr::unknown;
-use super::reductions::{mentions, MAX_REDUCTION_DEPTH};
+use super::reductions::{mentions, replacement_lambda_parameter, root_of, MAX_REDUCTION_DEPTH};
 use super::reductions_match::{peel, same_value};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
@@ -149,12 +149,57 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let values: Vec<ir::Expr> = terms
             .iter()
             .map(|t| {
+                // A term is matched as a part of this sum, not as a sum of its own.
+                self.sum_terms.insert(*t as *const Expr);
                 let v = self.lower_expr(t);
+                self.sum_terms.remove(&(*t as *const Expr));
                 self.value_of(v)
             })
             .collect();
-        for index in rules {
-            let Some(m) = self.match_sum(index, &values) else { continue };
+        if let Some(v) = self.apply_sum_rules(e, &rules, &values) {
+            return Some(v);
+        }
+        for (t, v) in terms.iter().zip(values) {
+            self.prelowered.insert(*t as *const Expr, v);
+        }
+        None
+    }
+
+    /// `e`, lowered as written to `value` with no other rule applied, rewritten by a sum rule
+    /// as a sum of one term (`2*(x.^2)`, `K` = 1 in §4.9.5), unless it is a term of a sum
+    /// being matched as a whole.
+    pub(super) fn lower_one_term_sum(&mut self, e: &'a Expr, value: ir::Expr) -> ir::Expr {
+        if self.sum_terms.contains(&(e as *const Expr)) {
+            return value;
+        }
+        let rules = self.one_term_rules(e);
+        if rules.is_empty() || self.reduction_depth >= MAX_REDUCTION_DEPTH {
+            return value;
+        }
+        let term = self.value_of(value.clone());
+        self.apply_sum_rules(e, &rules, &[term]).unwrap_or(value)
+    }
+
+    /// The sum rules whose term has the shape of `e`'s root (tried at `e` as a one-term sum).
+    pub(super) fn one_term_rules(&self, e: &Expr) -> Vec<usize> {
+        let Some((key, _, _)) = root_of(e) else { return Vec::new() };
+        (0..self.cx.rules.len())
+            .filter(|&i| {
+                self.cx.rules[i].sum_term.and_then(root_of).is_some_and(|(k, _, _)| k == key)
+            })
+            .collect()
+    }
+
+    /// The first of the sum `rules` that matches the `values` of the terms of `e` and whose
+    /// `where` clause holds at compile time, applied.
+    fn apply_sum_rules(
+        &mut self,
+        e: &'a Expr,
+        rules: &[usize],
+        values: &[ir::Expr],
+    ) -> Option<ir::Expr> {
+        for &index in rules {
+            let Some(m) = self.match_sum(index, values) else { continue };
             let def = self.cx.rules[index].def;
             let Some(binds) = self.sum_bindings(index, m, e.span) else { continue };
             self.reduction_sites.push(e.span);
@@ -171,11 +216,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.reduction_frames.pop();
             self.reduction_sites.pop();
             if value.is_some() {
+                self.record_applied(e.span, Some(e), def, false);
                 return value;
             }
-        }
-        for (t, v) in terms.iter().zip(values) {
-            self.prelowered.insert(*t as *const Expr, v);
         }
         None
     }
@@ -226,6 +269,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let mut binds = m.fixed;
         for p in &def.params {
             let declared = p.ty.as_ref().map(|t| self.resolve_type_quiet(t));
+            if !p.variadic && replacement_lambda_parameter(def, &p.name.name) {
+                continue;
+            }
             if !p.variadic {
                 let v = binds.iter().find(|(n, _)| *n == p.name.name)?.1.clone();
                 if let Some(t) = &declared {
@@ -366,6 +412,25 @@ endfunction"
         let f = c.module.functions.iter().find(|f| f.name == "f").expect("f");
         let body = dump_body::function(&c.module, f);
         assert!(body.contains("probe"), "{body}");
+    }
+
+    #[test]
+    fn a_sum_of_one_term_matches_alone_but_not_as_a_term_of_a_longer_sum() {
+        let src = "reduction (x, ...lambda, ...f) -> sum([lambda*f(x).^2]) = weights(lambda)
+function y = weights(w : vec)
+    y = sum(w)
+endfunction
+function [y, z] = f(x : vec)
+    y = 0.5*((2*x).^2)
+    z = 0.5*((2*x).^2) + x
+endfunction";
+        let c = checked(src);
+        let errors: Vec<&str> =
+            c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let f = c.module.functions.iter().find(|f| f.name == "f").expect("f");
+        let body = dump_body::function(&c.module, f);
+        assert_eq!(body.matches("weights").count(), 1, "y only: {body}");
     }
 
     #[test]

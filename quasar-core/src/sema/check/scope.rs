@@ -76,6 +76,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub lambdas: HashMap<LocalId, (&'a ast::Lambda, Span, ScopeId)>,
     /// Locals assigned more than once (so not a known lambda).
     pub reassigned: HashSet<LocalId>,
+    /// The type and position of the first function value (an untyped lambda's closure class,
+    /// a function value) assigned to each local, kept across passes (`closure_class.rs`).
+    pub first_fn_values: HashMap<LocalId, (Type, Span)>,
     pub loop_depth: u32,
     /// Reads of variables that had no type yet, in the current pass.
     pub void_reads: Vec<(LocalId, Span)>,
@@ -103,6 +106,16 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Where the reductions whose replacements are being lowered were applied, outermost
     /// first (named by errors inside a replacement).
     pub reduction_sites: Vec<Span>,
+    /// Nodes of the expression being matched at which no reduction applies: the written
+    /// shape of an enclosing rule's pattern (`reductions_overlap.rs`).
+    pub shield: HashSet<*const ast::Expr>,
+    /// The reductions applied so far, with the expressions they rewrote.
+    pub applied_log: Vec<(Span, &'a ast::Reduction)>,
+    /// How deep `lower_aside` calls are nested now (results that are thrown away).
+    pub aside: u32,
+    /// The terms of the sum being matched by a sum rule (`reductions_sum.rs`): not tried as
+    /// sums of one term.
+    pub sum_terms: HashSet<*const ast::Expr>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -128,6 +141,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             sizes: HashMap::new(),
             lambdas: HashMap::new(),
             reassigned: HashSet::new(),
+            first_fn_values: HashMap::new(),
             loop_depth: 0,
             void_reads: Vec::new(),
             prologue: Vec::new(),
@@ -139,6 +153,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             prelowered: HashMap::new(),
             reduction_depth: 0,
             reduction_sites: Vec::new(),
+            shield: HashSet::new(),
+            applied_log: Vec::new(),
+            aside: 0,
+            sum_terms: HashSet::new(),
         }
     }
 
@@ -378,6 +396,11 @@ pub fn refine(declared: &Type, actual: &Type) -> Type {
         (Type::Function(_), a @ Type::Function(_)) => a.clone(),
         // An untyped lambda given for `f : [?? -> ??]`: the parameter holds its closure class.
         (Type::Function(_), a @ Type::Class(c)) if c.id.is_closure() => a.clone(),
+        // A class named without the implicit arguments of its fields of function types with
+        // unknown parts (`o : my_interface`, `classes.rs`) takes the argument's.
+        (Type::Class(d), a @ Type::Class(c)) if d.id == c.id && d.args.len() < c.args.len() => {
+            a.clone()
+        }
         // The parameter's name (`coalesced_threads`, …) picks the group.
         (Type::ThreadBlock(_), a @ Type::ThreadBlock(_)) => a.clone(),
         (d, _) => d.clone(),

@@ -134,7 +134,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             StmtKind::Return => Self::stmt(ir::StmtKind::Return, span),
             StmtKind::Match { scrutinee, arms } => self.lower_match(scrutinee, arms, span),
-            StmtKind::Try { body, catch_var, catch_body } => {
+            StmtKind::Try { body, catch_var, catch_type, catch_body } => {
+                if let Some(t) = catch_type {
+                    self.check_catch_type(t);
+                }
                 let body = self.lower_block(body);
                 let var = catch_var.as_ref().map(|v| {
                     let id = self.names[&v.name];
@@ -376,6 +379,24 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// The type written in `catch ex : T`: exceptions are `qexception` values (manual §4.13,
+    /// which also says that classes derived from it cannot be caught yet).
+    fn check_catch_type(&mut self, t: &ast::TypeExpr) {
+        let ty = self.resolve_type(t);
+        if matches!(ty, Type::String | Type::Unknown) {
+            return;
+        }
+        let d = Diagnostic::error(
+            t.span,
+            format!(
+                "a `catch` receives a `qexception`, not `{}`",
+                crate::syntax::printer::print_type(t)
+            ),
+        )
+        .with_note("catching exceptions of other types, such as classes derived from `qexception`, is not supported (manual §4.13)");
+        self.report(d);
     }
 
     pub fn require_device(&mut self, what: &str, span: Span) {

@@ -96,6 +96,8 @@ pub enum StmtKind {
         body: Vec<Stmt>,
         /// The name the error is bound to in the handler, if given.
         catch_var: Option<Ident>,
+        /// The exception type written after the name (`catch ex : qexception`), if any.
+        catch_type: Option<TypeExpr>,
         /// The handler.
         catch_body: Vec<Stmt>,
     },

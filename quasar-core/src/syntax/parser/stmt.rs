@@ -343,17 +343,20 @@ impl Parser {
         self.header_end("try");
         let body = self
             .parse_block(BlockEnd { keywords: &[Keyword::Catch, Keyword::EndTry], pipe: false });
-        let mut catch_var = None;
+        let (mut catch_var, mut catch_type) = (None, None);
         let mut catch_body = Vec::new();
         if self.eat_kw(Keyword::Catch).is_some() {
             if self.peek_is_ident(0) {
                 catch_var = Some(self.expect_ident("an exception variable")?);
+                if self.eat_punct(Punct::Colon).is_some() {
+                    catch_type = Some(self.parse_type()?);
+                }
             }
             self.header_end("catch");
             catch_body = self.parse_block(BlockEnd { keywords: &[Keyword::EndTry], pipe: false });
         }
         let closed = self.expect_block_end(Keyword::EndTry, "try", start);
-        self.finish_block(start, closed, StmtKind::Try { body, catch_var, catch_body })
+        self.finish_block(start, closed, StmtKind::Try { body, catch_var, catch_type, catch_body })
     }
 
     /// Command syntax: an identifier at the start of a statement followed, after a space on

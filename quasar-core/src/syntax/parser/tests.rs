@@ -389,7 +389,7 @@ fn match_with_grouped_values_strings_and_wildcard() {
 
 #[test]
 fn try_catch_and_error() {
-    let StmtKind::Try { body, catch_var, catch_body } =
+    let StmtKind::Try { body, catch_var, catch_body, .. } =
         one("try\n    error \"Fail again\"\ncatch ex\n    print \"sigh: \", ex\nendtry")
     else {
         panic!()
@@ -399,6 +399,13 @@ fn try_catch_and_error() {
         (1, Some("ex".into()), 1)
     );
     assert!(matches!(one("try\n f()\ncatch\nendtry"), StmtKind::Try { catch_var: None, .. }));
+    let StmtKind::Try { catch_var, catch_type: Some(t), .. } =
+        one("try\n f()\ncatch ex : qexception\n print ex\nendtry")
+    else {
+        panic!("`catch ex : qexception` has a type")
+    };
+    assert_eq!(catch_var.map(|v| v.name), Some("ex".into()));
+    assert_eq!(crate::syntax::printer::print_type(&t), "qexception");
 }
 
 #[test]

@@ -144,12 +144,15 @@ impl Printer {
                 }
                 self.end("endmatch");
             }
-            StmtKind::Try { body, catch_var, catch_body } => {
+            StmtKind::Try { body, catch_var, catch_type, catch_body } => {
                 self.line("try");
                 self.block(body);
-                match catch_var {
-                    Some(v) => self.line(&format!("catch {}", v.name)),
-                    None => self.line("catch"),
+                match (catch_var, catch_type) {
+                    (Some(v), Some(t)) => {
+                        self.line(&format!("catch {} : {}", v.name, print_type(t)))
+                    }
+                    (Some(v), None) => self.line(&format!("catch {}", v.name)),
+                    (None, _) => self.line("catch"),
                 }
                 self.block(catch_body);
                 self.end("endtry");
@@ -786,10 +789,23 @@ mod tests {
         let s = st(StmtKind::Try {
             body: body.clone(),
             catch_var: Some(id("ex")),
+            catch_type: None,
             catch_body: vec![es(cmd("print", vec![var("ex")]))],
         });
         assert_eq!(print_stmt(&s), "try\n    print i\ncatch ex\n    print ex\nendtry");
-        let s = st(StmtKind::Try { body: vec![], catch_var: None, catch_body: vec![] });
+        let s = st(StmtKind::Try {
+            body: vec![],
+            catch_var: Some(id("ex")),
+            catch_type: Some(named("qexception")),
+            catch_body: vec![],
+        });
+        assert_eq!(print_stmt(&s), "try\ncatch ex : qexception\nendtry");
+        let s = st(StmtKind::Try {
+            body: vec![],
+            catch_var: None,
+            catch_type: None,
+            catch_body: vec![],
+        });
         assert_eq!(print_stmt(&s), "try\ncatch\nendtry");
     }
 
@@ -831,7 +847,12 @@ mod tests {
         let rep = st(StmtKind::Repeat { body: vec![], until: var("c") });
         assert_eq!(print_program(&prog(BlockStyle::Legacy, vec![rep])), "repeat\nuntil c\n");
         let m = st(StmtKind::Match { scrutinee: var("a"), arms: vec![] });
-        let tr = st(StmtKind::Try { body: vec![], catch_var: None, catch_body: vec![] });
+        let tr = st(StmtKind::Try {
+            body: vec![],
+            catch_var: None,
+            catch_type: None,
+            catch_body: vec![],
+        });
         let iff = st(StmtKind::If { branches: vec![(var("a"), vec![])], else_body: None });
         assert_eq!(
             print_program(&prog(BlockStyle::Legacy, vec![m, tr, iff])),

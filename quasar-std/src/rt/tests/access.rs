@@ -107,14 +107,16 @@ fn clamp_ext_is_the_clamped_mode_of_map_index() {
 fn split_row_runs_the_border_segments_around_the_interior() {
     let run = |lo: i64, hi: i64, ok: bool| {
         let (mut border, mut inner) = (Vec::new(), None);
-        split_row::<(), 2, 2>(
+        split_row(
             2..9,
-            ([2, lo], [9, hi], ok),
-            |a, b| {
+            &[2, lo],
+            &[9, hi],
+            ok,
+            &mut |a, b| {
                 border.push((a, b));
                 Ok(())
             },
-            |a, b| {
+            &mut |a, b| {
                 inner = Some((a, b));
                 Ok(())
             },
@@ -129,14 +131,32 @@ fn split_row_runs_the_border_segments_around_the_interior() {
     // Not this row, or an empty interior: the border code over the whole row.
     assert_eq!(run(4, 7, false), (vec![(2, 9)], None));
     assert_eq!(run(6, 6, true), (vec![(2, 9)], None));
+    // No bounds: the whole row is interior.
+    assert_eq!(run_unbounded(), (0, 3));
     // An error stops the row before the interior.
-    let fail = |a, _| if a == 0 { Err(a) } else { Ok(()) };
+    let fail = &mut |a, _| {
+        if a == 0 {
+            Err(Error::Unsupported("stop".into()))
+        } else {
+            Ok(())
+        }
+    };
     let mut interior_ran = false;
-    let out = split_row(0..3, ([1], [2], true), fail, |_, _| {
+    let out = split_row(0..3, &[1], &[2], true, fail, &mut |_, _| {
         interior_ran = true;
         Ok(())
     });
-    assert_eq!((out, interior_ran), (Err(0), false));
+    assert!(out.is_err() && !interior_ran);
+}
+
+fn run_unbounded() -> (usize, usize) {
+    let mut seen = (9, 9);
+    split_row(0..3, &[], &[], true, &mut |_, _| Ok(()), &mut |a, b| {
+        seen = (a, b);
+        Ok(())
+    })
+    .unwrap();
+    seen
 }
 
 #[test]
