@@ -173,7 +173,8 @@ fn mentions(body: &[Stmt], l: LocalId, assigned_only: bool) -> bool {
     find.found
 }
 
-fn mentions_expr(e: &Expr, l: LocalId) -> bool {
+/// Whether `e` reads local `l`.
+pub(super) fn mentions_expr(e: &Expr, l: LocalId) -> bool {
     let mut found = false;
     crate::ir::walk::walk_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Local(y) if y == l));
     found

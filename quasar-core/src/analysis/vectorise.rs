@@ -12,10 +12,11 @@
 //! every version, and the copies buy nothing. Any other inner loop (an integer sum, an
 //! element-wise loop over a row) may vectorise itself, so the copies stay.
 
+use super::transfers::mentions_expr;
 use crate::ir::visit::{walk_expr, walk_stmt, Visit};
 use crate::ir::{
-    AssignOp, BinaryOp, Callee, Const, Expr, ExprKind, Function, FunctionId, LocalId, Module,
-    PlaceKind, Stmt, StmtKind, UnaryOp,
+    AssignOp, BinaryOp, Callee, Const, Expr, ExprKind, Function, FunctionId, Module, PlaceKind,
+    Stmt, StmtKind, UnaryOp,
 };
 use crate::sema::types::Type;
 
@@ -85,42 +86,20 @@ impl<'a> Scan<'a> {
 /// Whether loop `s` updates a floating-point local from its own value: `x op= …`, or
 /// `x = …` where the value reads `x`.
 fn carries_float(f: &Function, s: &Stmt) -> bool {
-    struct Find<'f> {
-        f: &'f Function,
-        found: bool,
-    }
-    impl<'a> Visit<'a> for Find<'_> {
-        fn visit_stmt(&mut self, s: &'a Stmt) {
+    let mut found = false;
+    crate::ir::walk::walk_block(
+        std::slice::from_ref(s),
+        &mut |s| {
             if let StmtKind::Assign { place, op, value } = &s.kind {
                 if let PlaceKind::Local(l) = place.kind {
-                    let float = is_float(&self.f.local(l).ty);
-                    self.found |= float && (*op != AssignOp::Assign || reads(value, l));
+                    let float = matches!(f.local(l).ty.elem(), Type::Scalar(_) | Type::Complex(_));
+                    found |= float && (*op != AssignOp::Assign || mentions_expr(value, l));
                 }
             }
-            walk_stmt(self, s);
-        }
-    }
-    let mut find = Find { f, found: false };
-    find.visit_stmt(s);
-    find.found
-}
-
-fn is_float(t: &Type) -> bool {
-    matches!(t.elem(), Type::Scalar(_) | Type::Complex(_))
-}
-
-/// Whether `e` reads local `l`.
-fn reads(e: &Expr, l: LocalId) -> bool {
-    struct Find(LocalId, bool);
-    impl<'a> Visit<'a> for Find {
-        fn visit_expr(&mut self, e: &'a Expr) {
-            self.1 |= matches!(e.kind, ExprKind::Local(x) if x == self.0);
-            walk_expr(self, e);
-        }
-    }
-    let mut find = Find(l, false);
-    find.visit_expr(e);
-    find.1
+        },
+        &mut |_| {},
+    );
+    found
 }
 
 /// An integer constant expression's value (`-1`, `2 * 3 + 1`).

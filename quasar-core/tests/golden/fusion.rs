@@ -537,8 +537,18 @@ fn __q_dot_3(
                 )?;
                 let mut __l = ::quasar::__rt::run::launch(&__Q_KERNEL_DOT_3_LOOP16_9)
                     .dims(&__dims);
-                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_x_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_y_1,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
                 __l.push_output::<
                         f32,
                     >(
@@ -591,8 +601,18 @@ fn __q_extremes_4(
                         &__Q_KERNEL_EXTREMES_4_LOOP20_10,
                     )
                     .dims(&__dims);
-                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_x_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_y_1,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
                 __l.push_output::<
                         f32,
                     >(
@@ -635,8 +655,18 @@ fn __q_extremes_4(
                         &__Q_KERNEL_EXTREMES_4_LOOP21_11,
                     )
                     .dims(&__dims);
-                __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-                __l.push_arg(&q_y_1, ::quasar::__rt::run::Access::Read);
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_x_0,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
+                __l.push(
+                    &::quasar::__rt::run::Arg::array(
+                        &q_y_1,
+                        ::quasar::__rt::run::Access::Read,
+                    ),
+                );
                 __l.push_output::<
                         f32,
                     >(

@@ -234,8 +234,10 @@ fn __q_reversed_3(
                     .collect::<::std::vec::Vec<i32>>(),
             )?,
         );
-        __l.push_arg(&q_x_0, ::quasar::__rt::run::Access::Read);
-        __l.push_filled(&q_y_1, 1usize);
+        __l.push(
+            &::quasar::__rt::run::Arg::array(&q_x_0, ::quasar::__rt::run::Access::Read),
+        );
+        __l.push(&::quasar::__rt::run::Arg::filled(&q_y_1, 1usize));
         __l.run()?;
     };
     q_z_2 = __q_pick_1(2f32)?;

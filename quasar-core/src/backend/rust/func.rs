@@ -271,15 +271,9 @@ pub(crate) fn generate(g: &mut Gen, id: FunctionId) -> GResult<TokenStream> {
 
 /// Whether `body` has a `parallel_do` (at any depth).
 fn launches_kernels(body: &[crate::ir::Stmt]) -> bool {
-    use crate::ir::visit::{walk_expr, Visit};
-    struct Find(bool);
-    impl<'a> Visit<'a> for Find {
-        fn visit_expr(&mut self, e: &'a crate::ir::Expr) {
-            self.0 |= matches!(e.kind, crate::ir::ExprKind::ParallelDo { .. });
-            walk_expr(self, e);
-        }
-    }
-    let mut find = Find(false);
-    find.visit_block(body);
-    find.0
+    let mut found = false;
+    crate::ir::walk::walk_block(body, &mut |_| {}, &mut |e| {
+        found |= matches!(e.kind, crate::ir::ExprKind::ParallelDo { .. })
+    });
+    found
 }

@@ -61,8 +61,8 @@ impl FnGen<'_, '_> {
             }
             None => quote!(),
         };
-        // The launch built step by step (`chain`), or its arguments for one call (`argl`).
-        let (mut chain, mut argl) = (Vec::new(), Vec::new());
+        // The arguments (`run::Arg`), then the outputs (`pushes`, on a launch built step by step).
+        let (mut argl, mut pushes) = (Vec::new(), Vec::new());
         for ((a, slot), transfer) in args.iter().zip(slots).zip(&info.transfers) {
             let l = kf.local(*slot);
             let v = self.expr(a)?;
@@ -83,12 +83,12 @@ impl FnGen<'_, '_> {
                     // copied back from a device, a `'nocopy` one not uploaded; one the kernel
                     // fills at its positions is not uploaded when the launch covers it.
                     let access = |acc: TokenStream| quote!(#rt::run::Access::#acc);
-                    let (method, how) = match transfer {
-                        Transfer::Const { .. } => (quote!(push_arg), access(quote!(Read))),
-                        Transfer::NoCopy => (quote!(push_arg), access(quote!(Write))),
-                        Transfer::Fills { rank } => (quote!(push_filled), quote!(#rank)),
+                    let (arg, how) = match transfer {
+                        Transfer::Const { .. } => (quote!(array), access(quote!(Read))),
+                        Transfer::NoCopy => (quote!(array), access(quote!(Write))),
+                        Transfer::Fills { rank } => (quote!(filled), quote!(#rank)),
                         Transfer::Copy | Transfer::Value => {
-                            (quote!(push_arg), access(quote!(ReadWrite)))
+                            (quote!(array), access(quote!(ReadWrite)))
                         }
                     };
                     // An array variable as it is: passed by reference, not cloned.
@@ -99,17 +99,11 @@ impl FnGen<'_, '_> {
                         }
                         _ => quote!((#x)),
                     };
-                    let arg = match transfer {
-                        Transfer::Fills { .. } => quote!(filled),
-                        _ => quote!(array),
-                    };
-                    chain.push(quote!(__l.#method(&#arr, #how);));
                     argl.push(quote!(#rt::run::Arg::#arg(&#arr, #how)));
                 }
                 t => {
                     let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
                     let x = self.convert(v, &r, a.span)?;
-                    chain.push(quote!(__l.push_scalar(#x);));
                     argl.push(quote!(#rt::run::Arg::value(&(#x))));
                 }
             }
@@ -134,7 +128,7 @@ impl FnGen<'_, '_> {
                     "assign it (`y = 1`) or accumulate with `+=` (sum), `*=` (product), `^^=` (maximum), `__=` (minimum) or `|=`",
                 )
             })?;
-            chain.push(if kf.outputs_from_identity {
+            pushes.push(if kf.outputs_from_identity {
                 quote!(__l.push_output::<#nt>(#red, #rt::run::Start::Identity);)
             } else {
                 quote!(__l.push_output::<#nt>(#red, #rt::run::Start::Zero);)
@@ -169,7 +163,8 @@ impl FnGen<'_, '_> {
                 let __dims = #dims_t;
                 let mut __l = #rt::run::launch(&#stat).dims(&__dims);
                 #block
-                #(#chain)*
+                #(__l.push(&#argl);)*
+                #(#pushes)*
                 #run
             })
         };

@@ -169,7 +169,10 @@ pub(super) fn rows(
         #[target_feature(enable = "avx2,fma")]
         unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
     };
-    let (versions, pick) = match copies {
+    // The copies, and the one a CPU with AVX-512 runs.
+    let (versions, widest) = match copies {
+        Copies::None => (quote!(), None),
+        Copies::Avx2 => (avx2, Some(quote!(rows_avx2))),
         Copies::Avx2Avx512 => (
             quote! {
                 #avx2
@@ -178,23 +181,17 @@ pub(super) fn rows(
                 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
                 unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
             },
-            quote! {
-                #[cfg(target_arch = "x86_64")]
-                let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx512);
-                #[cfg(not(target_arch = "x86_64"))]
-                let __rows: Rows = #base;
-            },
+            Some(quote!(rows_avx512)),
         ),
-        Copies::Avx2 => (
-            avx2,
-            quote! {
-                #[cfg(target_arch = "x86_64")]
-                let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, rows_avx2);
-                #[cfg(not(target_arch = "x86_64"))]
-                let __rows: Rows = #base;
-            },
-        ),
-        Copies::None => (quote!(), quote!(let __rows: Rows = #base;)),
+    };
+    let pick = match widest {
+        Some(w) => quote! {
+            #[cfg(target_arch = "x86_64")]
+            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, #w);
+            #[cfg(not(target_arch = "x86_64"))]
+            let __rows: Rows = #base;
+        },
+        None => quote!(let __rows: Rows = #base;),
     };
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
