@@ -155,24 +155,28 @@ mod __q_blur_rows_2 {
         let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
         let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[-(-(q_n_3 as i64))],
-                &[
-                    q_x_0.dim(1usize) as i64
-                        - (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
-                    q_y_1.dim(1usize) as i64,
-                ],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (-(q_n_3 as i64)),
+                    (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
+                    q_x_0.dim(1usize),
+                ),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_y_1.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }

@@ -19,6 +19,7 @@ pub mod cpu;
 pub mod fixed;
 pub mod index;
 pub mod private;
+pub mod rows;
 pub mod scalar;
 pub mod show;
 
@@ -36,6 +37,7 @@ pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
 };
 pub use private::{acc_add, acc_sub, private_buf, private_merge, private_view};
+pub use rows::{block_rows, Reach, Segment};
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
     frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, pow_sel,

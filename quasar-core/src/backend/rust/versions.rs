@@ -184,14 +184,28 @@ pub(super) fn rows(
             Some(quote!(rows_avx512)),
         ),
     };
-    let pick = match widest {
-        Some(w) => quote! {
+    // `__rows` and whether the rows are split into interior and border (`block_rows`).
+    let pick = match (widest, &thread_fn) {
+        // Baseline x86-64 gets no copy of a hot loop that has wider ones: CPUs without
+        // AVX2+FMA run the border code, which handles every position, over whole rows.
+        (Some(w), Some(_)) => quote! {
+            #[cfg(target_arch = "x86_64")]
+            let (__rows, __split): (Rows, bool) =
+                match #rt::qstd::rt::pick::<Option<Rows>>(None, Some(rows_avx2), Some(#w)) {
+                    Some(r) => (r, true),
+                    None => (thread, false),
+                };
+            #[cfg(not(target_arch = "x86_64"))]
+            let (__rows, __split): (Rows, bool) = (#base, true);
+        },
+        (Some(w), None) => quote! {
             #[cfg(target_arch = "x86_64")]
             let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, #w);
             #[cfg(not(target_arch = "x86_64"))]
             let __rows: Rows = #base;
         },
-        None => quote!(let __rows: Rows = #base;),
+        (None, Some(_)) => quote!(let (__rows, __split): (Rows, bool) = (#base, true);),
+        (None, None) => quote!(let __rows: Rows = #base;),
     };
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
