@@ -1062,11 +1062,10 @@ mod __q_scaled_sum_1_loop8_7 {
             .view_geom::<f32, 2usize>(4usize)?;
         let __e = Env(q_a_0, q_x_1, q_b_2, q_y_3, q_fused_4);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1168,11 +1167,6 @@ mod __q_gamma_2_loop12_8 {
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
         rows::<true>(__ctx, __e, __q)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        rows::<true>(__ctx, __e, __q)
-    }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
         let [__p0, __p1, __lo, __hi] = __q;
@@ -1272,11 +1266,10 @@ mod __q_gamma_2_loop12_8 {
             .view_geom::<f32, 3usize>(2usize)?;
         let __e = Env(q_x_0, q_value_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx512)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows::<false>, true);
@@ -1429,11 +1422,10 @@ mod __q_dot_3_loop16_9 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1561,11 +1553,10 @@ mod __q_extremes_4_loop20_10 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1693,11 +1684,10 @@ mod __q_extremes_4_loop21_11 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1846,11 +1836,10 @@ mod __q_flipped_5_loop25_12 {
             .view_geom::<f32, 2usize>(1usize)?;
         let __e = Env(q_x_0, q_fused_1);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

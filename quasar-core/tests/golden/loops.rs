@@ -381,11 +381,10 @@ mod __q_box3_1_loop6_3 {
         let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -526,11 +525,10 @@ mod __q_diff_from_2_loop21_4 {
         let q_i_start_2: i32 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_i_start_2);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

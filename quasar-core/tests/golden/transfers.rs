@@ -183,11 +183,10 @@ mod __q_blend_1 {
         let q_w_3: f32 = __args.scalar(3usize)?;
         let __e = Env(q_a_0, q_b_1, q_out_2, q_w_3);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -389,11 +388,10 @@ mod __q_split_2 {
         let (q_hi_2, q_hi_2__n, q_hi_2__s) = __args.view_geom::<f32, 3usize>(2usize)?;
         let __e = Env(q_x_0, q_lo_1, q_hi_2);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -613,11 +611,10 @@ mod __q_accumulate_4 {
         )?;
         let __e = Env(q_x_0, q_y_1, q_z_2, q_z_2__pv);
         #[cfg(target_arch = "x86_64")]
-        let (__rows, __split): (Rows, bool) = match __qrt::qstd::rt::pick::<
-            Option<Rows>,
-        >(None, Some(rows_avx2), Some(rows_avx2)) {
-            Some(r) => (r, true),
-            None => (thread, false),
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

@@ -7,8 +7,9 @@
 //!   affine in `pos` (the partition of `transform::interior`); the interior copy has no boundary
 //!   handling for them.
 //! * Kernels with `syncthreads` or `shared` memory: [`super::barrier`].
-//! * On x86-64 the hot loop is compiled three times (baseline, AVX2+FMA, AVX-512) and
-//!   dispatched at run time; the border code once ([`super::versions`]).
+//! * On x86-64 the hot loop is compiled for AVX2+FMA where that pays and dispatched at run
+//!   time; the border code once, which CPUs without AVX2+FMA run over whole rows
+//!   ([`super::versions`]). The loops over the rows are `qstd::rt::block_rows`.
 
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
