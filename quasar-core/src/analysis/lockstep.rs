@@ -27,6 +27,7 @@ use crate::sema::types::{Dim, Type};
 /// of a strip (the varying locals hold one value per lane; the others one per strip).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lockstep {
+    /// Indexed by `LocalId`; `pos` is among the varying locals.
     pub varying: Vec<bool>,
 }
 

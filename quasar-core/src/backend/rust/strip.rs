@@ -17,8 +17,8 @@ use super::kernel::specials;
 use super::ty::Repr;
 use super::GResult;
 use crate::analysis::lockstep::Lockstep;
-use crate::ir::{LocalRole, Stmt, StmtKind};
-use proc_macro2::TokenStream;
+use crate::ir::{LocalRole, Special, Stmt, StmtKind};
+use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 /// Positions per strip: 32 `f32` are four AVX2 vectors (two SSE registers' worth of
@@ -30,15 +30,25 @@ pub(super) const LANES: usize = 32;
 /// position): its locals, then the body with `lockstep`'s varying locals per lane.
 pub(super) fn strip_body(fg: &mut FnGen, d: usize, lockstep: &Lockstep) -> GResult<TokenStream> {
     let locals = strip_locals(fg, lockstep)?;
-    // `pos` at the strip's first position, for uniform code reading its outer components.
-    let sp = specials(fg, d);
     // The locals held per lane: the varying variables (`pos` is bound per lane instead).
     let lanes: Vec<bool> = (fg.f.locals.iter().zip(&lockstep.varying))
         .map(|(l, &v)| v && l.role == LocalRole::Var)
         .collect();
     let f = fg.f;
-    let body = strip_block(fg, d, lockstep, &lanes, &f.body)?;
+    let mut uniform_pos = false;
+    let body = strip_block(fg, d, lockstep, &lanes, &f.body, &mut uniform_pos)?;
+    // `pos` at the strip's first position, when uniform code reads its outer components.
+    let sp = if uniform_pos { specials(fg, d) } else { quote!() };
     Ok(quote!(#sp #locals #body))
+}
+
+/// Whether `ts` holds the identifier `name` (generated code that reads a local).
+fn mentions(ts: &TokenStream, name: &Ident) -> bool {
+    ts.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == *name,
+        TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }
 
 /// The kernel's variables: varying ones as `[T; LANES]`, the others as in a thread.
@@ -73,23 +83,29 @@ fn strip_block(
     lockstep: &Lockstep,
     lanes: &[bool],
     b: &[Stmt],
+    uniform_pos: &mut bool,
 ) -> GResult<TokenStream> {
     let plast = format_ident!("__p{}", d - 1);
     let mut out = Vec::new();
     let mut run: Vec<TokenStream> = Vec::new();
-    let flush = |run: &mut Vec<TokenStream>, out: &mut Vec<TokenStream>, sp: &TokenStream| {
+    let sp = specials(fg, d);
+    // The name of `pos`: each lane binds it when its statements read it.
+    let pos = fg.f.locals.iter().position(|l| l.special() == Some(Special::Pos));
+    let pos = pos.map(|p| fg.names[p].clone());
+    let flush = |run: &mut Vec<TokenStream>, out: &mut Vec<TokenStream>| {
         if !run.is_empty() {
+            let code = quote!(#(#run)*);
+            let sp = if pos.as_ref().is_some_and(|p| mentions(&code, p)) { &sp } else { &quote!() };
             out.push(quote! {
                 for __l in 0..#LANES {
                     let #plast = #plast + __l;
                     #sp
-                    #(#run)*
+                    #code
                 }
             });
             run.clear();
         }
     };
-    let sp = specials(fg, d);
     for s in b {
         if lockstep.per_lane(s) {
             fg.lane_locals = Some(lanes.to_vec());
@@ -98,17 +114,24 @@ fn strip_block(
             run.push(code?);
             continue;
         }
-        flush(&mut run, &mut out, &sp);
+        flush(&mut run, &mut out);
         out.push(match &s.kind {
             StmtKind::ForRange { var, start, step, end, body, .. } => {
                 fg.loop_depth += 1;
-                let inner = strip_block(fg, d, lockstep, lanes, body);
+                let inner = strip_block(fg, d, lockstep, lanes, body, uniform_pos);
                 fg.loop_depth -= 1;
-                fg.for_range_with(*var, start, step, end, inner?, s.span)?
+                let inner = inner?;
+                let header = fg.for_range_with(*var, start, step, end, quote!(), s.span)?;
+                *uniform_pos |= pos.as_ref().is_some_and(|p| mentions(&header, p));
+                fg.for_range_with(*var, start, step, end, inner, s.span)?
             }
-            _ => fg.stmt(s)?,
+            _ => {
+                let code = fg.stmt(s)?;
+                *uniform_pos |= pos.as_ref().is_some_and(|p| mentions(&code, p));
+                code
+            }
         });
     }
-    flush(&mut run, &mut out, &sp);
+    flush(&mut run, &mut out);
     Ok(quote!(#(#out)*))
 }

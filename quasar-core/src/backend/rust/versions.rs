@@ -101,6 +101,7 @@ pub(super) fn rows(
     let args = quote!(__ctx, __e, __q);
     let res = quote!(__Res);
     let unpack = unpack(env);
+    let none = quote!();
     // A function over the segment `[__lo, __hi)` of one row, running `body` per position
     // between `open` and `close` (the kernel outputs held in registers).
     let segment_fn = |attr: TokenStream, f: &TokenStream, lp: &TokenStream, open, close| {
@@ -166,7 +167,6 @@ pub(super) fn rows(
                     }
                 }
             };
-            let none = quote!();
             let strips = segment_fn(quote!(#[inline(always)]), &rows_name, &lp, &none, &none);
             let rest_fn =
                 segment_fn(quote!(#[inline(never)]), &rest_name, &plain(hot), open, close);
@@ -178,7 +178,6 @@ pub(super) fn rows(
     // position, so the views' geometry is read once (a row outside the interior is all
     // border).
     // (The border code writes kernel outputs to the block's slots itself.)
-    let none = quote!();
     let thread_fn = code.border.as_ref().map(|body| {
         segment_fn(quote!(#[inline(never)]), &quote!(thread), &plain(body), &none, &none)
     });
