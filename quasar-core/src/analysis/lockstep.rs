@@ -475,21 +475,34 @@ mod tests {
     #[test]
     fn anything_else_keeps_the_per_position_code_and_says_why() {
         let cases = [
-            (GAUSS.replace("acc += x", "if n > 0\n acc += x").replace("endfor", "endif\nendfor"),
-             "a branch (`if`, `match`)"),
-            (GAUSS.replace("for i = 0..2 * n", "for i = 0..pos[1]"),
-             "a loop whose bounds differ between positions"),
-            (GAUSS.replace("y[pos] = acc", "y[pos[0], 0] = acc"),
-             "a write to an element other than the position's"),
-            (GAUSS.replace("y[pos] = acc", "y[pos] += acc"),
-             "a compound assignment to an array element (atomic)"),
+            (
+                GAUSS.replace("acc += x", "if n > 0\n acc += x").replace("endfor", "endif\nendfor"),
+                "a branch (`if`, `match`)",
+            ),
+            (
+                GAUSS.replace("for i = 0..2 * n", "for i = 0..pos[1]"),
+                "a loop whose bounds differ between positions",
+            ),
+            (
+                GAUSS.replace("y[pos] = acc", "y[pos[0], 0] = acc"),
+                "a write to an element other than the position's",
+            ),
+            (
+                GAUSS.replace("y[pos] = acc", "y[pos] += acc"),
+                "a compound assignment to an array element (atomic)",
+            ),
             (GAUSS.replace("* fc[i]", "* y[pos[0], i]"), "an array both read and written"),
-            (GAUSS.replace("for i = 0..2 * n", "i = 0\nwhile i <= 2 * n").replace("endfor", "i += 1\nendwhile"),
-             "a `while`, `repeat` or `for`-each loop"),
-            (GAUSS.replace("for i = 0..2 * n", "for i = 0..2"),
-             "no loop that stays a loop (the positions vectorise as they are)"),
-            (GAUSS.replace("acc = 0.0", "acc = 0.0\nn = 3"),
-             "an assignment to a parameter"),
+            (
+                GAUSS
+                    .replace("for i = 0..2 * n", "i = 0\nwhile i <= 2 * n")
+                    .replace("endfor", "i += 1\nendwhile"),
+                "a `while`, `repeat` or `for`-each loop",
+            ),
+            (
+                GAUSS.replace("for i = 0..2 * n", "for i = 0..2"),
+                "no loop that stays a loop (the positions vectorise as they are)",
+            ),
+            (GAUSS.replace("acc = 0.0", "acc = 0.0\nn = 3"), "an assignment to a parameter"),
         ];
         for (src, why) in cases {
             assert_eq!(verdict(&src, "gauss_h"), Err(why), "{src}");

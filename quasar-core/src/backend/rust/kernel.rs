@@ -13,8 +13,8 @@
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::versions::{self, EnvField};
-use crate::analysis::lockstep::Lockstep;
 use super::{unsupported, GResult, Gen};
+use crate::analysis::lockstep::Lockstep;
 use crate::ir::partition::{Bound, Term};
 use crate::ir::{
     AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
