@@ -41,6 +41,7 @@ mod repr;
 mod shared;
 mod slice;
 mod stmt;
+mod strip;
 #[cfg(test)]
 mod tests;
 pub mod ty;
