@@ -51,7 +51,7 @@ mod __q_blur_rows_2 {
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
         let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
         if __hi.saturating_sub(__lo) < 32usize {
-            rest(__ctx, __e, [__p0, __lo, __hi])?;
+            thread(__ctx, __e, [__p0, __lo, __hi])?;
         } else {
             let mut __s = __lo;
             while __s < __hi {
@@ -107,61 +107,6 @@ mod __q_blur_rows_2 {
                     };
                 }
                 __s += 32usize;
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    #[inline(never)]
-    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        let [__p0, __lo, __hi] = __q;
-        let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
-        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
-        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
-        let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
-        for __p1 in __lo..__hi {
-            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_acc_5: f32 = 0f32;
-            let mut q_i_6: i32 = 0i32;
-            '__thread: {
-                q_acc_5 = 0f32;
-                for __i in (0i32
-                    as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
-                {
-                    q_i_6 = __i as i32;
-                    q_acc_5 = (q_acc_5
-                        + ({
-                            unsafe {
-                                __qrt::run::unchecked::read_at(
-                                    &q_x_0,
-                                    [
-                                        ((__p0 as i64) + ((0i32 as i64))),
-                                        ((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))),
-                                    ],
-                                    q_x_0__s,
-                                )
-                            }
-                        }
-                            * {
-                                unsafe {
-                                    __qrt::run::unchecked::read_at(
-                                        &q_w_2,
-                                        [((q_i_6 as i64))],
-                                        q_w_2__s,
-                                    )
-                                }
-                            }));
-                }
-                {
-                    let __x = q_acc_5;
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_y_1,
-                            [(__p0 as i64), (__p1 as i64)],
-                            q_y_1__s,
-                            __x,
-                        )
-                    }
-                };
             }
         }
         ::core::result::Result::Ok(())

@@ -1901,7 +1901,7 @@ mod __q_product_6_loop29_13 {
         let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
         let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
         if __hi.saturating_sub(__lo) < 32usize {
-            rest(__ctx, __e, [__p0, __lo, __hi])?;
+            thread(__ctx, __e, [__p0, __lo, __hi])?;
         } else {
             let mut __s = __lo;
             while __s < __hi {
@@ -1976,79 +1976,6 @@ mod __q_product_6_loop29_13 {
                     };
                 }
                 __s += 32usize;
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    #[inline(never)]
-    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        let [__p0, __lo, __hi] = __q;
-        let Env(q_a_0, q_b_1, q_fused_2, ..) = *__e;
-        let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
-        let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
-        let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
-        for __p1 in __lo..__hi {
-            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_dot_3: f32 = 0f32;
-            let mut q_k_4: i32 = 0i32;
-            '__thread: {
-                q_dot_3 = 0f32;
-                for __i in (0i32
-                    as i64)..((q_a_0.dim(1i32.max(0) as usize) as i32).wrapping_sub(1i32)
-                    as i64 + 1)
-                {
-                    q_k_4 = __i as i32;
-                    q_dot_3 = (q_dot_3
-                        + ({
-                            __qrt::qstd::rt::view_read(
-                                &q_a_0,
-                                (q_a_0__n, q_a_0__s),
-                                [
-                                    ({
-                                        let __a = q_pos_5;
-                                        let __i0: i64 = (0i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
-                                        }
-                                    } as i64),
-                                    (q_k_4 as i64),
-                                ],
-                                ("a", "fusion.q", 29u32, 5u32),
-                            )?
-                        }
-                            * {
-                                __qrt::qstd::rt::view_read(
-                                    &q_b_1,
-                                    (q_b_1__n, q_b_1__s),
-                                    [
-                                        (q_k_4 as i64),
-                                        ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = (1i32 as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                0i32
-                                            }
-                                        } as i64),
-                                    ],
-                                    ("b", "fusion.q", 29u32, 5u32),
-                                )?
-                            }));
-                }
-                {
-                    let __x = q_dot_3;
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_fused_2,
-                            [(__p0 as i64), (__p1 as i64)],
-                            q_fused_2__s,
-                            __x,
-                        )
-                    }
-                };
             }
         }
         ::core::result::Result::Ok(())

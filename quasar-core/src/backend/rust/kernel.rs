@@ -311,6 +311,9 @@ pub(super) struct RowCode {
     /// The hot loop in strips of positions run in lockstep ([`super::strip`]), when the kernel
     /// runs so (`analysis::lockstep`): the rest of a row runs `hot`.
     pub strip: Option<Strip>,
+    /// Whether the interior may run as flat rows (`Partition::flat`): `rows` then gets flat
+    /// indices, which the border code does not take.
+    pub flat: bool,
 }
 
 /// The code of one strip of a row and its copy for CPUs with FMA when that differs (as
@@ -485,7 +488,8 @@ fn row_code(
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip });
+        let flat = false;
+        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip, flat });
     }
     let border = thread(fg, false, false)?;
     // The reach of the reads (evaluated here, per launch) and the two segment functions; the
@@ -518,7 +522,8 @@ fn row_code(
             &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
         )?;
     };
-    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs, lanes, strip })
+    let (border, flat) = (Some(border), facts.flat);
+    Ok(RowCode { loops, border, hot, hot_fma, outputs, lanes, strip, flat })
 }
 
 /// The partition's constraints with those of one array dimension and launch dimension whose

@@ -14,7 +14,8 @@
 //! blur's taps) and calls no fusable math gets no copies at all: every version would run the
 //! same scalar code, unless the kernel runs in strips (`analysis::lockstep`,
 //! [`super::strip`]): `rows` then runs strips of positions in lockstep, which vectorise, and a
-//! segment of a row shorter than a strip in one `rest` function compiled once. No copy is
+//! segment of a row shorter than a strip through the border code (or, for a kernel without
+//! one, a `rest` function compiled once). No copy is
 //! compiled for AVX-512: it measured 11% of the LLVM time of a library of kernels for loops
 //! that are bound by memory bandwidth on image-sized arrays (issue 19); AVX-512 CPUs run the
 //! AVX2+FMA copy.
@@ -151,14 +152,40 @@ pub(super) fn rows(
         Some(strip) => {
             let body = strip.body_fma.as_ref().unwrap_or(&strip.body);
             let l = super::strip::LANES;
-            let (rest, rest_name) = if generic {
-                (quote!(rest::<__F>), quote!(rest<const __F: bool>))
-            } else {
-                (quote!(rest), quote!(rest))
+            // A segment shorter than a strip: the border code when the kernel has one (it
+            // handles every position, and is compiled anyway; flat rows' indices are turned
+            // back into positions for it), else `rest`.
+            let (short, rest_name) = match (&code.border, generic) {
+                (Some(_), _) if code.flat => {
+                    // `rows` gets `[p0, 0, …, j]` with `j` flat along dimensions 1.. (flat
+                    // rows) or the positions themselves: the flat index covers both.
+                    let n = d - 1;
+                    let ps: Vec<Ident> = (1..d).map(|k| format_ident!("__p{}", k)).collect();
+                    let base = (1..last).map(|k| {
+                        let p = &ps[k - 1];
+                        quote!(#p * __ctx.dims()[#k + 1..].iter().product::<usize>() +)
+                    });
+                    let code = quote! {
+                        for __j in __lo..__hi {
+                            let [#(#ps),*] = #rt::qstd::rt::unflatten::<#n>(
+                                #(#base)* __j, &__ctx.dims()[1..]);
+                            thread(__ctx, __e, [__p0, #(#ps,)* #plast + 1])?;
+                        }
+                    };
+                    (code, None)
+                }
+                (Some(_), _) => (quote!(thread(__ctx, __e, [#(#outer,)* __lo, __hi])?;), None),
+                (None, true) => (
+                    quote!(rest::<__F>(__ctx, __e, [#(#outer,)* __lo, __hi])?;),
+                    Some(quote!(rest<const __F: bool>)),
+                ),
+                (None, false) => {
+                    (quote!(rest(__ctx, __e, [#(#outer,)* __lo, __hi])?;), Some(quote!(rest)))
+                }
             };
             let lp = quote! {
                 if __hi.saturating_sub(__lo) < #l {
-                    #rest(__ctx, __e, [#(#outer,)* __lo, __hi])?;
+                    #short
                 } else {
                     let mut __s = __lo;
                     while __s < __hi {
@@ -169,8 +196,8 @@ pub(super) fn rows(
                 }
             };
             let strips = segment_fn(quote!(#[inline(always)]), &rows_name, &lp, &none, &none);
-            let rest_fn =
-                segment_fn(quote!(#[inline(never)]), &rest_name, &plain(hot), open, close);
+            let rest_fn = rest_name
+                .map(|name| segment_fn(quote!(#[inline(never)]), &name, &plain(hot), open, close));
             quote!(#strips #rest_fn)
         }
         None => row_fn(&rows_name, hot),
