@@ -287,10 +287,8 @@ impl Runtime {
             });
         }
         // A kernel that can fail reports to its own error word (`device/error_word.rs`).
-        let word = match k.ptx_entry.is_some_and(|e| e.checked) {
-            true => Some(dev.take_error_word()?),
-            false => None,
-        };
+        let checked = k.ptx_entry.is_some_and(|e| e.checked);
+        let word = if checked { Some(dev.take_error_word()?) } else { None };
         deps.extend(word.as_ref().and_then(|w| w.zeroed.clone()));
         let error_word = word.as_ref().map(|w| w.ptr);
         let dl = DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs, error_word };
