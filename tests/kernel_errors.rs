@@ -108,7 +108,8 @@ fn concurrent_launches(cpu_code: bool) {
                     let x = Array::from_fn(&[n], |j| (10 * t + j) as f32).unwrap();
                     let own = |r: Result<Array<f32>>, want: &str| {
                         let e = r.expect_err("this launch fails").to_string();
-                        let ok = if cpu_code { e.ends_with(&format!(": {want}")) } else { e == want };
+                        let ok =
+                            if cpu_code { e.ends_with(&format!(": {want}")) } else { e == want };
                         assert!(ok, "thread {t}, launch {i}: {e}, expected {want}");
                     };
                     match i % 4 {

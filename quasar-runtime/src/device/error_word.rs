@@ -89,4 +89,3 @@ impl GpuDevice {
         lock(&self.error_words).drain(..).map(|s| (s.ptr, s.class)).collect()
     }
 }
-
