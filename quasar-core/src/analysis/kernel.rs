@@ -66,6 +66,9 @@ pub struct KernelInfo {
     /// The CPU loop over its positions may vectorise ([`vectorise`](super::vectorise)): the
     /// CPU back end compiles it for wider vector units only then.
     pub vectorises: bool,
+    /// The CPU back end runs consecutive positions of the innermost dimension in lockstep
+    /// ([`lockstep`](super::lockstep)), or why not.
+    pub lockstep: Result<super::lockstep::Lockstep, &'static str>,
 }
 
 impl KernelInfo {
@@ -136,6 +139,7 @@ pub(super) fn kernel_info(
             .iter()
             .any(|l| l.special().is_some_and(Special::is_block_geometry)),
         vectorises: super::vectorise::positions_vectorise(m, id),
+        lockstep: super::lockstep::lockstep(f, position_rank),
     }
 }
 

@@ -9,6 +9,7 @@ pub mod accumulators;
 pub mod effects;
 pub mod fnvals;
 pub mod kernel;
+pub mod lockstep;
 pub mod transfers;
 pub mod vectorise;
 

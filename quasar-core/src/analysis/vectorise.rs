@@ -46,17 +46,7 @@ impl<'a> Visit<'a> for Scan<'a> {
             return;
         }
         let f = self.current();
-        let stays = match &s.kind {
-            StmtKind::ForRange { start, step, end, .. } => {
-                match (const_int(start), const_int(step), const_int(end)) {
-                    (Some(a), Some(st), Some(b)) if st != 0 => (b - a) / st + 1 > UNROLLED,
-                    _ => true,
-                }
-            }
-            StmtKind::ForEach { .. } | StmtKind::While { .. } | StmtKind::Repeat { .. } => true,
-            _ => false,
-        };
-        if stays && carries_float(f, s) {
+        if loop_stays(s) && carries_float(f, s) {
             self.serial = true;
             return;
         }
@@ -80,6 +70,21 @@ impl<'a> Scan<'a> {
     /// The function whose statements are being scanned (the innermost call).
     fn current(&self) -> &'a Function {
         self.m.function(*self.seen.last().expect("the kernel itself is always seen"))
+    }
+}
+
+/// Whether `s` is a loop that stays a loop in the compiled code: any loop but a `for` with a
+/// small constant trip count (unrolled away).
+pub(super) fn loop_stays(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::ForRange { start, step, end, .. } => {
+            match (const_int(start), const_int(step), const_int(end)) {
+                (Some(a), Some(st), Some(b)) if st != 0 => (b - a) / st + 1 > UNROLLED,
+                _ => true,
+            }
+        }
+        StmtKind::ForEach { .. } | StmtKind::While { .. } | StmtKind::Repeat { .. } => true,
+        _ => false,
     }
 }
 

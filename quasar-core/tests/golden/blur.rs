@@ -50,6 +50,74 @@ mod __q_blur_rows_2 {
         let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
         let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
+        if __hi.saturating_sub(__lo) < 32usize {
+            rest(__ctx, __e, [__p0, __lo, __hi])?;
+        } else {
+            let mut __s = __lo;
+            while __s < __hi {
+                let __p1 = __s.min(__hi - 32usize);
+                let mut q_acc_5: [f32; 32usize] = [0f32; 32usize];
+                let mut q_i_6: i32 = 0i32;
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    q_acc_5[__l] = 0f32;
+                }
+                for __i in (0i32
+                    as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
+                {
+                    q_i_6 = __i as i32;
+                    for __l in 0..32usize {
+                        let __p1 = __p1 + __l;
+                        q_acc_5[__l] = (q_acc_5[__l]
+                            + ({
+                                unsafe {
+                                    __qrt::run::unchecked::read_at(
+                                        &q_x_0,
+                                        [
+                                            ((__p0 as i64) + ((0i32 as i64))),
+                                            ((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))),
+                                        ],
+                                        q_x_0__s,
+                                    )
+                                }
+                            }
+                                * {
+                                    unsafe {
+                                        __qrt::run::unchecked::read_at(
+                                            &q_w_2,
+                                            [((q_i_6 as i64))],
+                                            q_w_2__s,
+                                        )
+                                    }
+                                }));
+                    }
+                }
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    {
+                        let __x = q_acc_5[__l];
+                        unsafe {
+                            __qrt::run::unchecked::write_at(
+                                &q_y_1,
+                                [(__p0 as i64), (__p1 as i64)],
+                                q_y_1__s,
+                                __x,
+                            )
+                        }
+                    };
+                }
+                __s += 32usize;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    #[inline(never)]
+    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
+        let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
+        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
+        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
+        let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
         for __p1 in __lo..__hi {
             let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
             let mut q_acc_5: f32 = 0f32;
@@ -97,6 +165,11 @@ mod __q_blur_rows_2 {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
@@ -155,6 +228,9 @@ mod __q_blur_rows_2 {
         let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
         let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);

@@ -1900,6 +1900,93 @@ mod __q_product_6_loop29_13 {
         let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
         let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
         let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
+        if __hi.saturating_sub(__lo) < 32usize {
+            rest(__ctx, __e, [__p0, __lo, __hi])?;
+        } else {
+            let mut __s = __lo;
+            while __s < __hi {
+                let __p1 = __s.min(__hi - 32usize);
+                let mut q_dot_3: [f32; 32usize] = [0f32; 32usize];
+                let mut q_k_4: i32 = 0i32;
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    q_dot_3[__l] = 0f32;
+                }
+                for __i in (0i32
+                    as i64)..((q_a_0.dim(1i32.max(0) as usize) as i32).wrapping_sub(1i32)
+                    as i64 + 1)
+                {
+                    q_k_4 = __i as i32;
+                    for __l in 0..32usize {
+                        let __p1 = __p1 + __l;
+                        let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
+                        q_dot_3[__l] = (q_dot_3[__l]
+                            + ({
+                                __qrt::qstd::rt::view_read(
+                                    &q_a_0,
+                                    (q_a_0__n, q_a_0__s),
+                                    [
+                                        ({
+                                            let __a = q_pos_5;
+                                            let __i0: i64 = (0i32 as i64);
+                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                __a[0usize + (__i0 as usize) * 1usize]
+                                            } else {
+                                                0i32
+                                            }
+                                        } as i64),
+                                        (q_k_4 as i64),
+                                    ],
+                                    ("a", "fusion.q", 29u32, 5u32),
+                                )?
+                            }
+                                * {
+                                    __qrt::qstd::rt::view_read(
+                                        &q_b_1,
+                                        (q_b_1__n, q_b_1__s),
+                                        [
+                                            (q_k_4 as i64),
+                                            ({
+                                                let __a = q_pos_5;
+                                                let __i0: i64 = (1i32 as i64);
+                                                if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                    __a[0usize + (__i0 as usize) * 1usize]
+                                                } else {
+                                                    0i32
+                                                }
+                                            } as i64),
+                                        ],
+                                        ("b", "fusion.q", 29u32, 5u32),
+                                    )?
+                                }));
+                    }
+                }
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    {
+                        let __x = q_dot_3[__l];
+                        unsafe {
+                            __qrt::run::unchecked::write_at(
+                                &q_fused_2,
+                                [(__p0 as i64), (__p1 as i64)],
+                                q_fused_2__s,
+                                __x,
+                            )
+                        }
+                    };
+                }
+                __s += 32usize;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    #[inline(never)]
+    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
+        let Env(q_a_0, q_b_1, q_fused_2, ..) = *__e;
+        let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
+        let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
+        let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
         for __p1 in __lo..__hi {
             let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
             let mut q_dot_3: f32 = 0f32;
@@ -1965,6 +2052,11 @@ mod __q_product_6_loop29_13 {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
@@ -2065,6 +2157,9 @@ mod __q_product_6_loop29_13 {
         let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
             .view_geom::<f32, 2usize>(2usize)?;
         let __e = Env(q_a_0, q_b_1, q_fused_2);
+        #[cfg(target_arch = "x86_64")]
+        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        #[cfg(not(target_arch = "x86_64"))]
         let __rows: Rows = rows;
         for __p0 in __ctx.range(0usize) {
             let __r = __ctx.range(1usize);

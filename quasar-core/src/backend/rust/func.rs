@@ -40,6 +40,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// The outputs (slot numbers) that the hot loop combines in lanes, `__out{k}.at(__l)`
     /// (see `kernel::row_outputs`).
     pub laned: Vec<usize>,
+    /// A per-lane statement of a strip is being generated (`strip.rs`): per local, whether it
+    /// holds one value per lane, read and written as `x[__l]`.
+    pub lane_locals: Option<Vec<bool>>,
     pub loop_depth: usize,
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.
@@ -67,6 +70,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             interior: None,
             row_outputs: false,
             laned: Vec::new(),
+            lane_locals: None,
             loop_depth: 0,
             geom: HashMap::new(),
             private_acc: HashMap::new(),
@@ -103,6 +107,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
     /// A place expression for a local.
     pub fn local(&self, id: LocalId) -> TokenStream {
         let n = &self.names[id.0 as usize];
+        if self.lane_locals.as_ref().is_some_and(|v| v.get(id.0 as usize) == Some(&true)) {
+            return quote!(#n[__l]);
+        }
         match &self.per_thread {
             Some(t)
                 if (matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output)

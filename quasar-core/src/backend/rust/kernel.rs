@@ -14,6 +14,7 @@ use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::versions::{self, EnvField};
 use super::{unsupported, GResult, Gen};
+use crate::analysis::lockstep::Lockstep;
 use crate::ir::partition::{Bound, Term};
 use crate::ir::{
     AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
@@ -43,6 +44,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let slots = info.arg_slots.clone();
     let accumulators = info.accumulators.clone();
     let vectorises = info.vectorises;
+    let lockstep = info.lockstep.clone().ok();
     let assigned_args = info.assigned_args.clone();
     let outs = info.outputs.clone();
     let shared: Vec<(LocalId, Vec<Expr>)> =
@@ -153,8 +155,9 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     } else {
         let (privatise, merge) = privatise(&mut fg, &accumulators, &mut env);
         let prologue = quote!(#prologue #privatise);
-        let code = row_code(&mut fg, d, &outs)?;
-        let copies = versions::Copies::of(vectorises, code.hot_fma.is_some());
+        let code = row_code(&mut fg, d, &outs, lockstep.as_ref())?;
+        // Strips vectorise whatever the per-position loop does.
+        let copies = versions::Copies::of(vectorises || code.strip.is_some(), code.fused());
         versions::rows(&rt, &prologue, &env, d, &code, &merge, copies)
     };
     let shared_fn = if shared.is_empty() {
@@ -304,6 +307,23 @@ pub(super) struct RowCode {
     /// The lanes of the hot loop's outputs (`qstd::rt::lanes`), when some output has them: the
     /// thread's code then runs in a closure given `(__p{last}, __l)`.
     pub lanes: Option<usize>,
+    /// The hot loop in strips of positions run in lockstep ([`super::strip`]), when the kernel
+    /// runs so (`analysis::lockstep`): the rest of a row runs `hot`.
+    pub strip: Option<Strip>,
+}
+
+/// The code of one strip of a row and its copy for CPUs with FMA when that differs (as
+/// `RowCode::hot_fma`).
+pub(super) struct Strip {
+    pub body: TokenStream,
+    pub body_fma: Option<TokenStream>,
+}
+
+impl RowCode {
+    /// Whether the hot loop calls math routines that fuse (it then has a copy with `fma`).
+    pub fn fused(&self) -> bool {
+        self.hot_fma.is_some() || self.strip.as_ref().is_some_and(|s| s.body_fma.is_some())
+    }
 }
 
 /// The hot loop of a row combines each kernel output into a local copy `__out{k}` (kept in
@@ -398,7 +418,12 @@ fn reduce_name(op: AssignOp) -> Option<Ident> {
 /// The loops over the block's positions, the innermost along the last (contiguous) dimension
 /// and split into border / interior / border by the kernel's partition (`transform::interior`).
 /// Only the hot loop gets CPU-feature copies; the border code is emitted once.
-fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<RowCode> {
+fn row_code(
+    fg: &mut FnGen,
+    d: usize,
+    ops: &[(LocalId, AssignOp)],
+    lockstep: Option<&Lockstep>,
+) -> GResult<RowCode> {
     let locals = thread_locals(fg)?;
     let sp = specials(fg, d);
     let facts = fg.f.partition.clone().unwrap_or_default();
@@ -429,6 +454,23 @@ fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<Ro
     fg.row_outputs = false;
     let (hot, hot_fma) = (hot?, hot_fma?);
     let hot_fma = (hot_fma.to_string() != hot.to_string()).then_some(hot_fma);
+    let strip = match lockstep {
+        Some(ls) => {
+            let strip = |fg: &mut FnGen, fused: bool| -> GResult<TokenStream> {
+                fg.g.fused = fused;
+                fg.interior = interior.then(|| facts.clone());
+                let body = super::strip::strip_body(fg, d, ls);
+                fg.g.fused = false;
+                fg.interior = None;
+                body
+            };
+            let body = strip(fg, false)?;
+            let body_fma = strip(fg, true)?;
+            let body_fma = (body_fma.to_string() != body.to_string()).then_some(body_fma);
+            Some(Strip { body, body_fma })
+        }
+        None => None,
+    };
     let nest = |mut code: TokenStream| {
         for k in (0..last).rev() {
             let p = format_ident!("__p{}", k);
@@ -439,7 +481,7 @@ fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<Ro
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes });
+        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip });
     }
     let border = thread(fg, false, false)?;
     // The border threads of a segment `[__lo, __hi)` of the row.
@@ -485,7 +527,7 @@ fn row_code(fg: &mut FnGen, d: usize, ops: &[(LocalId, AssignOp)]) -> GResult<Ro
     } else {
         code
     };
-    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs, lanes })
+    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs, lanes, strip })
 }
 
 /// `extent as i64 - hi` (the bound `hi` as tokens `t`), without subtracting a zero.

@@ -42,6 +42,7 @@ mod repr;
 mod shared;
 mod slice;
 mod stmt;
+mod strip;
 #[cfg(test)]
 mod tests;
 pub mod ty;

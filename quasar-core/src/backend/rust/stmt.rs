@@ -20,7 +20,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         Ok(quote!(#(#out)*))
     }
 
-    fn stmt(&mut self, s: &Stmt) -> GResult<TokenStream> {
+    pub(super) fn stmt(&mut self, s: &Stmt) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
         let q = quote!(#rt::qstd);
         Ok(match &s.kind {

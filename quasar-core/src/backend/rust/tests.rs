@@ -75,10 +75,10 @@ fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
 fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
     let code = rust_of(
         "function [] = __kernel__ taps(x : mat'mirror, y : mat, w : vec, pos : ivec2)
-             acc = 0.0
-             for i = 0..numel(w) - 1
-                 acc += x[pos + [0, i]] * w[i]
-             endfor
+             acc = x[pos]
+             while acc < 4.0
+                 acc = acc * acc + w[0]
+             endwhile
              y[pos] = acc
          endfunction
          function [] = __kernel__ gam(x : mat, y : mat, pos : ivec2)
@@ -96,7 +96,8 @@ fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
         &code[at..at + len]
     };
     let (taps, gam) = (module("taps"), module("gam"));
-    // A float sum over a run-time number of taps: scalar code in every version, so one.
+    // A float carried by a `while` loop (no strips: a branch per position): scalar code in
+    // every version, so one.
     assert!(!taps.contains("target_feature") && !taps.contains("pick"), "{taps}");
     assert!(taps.contains("let __rows : Rows = rows ;"), "{taps}");
     // Fusable math (`pow`): AVX2+FMA and AVX-512, picked at run time.
@@ -105,6 +106,39 @@ fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
         gam.contains("pick :: < Rows > (rows :: < false > , rows_avx2 , rows_avx512)"),
         "{gam}"
     );
+}
+
+#[test]
+fn tap_loops_run_in_strips_of_positions_in_lockstep() {
+    let code = rust_of(
+        "function [] = __kernel__ taps(x : mat'mirror, y : mat, w : vec, pos : ivec2)
+             acc = 0.0
+             for i = 0..numel(w) - 1
+                 acc += x[pos + [0, i]] * w[i]
+             endfor
+             y[pos] = acc
+         endfunction
+         function [] = run(x : mat, y : mat, w : vec)
+             parallel_do(size(x), x, y, w, taps)
+         endfunction",
+    );
+    let rows = &code[code.find("fn rows").unwrap()..code.find("fn rest").unwrap()];
+    // Strips of 32 positions: the sum per lane, the tap loop's header once per strip, around
+    // one loop over the lanes.
+    assert!(rows.contains("let __p1 = __s . min (__hi - 32usize) ;"), "{rows}");
+    assert!(rows.contains(": [f32 ; 32usize] = [0f32 ; 32usize]"), "{rows}");
+    let taps = &rows[rows.find("for __i in").unwrap()..];
+    assert!(taps.contains("q_i_5 = __i as i32 ; for __l in 0 .. 32usize"), "{rows}");
+    assert!(rows.contains("let __p1 = __p1 + __l ;"), "{rows}");
+    // A segment shorter than a strip, one position at a time, compiled once; the strips
+    // vectorise, so they get the AVX2 copy.
+    assert!(
+        rows.contains("if __hi . saturating_sub (__lo) < 32usize { rest (__ctx , __e , [__p0 , __lo , __hi]) ?"),
+        "{rows}"
+    );
+    assert_eq!(code.matches("fn rest").count(), 1, "{code}");
+    assert!(code.contains("# [inline (never)] fn rest"), "{code}");
+    assert!(code.contains("unsafe fn rows_avx2") && !code.contains("avx512"), "{code}");
 }
 
 #[test]

@@ -10,7 +10,10 @@
 //! `thread` function compiled once, for baseline x86-64 (the border is a sliver of the
 //! positions). A hot loop that cannot vectorise (`analysis::vectorise`: a run-time-length loop
 //! summing floats per position, as a separable blur's taps) and calls no fusable math gets no
-//! copies at all: every version would run the same scalar code.
+//! copies at all: every version would run the same scalar code, unless the kernel runs in
+//! strips (`analysis::lockstep`, [`super::strip`]): `rows` then runs strips of positions in
+//! lockstep, which vectorise, and a segment of a row shorter than a strip in one `rest`
+//! function compiled once.
 //! Kernels with barriers or without a position compile their whole block function per version.
 
 use super::kernel::RowCode;
@@ -98,6 +101,7 @@ pub(super) fn rows(
     let args = quote!(__ctx, __e, __q);
     let res = quote!(__Res);
     let unpack = unpack(env);
+    let none = quote!();
     // A function over the segment `[__lo, __hi)` of one row, running `body` per position
     // between `open` and `close` (the kernel outputs held in registers).
     let segment_fn = |attr: TokenStream, f: &TokenStream, lp: &TokenStream, open, close| {
@@ -130,19 +134,50 @@ pub(super) fn rows(
     };
     // With fusable math (`pow`), one generic hot loop: `rows::<true>` calls the fused routines
     // (`pow_sel`), for the versions with `fma` enabled.
-    let (base, fused, rows_fn) = match &code.hot_fma {
-        Some(hot) => (
-            quote!(rows::<false>),
-            quote!(rows::<true>),
-            row_fn(&quote!(rows<const __F: bool>), hot),
-        ),
-        None => (quote!(rows), quote!(rows), row_fn(&quote!(rows), &code.hot)),
+    let generic = code.fused();
+    let hot = code.hot_fma.as_ref().unwrap_or(&code.hot);
+    let (base, fused, rows_name) = if generic {
+        (quote!(rows::<false>), quote!(rows::<true>), quote!(rows<const __F: bool>))
+    } else {
+        (quote!(rows), quote!(rows), quote!(rows))
+    };
+    let rows_fn = match &code.strip {
+        // Strips of the segment in the versions, the last one ending at the segment's end
+        // (it overlaps the one before: positions computed twice write the same values, since
+        // a kernel runs in strips only when it writes its own position's elements of arrays
+        // it does not read). A segment shorter than a strip runs in `rest`, one position at a
+        // time, compiled once (twice when generic).
+        Some(strip) => {
+            let body = strip.body_fma.as_ref().unwrap_or(&strip.body);
+            let l = super::strip::LANES;
+            let (rest, rest_name) = if generic {
+                (quote!(rest::<__F>), quote!(rest<const __F: bool>))
+            } else {
+                (quote!(rest), quote!(rest))
+            };
+            let lp = quote! {
+                if __hi.saturating_sub(__lo) < #l {
+                    #rest(__ctx, __e, [#(#outer,)* __lo, __hi])?;
+                } else {
+                    let mut __s = __lo;
+                    while __s < __hi {
+                        let #plast = __s.min(__hi - #l);
+                        #body
+                        __s += #l;
+                    }
+                }
+            };
+            let strips = segment_fn(quote!(#[inline(always)]), &rows_name, &lp, &none, &none);
+            let rest_fn =
+                segment_fn(quote!(#[inline(never)]), &rest_name, &plain(hot), open, close);
+            quote!(#strips #rest_fn)
+        }
+        None => row_fn(&rows_name, hot),
     };
     // The border threads of one segment of a row, out of line: a call per segment, not per
     // position, so the views' geometry is read once (a row outside the interior is all
     // border).
     // (The border code writes kernel outputs to the block's slots itself.)
-    let none = quote!();
     let thread_fn = code.border.as_ref().map(|body| {
         segment_fn(quote!(#[inline(never)]), &quote!(thread), &plain(body), &none, &none)
     });

@@ -1,0 +1,536 @@
+//! Whether the CPU back end may run consecutive positions of a kernel's innermost dimension
+//! in lockstep ("strips", as ISPC runs program instances in SIMD lanes), and which locals then
+//! differ between the positions of a strip.
+//!
+//! A kernel whose every position runs a loop that stays a loop (a run-time trip count, as a
+//! separable blur's taps or a matrix product's inner sum) does not vectorise across positions:
+//! the loop over positions is not innermost, and LLVM does not reorder the floating-point sum
+//! inside (`analysis::vectorise`). Run in lockstep, the body is emitted once per strip of `L`
+//! positions: each varying local holds `L` values and each varying statement becomes a loop
+//! over the lanes, which LLVM vectorises (each lane's sum keeps its order, so the results are
+//! those of the per-position code), while uniform statements (the tap loop's header) run once
+//! per strip (`backend/rust/strip.rs`).
+//!
+//! That reordering is invisible only when the positions of a strip cannot see each other's
+//! statements, so the body must be straight-line code of assignments to scalar locals, writes
+//! of the position's own element (`y[pos] = …`) of arrays the body does not read, and `for`
+//! loops whose bounds are uniform, with expressions of arithmetic, array reads and pure math.
+//! Anything else keeps the per-position code; the reason says why.
+
+use crate::ir::{
+    AssignOp, Builtin, Callee, Const, Expr, ExprKind, Function, Index, LocalId, LocalRole,
+    PlaceKind, Special, Stmt, StmtKind, UnaryOp,
+};
+use crate::sema::types::{Dim, Type};
+
+/// A kernel that runs in strips: per local, whether its value may differ between the positions
+/// of a strip (the varying locals hold one value per lane; the others one per strip).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lockstep {
+    /// Indexed by `LocalId`; `pos` is among the varying locals.
+    pub varying: Vec<bool>,
+}
+
+impl Lockstep {
+    /// Whether local `l` differs between the lanes of a strip.
+    pub fn varies(&self, l: LocalId) -> bool {
+        self.varying.get(l.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether statement `s` (of a kernel that runs in strips) runs once per lane: it assigns
+    /// a varying local or writes an array. The others run once per strip.
+    pub fn per_lane(&self, s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Assign { place, .. } => match place.kind {
+                PlaceKind::Local(l) => self.varies(l),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// Whether kernel `f`, whose position has `rank` components, runs in strips; else why not.
+pub fn lockstep(f: &Function, rank: Option<usize>) -> Result<Lockstep, &'static str> {
+    let Some(rank) = rank.filter(|r| (1..=3).contains(r)) else {
+        return Err("no position parameter");
+    };
+    if !f.outputs.is_empty() {
+        return Err("kernel outputs (reductions)");
+    }
+    let mut pos = None;
+    for (i, l) in f.locals.iter().enumerate() {
+        match l.special() {
+            Some(Special::Pos) => pos = Some(LocalId(i as u32)),
+            Some(_) => return Err("a special parameter other than `pos`"),
+            None => {}
+        }
+    }
+    let pos = pos.ok_or("no position parameter")?;
+    let mut scan = Scan { f, pos, rank, reads: Vec::new(), writes: Vec::new(), stays: false };
+    scan.block(&f.body)?;
+    if !scan.stays {
+        return Err("no loop that stays a loop (the positions vectorise as they are)");
+    }
+    if scan.writes.iter().any(|w| scan.reads.contains(w)) {
+        return Err("an array both read and written");
+    }
+    let mut varying = vec![false; f.locals.len()];
+    varying[pos.0 as usize] = true;
+    // To a fixed point: a loop may carry a varying value back to an earlier statement.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        crate::ir::walk::walk_block(
+            &f.body,
+            &mut |s| {
+                if let StmtKind::Assign { place, value, .. } = &s.kind {
+                    if let PlaceKind::Local(l) = place.kind {
+                        if !varying[l.0 as usize] && varies(value, pos, rank, &varying) {
+                            varying[l.0 as usize] = true;
+                            changed = true;
+                        }
+                    }
+                }
+            },
+            &mut |_| {},
+        );
+    }
+    let mut uniform_bounds = true;
+    crate::ir::walk::walk_block(
+        &f.body,
+        &mut |s| {
+            if let StmtKind::ForRange { var, start, step, end, .. } = &s.kind {
+                uniform_bounds &= !varying[var.0 as usize]
+                    && [start, step, end].iter().all(|e| !varies(e, pos, rank, &varying));
+            }
+        },
+        &mut |_| {},
+    );
+    if !uniform_bounds {
+        return Err("a loop whose bounds differ between positions");
+    }
+    Ok(Lockstep { varying })
+}
+
+/// Whether `e`'s value may differ between the positions of a strip: it reads a varying local,
+/// other than through `pos[k]` for a component `k` besides the innermost (uniform in a strip,
+/// which runs along the innermost dimension).
+fn varies(e: &Expr, pos: LocalId, rank: usize, varying: &[bool]) -> bool {
+    match &e.kind {
+        ExprKind::Local(l) => varying[l.0 as usize],
+        ExprKind::Index { base, indices } if matches!(base.kind, ExprKind::Local(l) if l == pos) => {
+            !matches!(indices.as_slice(),
+                [Index::At(k)] if matches!(k.constant(), Some(Const::Int(k)) if *k + 1 != rank as i64))
+        }
+        _ => children(e).into_iter().any(|c| varies(c, pos, rank, varying)),
+    }
+}
+
+/// The sub-expressions of the expressions a strip may hold (see [`Scan::expr`]).
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Unary { operand, .. } => vec![&**operand],
+        ExprKind::Binary { lhs, rhs, .. } => vec![&**lhs, &**rhs],
+        ExprKind::Convert(x) => vec![&**x],
+        ExprKind::Call { args, .. } | ExprKind::Matrix(args) => args.iter().collect(),
+        ExprKind::Index { base, indices } => {
+            let mut v = vec![&**base];
+            for i in indices {
+                if let Index::At(x) = i {
+                    v.push(x);
+                }
+            }
+            v
+        }
+        ExprKind::Ternary { cond, then, otherwise } => vec![&**cond, &**then, &**otherwise],
+        _ => Vec::new(),
+    }
+}
+
+/// The structural check of a body.
+struct Scan<'f> {
+    f: &'f Function,
+    pos: LocalId,
+    rank: usize,
+    /// The arrays whose elements the body reads, and those it writes.
+    reads: Vec<LocalId>,
+    writes: Vec<LocalId>,
+    /// A loop stays a loop (`analysis::vectorise`).
+    stays: bool,
+}
+
+impl Scan<'_> {
+    fn block(&mut self, b: &[Stmt]) -> Result<(), &'static str> {
+        b.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), &'static str> {
+        match &s.kind {
+            StmtKind::Assign { place, op, value } => {
+                match &place.kind {
+                    PlaceKind::Local(l) => {
+                        let local = self.f.local(*l);
+                        if local.role != LocalRole::Var {
+                            return Err("an assignment to a parameter");
+                        }
+                        if !register_value(&local.ty) {
+                            return Err("a local that is not a number or a small vector");
+                        }
+                    }
+                    PlaceKind::Index { base, indices } => {
+                        if *op != AssignOp::Assign {
+                            return Err("a compound assignment to an array element (atomic)");
+                        }
+                        let ExprKind::Local(a) = base.kind else {
+                            return Err("a write to an array that is not an argument");
+                        };
+                        if !self.view(a) {
+                            return Err("a write to an array that is not an argument");
+                        }
+                        if !self.at_position(indices) {
+                            return Err("a write to an element other than the position's");
+                        }
+                        self.writes.push(a);
+                    }
+                    PlaceKind::Field { .. } => return Err("a write to a field"),
+                }
+                self.expr(value)
+            }
+            StmtKind::ForRange { var, start, step, end, body, .. } => {
+                if self.f.local(*var).role != LocalRole::Var || !self.f.local(*var).ty.is_int() {
+                    return Err("a `for` loop over non-integers");
+                }
+                let mut assigned = false;
+                crate::ir::walk::walk_block(
+                    body,
+                    &mut |s| {
+                        if let StmtKind::Assign { place, .. } = &s.kind {
+                            assigned |= matches!(place.kind, PlaceKind::Local(l) if l == *var);
+                        }
+                    },
+                    &mut |_| {},
+                );
+                if assigned {
+                    return Err("a `for` loop whose body assigns its variable");
+                }
+                self.stays |= super::vectorise::loop_stays(s);
+                self.expr(start)?;
+                self.expr(step)?;
+                self.expr(end)?;
+                self.block(body)
+            }
+            StmtKind::If { .. } | StmtKind::Match { .. } => Err("a branch (`if`, `match`)"),
+            StmtKind::While { .. } | StmtKind::Repeat { .. } | StmtKind::ForEach { .. } => {
+                Err("a `while`, `repeat` or `for`-each loop")
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return => {
+                Err("`break`, `continue` or `return`")
+            }
+            _ => Err("a statement other than an assignment or a `for` range loop"),
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<(), &'static str> {
+        match &e.kind {
+            ExprKind::Const(c) => {
+                if matches!(c, Const::Str(_) | Const::Null) {
+                    return Err("a constant that is not a number");
+                }
+                return Ok(());
+            }
+            ExprKind::Local(l) => {
+                let local = self.f.local(*l);
+                return match local.role {
+                    LocalRole::Var | LocalRole::Param | LocalRole::Capture
+                        if register_value(&local.ty) =>
+                    {
+                        Ok(())
+                    }
+                    LocalRole::Special(Special::Pos) => Ok(()),
+                    _ => Err("a value that is not a number or a small vector"),
+                };
+            }
+            ExprKind::Index { base, indices } => {
+                let ExprKind::Local(a) = base.kind else {
+                    return Err("indexing a computed value");
+                };
+                if !indices.iter().all(|i| matches!(i, Index::At(_))) {
+                    return Err("a slice or an index list");
+                }
+                if self.view(a) {
+                    self.reads.push(a);
+                } else if !register_value(&self.f.local(a).ty)
+                    && self.f.local(a).special() != Some(Special::Pos)
+                {
+                    return Err("indexing a value that is not an argument array or a vector");
+                }
+                if !register_value(&e.ty) {
+                    return Err("a read whose value is not a number or a small vector");
+                }
+                for i in indices {
+                    if let Index::At(x) = i {
+                        self.expr(x)?;
+                    }
+                }
+                return Ok(());
+            }
+            ExprKind::Call { callee: Callee::Builtin(b), args } => {
+                if matches!(b, Builtin::Size | Builtin::Numel) {
+                    // Of an argument (uniform): its extents.
+                    return match args.first().map(|a| &a.kind) {
+                        Some(ExprKind::Local(a)) if self.view(*a) => {
+                            args[1..].iter().try_for_each(|x| self.expr(x))
+                        }
+                        _ => Err("`size`/`numel` of a value that is not an argument array"),
+                    };
+                }
+                if !pure_math(*b) {
+                    return Err("a call of a built-in that is not pure math");
+                }
+            }
+            ExprKind::Call { .. } => return Err("a call of a function"),
+            ExprKind::Unary { op, .. } if !matches!(op, UnaryOp::Neg | UnaryOp::Plus) => {
+                return Err("a unary operator other than `-`");
+            }
+            ExprKind::Unary { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::Convert(_)
+            | ExprKind::Matrix(_)
+            | ExprKind::Ternary { .. } => {}
+            _ => return Err("an expression other than arithmetic, array reads and math"),
+        }
+        if !register_value(&e.ty) {
+            return Err("a value that is not a number or a small vector");
+        }
+        children(e).into_iter().try_for_each(|c| self.expr(c))
+    }
+
+    /// Whether `l` is an array argument of the kernel (a view).
+    fn view(&self, l: LocalId) -> bool {
+        let local = self.f.local(l);
+        matches!(local.role, LocalRole::Param | LocalRole::Capture)
+            && matches!(&local.ty, Type::Array(a) if a.elem.is_number() && !register_value(&local.ty))
+    }
+
+    /// Whether `indices` are exactly the position: `[pos]`, or `[pos[0], …, pos[rank - 1]]`.
+    fn at_position(&self, indices: &[Index]) -> bool {
+        let is_pos = |e: &Expr| matches!(e.kind, ExprKind::Local(l) if l == self.pos);
+        match indices {
+            [Index::At(p)] if is_pos(p) => true,
+            _ if indices.len() == self.rank => indices.iter().enumerate().all(|(k, i)| {
+                let Index::At(e) = i else { return false };
+                let ExprKind::Index { base, indices } = &e.kind else { return false };
+                is_pos(base)
+                    && matches!(indices.as_slice(),
+                        [Index::At(c)] if c.constant() == Some(&Const::Int(k as i64)))
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// A number or a vector of at most 16 numbers of known length (`ivec3`, `vec4`): held in
+/// registers, one per lane when it varies.
+fn register_value(t: &Type) -> bool {
+    match t {
+        Type::Int(..) | Type::Scalar(_) => true,
+        Type::Array(a) => {
+            let Some(shape) = &a.shape else { return false };
+            let mut n = 1u64;
+            for d in shape {
+                let Dim::Known(k) = d else { return false };
+                n = n.saturating_mul(*k);
+            }
+            matches!(a.elem, Type::Int(..) | Type::Scalar(_)) && n <= 16
+        }
+        _ => false,
+    }
+}
+
+/// The built-ins a strip may call: element-wise math on numbers, without effects.
+fn pure_math(b: Builtin) -> bool {
+    use Builtin as B;
+    matches!(
+        b,
+        B::Sin
+            | B::Cos
+            | B::Tan
+            | B::Asin
+            | B::Acos
+            | B::Atan
+            | B::Sinh
+            | B::Cosh
+            | B::Tanh
+            | B::Exp
+            | B::Exp2
+            | B::Log
+            | B::Log2
+            | B::Log10
+            | B::Sqrt
+            | B::Rsqrt
+            | B::Atan2
+            | B::Pow
+            | B::Abs
+            | B::Sign
+            | B::Floor
+            | B::Ceil
+            | B::Round
+            | B::Frac
+            | B::Mod
+            | B::Isnan
+            | B::Isinf
+            | B::Isfinite
+            | B::Float
+            | B::Int
+            | B::Int8
+            | B::Int16
+            | B::Int32
+            | B::Int64
+            | B::Uint8
+            | B::Uint16
+            | B::Uint32
+            | B::Uint64
+            | B::Saturate
+            | B::Lerp
+            | B::Clamp
+            | B::Min
+            | B::Max
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::ModuleInfo;
+    use crate::ir::FunctionId;
+    use crate::sema::check::check_program;
+    use crate::{syntax, FileId};
+
+    /// The verdict on kernel `name` of `src`, with the names of its varying locals.
+    fn verdict(src: &str, name: &str) -> Result<Vec<String>, &'static str> {
+        let parsed = syntax::parse(src, FileId(0));
+        let checked = check_program(&parsed.program);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let m = checked.module;
+        let id = m.functions.iter().position(|f| f.name == name).expect("the kernel");
+        let info = ModuleInfo::of(&m);
+        let k = info.kernel(FunctionId(id as u32)).expect("a kernel");
+        let f = &m.functions[id];
+        k.lockstep.clone().map(|ls| {
+            let mut v: Vec<String> = (0..f.locals.len())
+                .filter(|&i| ls.varies(LocalId(i as u32)))
+                .map(|i| f.locals[i].name.clone())
+                .collect();
+            v.sort();
+            v
+        })
+    }
+
+    const GAUSS: &str = "function [] = __kernel__ gauss_h(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)
+        acc = 0.0
+        for i = 0..2 * n
+            acc += x[pos[0], pos[1] + i - n] * fc[i]
+        endfor
+        y[pos] = acc
+    endfunction";
+
+    #[test]
+    fn tap_loops_and_matrix_products_run_in_strips() {
+        // The sum varies; the tap index and the parameters are uniform.
+        assert_eq!(verdict(GAUSS, "gauss_h"), Ok(vec!["acc".into(), "pos".into()]));
+        let matmul = "function [] = __kernel__ mm(a : mat, b : mat, c : mat, pos : ivec2)
+            s = 0.0
+            for k = 0..size(a, 1) - 1
+                s += a[pos[0], k] * b[k, pos[1]]
+            endfor
+            c[pos[0], pos[1]] = s
+        endfunction";
+        assert_eq!(verdict(matmul, "mm"), Ok(vec!["pos".into(), "s".into()]));
+        // One dimension, integer and float locals, a uniform local, pure math.
+        let one = "function [] = __kernel__ f(x : vec, y : vec, n : int, pos : int)
+            t = n * 2
+            c = 0
+            acc = 0.0
+            for i = 0..t - 1
+                c += pos + i
+                acc += sqrt(abs(x[mod(pos + i, numel(x))])) * t
+            endfor
+            y[pos] = acc + c
+        endfunction";
+        assert_eq!(verdict(one, "f"), Ok(vec!["acc".into(), "c".into(), "pos".into()]));
+        // Three dimensions: the outer components of `pos` are uniform in a strip, so a loop
+        // may run to one of them.
+        let three = "function [] = __kernel__ g(x : cube, y : cube, pos : ivec3)
+            r = pos[0]
+            acc = 0.0
+            for i = 0..r
+                acc += x[pos + [0, 0, 0]] * i
+            endfor
+            y[pos] = acc
+        endfunction";
+        assert_eq!(verdict(three, "g"), Ok(vec!["acc".into(), "pos".into()]));
+    }
+
+    #[test]
+    fn anything_else_keeps_the_per_position_code_and_says_why() {
+        let cases = [
+            (
+                GAUSS.replace("acc += x", "if n > 0\n acc += x").replace("endfor", "endif\nendfor"),
+                "a branch (`if`, `match`)",
+            ),
+            (
+                GAUSS.replace("for i = 0..2 * n", "for i = 0..pos[1]"),
+                "a loop whose bounds differ between positions",
+            ),
+            (
+                GAUSS.replace("y[pos] = acc", "y[pos[0], 0] = acc"),
+                "a write to an element other than the position's",
+            ),
+            (
+                GAUSS.replace("y[pos] = acc", "y[pos] += acc"),
+                "a compound assignment to an array element (atomic)",
+            ),
+            (GAUSS.replace("* fc[i]", "* y[pos[0], i]"), "an array both read and written"),
+            (
+                GAUSS
+                    .replace("for i = 0..2 * n", "i = 0\nwhile i <= 2 * n")
+                    .replace("endfor", "i += 1\nendwhile"),
+                "a `while`, `repeat` or `for`-each loop",
+            ),
+            (
+                GAUSS.replace("for i = 0..2 * n", "for i = 0..2"),
+                "no loop that stays a loop (the positions vectorise as they are)",
+            ),
+            (GAUSS.replace("acc = 0.0", "acc = 0.0\nn = 3"), "an assignment to a parameter"),
+        ];
+        for (src, why) in cases {
+            assert_eq!(verdict(&src, "gauss_h"), Err(why), "{src}");
+        }
+        let output = "function [s : scalar] = __kernel__ k(x : vec, n : int, pos : int)
+            for i = 0..n
+                s += x[pos] * i
+            endfor
+        endfunction";
+        assert_eq!(verdict(output, "k"), Err("kernel outputs (reductions)"));
+        let call = "function a : scalar = __device__ f(v : scalar)
+            a = v * 2
+        endfunction
+        function [] = __kernel__ k(x : vec, y : vec, n : int, pos : int)
+            acc = 0.0
+            for i = 0..n
+                acc += f(x[pos])
+            endfor
+            y[pos] = acc
+        endfunction";
+        assert_eq!(verdict(call, "k"), Err("a call of a function"));
+        let blk = "function [] = __kernel__ k(x : vec, y : vec, n : int, pos : int, blkpos : int)
+            acc = 0.0
+            for i = 0..n
+                acc += x[pos] * blkpos
+            endfor
+            y[pos] = acc
+        endfunction";
+        assert_eq!(verdict(blk, "k"), Err("a special parameter other than `pos`"));
+    }
+}

@@ -1,0 +1,353 @@
+//! End to end: kernels whose positions the CPU back end runs in lockstep, in strips of 32
+//! positions of a row (`analysis::lockstep`, `backend/rust/strip.rs`), compared bit for bit
+//! with a twin of each kernel kept one position at a time (a branch that always holds keeps
+//! it so) and with a reference computed here in the same order of operations. Rows shorter
+//! than a strip, rows of a strip and a remainder, tap loops of no iteration, one to three
+//! dimensions (the flat loops of `collapse` included), integer and float locals.
+
+use quasar::Array;
+
+mod k {
+    quasar::quasar! { r#"
+function [] = __kernel__ taps(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)
+    acc = 0.0
+    for i = 0..2 * n
+        acc += x[pos[0], pos[1] + i - n] * fc[i]
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ taps_one(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)
+    acc = 0.0
+    for i = 0..2 * n
+        if n >= 0
+            acc += x[pos[0], pos[1] + i - n] * fc[i]
+        endif
+    endfor
+    y[pos] = acc
+endfunction
+
+function [y : mat, z : mat] = row_blur(x : mat, fc : vec, n : int)
+    y = uninit(size(x))
+    z = uninit(size(x))
+    parallel_do(size(x), x, y, fc, n, taps)
+    parallel_do(size(x), x, z, fc, n, taps_one)
+endfunction
+
+function [] = __kernel__ mm(a : mat, b : mat, c : mat, pos : ivec2)
+    s = 0.0
+    for k = 0..size(a, 1) - 1
+        s += a[pos[0], k] * b[k, pos[1]]
+    endfor
+    c[pos] = s
+endfunction
+
+function [] = __kernel__ mm_one(a : mat, b : mat, c : mat, pos : ivec2)
+    s = 0.0
+    for k = 0..size(a, 1) - 1
+        if k >= 0
+            s += a[pos[0], k] * b[k, pos[1]]
+        endif
+    endfor
+    c[pos] = s
+endfunction
+
+function [c : mat, d : mat] = matmul(a : mat, b : mat)
+    c = zeros(size(a, 0), size(b, 1))
+    d = zeros(size(a, 0), size(b, 1))
+    parallel_do(size(c), a, b, c, mm)
+    parallel_do(size(d), a, b, d, mm_one)
+endfunction
+
+function [] = __kernel__ mixed(x : vec, y : vec, w : vec, pos : int)
+    c = 0
+    acc = 0.5
+    t = numel(w)
+    for i = 0..t - 1
+        c += pos + i
+        acc += x[mod(pos + i, numel(x))] * w[i]
+    endfor
+    y[pos] = acc + c
+endfunction
+
+function [] = __kernel__ mixed_one(x : vec, y : vec, w : vec, pos : int)
+    c = 0
+    acc = 0.5
+    t = numel(w)
+    for i = 0..t - 1
+        if t > 0
+            c += pos + i
+            acc += x[mod(pos + i, numel(x))] * w[i]
+        endif
+    endfor
+    y[pos] = acc + c
+endfunction
+
+function [y : vec, z : vec] = mix(x : vec, w : vec)
+    y = uninit(size(x))
+    z = uninit(size(x))
+    parallel_do(size(x), x, y, w, mixed)
+    parallel_do(size(x), x, z, w, mixed_one)
+endfunction
+
+function [] = __kernel__ counts(x : mat[int], y : mat[int], n : int, pos : ivec2)
+    s = 0
+    for i = 0..n
+        s += x[pos[0], mod(pos[1] + i, size(x, 1))] * (i + 1)
+    endfor
+    y[pos] = s
+endfunction
+
+function [] = __kernel__ counts_one(x : mat[int], y : mat[int], n : int, pos : ivec2)
+    s = 0
+    for i = 0..n
+        if n >= 0
+            s += x[pos[0], mod(pos[1] + i, size(x, 1))] * (i + 1)
+        endif
+    endfor
+    y[pos] = s
+endfunction
+
+function [y : mat[int], z : mat[int]] = int_taps(x : mat[int], n : int)
+    y = zeros(size(x))
+    z = zeros(size(x))
+    parallel_do(size(x), x, y, n, counts)
+    parallel_do(size(x), x, z, n, counts_one)
+endfunction
+
+function [] = __kernel__ along(x : cube'mirror, y : cube, fc : vec'const, n : int, pos : ivec3)
+    acc = 0.0
+    for i = 0..numel(fc) - 1
+        acc += x[pos + [0, i - n, 0]] * fc[i]
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ along_one(x : cube'mirror, y : cube, fc : vec'const, n : int, pos : ivec3)
+    acc = 0.0
+    for i = 0..numel(fc) - 1
+        if n >= 0
+            acc += x[pos + [0, i - n, 0]] * fc[i]
+        endif
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ depth(x : cube, y : cube, pos : ivec3)
+    acc = 0.0
+    for i = 0..pos[0]
+        acc += x[i, pos[1], pos[2]] / (i + 1)
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ depth_one(x : cube, y : cube, pos : ivec3)
+    acc = 0.0
+    for i = 0..pos[0]
+        if i >= 0
+            acc += x[i, pos[1], pos[2]] / (i + 1)
+        endif
+    endfor
+    y[pos] = acc
+endfunction
+
+function [y : cube, z : cube, u : cube, v : cube] = cube_taps(x : cube, fc : vec, n : int)
+    y = uninit(size(x))
+    z = uninit(size(x))
+    u = uninit(size(x))
+    v = uninit(size(x))
+    parallel_do(size(x), x, y, fc, n, along)
+    parallel_do(size(x), x, z, fc, n, along_one)
+    parallel_do(size(x), x, u, depth)
+    parallel_do(size(x), x, v, depth_one)
+endfunction
+"# }
+}
+
+/// Row lengths around the strip of 32 positions.
+const WIDTHS: [usize; 8] = [1, 5, 31, 32, 33, 64, 70, 131];
+
+fn values(n: usize, seed: usize) -> Vec<f32> {
+    (0..n).map(|i| ((i * 7919 + seed * 104729) % 1013) as f32 / 97.0 - 4.5).collect()
+}
+
+fn mirror(i: i64, n: i64) -> usize {
+    let p = 2 * n;
+    let m = i.rem_euclid(p);
+    (if m < n { m } else { p - 1 - m }) as usize
+}
+
+/// Equal bit for bit (`what` names the case).
+fn same_bits(what: &str, got: &[f32], want: &[f32]) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (a, b)) in got.iter().zip(want).enumerate() {
+        assert_eq!(a.to_bits(), b.to_bits(), "{what}, element {i}: {a} vs {b}");
+    }
+}
+
+#[test]
+fn row_taps_in_strips_equal_the_per_position_code_and_the_reference() {
+    for m in [1usize, 3] {
+        for n in WIDTHS {
+            // Radius 0 (one tap) to wider than the row.
+            for r in [0usize, 2, 6, 40] {
+                let xs = values(m * n, m + n);
+                let fc = values(2 * r + 1, r);
+                let x = Array::from_vec(&[m, n], xs.clone()).unwrap();
+                let w = Array::from_vec(&[fc.len()], fc.clone()).unwrap();
+                let (y, z) = k::row_blur(&x, &w, r as i32).unwrap();
+                let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+                let mut want = vec![0.0f32; m * n];
+                for i in 0..m {
+                    for j in 0..n {
+                        let mut acc = 0.0f32;
+                        for (t, f) in fc.iter().enumerate() {
+                            acc += xs[i * n + mirror(j as i64 + t as i64 - r as i64, n as i64)] * f;
+                        }
+                        want[i * n + j] = acc;
+                    }
+                }
+                let what = format!("{m}x{n}, radius {r}");
+                same_bits(&what, &y, &z);
+                same_bits(&what, &y, &want);
+            }
+        }
+    }
+}
+
+#[test]
+fn matrix_products_in_strips_equal_the_per_position_code_and_the_reference() {
+    for (m, k, n) in [(1usize, 1usize, 1usize), (3, 7, 33), (5, 0, 40), (4, 19, 64), (2, 33, 100)] {
+        let (av, bv) = (values(m * k, 1), values(k * n, 2));
+        let a = Array::from_vec(&[m, k], av.clone()).unwrap();
+        let b = Array::from_vec(&[k, n], bv.clone()).unwrap();
+        let (c, d) = k::matmul(&a, &b).unwrap();
+        let (c, d) = (c.to_vec().unwrap(), d.to_vec().unwrap());
+        let mut want = vec![0.0f32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let mut s = 0.0f32;
+                for p in 0..k {
+                    s += av[i * k + p] * bv[p * n + j];
+                }
+                want[i * n + j] = s;
+            }
+        }
+        let what = format!("{m}x{k} times {k}x{n}");
+        same_bits(&what, &c, &d);
+        same_bits(&what, &c, &want);
+    }
+}
+
+#[test]
+fn integer_and_float_locals_in_one_dimension() {
+    for n in WIDTHS {
+        // No taps at all, then a few.
+        for taps in [0usize, 1, 5] {
+            let xs = values(n, 3);
+            let ws = values(taps, 4);
+            let x = Array::from_vec(&[n], xs.clone()).unwrap();
+            let w = Array::from_vec(&[taps], ws.clone()).unwrap();
+            let (y, z) = k::mix(&x, &w).unwrap();
+            let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+            let want: Vec<f32> = (0..n)
+                .map(|p| {
+                    let (mut c, mut acc) = (0i32, 0.5f32);
+                    for (i, wi) in ws.iter().enumerate() {
+                        c += (p + i) as i32;
+                        acc += xs[(p + i) % n] * wi;
+                    }
+                    acc + c as f32
+                })
+                .collect();
+            let what = format!("{n} positions, {taps} taps");
+            same_bits(&what, &y, &z);
+            same_bits(&what, &y, &want);
+        }
+    }
+}
+
+#[test]
+fn integer_sums_in_strips() {
+    for n in WIDTHS {
+        for r in [0usize, 3] {
+            let m = 2;
+            let xs: Vec<i32> = (0..m * n).map(|i| ((i * 37) % 19) as i32 - 9).collect();
+            let x = Array::from_vec(&[m, n], xs.clone()).unwrap();
+            let (y, z) = k::int_taps(&x, r as i32).unwrap();
+            let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+            let mut want = vec![0i32; m * n];
+            for i in 0..m {
+                for j in 0..n {
+                    want[i * n + j] =
+                        (0..=r).map(|t| xs[i * n + (j + t) % n] * (t as i32 + 1)).sum();
+                }
+            }
+            assert_eq!(y, z, "{m}x{n}, {r}");
+            assert_eq!(y, want, "{m}x{n}, {r}");
+        }
+    }
+}
+
+#[test]
+fn cubes_in_strips_along_the_last_dimension_or_flat() {
+    for dims in [[1usize, 1, 1], [2, 5, 3], [3, 4, 37], [2, 17, 3], [4, 3, 64]] {
+        let [m, n, c] = dims;
+        let xs = values(m * n * c, 5);
+        let x = Array::from_vec(&dims, xs.clone()).unwrap();
+        let at = |i: usize, j: usize, k: usize| xs[(i * n + j) * c + k];
+        for r in [0usize, 2] {
+            let fc = values(2 * r + 1, 6);
+            let w = Array::from_vec(&[fc.len()], fc.clone()).unwrap();
+            let (y, z, u, v) = k::cube_taps(&x, &w, r as i32).unwrap();
+            let [y, z, u, v] = [y, z, u, v].map(|a| a.to_vec().unwrap());
+            let (mut along, mut depth) = (Vec::new(), Vec::new());
+            for i in 0..m {
+                for j in 0..n {
+                    for ch in 0..c {
+                        let mut acc = 0.0f32;
+                        for (t, f) in fc.iter().enumerate() {
+                            let jj = mirror(j as i64 + t as i64 - r as i64, n as i64);
+                            acc += at(i, jj, ch) * f;
+                        }
+                        along.push(acc);
+                        let mut acc = 0.0f32;
+                        for t in 0..=i {
+                            acc += at(t, j, ch) / (t + 1) as f32;
+                        }
+                        depth.push(acc);
+                    }
+                }
+            }
+            let what = format!("{dims:?}, radius {r}");
+            same_bits(&what, &y, &z);
+            same_bits(&what, &y, &along);
+            same_bits(&what, &u, &v);
+            same_bits(&what, &u, &depth);
+        }
+    }
+}
+
+/// The CPU dispatcher picks the strips' version per machine (AVX2+FMA or baseline x86-64):
+/// run this file's tests again in child processes with the wider versions turned off.
+#[test]
+fn every_cpu_version_of_the_strips_agrees() {
+    if std::env::var_os("QUASAR_NO_AVX2").is_some()
+        || std::env::var_os("QUASAR_NO_AVX512").is_some()
+    {
+        return; // already a child
+    }
+    for var in ["QUASAR_NO_AVX512", "QUASAR_NO_AVX2"] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--skip", "every_cpu_version_of_the_strips_agrees", "--test-threads=2"])
+            .env(var, "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "with {var}=1:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
