@@ -168,9 +168,9 @@ mod __q_blur_rows_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("blur_rows_2", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_w_2 = __args.view_as::<f32>(2usize, 1usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
         let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
         #[cfg(target_arch = "x86_64")]

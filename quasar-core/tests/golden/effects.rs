@@ -133,8 +133,8 @@ mod __q_through_call_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("through_call_2", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -241,8 +241,8 @@ mod __q_through_value_3 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("through_value_3", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let q_f_2: __QFn0 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_f_2.clone());
         #[cfg(target_arch = "x86_64")]

@@ -1054,12 +1054,11 @@ mod __q_scaled_sum_1_loop8_7 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("scaled_sum_1_loop8_7", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_x_1, q_x_1__n, q_x_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_x_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let q_b_2: f32 = __args.scalar(2usize)?;
-        let (q_y_3, q_y_3__n, q_y_3__s) = __args.view_geom::<f32, 2usize>(3usize)?;
-        let (q_fused_4, q_fused_4__n, q_fused_4__s) = __args
-            .view_geom::<f32, 2usize>(4usize)?;
+        let q_y_3 = __args.view_as::<f32>(3usize, 2usize)?;
+        let q_fused_4 = __args.view_as::<f32>(4usize, 2usize)?;
         let __e = Env(q_a_0, q_x_1, q_b_2, q_y_3, q_fused_4);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -1260,10 +1259,9 @@ mod __q_gamma_2_loop12_8 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("gamma_2_loop12_8", 3usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 3usize>(0usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 3usize)?;
         let q_value_1: f32 = __args.scalar(1usize)?;
-        let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
-            .view_geom::<f32, 3usize>(2usize)?;
+        let q_fused_2 = __args.view_as::<f32>(2usize, 3usize)?;
         let __e = Env(q_x_0, q_value_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -1418,8 +1416,8 @@ mod __q_dot_3_loop16_9 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("dot_3_loop16_9", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -1549,8 +1547,8 @@ mod __q_extremes_4_loop20_10 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("extremes_4_loop20_10", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -1680,8 +1678,8 @@ mod __q_extremes_4_loop21_11 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("extremes_4_loop21_11", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -1831,9 +1829,8 @@ mod __q_flipped_5_loop25_12 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("flipped_5_loop25_12", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_fused_1, q_fused_1__n, q_fused_1__s) = __args
-            .view_geom::<f32, 2usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_fused_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let __e = Env(q_x_0, q_fused_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -2079,10 +2076,9 @@ mod __q_product_6_loop29_13 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("product_6_loop29_13", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_b_1, q_b_1__n, q_b_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
-            .view_geom::<f32, 2usize>(2usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_b_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_fused_2 = __args.view_as::<f32>(2usize, 2usize)?;
         let __e = Env(q_a_0, q_b_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {

@@ -377,8 +377,8 @@ mod __q_box3_1_loop6_3 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("box3_1_loop6_3", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -520,8 +520,8 @@ mod __q_diff_from_2_loop21_4 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("diff_from_2_loop21_4", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let q_i_start_2: i32 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_i_start_2);
         #[cfg(target_arch = "x86_64")]

@@ -177,9 +177,9 @@ mod __q_blend_1 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("blend_1", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_b_1, q_b_1__n, q_b_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_out_2, q_out_2__n, q_out_2__s) = __args.view_geom::<f32, 2usize>(2usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_b_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_out_2 = __args.view_as::<f32>(2usize, 2usize)?;
         let q_w_3: f32 = __args.scalar(3usize)?;
         let __e = Env(q_a_0, q_b_1, q_out_2, q_w_3);
         #[cfg(target_arch = "x86_64")]
@@ -383,9 +383,9 @@ mod __q_split_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("split_2", 3usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 3usize>(0usize)?;
-        let (q_lo_1, q_lo_1__n, q_lo_1__s) = __args.view_geom::<f32, 3usize>(1usize)?;
-        let (q_hi_2, q_hi_2__n, q_hi_2__s) = __args.view_geom::<f32, 3usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 3usize)?;
+        let q_lo_1 = __args.view_as::<f32>(1usize, 3usize)?;
+        let q_hi_2 = __args.view_as::<f32>(2usize, 3usize)?;
         let __e = Env(q_x_0, q_lo_1, q_hi_2);
         #[cfg(target_arch = "x86_64")]
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
@@ -600,9 +600,9 @@ mod __q_accumulate_4 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("accumulate_4", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
-        let (q_z_2, q_z_2__n, q_z_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
+        let q_z_2 = __args.view_as::<f32>(2usize, 1usize)?;
         let q_z_2__sh = q_z_2;
         let mut q_z_2__buf = __qrt::qstd::rt::private_buf(&q_z_2__sh, __ctx);
         let (q_z_2, q_z_2__pv) = __qrt::qstd::rt::private_view(

@@ -87,6 +87,8 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     // border functions (`versions`).
     let mut prologue = Vec::new();
     let mut env = Vec::new();
+    // The whole block function per version (barriers, or no position), else `rows`/`thread`.
+    let whole_block = block_sensitive || rank.unwrap_or(0) == 0;
     for (i, &l) in slots.iter().enumerate() {
         let r = fg.local_repr_checked(l)?;
         let n = fg.names[l.0 as usize].clone();
@@ -102,7 +104,12 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
                         fg.geom.insert(l, r);
                         let nn = format_ident!("{}__n", n);
                         let ss = format_ident!("{}__s", n);
-                        quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
+                        if whole_block {
+                            quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
+                        } else {
+                            // The row and border functions read them from the view.
+                            quote!(let #n = __args.view_as::<#et>(#i, #r)?;)
+                        }
                     }
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
@@ -137,7 +144,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
     let prologue = quote!(#check_rank #(#prologue)*);
 
-    let code = if block_sensitive || d == 0 {
+    let code = if whole_block {
         let make_body = |fg: &mut FnGen, fused: bool| {
             fg.g.fused = fused;
             let body = if block_sensitive {
