@@ -12,16 +12,6 @@ mod ex {
 
 const SOURCE: &str = include_str!("common/exceptions.q");
 
-/// The tests that launch the failing kernel `roots` take turns: a module's kernels report
-/// errors through one word per loaded module (as on a CUDA device), so two launches of the
-/// same failing kernel from two threads at once can each see the other's error (on the PTX
-/// interpreter, where CI runs this file too, that made these tests fail at random).
-static ROOTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn roots_turn() -> std::sync::MutexGuard<'static, ()> {
-    ROOTS.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 fn vecf(v: &[f32]) -> Array<f32> {
     Array::from_vec(&[v.len()], v.to_vec()).unwrap()
 }
@@ -72,7 +62,6 @@ fn failures_inside_a_loop_are_caught_one_by_one() {
 
 #[test]
 fn an_error_in_a_device_function_is_caught_around_the_launch() {
-    let _turn = roots_turn();
     let a = [4.0f32, 9.0, 0.25];
     let (b, ok, msg) = ex::all_roots(&vecf(&a)).unwrap();
     assert_eq!((ok, msg.as_str()), (1, ""));
@@ -85,7 +74,6 @@ fn an_error_in_a_device_function_is_caught_around_the_launch() {
 
 #[test]
 fn an_uncaught_kernel_error_is_an_err_naming_the_kernel_and_line() {
-    let _turn = roots_turn();
     let e = ex::roots_unguarded(&vecf(&[1.0, -1.0])).unwrap_err().to_string();
     let line = line_of("error \"the square root of a negative element\"");
     assert!(e.contains(&format!("exceptions.q:{line}:")), "the Quasar line {line}: {e}");

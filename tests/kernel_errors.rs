@@ -1,6 +1,6 @@
 //! Run-time errors of kernels name the Quasar file:line:col of the failing access, `error` or
 //! `assert` and the kernel, with the same text on the CPU and on the GPU (the GPU reports the site through
-//! the module's `quasar_error` word and the site table embedded beside the PTX).
+//! the launch's own error word and the site table embedded beside the PTX).
 //!
 //! The CPU half always runs. The GPU half needs a GPU, or `QUASAR_SIM_GPU=ptx` (each kernel's
 //! PTX on the interpreter); CI runs `QUASAR_SIM_GPU=ptx QUASAR_REQUIRE_GPU=1 cargo test --test
@@ -92,6 +92,63 @@ fn kernel_errors_on_the_gpu_name_the_quasar_location() {
     // Each error word was reset: launches that do not fail succeed afterwards.
     let y = on(SchedMode::Gpu, || k::checked_shift(8, 0, 1)).unwrap();
     assert_eq!(y.to_vec().unwrap(), vec![0.0; 8]);
+}
+
+/// Several threads launch failing and succeeding kernels of one module at once, many times:
+/// each launch gets exactly its own result or error (the failing index names its launch's
+/// array length), never another launch's.
+fn concurrent_launches(cpu_code: bool) {
+    let refuse = format!("{FILE}:18:9: in kernel `refuse`: the shift runs past the end");
+    std::thread::scope(|scope| {
+        for t in 0..4usize {
+            let refuse = &refuse;
+            scope.spawn(move || {
+                for i in 0..24usize {
+                    let n = 4 + 3 * t + i % 3;
+                    let x = Array::from_fn(&[n], |j| (10 * t + j) as f32).unwrap();
+                    let own = |r: Result<Array<f32>>, want: &str| {
+                        let e = r.expect_err("this launch fails").to_string();
+                        let ok =
+                            if cpu_code { e.ends_with(&format!(": {want}")) } else { e == want };
+                        assert!(ok, "thread {t}, launch {i}: {e}, expected {want}");
+                    };
+                    match i % 4 {
+                        0 => own(
+                            k::shift(&x, 1),
+                            &format!(
+                                "{FILE}:5:14: in kernel `read_past`: index [{n}] is out of \
+                                 range for `x` with shape [{n}]"
+                            ),
+                        ),
+                        1 => {
+                            let y = k::shift(&x, 0).expect("no failure");
+                            assert_eq!(y.to_vec().unwrap(), x.to_vec().unwrap(), "thread {t}");
+                        }
+                        2 => {
+                            let s = -(t as i32) - 1;
+                            let y = k::checked_shift(n as i32, s, 0).expect("no failure");
+                            assert_eq!(y.to_vec().unwrap(), vec![s as f32; n], "thread {t}");
+                        }
+                        _ => own(k::checked_shift(n as i32, 1, 0), refuse),
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn concurrent_launches_get_their_own_errors_on_the_cpu() {
+    on(SchedMode::Cpu, || concurrent_launches(false));
+}
+
+#[test]
+fn concurrent_launches_get_their_own_errors_on_the_gpu() {
+    if !gpu_or_skip("concurrent_launches_get_their_own_errors_on_the_gpu") {
+        return;
+    }
+    let cpu_code = std::env::var("QUASAR_SIM_GPU").is_ok_and(|v| v == "1");
+    on(SchedMode::Gpu, || concurrent_launches(cpu_code));
 }
 
 #[test]

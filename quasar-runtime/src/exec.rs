@@ -286,18 +286,32 @@ impl Runtime {
                 }
             });
         }
-        let dl = DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs };
+        // A kernel that can fail reports to its own error word (`device/error_word.rs`).
+        let checked = k.ptx_entry.is_some_and(|e| e.checked);
+        let word = if checked { Some(dev.take_error_word()?) } else { None };
+        deps.extend(word.as_ref().and_then(|w| w.zeroed.clone()));
+        let error_word = word.as_ref().map(|w| w.ptr);
+        let dl = DeviceLaunch { kernel: k, cfg: &cfg, args: &dargs, error_word };
         // SAFETY: every pointer is a pinned block of this device sized for its shape.
-        let fence = unsafe { dev.launch(&dl, &deps)? };
+        let fence = match unsafe { dev.launch(&dl, &deps) } {
+            Ok(f) => f,
+            Err(e) => {
+                // Not submitted: the word is still zero.
+                if let Some(w) = word {
+                    dev.return_error_word(w);
+                }
+                return Err(e);
+            }
+        };
         pins.fence = Some(fence.clone());
         drop(pins);
         for s in slots.list.iter_mut() {
             s.3 = Some(fence.clone());
         }
-        if k.ptx_entry.is_some_and(|e| e.checked) {
+        if let Some(w) = word {
             // The kernel ran (its writes are recorded above, as a CPU kernel's would be); a
             // failure to read its error word must not make the caller run it again on the CPU.
-            be.check_launch(&dl, &fence).map_err(|e| match e {
+            dev.check_error_word(w, &dl, &fence).map_err(|e| match e {
                 e @ (Error::Cuda { .. } | Error::Device { .. }) => Error::KernelFailed {
                     kernel: k.name.into(),
                     device: dev.name().into(),

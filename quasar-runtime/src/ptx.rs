@@ -1,10 +1,10 @@
 //! What the CUDA device must know about a kernel's PTX entry beyond its text, as the
 //! `quasar!` macro embeds it ([`PtxEntry`]), and the two pure steps of a GPU launch that
-//! depend on it: packing the `.entry` parameters ([`pack_params`]) and turning the module's
-//! `quasar_error` word into an [`Error`] ([`decode_error_word`]).
+//! depend on it: packing the `.entry` parameters ([`pack_params`]) and turning a launch's
+//! error word into an [`Error`] ([`decode_error_word`]).
 //!
 //! Both are plain functions so that they are tested without a driver; `device/cuda.rs` only
-//! hands their bytes to `cuLaunchKernel` and reads the word with `cuModuleGetGlobal`.
+//! hands their bytes to `cuLaunchKernel`, and the device front end reads the word back.
 //!
 //! # Parameter ABI (the PTX back end's, `quasar-core/src/backend/ptx/mod.rs`)
 //!
@@ -17,12 +17,15 @@
 //!    the last extent (Quasar's rule that the last subscript runs over the remaining
 //!    dimensions, as `Shape::offset` and host indexing do). A value is passed in its own
 //!    bytes, whose size must match the entry's ([`PtxArg::Value`]);
-//! 3. per output argument, a `.u64` pointer to its zeroed slot.
+//! 3. per output argument, a `.u64` pointer to its zeroed slot;
+//! 4. when the entry can fail at run time ([`PtxEntry::checked`]), a `.u64` pointer to the
+//!    launch's own zeroed error word of [`ERROR_WORDS`] 32-bit words (each launch has its own,
+//!    so that concurrent launches of one kernel never see each other's errors).
 //!
 //! A kernel without a [`PtxEntry`] (hand-written PTX attached with [`Kernel::with_ptx`])
 //! gets the legacy packing: arguments in the order given, arrays with their run-time extents.
 
-use crate::device::DeviceArg;
+use crate::device::{DevPtr, DeviceArg};
 use crate::error::{Error, Result, SourceLocation};
 use crate::kernel::Kernel;
 
@@ -41,7 +44,7 @@ pub enum PtxArg {
     },
 }
 
-/// What a [`CheckSite`] reports when the `quasar_error` word names it.
+/// What a [`CheckSite`] reports when a launch's error word names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SiteKind {
     /// An array access out of range ([`Error::IndexOutOfRange`]).
@@ -53,7 +56,7 @@ pub enum SiteKind {
 }
 
 /// A place in a PTX module's kernels that can fail at run time (a `'checked` access, `error`,
-/// `assert`), numbered as in `quasar_error[1]`.
+/// `assert`), numbered as in word 1 of the error word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckSite {
     /// The `.entry` the site is in.
@@ -86,18 +89,25 @@ pub struct PtxEntry {
     pub args: &'static [PtxArg],
     /// The number of output arguments.
     pub outputs: u8,
-    /// The module's sites that can fail (all kernels', indexed by `quasar_error[1]`).
+    /// The module's sites that can fail (all kernels', indexed by word 1 of the error word).
     pub sites: &'static [CheckSite],
-    /// Whether this entry has such sites (`'checked` accesses, `error`, `assert`): the
-    /// launcher then waits for the kernel and reads `quasar_error`, so that the launch
-    /// returns the error as a CPU launch does (such launches are synchronous; `'safe`, the
-    /// default in kernels, costs nothing of the kind).
+    /// Whether this entry has such sites (`'checked` accesses, `error`, `assert`): it then
+    /// takes the launch's error word as its last parameter, and the launcher waits for the
+    /// kernel and reads the word, so that the launch returns the error as a CPU launch does
+    /// (such launches are synchronous; `'safe`, the default in kernels, costs nothing of the
+    /// kind).
     pub checked: bool,
 }
 
 /// The `.entry` parameters of a launch of `kernel` over `dims`, one byte vector per parameter
-/// in order (the driver copies each according to the entry's declaration).
-pub fn pack_params(kernel: &Kernel, dims: &[usize], args: &[DeviceArg]) -> Result<Vec<Vec<u8>>> {
+/// in order (the driver copies each according to the entry's declaration). `error_word` is the
+/// launch's error word, which an entry with check sites needs.
+pub fn pack_params(
+    kernel: &Kernel,
+    dims: &[usize],
+    args: &[DeviceArg],
+    error_word: Option<DevPtr>,
+) -> Result<Vec<Vec<u8>>> {
     let bad = |reason: String| Error::InvalidLaunch { kernel: kernel.name.into(), reason };
     let u32_of = |what: &str, v: usize| {
         u32::try_from(v).map_err(|_| bad(format!("{what} {v} does not fit the 32-bit ABI")))
@@ -179,6 +189,15 @@ pub fn pack_params(kernel: &Kernel, dims: &[usize], args: &[DeviceArg]) -> Resul
         )));
     }
     out.extend(outputs);
+    if e.checked {
+        let Some(w) = error_word else {
+            return Err(bad(format!(
+                "the PTX entry `{}` can fail and needs an error word; none was given",
+                e.entry
+            )));
+        };
+        out.push(w.0.to_ne_bytes().to_vec());
+    }
     Ok(out)
 }
 
@@ -197,22 +216,23 @@ pub fn static_extents(dims: &[usize], n: usize) -> Vec<usize> {
     v
 }
 
-/// How many subscripts and extents of a failing access the `quasar_error` word holds.
+/// How many subscripts and extents of a failing access the error word holds.
 pub const ERROR_SUBSCRIPTS: usize = 8;
 
-/// What the `quasar_error` word says after a launch of `entry`.
+/// The length in 32-bit words of a launch's error word: flag, site, failing dimension, its
+/// subscript, subscript count, rank, subscripts, extents.
+pub const ERROR_WORDS: usize = 6 + 2 * ERROR_SUBSCRIPTS;
+
+/// What a launch's error word says after the launch of `entry`.
 #[derive(Debug)]
 pub enum ErrorWord {
-    /// No access was out of range.
+    /// Nothing failed.
     Clear,
-    /// The word reports a site of another kernel of the module (launched concurrently); that
-    /// launch reports it, so the word is left alone.
-    OtherKernel,
-    /// This kernel's access was out of range: the error to return (the word must be reset).
+    /// A site of this kernel failed: the error to return (the word must be reset).
     Failed(Error),
 }
 
-/// Decodes `quasar_error` after a launch of `kernel` with arguments `args` into the error the
+/// Decodes a launch's error word after a launch of `kernel` with arguments `args` into the error the
 /// CPU path gives for the same site, with the site's Quasar file:line:col:
 /// [`Error::IndexOutOfRange`] naming the array, the whole index and the array's shape (its
 /// run-time shape when it is a launch argument, else the extents the kernel saw);
@@ -236,7 +256,15 @@ pub fn decode_error_word(kernel: &Kernel, word: &[u32], args: &[DeviceArg]) -> E
         });
     };
     if site.kernel != e.entry {
-        return ErrorWord::OtherKernel;
+        // Each launch has its own word: only a corrupted word names another entry's site.
+        return ErrorWord::Failed(Error::KernelFailed {
+            kernel: kernel.name.into(),
+            device: "the GPU".into(),
+            message: format!(
+                "the kernel reported an error at site {} of another kernel (`{}`)",
+                word[1], site.kernel
+            ),
+        });
     }
     let location = SourceLocation {
         file: site.file.into(),

@@ -72,7 +72,7 @@ fn static_extents_pad_and_fold() {
 fn compiled_kernels_get_static_rank_extents_and_outputs_last() {
     // A vec passed as a `mat` parameter, a cube passed as a `vec`, an output in the middle.
     let args = [array(0x1000, &[5]), output(0x3000), value(2.5f32), array(0x2000, &[2, 3, 4])];
-    let p = pack_params(&COMPILED, &[5], &args).unwrap();
+    let p = pack_params(&COMPILED, &[5], &args, Some(DevPtr(0x4000))).unwrap();
     let want = vec![
         u32s(5),
         u64s(0x1000),
@@ -82,14 +82,17 @@ fn compiled_kernels_get_static_rank_extents_and_outputs_last() {
         u64s(0x2000),
         u32s(24),
         u64s(0x3000),
+        u64s(0x4000),
     ];
-    assert_eq!(p, want);
+    assert_eq!(p, want, "the error word last");
+    let e = pack_params(&COMPILED, &[5], &args, None).unwrap_err().to_string();
+    assert!(e.contains("needs an error word"), "{e}");
 }
 
 #[test]
 fn legacy_kernels_get_runtime_extents_in_argument_order() {
     let args = [array(0x10, &[3, 4]), value(7i32), output(0x20)];
-    let p = pack_params(&LEGACY, &[12], &args).unwrap();
+    let p = pack_params(&LEGACY, &[12], &args, None).unwrap();
     assert_eq!(p, vec![u32s(12), u64s(0x10), u32s(3), u32s(4), u32s(7), u64s(0x20)]);
 }
 
@@ -97,7 +100,7 @@ fn legacy_kernels_get_runtime_extents_in_argument_order() {
 fn mismatches_with_the_entry_are_invalid_launches() {
     let ok = [array(1, &[5]), value(1f32), array(2, &[5]), output(3)];
     let err = |dims: &[usize], args: &[DeviceArg]| {
-        let e = pack_params(&COMPILED, dims, args).unwrap_err();
+        let e = pack_params(&COMPILED, dims, args, Some(DevPtr(4))).unwrap_err();
         assert!(matches!(e, Error::InvalidLaunch { .. }), "{e}");
         e.to_string()
     };
@@ -120,7 +123,11 @@ fn mismatches_with_the_entry_are_invalid_launches() {
 fn the_error_word_becomes_the_cpu_paths_index_error() {
     let args = [array(1, &[8]), value(3i32), array(2, &[8]), output(3)];
     assert!(matches!(decode_error_word(&COMPILED, &[0; 4], &args), ErrorWord::Clear));
-    assert!(matches!(decode_error_word(&COMPILED, &[1, 0, 0, 3], &args), ErrorWord::OtherKernel));
+    // A word naming another entry's site cannot come from this launch.
+    let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 0, 0, 3], &args) else {
+        panic!("a failure");
+    };
+    assert!(e.to_string().contains("of another kernel (`other`)"), "{e}");
     let ErrorWord::Failed(e) = decode_error_word(&COMPILED, &[1, 1, 0, 10], &args) else {
         panic!("a failure");
     };

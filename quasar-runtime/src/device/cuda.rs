@@ -7,9 +7,8 @@
 //! * PTX modules are loaded once (`cuModuleLoadData`) and cached by their text's address;
 //!   functions are cached per module and entry name.
 //! * Kernel launches are timed with events (read by the profiler later).
-//! * Parameters follow the PTX back end's ABI ([`crate::ptx::pack_params`]); after a kernel
-//!   with `'checked` accesses the module's `quasar_error` word is read and reset
-//!   ([`GpuBackend::check_launch`]).
+//! * Parameters follow the PTX back end's ABI ([`crate::ptx::pack_params`]); a kernel that
+//!   can fail gets the launch's error word, which the device front end reads afterwards.
 //! * Driver errors become [`Error::Cuda`] naming the operation and the kernel.
 
 #[path = "cuda_fft.rs"]
@@ -17,7 +16,7 @@ mod fft;
 
 use super::{DevPtr, DeviceLaunch, DeviceProperties, Fence, FenceImpl, GpuBackend};
 use crate::error::{Error, Result};
-use crate::ptx::{decode_error_word, pack_params, ErrorWord};
+use crate::ptx::pack_params;
 use cudarc::driver::result::DriverError;
 use cudarc::driver::{result, sys, CudaContext};
 use std::any::Any;
@@ -549,7 +548,7 @@ impl GpuBackend for CudaBackend {
         let ptx =
             k.ptx.ok_or_else(|| Error::Unsupported(format!("kernel `{}` has no PTX", k.name)))?;
         // Before any driver call: a launch that does not fit the entry is refused cleanly.
-        let packed = pack_params(k, l.cfg.dims(), l.args)?;
+        let packed = pack_params(k, l.cfg.dims(), l.args, l.error_word)?;
         self.bind(&what)?;
         let f = self.function(ptx, k.entry_name())?;
         let shared = (k.shared_bytes)(&l.cfg.blkdim()[..l.cfg.ndim()]);
@@ -588,35 +587,6 @@ impl GpuBackend for CudaBackend {
             return Err(cuda(what)(e));
         }
         self.fence(s, start, what)
-    }
-
-    fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
-        let k = l.kernel;
-        let Some(ptx) = k.ptx else { return Ok(()) };
-        let what = format!("reading the bounds-error word of kernel `{}`", k.name);
-        fence.wait()?;
-        self.bind(&what)?;
-        let m = self.module(ptx, k.name)?;
-        // SAFETY: a loaded module of ours.
-        let (ptr, bytes) = unsafe { result::module::get_global(m, c"quasar_error".into()) }
-            .map_err(cuda(what.clone()))?;
-        if bytes < 16 {
-            return Err(Error::Cuda { operation: what, message: format!("{bytes} bytes") });
-        }
-        // The whole word (22 words from quasar-core; 4 from older PTX), within reason.
-        let mut word = vec![0u32; (bytes / 4).min(64)];
-        // SAFETY: `word.len() * 4 <= bytes` bytes of device memory at `ptr`; the kernel has
-        // finished (fence). A kernel of the same module still running on another stream can
-        // only set the word for its own site, which `decode_error_word` leaves alone.
-        unsafe { result::memcpy_dtoh_sync(&mut word[..], ptr) }.map_err(cuda(what.clone()))?;
-        match decode_error_word(k, &word, l.args) {
-            ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
-            ErrorWord::Failed(e) => {
-                // SAFETY: as above; resets the word for the next launch.
-                unsafe { result::memset_d8_sync(ptr, 0, word.len() * 4) }.map_err(cuda(what))?;
-                Err(e)
-            }
-        }
     }
 
     fn has_fft(&self) -> bool {

@@ -17,6 +17,10 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
+#[path = "error_word.rs"]
+mod error_word;
+pub(crate) use error_word::ErrorSlot;
+
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
 /// Memory pool statistics of a device.
@@ -70,6 +74,8 @@ pub struct GpuDevice {
     max_queue: AtomicUsize,
     queue_peak: AtomicUsize,
     failed: AtomicBool,
+    /// Free per-launch error words (`error_word.rs`).
+    error_words: Mutex<Vec<ErrorSlot>>,
 }
 
 /// The default bound of a device's command queue (the manual's `max-command-queue-size`).
@@ -112,6 +118,7 @@ impl GpuDevice {
             max_queue: AtomicUsize::new(DEFAULT_MAX_QUEUE),
             queue_peak: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
+            error_words: Mutex::new(Vec::new()),
         });
         dev.configure(|_| {});
         dev
@@ -504,6 +511,9 @@ impl Drop for GpuDevice {
             if let Some((p, c)) = g.block {
                 self.release(p, c);
             }
+        }
+        for (p, c) in self.drain_error_words() {
+            self.release(p, c);
         }
         let chunks = lock(&self.pool).drain();
         self.free_chunks(chunks);

@@ -129,6 +129,10 @@ pub struct DeviceLaunch<'a> {
     pub cfg: &'a LaunchConfig,
     /// The arguments, in the kernel's parameter order.
     pub args: &'a [DeviceArg],
+    /// The launch's own zeroed error word ([`crate::ptx::ERROR_WORDS`] 32-bit words), for a
+    /// kernel whose PTX can fail at run time ([`crate::ptx::PtxEntry::checked`]): the PTX
+    /// reports its first failing site there, and the runtime reads it after the launch.
+    pub error_word: Option<DevPtr>,
 }
 
 /// A GPU-like device: separate memory, explicit copies, asynchronous completion.
@@ -205,14 +209,6 @@ pub trait GpuBackend: Send + Sync {
     /// Every pointer argument lies in a live allocation of this back end large enough for the
     /// array's shape.
     unsafe fn launch(&self, launch: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence>;
-    /// After a launch of a kernel with `'checked` accesses ([`crate::ptx::PtxEntry::checked`]):
-    /// waits for `fence` and returns the out-of-range access the kernel reported, if any
-    /// (CUDA: the module's `quasar_error` word, reset afterwards). The default has nothing
-    /// to report (the simulated device runs the CPU kernel, which returns its errors itself).
-    fn check_launch(&self, launch: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
-        let _ = (launch, fence);
-        Ok(())
-    }
     /// The runtime stopped using `bytes` at `ptr` (a block inside an allocation: the pool
     /// carves allocations into blocks). For checking back ends; the default does nothing.
     fn block_freed(&self, ptr: DevPtr, bytes: usize) {

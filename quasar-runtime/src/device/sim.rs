@@ -545,21 +545,13 @@ impl GpuBackend for SimBackend {
         Ok(self.submit("fft".into(), after, touches, work))
     }
 
-    fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
-        if self.cfg.interpret_ptx {
-            return self.check_ptx_launch(l, fence);
-        }
-        // The CPU kernel's own error (a 'checked access) fails the fence.
-        fence.wait()
-    }
-
     unsafe fn launch(&self, l: &DeviceLaunch<'_>, after: &[Fence]) -> Result<Fence> {
         if self.cfg.interpret_ptx {
             return self.launch_ptx(l, after);
         }
         let what = format!("kernel `{}`", l.kernel.name);
         if self.cfg.needs_ptx {
-            crate::ptx::pack_params(l.kernel, l.cfg.dims(), l.args)?;
+            crate::ptx::pack_params(l.kernel, l.cfg.dims(), l.args, l.error_word)?;
         }
         let mut ranges = Vec::new();
         let mut raw = Vec::new();
@@ -630,7 +622,7 @@ impl SimBackend {
         {
             let what = format!("kernel `{}`", l.kernel.name);
             let work = self.ptx.launch(l, &self.cfg.name)?;
-            let touches = self.claim(&what, &ptx::claimed(l.args))?;
+            let touches = self.claim(&what, &ptx::claimed(l))?;
             lock(&self.shared.mem).stats.launches += 1;
             let work: Work = Box::new(move || work().map_err(Failure::after_kernel));
             Ok(self.submit(what, after, touches, work))
@@ -642,19 +634,6 @@ impl SimBackend {
                 "kernel `{}`: the simulated GPU interprets PTX only with the feature `ptx-sim`",
                 l.kernel.name
             )))
-        }
-    }
-
-    /// `check_launch` in PTX mode: the module's `quasar_error` word.
-    fn check_ptx_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
-        #[cfg(feature = "ptx-sim")]
-        {
-            self.ptx.check_launch(l, fence)
-        }
-        #[cfg(not(feature = "ptx-sim"))]
-        {
-            let _ = l;
-            fence.wait()
         }
     }
 }

@@ -3,16 +3,17 @@
 //! `device/cuda.rs` hands it to the driver: the module is loaded once per text (its
 //! `.global` variables zeroed), the parameters are packed by [`pack_params`] and checked
 //! against the entry's `.param` declarations, grid and block come from
-//! [`LaunchConfig::cuda_grid_block`], the dynamic shared memory is `Kernel::shared_bytes`, and
-//! after a kernel with `'checked` accesses `quasar_error` is read back and reset.
+//! [`LaunchConfig::cuda_grid_block`], and the dynamic shared memory is `Kernel::shared_bytes`.
+//! A kernel that can fail writes the launch's error word (the device front end reads it).
 //!
-//! The kernel may touch only the buffers of its arguments (and the module's variables): any
-//! other access fails the launch with the kernel, PTX line, instruction and address.
+//! The kernel may touch only the buffers of its arguments, its error word and the module's
+//! variables: any other access fails the launch with the kernel, PTX line, instruction and
+//! address.
 
-use crate::device::{DeviceArg, DeviceLaunch, Fence};
+use crate::device::{DeviceArg, DeviceLaunch};
 use crate::error::{Error, Result};
 use crate::launch::LaunchConfig;
-use crate::ptx::{decode_error_word, pack_params, ErrorWord};
+use crate::ptx::{pack_params, ERROR_WORDS};
 use quasar_ptx_sim::{Approx, Globals, Launch, Module, Options, Region};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -70,11 +71,11 @@ impl PtxDevice {
         let k = l.kernel;
         let ptx =
             k.ptx.ok_or_else(|| Error::Unsupported(format!("kernel `{}` has no PTX", k.name)))?;
-        let params = pack_params(k, l.cfg.dims(), l.args)?;
+        let params = pack_params(k, l.cfg.dims(), l.args, l.error_word)?;
         let loaded = self.load(ptx, k.name)?;
         let (grid, block) = grid_block(l.cfg);
         let dynamic_shared = (k.shared_bytes)(&l.cfg.blkdim()[..l.cfg.ndim()]);
-        let regions = regions(l.args);
+        let regions = regions(l);
         let (entry, name, opts) = (k.entry_name(), k.name, self.opts.clone());
         let device = device.to_string();
         Ok(Box::new(move || {
@@ -96,33 +97,6 @@ impl PtxDevice {
                 }
             }
         }))
-    }
-
-    /// After a kernel with `'checked` accesses: reads `quasar_error`, and resets it when it
-    /// reports this kernel (as `CudaBackend::check_launch` does).
-    pub fn check_launch(&self, l: &DeviceLaunch<'_>, fence: &Fence) -> Result<()> {
-        let k = l.kernel;
-        let Some(ptx) = k.ptx else { return Ok(()) };
-        fence.wait()?;
-        let loaded = self.load(ptx, k.name)?;
-        let what = format!("reading the bounds-error word of kernel `{}`", k.name);
-        let bytes =
-            loaded.globals.read("quasar_error").filter(|b| b.len() >= 16).ok_or_else(|| {
-                Error::KernelFailed {
-                    kernel: k.name.into(),
-                    device: "the PTX interpreter".into(),
-                    message: format!("{what}: the module has no 16-byte `quasar_error`"),
-                }
-            })?;
-        let word: Vec<u32> =
-            bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-        match decode_error_word(k, &word, l.args) {
-            ErrorWord::Clear | ErrorWord::OtherKernel => Ok(()),
-            ErrorWord::Failed(e) => {
-                loaded.globals.write("quasar_error", &vec![0; bytes.len()]);
-                Err(e)
-            }
-        }
     }
 }
 
@@ -150,11 +124,11 @@ fn grid_block(cfg: &LaunchConfig) -> ([u32; 3], [u32; 3]) {
     (c(g), c(b))
 }
 
-/// The buffers a launch may touch: its arrays and output slots.
-fn regions(args: &[DeviceArg]) -> Vec<Region> {
+/// The buffers a launch may touch: its arrays, output slots and error word.
+fn regions(l: &DeviceLaunch<'_>) -> Vec<Region> {
     let mut out = Vec::new();
     let (mut k, mut o) = (0, 0);
-    for a in args {
+    for a in l.args {
         match a {
             DeviceArg::Array { ptr, shape, elem } => {
                 out.push(Region {
@@ -171,10 +145,13 @@ fn regions(args: &[DeviceArg]) -> Vec<Region> {
             }
         }
     }
+    if let Some(w) = l.error_word {
+        out.push(Region { addr: w.0, len: 4 * ERROR_WORDS, name: "the error word".into() });
+    }
     out
 }
 
 /// The `(address, bytes)` ranges the simulated device claims for a launch.
-pub(super) fn claimed(args: &[DeviceArg]) -> Vec<(u64, usize)> {
-    regions(args).into_iter().map(|r| (r.addr, r.len)).collect()
+pub(super) fn claimed(l: &DeviceLaunch<'_>) -> Vec<(u64, usize)> {
+    regions(l).into_iter().map(|r| (r.addr, r.len)).collect()
 }

@@ -145,7 +145,7 @@ impl Ctx<'_> {
     }
 
     /// A failing `error`/`assert` (unless `ok` holds): the first failure in the launch writes
-    /// its site to `quasar_error` (see `mod.rs`), and the thread ends as the CPU kernel does.
+    /// its site to the launch's error word (see `mod.rs`), and the thread ends as the CPU kernel does.
     pub(super) fn fail(&mut self, kind: PtxSiteKind, ok: Option<Reg>, span: Span) {
         let site = self.site_base + self.sites.len();
         self.sites.push(PtxCheckSite {
@@ -158,13 +158,14 @@ impl Ctx<'_> {
         if let Some(ok) = ok {
             self.ins(format!("@{ok} bra {fine}"));
         }
+        let w = self.error_word();
         let old = self.reg(RegClass::B32);
-        self.ins(format!("atom.global.cas.b32 {old}, [quasar_error], 0, 1"));
+        self.ins(format!("atom.global.cas.b32 {old}, [{w}], 0, 1"));
         let first = self.reg(RegClass::Pred);
         self.ins(format!("setp.eq.u32 {first}, {old}, 0"));
-        self.ins(format!("@{first} st.global.u32 [quasar_error+4], {site}"));
-        self.ins(format!("@{first} st.global.u32 [quasar_error+8], 0"));
-        self.ins(format!("@{first} st.global.u32 [quasar_error+12], 0"));
+        self.ins(format!("@{first} st.global.u32 [{w}+4], {site}"));
+        self.ins(format!("@{first} st.global.u32 [{w}+8], 0"));
+        self.ins(format!("@{first} st.global.u32 [{w}+12], 0"));
         self.ins("exit");
         self.place(&fine);
     }

@@ -544,7 +544,7 @@ impl Ctx<'_> {
         self.ins(format!("@{p} add.s32 {d}, {d}, {n}"));
     }
 
-    /// Records the first failing `'checked` access in `quasar_error` (see `mod.rs`).
+    /// Records the first failing `'checked` access in the launch's error word (see `mod.rs`).
     fn report_bounds(&mut self, arr: &ArrRef, ok: Reg, idx: &[Reg], exts: &[Reg], span: Span) {
         let site = self.site_base + self.sites.len();
         self.sites.push(PtxCheckSite {
@@ -555,8 +555,9 @@ impl Ctx<'_> {
         });
         let fine = self.label();
         self.ins(format!("@{ok} bra {fine}"));
+        let w = self.error_word();
         let old = self.reg(RegClass::B32);
-        self.ins(format!("atom.global.cas.b32 {old}, [quasar_error], 0, 1"));
+        self.ins(format!("atom.global.cas.b32 {old}, [{w}], 0, 1"));
         let first = self.reg(RegClass::Pred);
         self.ins(format!("setp.eq.u32 {first}, {old}, 0"));
         self.ins(format!("@!{first} bra {fine}"));
@@ -567,20 +568,20 @@ impl Ctx<'_> {
             self.ins(format!("selp.u32 {dim}, {j}, {dim}, {bad}"));
             self.ins(format!("selp.s32 {val}, {i}, {val}, {bad}"));
         }
-        self.ins(format!("st.global.u32 [quasar_error+4], {site}"));
-        self.ins(format!("st.global.u32 [quasar_error+8], {dim}"));
-        self.ins(format!("st.global.u32 [quasar_error+12], {val}"));
+        self.ins(format!("st.global.u32 [{w}+4], {site}"));
+        self.ins(format!("st.global.u32 [{w}+8], {dim}"));
+        self.ins(format!("st.global.u32 [{w}+12], {val}"));
         // The whole index and the array's extents (the host prefers the launch argument's
         // shape; these serve shared and local arrays).
         let (n, r) = (idx.len().min(ERROR_SUBSCRIPTS), arr.dims.len().min(ERROR_SUBSCRIPTS));
-        self.ins(format!("st.global.u32 [quasar_error+16], {n}"));
-        self.ins(format!("st.global.u32 [quasar_error+20], {r}"));
+        self.ins(format!("st.global.u32 [{w}+16], {n}"));
+        self.ins(format!("st.global.u32 [{w}+20], {r}"));
         for (j, i) in idx.iter().take(n).enumerate() {
-            self.ins(format!("st.global.u32 [quasar_error+{}], {i}", 24 + 4 * j));
+            self.ins(format!("st.global.u32 [{w}+{}], {i}", 24 + 4 * j));
         }
         for (j, d) in arr.dims.iter().take(r).enumerate() {
             let at = 24 + 4 * (ERROR_SUBSCRIPTS + j);
-            self.ins(format!("st.global.u32 [quasar_error+{at}], {d}"));
+            self.ins(format!("st.global.u32 [{w}+{at}], {d}"));
         }
         self.place(&fine);
     }

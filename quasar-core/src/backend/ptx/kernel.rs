@@ -248,6 +248,14 @@ pub(super) fn emit_kernel(
     cx.place(&exit);
     cx.private_merge()?;
     cx.ins("ret");
+    if !cx.sites.is_empty() {
+        params.push(PtxParam {
+            name: error_param(entry),
+            ty: ".u64".into(),
+            bytes: 8,
+            role: PtxParamRole::ErrorWord,
+        });
+    }
 
     let mut text = String::new();
     let _ = writeln!(text, "// {} ({})", f.name, f.instance_name);
@@ -269,6 +277,23 @@ pub(super) fn emit_kernel(
         block_sensitive: cx.block_sensitive,
     };
     Ok((text, k))
+}
+
+/// The hidden last `.entry` parameter of a kernel that can fail: the address of the launch's
+/// error word (see `mod.rs`).
+fn error_param(entry: &str) -> String {
+    format!("{entry}_err")
+}
+
+impl Ctx<'_> {
+    /// The launch's error word, loaded where a site fails (only failing threads pay for it);
+    /// `emit_kernel` declares the parameter once the kernel has sites.
+    pub(super) fn error_word(&mut self) -> Reg {
+        let r = self.reg(RegClass::B64);
+        self.ins(format!("ld.param.u64 {r}, [{}]", error_param(&self.entry)));
+        self.ins(format!("cvta.to.global.u64 {r}, {r}"));
+        r
+    }
 }
 
 pub(super) fn local(f: &ir::Function, id: LocalId) -> Res<&ir::Local> {

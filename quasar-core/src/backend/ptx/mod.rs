@@ -42,7 +42,9 @@
 //!      are such structs;
 //! 3. per output argument (`function [s : scalar] = __kernel__ …`), in order: a `.u64`
 //!    pointer to a zeroed slot that threads combine into atomically (`+=` → `atom.add`,
-//!    `^^=`/`__=` → max/min, `|=` → or; a plain `=` stores non-zero values).
+//!    `^^=`/`__=` → max/min, `|=` → or; a plain `=` stores non-zero values);
+//! 4. only in a kernel that can fail at run time (it has [`PtxOutput::check_sites`]): a
+//!    `.u64` pointer to the launch's zeroed error word (see below).
 //!
 //! Special parameters (`pos`, `blkpos`, `blkidx`, `blkdim`, `blkcnt`, `warpsize`) are not
 //! passed: they come from `%tid`/`%ctaid`/`%ntid`/`%nctaid`, with launch dimension `n-1`
@@ -66,8 +68,10 @@
 //!
 //! # Run-time errors: `'checked` accesses, `error`, `assert`
 //!
-//! The module declares `.visible .global .align 4 .u32 quasar_error[22]` ([`ERROR_WORDS`],
-//! zero when loaded). The first failing site sets word 0 to 1 and writes its index in
+//! A kernel with such sites takes the address of an error word of [`ERROR_WORDS`] 32-bit
+//! words as its last parameter, zero before the launch; the runtime gives each launch its own
+//! (from a pool), so concurrent launches of one kernel never see each other's errors. The
+//! first failing site sets word 0 to 1 and writes its index in
 //! [`PtxOutput::check_sites`] (which holds its kind and Quasar location) to word 1. An
 //! out-of-range `'checked` access also writes the failing dimension to word 2 and its
 //! subscript to word 3, the number of subscripts `n` to word 4 and the array's rank `r` to
@@ -75,8 +79,8 @@
 //! [`ERROR_SUBSCRIPTS`] of each, so that the host names the whole index and the shape), and
 //! is skipped (a read gives 0); `error` and a failed `assert` end the thread
 //! (`exit`), as on the CPU the error ends the kernel. Messages are constant on the GPU. The
-//! host reads the word (`cuModuleGetGlobal`) after the kernel and turns it into the error the
-//! CPU gives, naming the site's Quasar file:line:col.
+//! host reads the word after the kernel and turns it into the error the CPU gives, naming the
+//! site's Quasar file:line:col.
 
 mod abi;
 mod assign;
@@ -148,8 +152,8 @@ pub struct PtxOutput {
     pub kernels: Vec<PtxKernel>,
     /// Warnings about kernels left out of the PTX.
     pub diagnostics: Vec<Diagnostic>,
-    /// The sites that can fail (`'checked` accesses, `error`, `assert`), numbered as in the
-    /// `quasar_error` word.
+    /// The sites that can fail (`'checked` accesses, `error`, `assert`), numbered as in word 1
+    /// of a launch's error word.
     pub check_sites: Vec<PtxCheckSite>,
 }
 
@@ -226,9 +230,11 @@ pub enum PtxParamRole {
         /// The output, in order.
         output: usize,
     },
+    /// The launch's error word (last, only in kernels with check sites).
+    ErrorWord,
 }
 
-/// A place in a kernel that can fail at run time, as reported in `quasar_error[1]`.
+/// A place in a kernel that can fail at run time, as reported in word 1 of the error word.
 #[derive(Clone, Debug)]
 pub struct PtxCheckSite {
     /// The `.entry` the site is in.
@@ -268,10 +274,10 @@ pub(super) struct Unsupported {
     pub span: Span,
 }
 
-/// The length in 32-bit words of the module's `quasar_error` array (see the module docs).
+/// The length in 32-bit words of a launch's error word (see the module docs).
 pub const ERROR_WORDS: usize = 6 + 2 * ERROR_SUBSCRIPTS;
 
-/// How many subscripts and extents of a failing access `quasar_error` holds.
+/// How many subscripts and extents of a failing access the error word holds.
 pub const ERROR_SUBSCRIPTS: usize = 8;
 
 /// The dynamic shared memory of the module's kernels (`.extern .shared`).
@@ -331,11 +337,9 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
         }
         text.push('\n');
     }
-    text.push_str(
-        "// Run-time errors ('checked accesses, error, assert): flag, site, failing dimension, \
-         its subscript,\n// subscript count, rank, subscripts, extents.\n",
-    );
-    let _ = writeln!(text, ".visible .global .align 4 .u32 quasar_error[{ERROR_WORDS}];");
+    // Module-level declarations go here, before the entries that use them. Run-time errors
+    // go to the error word each launch passes (see the module docs).
+    let decls_at = text.len();
     let mut used = HashSet::new();
     for (i, f) in module.functions.iter().enumerate() {
         if f.kind != FunctionKind::Kernel || f.generic {
@@ -374,8 +378,7 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
             "\n// Dynamic shared memory: the shared arrays of each block (see the crate docs).\n\
              .extern .shared .align 64 .b8 {DYNAMIC_SHARED}[];\n"
         );
-        let at = text.find(".visible .global").unwrap_or(text.len());
-        text.insert_str(at, &decl);
+        text.insert_str(decls_at, &decl);
     }
     out.text = text;
     out
@@ -389,7 +392,7 @@ fn unique_entry(name: &str, used: &mut HashSet<String>) -> String {
         s.insert(0, '_');
     }
     // Avoid the names the module itself declares.
-    if s == "quasar_error" || s == DYNAMIC_SHARED {
+    if s == DYNAMIC_SHARED {
         s.push('_');
     }
     let base = s.clone();

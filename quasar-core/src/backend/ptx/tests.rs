@@ -130,16 +130,29 @@ fn checked_access_reports_to_the_error_word() {
     let src = COPY.replace("MODE", "checked");
     let out = ptx(&src);
     let b = body(&out, "copy");
-    assert!(b.contains("atom.global.cas.b32") && b.contains("[quasar_error]"), "{b}");
-    assert!(b.contains("st.global.u32 [quasar_error+4], 0"), "site 0: {b}");
+    // The launch's own error word: the hidden last parameter, loaded where the access fails.
+    let k = &out.kernels[0];
+    let last = k.params.last().expect("parameters");
+    assert_eq!((last.role.clone(), last.ty.as_str()), (PtxParamRole::ErrorWord, ".u64"));
+    assert!(b.contains(&format!(", [{}];", last.name)), "loaded: {b}");
+    assert!(!out.text.contains(".global .align 4 .u32"), "no module-wide word: {}", out.text);
+    assert!(b.contains("atom.global.cas.b32") && b.contains("], 0, 1;"), "{b}");
+    assert!(b.contains("+4], 0;"), "site 0: {b}");
     assert_eq!(out.check_sites.len(), 1);
     assert_eq!(out.check_sites[0].array, "x");
-    assert!(out.text.contains(".visible .global .align 4 .u32 quasar_error[22];"));
     // The whole index (one subscript here) and the extent go with the site.
-    assert!(b.contains("st.global.u32 [quasar_error+16], 1"), "subscript count: {b}");
-    assert!(b.contains("st.global.u32 [quasar_error+20], 1"), "rank: {b}");
-    assert!(b.contains("st.global.u32 [quasar_error+24], %r"), "subscript: {b}");
-    assert!(b.contains("st.global.u32 [quasar_error+56], %r"), "extent: {b}");
+    assert!(b.contains("+16], 1;"), "subscript count: {b}");
+    assert!(b.contains("+20], 1;"), "rank: {b}");
+    assert!(b.contains("+24], %r"), "subscript: {b}");
+    assert!(b.contains("+56], %r"), "extent: {b}");
+}
+
+#[test]
+fn kernels_that_cannot_fail_take_no_error_word() {
+    let out = ptx(&COPY.replace("MODE", "safe"));
+    assert!(out.check_sites.is_empty());
+    let roles: Vec<_> = out.kernels[0].params.iter().map(|p| p.role.clone()).collect();
+    assert!(!roles.contains(&PtxParamRole::ErrorWord), "{roles:?}");
 }
 
 #[test]
@@ -178,7 +191,7 @@ parallel_do(4, zeros(4), 1, k)
     );
     let b = body(&out, "k");
     for site in 0..3 {
-        assert!(b.contains(&format!("st.global.u32 [quasar_error+4], {site}")), "{b}");
+        assert!(b.contains(&format!("+4], {site};")), "{b}");
     }
     assert_eq!(b.matches("\texit;").count(), 3, "{b}");
 }

@@ -3,7 +3,7 @@
 //! kernel with what the runtime must know to launch it (entry name, launch rank, per launch
 //! argument the static rank of arrays or the size of values, the number of outputs), and the
 //! module's table of the sites that can fail (`'checked` accesses, `error`, `assert`: kind,
-//! array, launch argument, Quasar file/line/col) that the `quasar_error` word indexes.
+//! array, launch argument, Quasar file/line/col) that word 1 of a launch's error word indexes.
 //!
 //! * The PTX is emitted twice, with and without checks on `'unchecked` accesses; when the two
 //!   texts differ, each set of items is under `#[cfg(debug_assertions)]` or its negation, so
@@ -166,7 +166,8 @@ fn variant(
                     args.push((arg, quote!(#rt::run::ptx::PtxArg::Value { bytes: #bytes })));
                 }
                 PtxParamRole::Output { .. } => outputs += 1,
-                PtxParamRole::LaunchDim { .. } => {}
+                // `checked` below says that the launch passes its error word.
+                PtxParamRole::LaunchDim { .. } | PtxParamRole::ErrorWord => {}
             }
         }
         args.sort_by_key(|a| a.0);
@@ -175,7 +176,7 @@ fn variant(
             _ => t,
         });
         let (entry, rank) = (&k.entry, k.launch_rank as u8);
-        let checked = o.check_sites.iter().any(|s| s.kernel == k.entry);
+        let checked = k.params.iter().any(|p| p.role == PtxParamRole::ErrorWord);
         let stat = entry_static(&k.instance_name);
         items.push(quote! {
             #[doc(hidden)]
