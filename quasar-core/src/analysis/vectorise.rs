@@ -1,6 +1,5 @@
 //! Whether the CPU loop over a kernel's positions can vectorise, which decides whether the
-//! CPU back end compiles its hot loop for AVX2+FMA and AVX-512 besides baseline x86-64
-//! (`backend/rust/versions.rs`). Each such copy costs the user's crate as much compile time as
+//! CPU back end compiles its hot loop for AVX2+FMA (`backend/rust/versions.rs`). Each such copy costs the user's crate as much compile time as
 //! the loop itself (issue 19), so a kernel gets them only where they can pay.
 //!
 //! LLVM vectorises innermost loops. The loop over positions is innermost when every loop in
