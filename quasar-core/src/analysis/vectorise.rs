@@ -8,8 +8,10 @@
 //! `repeat`) is innermost instead, and when it carries a floating-point value from one
 //! iteration to the next (`acc += x[…] * w[i]`), it cannot vectorise either: without
 //! fast-math LLVM does not reorder floating-point additions. Such a kernel runs scalar code in
-//! every version, and the copies buy nothing. Any other inner loop (an integer sum, an
-//! element-wise loop over a row) may vectorise itself, so the copies stay.
+//! every version, and the copies buy nothing, unless the back end runs its positions in
+//! lockstep ([`lockstep`](super::lockstep): strips vectorise across positions). Any other
+//! inner loop (an integer sum, an element-wise loop over a row) may vectorise itself, so the
+//! copies stay.
 
 use super::transfers::mentions_expr;
 use crate::ir::visit::{walk_expr, walk_stmt, Visit};
