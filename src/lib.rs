@@ -145,7 +145,7 @@
 //! # Devices and scheduling
 //!
 //! Each kernel launch picks a device: the CPU (all cores, through rayon; the hot loops of
-//! kernels are compiled for baseline x86-64, AVX2+FMA and AVX-512 and chosen at run time), or
+//! kernels are compiled for AVX2+FMA and, where needed, baseline x86-64 and chosen at run time), or
 //! an NVIDIA GPU when the `cuda` feature is on, a driver is found and the launch is large
 //! enough to pay for the transfers. Data moves between host and GPU only when a launch or a
 //! read needs it.
@@ -156,7 +156,7 @@
 //! | `QUASAR_DEVICE=cpu\|gpu\|auto` | the initial mode, from the environment |
 //! | [`Runtime::global()`](Runtime::global)`.set_scheduler_config(…)` | the cost model of `Auto` ([`SchedulerConfig`](quasar_runtime::SchedulerConfig): CPU and GPU cost per item, launch costs, transfer bandwidth) |
 //! | [`set_host_memory_limit`], `QUASAR_HOST_MEMORY_LIMIT=2G` | a budget for array memory on the host; beyond it allocation is [`Error::OutOfMemory`] |
-//! | `QUASAR_NO_AVX512=1`, `QUASAR_NO_AVX2=1` | CPU kernels skip their AVX-512 (resp. AVX2+FMA and AVX-512) versions |
+//! | `QUASAR_NO_AVX2=1` | CPU kernels skip their AVX2+FMA versions (as on a CPU without them: the baseline x86-64 copy, or the border code over whole rows) |
 //! | `RUNTIME_GPU_MEMORYMODEL`, `RUNTIME_GPU_RESERVEDMEM`, `RUNTIME_GPU_SCHEDULINGMODE` | the manual's GPU memory settings (footprint, memory left to the display, what to do when GPU memory runs out) |
 //! | [`profile()`](profile), [`print_profile()`](print_profile) | launches, device, time and bytes moved per kernel |
 //! | [`write_trace`]`("trace.json")` | the timeline of kernels and transfers for Perfetto or `chrome://tracing` |

@@ -2,7 +2,7 @@
 //! `assert`, nested functions, device functions called from host code, double precision,
 //! built-ins inside kernels, the forms of `parallel_do` and the special parameters, built-ins
 //! with a dimension argument, random numbers, and the agreement of the kernel versions the CPU
-//! dispatcher picks from (baseline, AVX2+FMA, AVX-512).
+//! dispatcher picks from (AVX2+FMA, or baseline x86-64).
 
 use quasar::Array;
 

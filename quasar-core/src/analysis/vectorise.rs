@@ -1,6 +1,5 @@
 //! Whether the CPU loop over a kernel's positions can vectorise, which decides whether the
-//! CPU back end compiles its hot loop for AVX2+FMA and AVX-512 besides baseline x86-64
-//! (`backend/rust/versions.rs`). Each such copy costs the user's crate as much compile time as
+//! CPU back end compiles its hot loop for AVX2+FMA (`backend/rust/versions.rs`). Each such copy costs the user's crate as much compile time as
 //! the loop itself (issue 19), so a kernel gets them only where they can pay.
 //!
 //! LLVM vectorises innermost loops. The loop over positions is innermost when every loop in
@@ -9,8 +8,10 @@
 //! `repeat`) is innermost instead, and when it carries a floating-point value from one
 //! iteration to the next (`acc += x[…] * w[i]`), it cannot vectorise either: without
 //! fast-math LLVM does not reorder floating-point additions. Such a kernel runs scalar code in
-//! every version, and the copies buy nothing. Any other inner loop (an integer sum, an
-//! element-wise loop over a row) may vectorise itself, so the copies stay.
+//! every version, and the copies buy nothing, unless the back end runs its positions in
+//! lockstep ([`lockstep`](super::lockstep): strips vectorise across positions). Any other
+//! inner loop (an integer sum, an element-wise loop over a row) may vectorise itself, so the
+//! copies stay.
 
 use super::transfers::mentions_expr;
 use crate::ir::visit::{walk_expr, walk_stmt, Visit};

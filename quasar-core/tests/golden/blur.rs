@@ -51,7 +51,7 @@ mod __q_blur_rows_2 {
         let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
         let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
         if __hi.saturating_sub(__lo) < 32usize {
-            rest(__ctx, __e, [__p0, __lo, __hi])?;
+            thread(__ctx, __e, [__p0, __lo, __hi])?;
         } else {
             let mut __s = __lo;
             while __s < __hi {
@@ -107,61 +107,6 @@ mod __q_blur_rows_2 {
                     };
                 }
                 __s += 32usize;
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    #[inline(never)]
-    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        let [__p0, __lo, __hi] = __q;
-        let Env(q_x_0, q_y_1, q_w_2, q_n_3, ..) = *__e;
-        let (q_x_0__n, q_x_0__s) = q_x_0.geom::<2usize>();
-        let (q_y_1__n, q_y_1__s) = q_y_1.geom::<2usize>();
-        let (q_w_2__n, q_w_2__s) = q_w_2.geom::<1usize>();
-        for __p1 in __lo..__hi {
-            let q_pos_4 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_acc_5: f32 = 0f32;
-            let mut q_i_6: i32 = 0i32;
-            '__thread: {
-                q_acc_5 = 0f32;
-                for __i in (0i32
-                    as i64)..((q_w_2.numel() as i32).wrapping_sub(1i32) as i64 + 1)
-                {
-                    q_i_6 = __i as i32;
-                    q_acc_5 = (q_acc_5
-                        + ({
-                            unsafe {
-                                __qrt::run::unchecked::read_at(
-                                    &q_x_0,
-                                    [
-                                        ((__p0 as i64) + ((0i32 as i64))),
-                                        ((__p1 as i64) + (((q_i_6 as i64)) - ((q_n_3 as i64)))),
-                                    ],
-                                    q_x_0__s,
-                                )
-                            }
-                        }
-                            * {
-                                unsafe {
-                                    __qrt::run::unchecked::read_at(
-                                        &q_w_2,
-                                        [((q_i_6 as i64))],
-                                        q_w_2__s,
-                                    )
-                                }
-                            }));
-                }
-                {
-                    let __x = q_acc_5;
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_y_1,
-                            [(__p0 as i64), (__p1 as i64)],
-                            q_y_1__s,
-                            __x,
-                        )
-                    }
-                };
             }
         }
         ::core::result::Result::Ok(())
@@ -223,32 +168,40 @@ mod __q_blur_rows_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("blur_rows_2", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_w_2, q_w_2__n, q_w_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_w_2 = __args.view_as::<f32>(2usize, 1usize)?;
         let q_n_3: i32 = __args.scalar(3usize)?;
         let __e = Env(q_x_0, q_y_1, q_w_2, q_n_3);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[-(-(q_n_3 as i64))],
-                &[
-                    q_x_0.dim(1usize) as i64
-                        - (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
-                    q_y_1.dim(1usize) as i64,
-                ],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (-(q_n_3 as i64)),
+                    (-1i64 + -(q_n_3 as i64) + (q_w_2.numel() as i64)),
+                    q_x_0.dim(1usize),
+                ),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_y_1.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }

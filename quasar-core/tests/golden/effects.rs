@@ -133,22 +133,25 @@ mod __q_through_call_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("through_call_2", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
-            &[q_x_0.dim(0usize) as i64],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
+            &[__qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize))],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -238,23 +241,26 @@ mod __q_through_value_3 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("through_value_3", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let q_f_2: __QFn0 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_f_2.clone());
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
-            &[q_x_0.dim(0usize) as i64],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
+            &[__qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize))],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }

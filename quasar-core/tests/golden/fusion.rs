@@ -1054,41 +1054,50 @@ mod __q_scaled_sum_1_loop8_7 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("scaled_sum_1_loop8_7", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_x_1, q_x_1__n, q_x_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_x_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let q_b_2: f32 = __args.scalar(2usize)?;
-        let (q_y_3, q_y_3__n, q_y_3__s) = __args.view_geom::<f32, 2usize>(3usize)?;
-        let (q_fused_4, q_fused_4__n, q_fused_4__s) = __args
-            .view_geom::<f32, 2usize>(4usize)?;
+        let q_y_3 = __args.view_as::<f32>(3usize, 2usize)?;
+        let q_fused_4 = __args.view_as::<f32>(4usize, 2usize)?;
         let __e = Env(q_a_0, q_x_1, q_b_2, q_y_3, q_fused_4);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(
-                __p0,
-                (0i64),
-                (0i64),
-                q_fused_4.dim(0usize),
-            ) && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_1.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_3.dim(0usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[],
-                &[
-                    q_fused_4.dim(1usize) as i64,
-                    q_a_0.dim(1usize) as i64,
-                    q_x_1.dim(1usize) as i64,
-                    q_y_3.dim(1usize) as i64,
-                ],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_4.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_4.dim(1usize),
+                ),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_a_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_a_0.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_x_1.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_3.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_y_3.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -1155,11 +1164,6 @@ mod __q_gamma_2_loop12_8 {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
-        rows::<true>(__ctx, __e, __q)
-    }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn rows_avx512(__ctx: &__Ctx, __e: &Env, __q: [usize; 4usize]) -> __Res {
         rows::<true>(__ctx, __e, __q)
     }
     #[inline(never)]
@@ -1255,92 +1259,55 @@ mod __q_gamma_2_loop12_8 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("gamma_2_loop12_8", 3usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 3usize>(0usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 3usize)?;
         let q_value_1: f32 = __args.scalar(1usize)?;
-        let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
-            .view_geom::<f32, 3usize>(2usize)?;
+        let q_fused_2 = __args.view_as::<f32>(2usize, 3usize)?;
         let __e = Env(q_x_0, q_value_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<
-            Rows,
-        >(rows::<false>, rows_avx2, rows_avx512);
-        #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows::<false>;
-        if q_x_0.dim(1usize) == __ctx.dims()[1usize]
-            && q_x_0.dim(2usize) == __ctx.dims()[2usize]
-            && q_fused_2.dim(1usize) == __ctx.dims()[1usize]
-            && q_fused_2.dim(2usize) == __ctx.dims()[2usize]
-            && __ctx.range(1usize) == (0..__ctx.dims()[1usize])
-            && __ctx.range(2usize) == (0..__ctx.dims()[2usize])
-        {
-            let __s1: i64 = 1i64 * (__ctx.dims()[2usize] as i64);
-            let __run: usize = __ctx.dims()[1] * (__s1 as usize);
-            let (__jlo, __jhi) = (
-                [],
-                [(q_fused_2.dim(1) as i64) * __s1, (q_x_0.dim(1) as i64) * __s1],
-            );
-            for __p0 in __ctx.range(0) {
-                __qrt::qstd::rt::split_row(
-                    0..__run,
-                    &__jlo,
-                    &__jhi,
-                    __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_fused_2.dim(0))
-                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0)),
-                    &mut |__jlo, __jhi| {
-                        for __j in __jlo..__jhi {
-                            let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
-                                2usize,
-                            >(__j, &__ctx.dims()[1..]);
-                            thread(__ctx, &__e, [__p0, __p1, __p2, __p2 + 1])?;
-                        }
-                        ::core::result::Result::Ok(())
-                    },
-                    &mut |__lo, __hi| unsafe {
-                        __rows(__ctx, &__e, [__p0, 0usize, __lo, __hi])
-                    },
-                )?;
-            }
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
         } else {
-            for __p0 in __ctx.range(0usize) {
-                for __p1 in __ctx.range(1usize) {
-                    let __r = __ctx.range(2usize);
-                    let __ok = __qrt::qstd::rt::inside(
-                        __p0,
-                        (0i64),
-                        (0i64),
-                        q_fused_2.dim(0usize),
-                    )
-                        && __qrt::qstd::rt::inside(
-                            __p1,
-                            (0i64),
-                            (0i64),
-                            q_fused_2.dim(1usize),
-                        )
-                        && __qrt::qstd::rt::inside(
-                            __p0,
-                            (0i64),
-                            (0i64),
-                            q_x_0.dim(0usize),
-                        )
-                        && __qrt::qstd::rt::inside(
-                            __p1,
-                            (0i64),
-                            (0i64),
-                            q_x_0.dim(1usize),
-                        );
-                    __qrt::qstd::rt::split_row(
-                        __r,
-                        &[],
-                        &[q_fused_2.dim(2usize) as i64, q_x_0.dim(2usize) as i64],
-                        __ok,
-                        &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
-                        &mut |__lo, __hi| unsafe {
-                            __rows(__ctx, &__e, [__p0, __p1, __lo, __hi])
-                        },
-                    )?;
-                }
-            }
-        }
+            (thread, false)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (__rows, __split): (Rows, bool) = (rows::<false>, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            3usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_2.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_2.dim(1usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    2usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_2.dim(2usize),
+                ),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_x_0.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_x_0.dim(2usize)),
+            ],
+            ::core::option::Option::Some(&[q_x_0.shape(), q_fused_2.shape()]),
+            &mut |__o, __lo, __hi| thread(
+                __ctx,
+                &__e,
+                [__o[0usize], __o[1usize], __lo, __hi],
+            ),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __o[1usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -1449,22 +1416,28 @@ mod __q_dot_3_loop16_9 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("dot_3_loop16_9", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
-            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1574,22 +1547,28 @@ mod __q_extremes_4_loop20_10 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("extremes_4_loop20_10", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
-            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1699,22 +1678,28 @@ mod __q_extremes_4_loop21_11 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("extremes_4_loop21_11", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
-            &[q_x_0.dim(0usize) as i64, q_y_1.dim(0usize) as i64],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }
@@ -1844,31 +1829,43 @@ mod __q_flipped_5_loop25_12 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("flipped_5_loop25_12", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_fused_1, q_fused_1__n, q_fused_1__s) = __args
-            .view_geom::<f32, 2usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_fused_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let __e = Env(q_x_0, q_fused_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(
-                __p0,
-                (0i64),
-                (0i64),
-                q_fused_1.dim(0usize),
-            ) && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(1usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[],
-                &[q_fused_1.dim(1usize) as i64, q_x_0.dim(0usize) as i64],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_1.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_1.dim(1usize),
+                ),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -1901,7 +1898,7 @@ mod __q_product_6_loop29_13 {
         let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
         let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
         if __hi.saturating_sub(__lo) < 32usize {
-            rest(__ctx, __e, [__p0, __lo, __hi])?;
+            thread(__ctx, __e, [__p0, __lo, __hi])?;
         } else {
             let mut __s = __lo;
             while __s < __hi {
@@ -1976,79 +1973,6 @@ mod __q_product_6_loop29_13 {
                     };
                 }
                 __s += 32usize;
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    #[inline(never)]
-    fn rest(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
-        let [__p0, __lo, __hi] = __q;
-        let Env(q_a_0, q_b_1, q_fused_2, ..) = *__e;
-        let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
-        let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
-        let (q_fused_2__n, q_fused_2__s) = q_fused_2.geom::<2usize>();
-        for __p1 in __lo..__hi {
-            let q_pos_5 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_dot_3: f32 = 0f32;
-            let mut q_k_4: i32 = 0i32;
-            '__thread: {
-                q_dot_3 = 0f32;
-                for __i in (0i32
-                    as i64)..((q_a_0.dim(1i32.max(0) as usize) as i32).wrapping_sub(1i32)
-                    as i64 + 1)
-                {
-                    q_k_4 = __i as i32;
-                    q_dot_3 = (q_dot_3
-                        + ({
-                            __qrt::qstd::rt::view_read(
-                                &q_a_0,
-                                (q_a_0__n, q_a_0__s),
-                                [
-                                    ({
-                                        let __a = q_pos_5;
-                                        let __i0: i64 = (0i32 as i64);
-                                        if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                            __a[0usize + (__i0 as usize) * 1usize]
-                                        } else {
-                                            0i32
-                                        }
-                                    } as i64),
-                                    (q_k_4 as i64),
-                                ],
-                                ("a", "fusion.q", 29u32, 5u32),
-                            )?
-                        }
-                            * {
-                                __qrt::qstd::rt::view_read(
-                                    &q_b_1,
-                                    (q_b_1__n, q_b_1__s),
-                                    [
-                                        (q_k_4 as i64),
-                                        ({
-                                            let __a = q_pos_5;
-                                            let __i0: i64 = (1i32 as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                0i32
-                                            }
-                                        } as i64),
-                                    ],
-                                    ("b", "fusion.q", 29u32, 5u32),
-                                )?
-                            }));
-                }
-                {
-                    let __x = q_dot_3;
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_fused_2,
-                            [(__p0 as i64), (__p1 as i64)],
-                            q_fused_2__s,
-                            __x,
-                        )
-                    }
-                };
             }
         }
         ::core::result::Result::Ok(())
@@ -2152,32 +2076,42 @@ mod __q_product_6_loop29_13 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("product_6_loop29_13", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_b_1, q_b_1__n, q_b_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_fused_2, q_fused_2__n, q_fused_2__s) = __args
-            .view_geom::<f32, 2usize>(2usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_b_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_fused_2 = __args.view_as::<f32>(2usize, 2usize)?;
         let __e = Env(q_a_0, q_b_1, q_fused_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(
-                __p0,
-                (0i64),
-                (0i64),
-                q_fused_2.dim(0usize),
-            );
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[],
-                &[q_fused_2.dim(1usize) as i64],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_2.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    1usize,
+                    (0i64),
+                    (0i64),
+                    q_fused_2.dim(1usize),
+                ),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }

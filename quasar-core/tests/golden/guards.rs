@@ -155,26 +155,13 @@ mod __q_reverse_tiles_2 {
     ) -> __qrt::run::Result<()> {
         block(__ctx, __args)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn block_avx512(
-        __ctx: &__qrt::run::BlockCtx<'_>,
-        __args: &__qrt::run::KernelArgs<'_>,
-    ) -> __qrt::run::Result<()> {
-        block(__ctx, __args)
-    }
     pub(super) fn run(
         __ctx: &__qrt::run::BlockCtx<'_>,
         __args: &__qrt::run::KernelArgs<'_>,
     ) -> __qrt::run::Result<()> {
         #[cfg(target_arch = "x86_64")]
-        {
-            if __qrt::qstd::rt::has_avx512() {
-                return unsafe { block_avx512(__ctx, __args) };
-            }
-            if __qrt::qstd::rt::has_avx2_fma() {
-                return unsafe { block_avx2(__ctx, __args) };
-            }
+        if __qrt::qstd::rt::has_avx2_fma() {
+            return unsafe { block_avx2(__ctx, __args) };
         }
         block(__ctx, __args)
     }

@@ -377,26 +377,33 @@ mod __q_box3_1_loop6_3 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("box3_1_loop6_3", 2usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let __e = Env(q_x_0, q_y_1);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(__p0, (-1i64), (1i64), q_x_0.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_y_1.dim(0usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[-(-1i64)],
-                &[q_x_0.dim(1usize) as i64 - (1i64), q_y_1.dim(1usize) as i64],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (-1i64), (1i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (-1i64), (1i64), q_x_0.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_y_1.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -513,31 +520,45 @@ mod __q_diff_from_2_loop21_4 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("diff_from_2_loop21_4", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
         let q_i_start_2: i32 = __args.scalar(2usize)?;
         let __e = Env(q_x_0, q_y_1, q_i_start_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
             &[
-                -((q_i_start_2 as i64)),
-                -((q_i_start_2 as i64)),
-                -(-1i64 + (q_i_start_2 as i64)),
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    ((q_i_start_2 as i64)),
+                    ((q_i_start_2 as i64)),
+                    q_y_1.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    ((q_i_start_2 as i64)),
+                    ((q_i_start_2 as i64)),
+                    q_x_0.dim(0usize),
+                ),
+                __qrt::qstd::rt::Reach::new(
+                    0usize,
+                    (-1i64 + (q_i_start_2 as i64)),
+                    (-1i64 + (q_i_start_2 as i64)),
+                    q_x_0.dim(0usize),
+                ),
             ],
-            &[
-                q_y_1.dim(0usize) as i64 - ((q_i_start_2 as i64)),
-                q_x_0.dim(0usize) as i64 - ((q_i_start_2 as i64)),
-                q_x_0.dim(0usize) as i64 - (-1i64 + (q_i_start_2 as i64)),
-            ],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         ::core::result::Result::Ok(())
     }

@@ -177,33 +177,37 @@ mod __q_blend_1 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("blend_1", 2usize)?;
-        let (q_a_0, q_a_0__n, q_a_0__s) = __args.view_geom::<f32, 2usize>(0usize)?;
-        let (q_b_1, q_b_1__n, q_b_1__s) = __args.view_geom::<f32, 2usize>(1usize)?;
-        let (q_out_2, q_out_2__n, q_out_2__s) = __args.view_geom::<f32, 2usize>(2usize)?;
+        let q_a_0 = __args.view_as::<f32>(0usize, 2usize)?;
+        let q_b_1 = __args.view_as::<f32>(1usize, 2usize)?;
+        let q_out_2 = __args.view_as::<f32>(2usize, 2usize)?;
         let q_w_3: f32 = __args.scalar(3usize)?;
         let __e = Env(q_a_0, q_b_1, q_out_2, q_w_3);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        for __p0 in __ctx.range(0usize) {
-            let __r = __ctx.range(1usize);
-            let __ok = __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_out_2.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_a_0.dim(0usize))
-                && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_b_1.dim(0usize));
-            __qrt::qstd::rt::split_row(
-                __r,
-                &[],
-                &[
-                    q_out_2.dim(1usize) as i64,
-                    q_a_0.dim(1usize) as i64,
-                    q_b_1.dim(1usize) as i64,
-                ],
-                __ok,
-                &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __lo, __hi]),
-                &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__p0, __lo, __hi]) },
-            )?;
-        }
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            2usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_out_2.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_out_2.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_a_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_a_0.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_b_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_b_1.dim(1usize)),
+            ],
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -379,106 +383,45 @@ mod __q_split_2 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("split_2", 3usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 3usize>(0usize)?;
-        let (q_lo_1, q_lo_1__n, q_lo_1__s) = __args.view_geom::<f32, 3usize>(1usize)?;
-        let (q_hi_2, q_hi_2__n, q_hi_2__s) = __args.view_geom::<f32, 3usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 3usize)?;
+        let q_lo_1 = __args.view_as::<f32>(1usize, 3usize)?;
+        let q_hi_2 = __args.view_as::<f32>(2usize, 3usize)?;
         let __e = Env(q_x_0, q_lo_1, q_hi_2);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
-        #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        if q_x_0.dim(1usize) == __ctx.dims()[1usize]
-            && q_x_0.dim(2usize) == __ctx.dims()[2usize]
-            && q_lo_1.dim(1usize) == __ctx.dims()[1usize]
-            && q_lo_1.dim(2usize) == __ctx.dims()[2usize]
-            && q_hi_2.dim(1usize) == __ctx.dims()[1usize]
-            && q_hi_2.dim(2usize) == __ctx.dims()[2usize]
-            && __ctx.range(1usize) == (0..__ctx.dims()[1usize])
-            && __ctx.range(2usize) == (0..__ctx.dims()[2usize])
-        {
-            let __s1: i64 = 1i64 * (__ctx.dims()[2usize] as i64);
-            let __run: usize = __ctx.dims()[1] * (__s1 as usize);
-            let (__jlo, __jhi) = (
-                [],
-                [
-                    (q_x_0.dim(1) as i64) * __s1,
-                    (q_lo_1.dim(1) as i64) * __s1,
-                    (q_hi_2.dim(1) as i64) * __s1,
-                ],
-            );
-            for __p0 in __ctx.range(0) {
-                __qrt::qstd::rt::split_row(
-                    0..__run,
-                    &__jlo,
-                    &__jhi,
-                    __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_x_0.dim(0))
-                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_lo_1.dim(0))
-                        && __qrt::qstd::rt::inside(__p0, (0i64), (0i64), q_hi_2.dim(0)),
-                    &mut |__jlo, __jhi| {
-                        for __j in __jlo..__jhi {
-                            let [__p1, __p2] = __qrt::qstd::rt::unflatten::<
-                                2usize,
-                            >(__j, &__ctx.dims()[1..]);
-                            thread(__ctx, &__e, [__p0, __p1, __p2, __p2 + 1])?;
-                        }
-                        ::core::result::Result::Ok(())
-                    },
-                    &mut |__lo, __hi| unsafe {
-                        __rows(__ctx, &__e, [__p0, 0usize, __lo, __hi])
-                    },
-                )?;
-            }
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
         } else {
-            for __p0 in __ctx.range(0usize) {
-                for __p1 in __ctx.range(1usize) {
-                    let __r = __ctx.range(2usize);
-                    let __ok = __qrt::qstd::rt::inside(
-                        __p0,
-                        (0i64),
-                        (0i64),
-                        q_x_0.dim(0usize),
-                    ) && __qrt::qstd::rt::inside(__p1, (0i64), (0i64), q_x_0.dim(1usize))
-                        && __qrt::qstd::rt::inside(
-                            __p0,
-                            (0i64),
-                            (0i64),
-                            q_lo_1.dim(0usize),
-                        )
-                        && __qrt::qstd::rt::inside(
-                            __p1,
-                            (0i64),
-                            (0i64),
-                            q_lo_1.dim(1usize),
-                        )
-                        && __qrt::qstd::rt::inside(
-                            __p0,
-                            (0i64),
-                            (0i64),
-                            q_hi_2.dim(0usize),
-                        )
-                        && __qrt::qstd::rt::inside(
-                            __p1,
-                            (0i64),
-                            (0i64),
-                            q_hi_2.dim(1usize),
-                        );
-                    __qrt::qstd::rt::split_row(
-                        __r,
-                        &[],
-                        &[
-                            q_x_0.dim(2usize) as i64,
-                            q_lo_1.dim(2usize) as i64,
-                            q_hi_2.dim(2usize) as i64,
-                        ],
-                        __ok,
-                        &mut |__lo, __hi| thread(__ctx, &__e, [__p0, __p1, __lo, __hi]),
-                        &mut |__lo, __hi| unsafe {
-                            __rows(__ctx, &__e, [__p0, __p1, __lo, __hi])
-                        },
-                    )?;
-                }
-            }
-        }
+            (thread, false)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            3usize,
+            __split,
+            &[
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_x_0.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_x_0.dim(2usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_lo_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_lo_1.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_lo_1.dim(2usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_hi_2.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_hi_2.dim(1usize)),
+                __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_hi_2.dim(2usize)),
+            ],
+            ::core::option::Option::Some(
+                &[q_x_0.shape(), q_lo_1.shape(), q_hi_2.shape()],
+            ),
+            &mut |__o, __lo, __hi| thread(
+                __ctx,
+                &__e,
+                [__o[0usize], __o[1usize], __lo, __hi],
+            ),
+            &mut |__o, __lo, __hi| unsafe {
+                __rows(__ctx, &__e, [__o[0usize], __o[1usize], __lo, __hi])
+            },
+        )?;
         ::core::result::Result::Ok(())
     }
 }
@@ -657,9 +600,9 @@ mod __q_accumulate_4 {
     }
     pub(super) fn run(__ctx: &__Ctx, __args: &__Args) -> __Res {
         __ctx.check_rank("accumulate_4", 1usize)?;
-        let (q_x_0, q_x_0__n, q_x_0__s) = __args.view_geom::<f32, 1usize>(0usize)?;
-        let (q_y_1, q_y_1__n, q_y_1__s) = __args.view_geom::<f32, 1usize>(1usize)?;
-        let (q_z_2, q_z_2__n, q_z_2__s) = __args.view_geom::<f32, 1usize>(2usize)?;
+        let q_x_0 = __args.view_as::<f32>(0usize, 1usize)?;
+        let q_y_1 = __args.view_as::<f32>(1usize, 1usize)?;
+        let q_z_2 = __args.view_as::<f32>(2usize, 1usize)?;
         let q_z_2__sh = q_z_2;
         let mut q_z_2__buf = __qrt::qstd::rt::private_buf(&q_z_2__sh, __ctx);
         let (q_z_2, q_z_2__pv) = __qrt::qstd::rt::private_view(
@@ -668,24 +611,25 @@ mod __q_accumulate_4 {
         )?;
         let __e = Env(q_x_0, q_y_1, q_z_2, q_z_2__pv);
         #[cfg(target_arch = "x86_64")]
-        let __rows = __qrt::qstd::rt::pick::<Rows>(rows, rows_avx2, rows_avx2);
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            (thread, false)
+        };
         #[cfg(not(target_arch = "x86_64"))]
-        let __rows: Rows = rows;
-        let __r = __ctx.range(0usize);
-        let __ok = true;
-        __qrt::qstd::rt::split_row(
-            __r,
-            &[],
+        let (__rows, __split): (Rows, bool) = (rows, true);
+        __qrt::qstd::rt::block_rows(
+            __ctx,
+            1usize,
+            __split,
             &[
-                q_y_1.dim(0usize) as i64,
-                q_x_0.dim(0usize) as i64,
-                q_y_1.dim(0usize) as i64,
-                q_z_2.dim(0usize) as i64,
-                q_y_1.dim(0usize) as i64,
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_1.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_x_0.dim(0usize)),
+                __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_z_2.dim(0usize)),
             ],
-            __ok,
-            &mut |__lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
-            &mut |__lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
+            ::core::option::Option::None,
+            &mut |__o, __lo, __hi| thread(__ctx, &__e, [__lo, __hi]),
+            &mut |__o, __lo, __hi| unsafe { __rows(__ctx, &__e, [__lo, __hi]) },
         )?;
         __qrt::qstd::rt::private_merge(&q_z_2__buf, &q_z_2__sh);
         ::core::result::Result::Ok(())

@@ -1,5 +1,5 @@
-//! CPU kernels: feature detection (their hot loops are compiled for baseline x86-64, AVX2+FMA
-//! and AVX-512, dispatched at run time), the split of a row into border and interior, and the
+//! CPU kernels: feature detection (their hot loops are compiled for AVX2+FMA and, where needed,
+//! baseline x86-64, dispatched at run time), the split of a row into border and interior, and the
 //! lanes of kernel outputs in a row's hot loop.
 
 use quasar_runtime::{Reduce, Reducible, Result};
@@ -25,36 +25,11 @@ pub fn has_avx2_fma() -> bool {
     }
 }
 
-/// Whether this CPU runs the AVX-512 version of generated kernels (F, BW, DQ and VL, with AVX2
-/// and FMA; checked once, cached). `QUASAR_NO_AVX512` turns it off, `QUASAR_NO_AVX2` too.
-#[inline(never)]
-pub fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::sync::OnceLock;
-        static DETECTED: OnceLock<bool> = OnceLock::new();
-        *DETECTED.get_or_init(|| {
-            has_avx2_fma()
-                && std::env::var_os("QUASAR_NO_AVX512").is_none()
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// The version of a kernel's hot loop that this CPU runs: `avx512`, `avx2` (AVX2+FMA) or
-/// `base` (`QUASAR_NO_AVX512`, `QUASAR_NO_AVX2` turn the wider ones off).
+/// The version of a kernel's hot loop that this CPU runs: `avx2` (AVX2+FMA) or `base`
+/// (`QUASAR_NO_AVX2` turns the wider one off).
 #[inline]
-pub fn pick<T>(base: T, avx2: T, avx512: T) -> T {
-    if has_avx512() {
-        avx512
-    } else if has_avx2_fma() {
+pub fn pick<T>(base: T, avx2: T) -> T {
+    if has_avx2_fma() {
         avx2
     } else {
         base

@@ -8,7 +8,8 @@
 //! | [`index`] | slicing `A[:, 1]`, `A[0..2, [1, 3]]` and slice assignment; range values `0..9`, `0..0.1..1` |
 //! | [`concat`](mod@concat) | matrix literals with array parts: [`cat`], [`stack_rows`] |
 //! | [`show`] | `print` and `error` messages: [`Show`], [`print_line`], [`format_parts`] |
-//! | [`cpu`] | CPU kernels: [`has_avx2_fma`], [`has_avx512`], [`pick`], [`inside`], [`split_row`], [`unflatten`], [`lanes`], [`Lanes`] |
+//! | [`cpu`] | CPU kernels: [`has_avx2_fma`], [`pick`], [`inside`], [`split_row`], [`unflatten`], [`lanes`], [`Lanes`] |
+//! | [`rows`] | the loops over a CPU block's rows, split into interior and border: [`block_rows`], [`Reach`] |
 //! | [`fixed`] | fixed-size vectors `[T; N]` (`vec3`, `ivec2`): [`map`], [`zip`], [`dot`], … |
 //!
 //! Nothing here panics on user input: failures are [`quasar_runtime::Error`]s.
@@ -19,6 +20,7 @@ pub mod cpu;
 pub mod fixed;
 pub mod index;
 pub mod private;
+pub mod rows;
 pub mod scalar;
 pub mod show;
 
@@ -30,12 +32,13 @@ pub use access::{
     periodize, set_elem, view_get, view_read, view_set, view_write, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
-pub use cpu::{has_avx2_fma, has_avx512, inside, lanes, pick, split_row, unflatten, Lanes};
+pub use cpu::{has_avx2_fma, inside, lanes, pick, split_row, unflatten, Lanes};
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, widen, zip, IndexInt};
 pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
 };
 pub use private::{acc_add, acc_sub, private_buf, private_merge, private_view};
+pub use rows::{block_rows, Reach, Segment};
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
     frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, pow_sel,

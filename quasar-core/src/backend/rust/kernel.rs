@@ -7,15 +7,16 @@
 //!   affine in `pos` (the partition of `transform::interior`); the interior copy has no boundary
 //!   handling for them.
 //! * Kernels with `syncthreads` or `shared` memory: [`super::barrier`].
-//! * On x86-64 the hot loop is compiled three times (baseline, AVX2+FMA, AVX-512) and
-//!   dispatched at run time; the border code once ([`super::versions`]).
+//! * On x86-64 the hot loop is compiled for AVX2+FMA where that pays and dispatched at run
+//!   time; the border code once, which CPUs without AVX2+FMA run over whole rows
+//!   ([`super::versions`]). The loops over the rows are `qstd::rt::block_rows`.
 
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::versions::{self, EnvField};
 use super::{unsupported, GResult, Gen};
 use crate::analysis::lockstep::Lockstep;
-use crate::ir::partition::{Bound, Term};
+use crate::ir::partition::{Bound, RegionBound, Term};
 use crate::ir::{
     AssignOp, Block, Expr, FunctionId, LocalId, LocalRole, PlaceKind, Special, StmtKind,
 };
@@ -86,6 +87,8 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     // border functions (`versions`).
     let mut prologue = Vec::new();
     let mut env = Vec::new();
+    // The whole block function per version (barriers, or no position), else `rows`/`thread`.
+    let whole_block = block_sensitive || rank.unwrap_or(0) == 0;
     for (i, &l) in slots.iter().enumerate() {
         let r = fg.local_repr_checked(l)?;
         let n = fg.names[l.0 as usize].clone();
@@ -101,7 +104,12 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
                         fg.geom.insert(l, r);
                         let nn = format_ident!("{}__n", n);
                         let ss = format_ident!("{}__s", n);
-                        quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
+                        if whole_block {
+                            quote!(let (#n, #nn, #ss) = __args.view_geom::<#et, #r>(#i)?;)
+                        } else {
+                            // The row and border functions read them from the view.
+                            quote!(let #n = __args.view_as::<#et>(#i, #r)?;)
+                        }
                     }
                     None => quote!(let #n = __args.view::<#et>(#i)?;),
                 }
@@ -136,7 +144,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
     let prologue = quote!(#check_rank #(#prologue)*);
 
-    let code = if block_sensitive || d == 0 {
+    let code = if whole_block {
         let make_body = |fg: &mut FnGen, fused: bool| {
             fg.g.fused = fused;
             let body = if block_sensitive {
@@ -310,6 +318,9 @@ pub(super) struct RowCode {
     /// The hot loop in strips of positions run in lockstep ([`super::strip`]), when the kernel
     /// runs so (`analysis::lockstep`): the rest of a row runs `hot`.
     pub strip: Option<Strip>,
+    /// Whether the interior may run as flat rows (`Partition::flat`): `rows` then gets flat
+    /// indices, which the border code does not take.
+    pub flat: bool,
 }
 
 /// The code of one strip of a row and its copy for CPUs with FMA when that differs (as
@@ -438,9 +449,12 @@ fn row_code(
         Ok(quote!(#sp #locals '__thread: { #body }))
     };
     let last = d - 1;
-    let plast = format_ident!("__p{}", last);
-    let ps: Vec<Ident> = (0..d).map(|k| format_ident!("__p{}", k)).collect();
-    let outer: Vec<TokenStream> = ps[..last].iter().map(|p| quote!(#p)).collect();
+    let outer: Vec<TokenStream> = (0..last)
+        .map(|k| {
+            let p = format_ident!("__p{}", k);
+            quote!(#p)
+        })
+        .collect();
     let rows = |outer: &[TokenStream], lo: TokenStream, hi: TokenStream| {
         // SAFETY (generated): `__rows` is a version this CPU supports (checked when chosen).
         quote!(unsafe { __rows(__ctx, &__e, [#(#outer,)* #lo, #hi]) })
@@ -481,72 +495,69 @@ fn row_code(
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip });
+        let flat = false;
+        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip, flat });
     }
     let border = thread(fg, false, false)?;
-    // The border threads of a segment `[__lo, __hi)` of the row.
-    let segment = quote!(thread(__ctx, &__e, [#(#outer,)* __lo, __hi]));
-    // (`split_row` clips them to the row.)
-    let (mut lo, mut hi, mut row_ok) = (Vec::new(), Vec::new(), Vec::new());
+    // The reach of the reads (evaluated here, per launch) and the two segment functions; the
+    // loops over the rows and their split are `block_rows`, compiled once in quasar-std.
     let rt = fg.g.rt.clone();
-    for c in &facts.region {
+    let reach = merged_reach(&facts.region).into_iter().map(|c| {
         let v = &fg.names[c.base.0 as usize];
-        let ad = c.array_dim;
-        let (clo, chi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
-        if c.launch_dim == last {
-            // A constant offset `>= 0` bounds nothing below the row's start.
-            if !non_negative(&c.lo) {
-                lo.push(quote!(-#clo));
+        let (dim, ad) = (c.launch_dim, c.array_dim);
+        let (lo, hi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
+        quote!(#rt::qstd::rt::Reach::new(#dim, #lo, #hi, #v.dim(#ad)))
+    });
+    let flat = if facts.flat {
+        let mut bases: Vec<LocalId> = facts.region.iter().map(|c| c.base).collect();
+        bases.sort_by_key(|b| b.0);
+        bases.dedup();
+        let shapes = bases.iter().map(|b| {
+            let v = &fg.names[b.0 as usize];
+            quote!(#v.shape())
+        });
+        quote!(::core::option::Option::Some(&[#(#shapes),*]))
+    } else {
+        quote!(::core::option::Option::None)
+    };
+    let o: Vec<TokenStream> = (0..last).map(|k| quote!(__o[#k])).collect();
+    let segment = quote!(thread(__ctx, &__e, [#(#o,)* __lo, __hi]));
+    let run = rows(&o, quote!(__lo), quote!(__hi));
+    let loops = quote! {
+        #rt::qstd::rt::block_rows(
+            __ctx, #d, __split, &[#(#reach),*], #flat,
+            &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
+        )?;
+    };
+    let (border, flat) = (Some(border), facts.flat);
+    Ok(RowCode { loops, border, hot, hot_fma, outputs, lanes, strip, flat })
+}
+
+/// The partition's constraints with those of one array dimension and launch dimension whose
+/// bounds are constants merged into one (the widest): `x[pos]` and `x[pos + [dy, dx, 0]]`
+/// give one reach `[-1, 1]`, not two.
+fn merged_reach(region: &[RegionBound]) -> Vec<RegionBound> {
+    let mut out: Vec<RegionBound> = Vec::new();
+    for c in region {
+        let constant = |b: &Bound| b.terms.is_empty();
+        let same = out.iter_mut().find(|o| {
+            (o.base, o.array_dim, o.launch_dim) == (c.base, c.array_dim, c.launch_dim)
+                && [&o.lo, &o.hi, &c.lo, &c.hi].into_iter().all(constant)
+        });
+        match same {
+            Some(o) => {
+                o.lo.c = o.lo.c.min(c.lo.c);
+                o.hi.c = o.hi.c.max(c.hi.c);
             }
-            hi.push(extent_minus(quote!(#v.dim(#ad)), &c.hi, &chi));
-        } else {
-            let p = format_ident!("__p{}", c.launch_dim);
-            row_ok.push(quote!(#rt::qstd::rt::inside(#p, #clo, #chi, #v.dim(#ad))));
+            None => out.push(c.clone()),
         }
     }
-    if row_ok.is_empty() {
-        row_ok.push(quote!(true));
-    }
-    let run = rows(&outer, quote!(__lo), quote!(__hi));
-    let code = nest(quote! {
-        let __r = __ctx.range(#last);
-        let __ok = #(#row_ok)&&*;
-        #rt::qstd::rt::split_row(
-            __r, &[#(#lo),*], &[#(#hi),*], __ok,
-            &mut |__lo, __hi| #segment, &mut |__lo, __hi| #run,
-        )?;
-    });
-    let loops = if facts.flat {
-        // The interior of a flat row: `__p1 = … = 0` and the flat index as `__p{last}`.
-        let mut flat_outer = vec![quote!(__p0)];
-        flat_outer.extend((1..last).map(|_| quote!(0usize)));
-        let run = rows(&flat_outer, quote!(__lo), quote!(__hi));
-        // A flat segment's threads one at a time, at the positions `unflatten` gives.
-        let one = quote!(thread(__ctx, &__e, [#(#ps,)* #plast + 1]));
-        super::collapse::flat_loop(fg, d, &facts, &run, &one, code)
-    } else {
-        code
-    };
-    Ok(RowCode { loops, border: Some(border), hot, hot_fma, outputs, lanes, strip })
-}
-
-/// `extent as i64 - hi` (the bound `hi` as tokens `t`), without subtracting a zero.
-pub(super) fn extent_minus(extent: TokenStream, hi: &Bound, t: &TokenStream) -> TokenStream {
-    if hi.terms.is_empty() && hi.c == 0 {
-        quote!(#extent as i64)
-    } else {
-        quote!(#extent as i64 - #t)
-    }
-}
-
-/// Whether a partition bound is a constant `>= 0`.
-pub(super) fn non_negative(b: &Bound) -> bool {
-    b.terms.is_empty() && b.c >= 0
+    out
 }
 
 /// A partition bound as an `i64` expression of the block function, where `names` are the
 /// locals' Rust names (arguments are bound before the position loops).
-pub(super) fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
+fn bound_tokens(b: &Bound, names: &[Ident]) -> TokenStream {
     let c = b.c;
     let mut parts: Vec<TokenStream> = Vec::new();
     if c != 0 || b.terms.is_empty() {

@@ -21,7 +21,6 @@ mod builtins;
 mod call;
 mod class_fields;
 mod classes;
-mod collapse;
 mod components;
 mod control;
 mod dynamic;

@@ -40,7 +40,7 @@ fn kernels_without_fusable_math_have_one_block_function() {
          endfunction",
     );
     assert!(!code.contains("__F"), "{code}");
-    // It vectorises without math routines: baseline and AVX2+FMA, no AVX-512 copy.
+    // It vectorises: an AVX2+FMA copy (no AVX-512 copy is ever compiled).
     assert!(code.contains("unsafe fn rows_avx2"), "the AVX2 copy: {code}");
     assert!(!code.contains("avx512"), "no AVX-512 copy: {code}");
 }
@@ -69,6 +69,10 @@ fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
     assert_eq!(code.matches("target_feature").count(), 1, "{code}");
     assert!(code.contains("unsafe fn rows_avx2"), "{code}");
     assert!(!code.contains("rows_avx512"), "{code}");
+    // No baseline copy of the hot loop on x86-64: CPUs without AVX2+FMA run the border code
+    // over whole rows (`__split` false); other targets compile `rows` itself.
+    assert!(code.contains("} else { (thread , false) }"), "{code}");
+    assert!(code.contains("# [cfg (not (target_arch = \"x86_64\"))] let (__rows , __split) : (Rows , bool) = (rows , true) ;"), "{code}");
 }
 
 #[test]
@@ -99,13 +103,12 @@ fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
     // A float carried by a `while` loop (no strips: a branch per position): scalar code in
     // every version, so one.
     assert!(!taps.contains("target_feature") && !taps.contains("pick"), "{taps}");
-    assert!(taps.contains("let __rows : Rows = rows ;"), "{taps}");
-    // Fusable math (`pow`): AVX2+FMA and AVX-512, picked at run time.
-    assert!(gam.contains("unsafe fn rows_avx2") && gam.contains("unsafe fn rows_avx512"), "{gam}");
-    assert!(
-        gam.contains("pick :: < Rows > (rows :: < false > , rows_avx2 , rows_avx512)"),
-        "{gam}"
-    );
+    assert!(taps.contains("let (__rows , __split) : (Rows , bool) = (rows , true) ;"), "{taps}");
+    // Fusable math (`pow`): the AVX2+FMA copy calls the fused routines (`rows::<true>`),
+    // picked at run time; no AVX-512 copy.
+    assert!(gam.contains("unsafe fn rows_avx2") && !gam.contains("avx512"), "{gam}");
+    assert!(gam.contains("rows :: < true > (__ctx , __e , __q)"), "{gam}");
+    assert!(gam.contains("(rows_avx2 , true)") && gam.contains("(thread , false)"), "{gam}");
 }
 
 #[test]
@@ -122,7 +125,7 @@ fn tap_loops_run_in_strips_of_positions_in_lockstep() {
              parallel_do(size(x), x, y, w, taps)
          endfunction",
     );
-    let rows = &code[code.find("fn rows").unwrap()..code.find("fn rest").unwrap()];
+    let rows = &code[code.find("fn rows").unwrap()..code.find("fn rows_avx2").unwrap()];
     // Strips of 32 positions: the sum per lane, the tap loop's header once per strip, around
     // one loop over the lanes.
     assert!(rows.contains("let __p1 = __s . min (__hi - 32usize) ;"), "{rows}");
@@ -130,14 +133,13 @@ fn tap_loops_run_in_strips_of_positions_in_lockstep() {
     let taps = &rows[rows.find("for __i in").unwrap()..];
     assert!(taps.contains("q_i_5 = __i as i32 ; for __l in 0 .. 32usize"), "{rows}");
     assert!(rows.contains("let __p1 = __p1 + __l ;"), "{rows}");
-    // A segment shorter than a strip, one position at a time, compiled once; the strips
-    // vectorise, so they get the AVX2 copy.
+    // A segment shorter than a strip runs the border code (compiled anyway), so there is no
+    // `rest` function; the strips vectorise, so they get the AVX2 copy.
     assert!(
-        rows.contains("if __hi . saturating_sub (__lo) < 32usize { rest (__ctx , __e , [__p0 , __lo , __hi]) ?"),
+        rows.contains("if __hi . saturating_sub (__lo) < 32usize { thread (__ctx , __e , [__p0 , __lo , __hi]) ?"),
         "{rows}"
     );
-    assert_eq!(code.matches("fn rest").count(), 1, "{code}");
-    assert!(code.contains("# [inline (never)] fn rest"), "{code}");
+    assert!(!code.contains("fn rest"), "{code}");
     assert!(code.contains("unsafe fn rows_avx2") && !code.contains("avx512"), "{code}");
 }
 
@@ -151,7 +153,7 @@ fn pointwise_kernels_over_cubes_get_a_flat_loop() {
              parallel_do(size(x), x, y, p)
          endfunction",
     );
-    assert!(flat.contains("__run"), "{flat}");
+    assert!(flat.contains("Option :: Some (& [q_x_0 . shape () , q_y_1 . shape ()])"), "{flat}");
     // `pos[2]` used on its own: the channel matters, no flat loop.
     let not_flat = rust_of(
         "function [] = __kernel__ q(x : cube, y : cube, pos : ivec3)
@@ -161,7 +163,7 @@ fn pointwise_kernels_over_cubes_get_a_flat_loop() {
              parallel_do(size(x), x, y, q)
          endfunction",
     );
-    assert!(!not_flat.contains("__run"), "{not_flat}");
+    assert!(not_flat.contains(":: core :: option :: Option :: None"), "{not_flat}");
 }
 
 #[test]

@@ -5,15 +5,20 @@
 //! loops pay for the copies, and each copy costs the user's crate compile time (issue 19): a
 //! kernel without barriers keeps its arguments in an `Env`, runs the hot loop of each row
 //! through `rows` (the interior, or the whole row when the kernel has no interior path), one
-//! function per version ([`Copies`]: AVX2+FMA for a loop that vectorises, AVX-512 as well only
-//! when it calls math routines that fuse), and the border segments of a row through one
-//! `thread` function compiled once, for baseline x86-64 (the border is a sliver of the
-//! positions). A hot loop that cannot vectorise (`analysis::vectorise`: a run-time-length loop
-//! summing floats per position, as a separable blur's taps) and calls no fusable math gets no
-//! copies at all: every version would run the same scalar code, unless the kernel runs in
-//! strips (`analysis::lockstep`, [`super::strip`]): `rows` then runs strips of positions in
-//! lockstep, which vectorise, and a segment of a row shorter than a strip in one `rest`
-//! function compiled once.
+//! function per version ([`Copies`]: AVX2+FMA for a loop that vectorises or calls math routines
+//! that fuse), and the border segments of a row through one `thread` function compiled once,
+//! for baseline x86-64 (the border is a sliver of the positions). A hot loop with an AVX2+FMA
+//! copy has no baseline x86-64 one: CPUs without AVX2+FMA (x86-64 before 2013) run `thread`
+//! over whole rows, correct and slower. A hot loop that cannot vectorise
+//! (`analysis::vectorise`: a run-time-length loop summing floats per position, as a separable
+//! blur's taps) and calls no fusable math gets no copies at all: every version would run the
+//! same scalar code, unless the kernel runs in strips (`analysis::lockstep`,
+//! [`super::strip`]): `rows` then runs strips of positions in lockstep, which vectorise, and a
+//! segment of a row shorter than a strip through the border code (or, for a kernel without
+//! one, a `rest` function compiled once). No copy is
+//! compiled for AVX-512: it measured 11% of the LLVM time of a library of kernels for loops
+//! that are bound by memory bandwidth on image-sized arrays (issue 19); AVX-512 CPUs run the
+//! AVX2+FMA copy.
 //! Kernels with barriers or without a position compile their whole block function per version.
 
 use super::kernel::RowCode;
@@ -59,22 +64,19 @@ fn unpack(env: &[EnvField]) -> TokenStream {
 pub(super) enum Copies {
     /// None: the loop cannot vectorise and calls no fusable math.
     None,
-    /// AVX2+FMA (which CPUs with AVX-512 run too): a loop that vectorises without math
-    /// routines, whose 256-bit vectors already keep up with memory.
+    /// AVX2+FMA (which CPUs with AVX-512 run too): a loop that vectorises, or calls math
+    /// routines that fuse (`pow`, with FMA).
     Avx2,
-    /// AVX2+FMA and AVX-512: a loop calling math routines that fuse (`pow`), whose polynomials
-    /// run on twice the lanes with 512-bit vectors.
-    Avx2Avx512,
 }
 
 impl Copies {
     /// The copies for a hot loop that `vectorises` (`analysis::vectorise`) and calls fusable
     /// math or not.
     pub fn of(vectorises: bool, fused_math: bool) -> Copies {
-        match (fused_math, vectorises) {
-            (true, _) => Copies::Avx2Avx512,
-            (false, true) => Copies::Avx2,
-            (false, false) => Copies::None,
+        if fused_math || vectorises {
+            Copies::Avx2
+        } else {
+            Copies::None
         }
     }
 }
@@ -150,14 +152,40 @@ pub(super) fn rows(
         Some(strip) => {
             let body = strip.body_fma.as_ref().unwrap_or(&strip.body);
             let l = super::strip::LANES;
-            let (rest, rest_name) = if generic {
-                (quote!(rest::<__F>), quote!(rest<const __F: bool>))
-            } else {
-                (quote!(rest), quote!(rest))
+            // A segment shorter than a strip: the border code when the kernel has one (it
+            // handles every position, and is compiled anyway; flat rows' indices are turned
+            // back into positions for it), else `rest`.
+            let (short, rest_name) = match (&code.border, generic) {
+                (Some(_), _) if code.flat => {
+                    // `rows` gets `[p0, 0, …, j]` with `j` flat along dimensions 1.. (flat
+                    // rows) or the positions themselves: the flat index covers both.
+                    let n = d - 1;
+                    let ps: Vec<Ident> = (1..d).map(|k| format_ident!("__p{}", k)).collect();
+                    let base = (1..last).map(|k| {
+                        let p = &ps[k - 1];
+                        quote!(#p * __ctx.dims()[#k + 1..].iter().product::<usize>() +)
+                    });
+                    let code = quote! {
+                        for __j in __lo..__hi {
+                            let [#(#ps),*] = #rt::qstd::rt::unflatten::<#n>(
+                                #(#base)* __j, &__ctx.dims()[1..]);
+                            thread(__ctx, __e, [__p0, #(#ps,)* #plast + 1])?;
+                        }
+                    };
+                    (code, None)
+                }
+                (Some(_), _) => (quote!(thread(__ctx, __e, [#(#outer,)* __lo, __hi])?;), None),
+                (None, true) => (
+                    quote!(rest::<__F>(__ctx, __e, [#(#outer,)* __lo, __hi])?;),
+                    Some(quote!(rest<const __F: bool>)),
+                ),
+                (None, false) => {
+                    (quote!(rest(__ctx, __e, [#(#outer,)* __lo, __hi])?;), Some(quote!(rest)))
+                }
             };
             let lp = quote! {
                 if __hi.saturating_sub(__lo) < #l {
-                    #rest(__ctx, __e, [#(#outer,)* __lo, __hi])?;
+                    #short
                 } else {
                     let mut __s = __lo;
                     while __s < __hi {
@@ -168,8 +196,8 @@ pub(super) fn rows(
                 }
             };
             let strips = segment_fn(quote!(#[inline(always)]), &rows_name, &lp, &none, &none);
-            let rest_fn =
-                segment_fn(quote!(#[inline(never)]), &rest_name, &plain(hot), open, close);
+            let rest_fn = rest_name
+                .map(|name| segment_fn(quote!(#[inline(never)]), &name, &plain(hot), open, close));
             quote!(#strips #rest_fn)
         }
         None => row_fn(&rows_name, hot),
@@ -204,29 +232,32 @@ pub(super) fn rows(
         #[target_feature(enable = "avx2,fma")]
         unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
     };
-    // The copies, and the one a CPU with AVX-512 runs.
-    let (versions, widest) = match copies {
-        Copies::None => (quote!(), None),
-        Copies::Avx2 => (avx2, Some(quote!(rows_avx2))),
-        Copies::Avx2Avx512 => (
-            quote! {
-                #avx2
-                // 512-bit vectors: twice the lanes of AVX2 for the math routines' polynomials.
-                #[cfg(target_arch = "x86_64")]
-                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-                unsafe fn rows_avx512(#params) -> #res { #fused(#args) }
-            },
-            Some(quote!(rows_avx512)),
-        ),
+    let (versions, wide) = match copies {
+        Copies::None => (quote!(), false),
+        Copies::Avx2 => (avx2, true),
     };
-    let pick = match widest {
-        Some(w) => quote! {
+    // `__rows` and whether the rows are split into interior and border (`block_rows`).
+    let pick = match (wide, &thread_fn) {
+        // Baseline x86-64 gets no copy of a hot loop that has a wider one: CPUs without
+        // AVX2+FMA run the border code, which handles every position, over whole rows.
+        (true, Some(_)) => quote! {
             #[cfg(target_arch = "x86_64")]
-            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2, #w);
+            let (__rows, __split): (Rows, bool) = if #rt::qstd::rt::has_avx2_fma() {
+                (rows_avx2, true)
+            } else {
+                (thread, false)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let (__rows, __split): (Rows, bool) = (#base, true);
+        },
+        (true, None) => quote! {
+            #[cfg(target_arch = "x86_64")]
+            let __rows = #rt::qstd::rt::pick::<Rows>(#base, rows_avx2);
             #[cfg(not(target_arch = "x86_64"))]
             let __rows: Rows = #base;
         },
-        None => quote!(let __rows: Rows = #base;),
+        (false, Some(_)) => quote!(let (__rows, __split): (Rows, bool) = (#base, true);),
+        (false, None) => quote!(let __rows: Rows = #base;),
     };
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
@@ -281,20 +312,11 @@ pub(super) fn whole_block(
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn block_avx2(#params) -> #res { #fused(__ctx, __args) }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-        unsafe fn block_avx512(#params) -> #res { #fused(__ctx, __args) }
         pub(super) fn run(#params) -> #res {
             #[cfg(target_arch = "x86_64")]
-            {
-                if #rt::qstd::rt::has_avx512() {
-                    // SAFETY: the CPU supports these AVX-512 subsets, AVX2 and FMA (checked).
-                    return unsafe { block_avx512(__ctx, __args) };
-                }
-                if #rt::qstd::rt::has_avx2_fma() {
-                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-                    return unsafe { block_avx2(__ctx, __args) };
-                }
+            if #rt::qstd::rt::has_avx2_fma() {
+                // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                return unsafe { block_avx2(__ctx, __args) };
             }
             #base(__ctx, __args)
         }

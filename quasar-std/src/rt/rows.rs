@@ -1,0 +1,293 @@
+//! The loops over a CPU block's rows for kernels with an interior path: which positions of a
+//! row run the kernel's interior code (its reads cannot leave the arrays) and which the border
+//! code, from the reach of the kernel's reads (`transform::interior`'s partition, evaluated
+//! at run time by the generated `run`).
+//!
+//! Compiled here once instead of in every kernel of the user's crate (issue 19): the generated
+//! code passes a table of [`Reach`]es and two closures.
+
+use super::cpu::{inside, split_row};
+use quasar_runtime::{BlockCtx, Result, Shape};
+
+/// How far a kernel's read reaches from the position along launch dimension `dim`: the
+/// position `p` is in the read's interior when `p + lo >= 0` and `p + hi < extent`, the
+/// extent of the array dimension it indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// The launch dimension (the component of `pos`).
+    pub dim: usize,
+    /// The smallest offset added to the position.
+    pub lo: i64,
+    /// The largest offset added to the position.
+    pub hi: i64,
+    /// The extent of the array dimension indexed.
+    pub extent: usize,
+}
+
+impl Reach {
+    /// The reach `[lo, hi]` along launch dimension `dim` into an array dimension of `extent`.
+    #[inline(always)]
+    pub const fn new(dim: usize, lo: i64, hi: i64, extent: usize) -> Reach {
+        Reach { dim, lo, hi, extent }
+    }
+}
+
+/// The code of a segment of a row: the outer positions (every launch dimension but the last)
+/// and the range `[lo, hi)` along the last.
+pub type Segment<'a> = &'a mut dyn FnMut(&[usize], usize, usize) -> Result<()>;
+
+/// The most launch dimensions.
+const MAX_RANK: usize = quasar_runtime::MAX_LAUNCH_DIMS;
+
+/// Runs the positions of block `ctx` of a `d`-dimensional launch: `interior` over the part of
+/// each row (along the last dimension) inside every [`Reach`], `border` over the rest.
+///
+/// `split` false runs `interior` over every whole row instead: the kernel's hot loop has no
+/// copy this CPU runs (only AVX2+FMA ones), and `interior` is then the border code, which
+/// handles every position.
+///
+/// `flat`, when given, holds the shapes of the arrays the reaches index, for kernels whose
+/// trailing dimensions can be run as one contiguous row (`Partition::flat`: offsets only along
+/// dimensions 0 and 1): when the shapes' trailing extents equal the launch's and the block
+/// spans them, each row `p0` is one flat run of `dims[1] * … * dims[d-1]` positions;
+/// `interior` then gets the outer positions `[p0, 0, …]` and flat indices, and `border` one
+/// position at a time (recovered from the flat index).
+#[inline(never)]
+pub fn block_rows(
+    ctx: &BlockCtx<'_>,
+    d: usize,
+    split: bool,
+    reach: &[Reach],
+    flat: Option<&[&Shape]>,
+    border: Segment<'_>,
+    interior: Segment<'_>,
+) -> Result<()> {
+    debug_assert!((1..=MAX_RANK).contains(&d));
+    let dims = &ctx.dims()[..d];
+    let reach = if split { reach } else { &[] };
+    if let Some(shapes) = flat.filter(|_| split) {
+        let spans =
+            |k: usize| shapes.iter().all(|s| s.dim(k) == dims[k]) && ctx.range(k) == (0..dims[k]);
+        if d >= 2 && (1..d).all(spans) {
+            return flat_rows(ctx, d, reach, border, interior);
+        }
+    }
+    let last = d - 1;
+    // The interior of every row along the last dimension (the same for all rows).
+    let los: Vec<i64> = reach.iter().filter(|r| r.dim == last).map(|r| -r.lo).collect();
+    let his: Vec<i64> =
+        reach.iter().filter(|r| r.dim == last).map(|r| r.extent as i64 - r.hi).collect();
+    let ranges: Vec<std::ops::Range<usize>> = (0..last).map(|k| ctx.range(k)).collect();
+    if ranges.iter().any(|r| r.is_empty()) {
+        return Ok(());
+    }
+    let mut p = [0usize; MAX_RANK];
+    for (k, r) in ranges.iter().enumerate() {
+        p[k] = r.start;
+    }
+    loop {
+        let outer = &p[..last];
+        let ok = reach
+            .iter()
+            .filter(|r| r.dim != last)
+            .all(|r| inside(outer[r.dim], r.lo, r.hi, r.extent));
+        split_row(
+            ctx.range(last),
+            &los,
+            &his,
+            ok,
+            &mut |lo, hi| border(outer, lo, hi),
+            &mut |lo, hi| interior(outer, lo, hi),
+        )?;
+        // The next row: an odometer over the outer dimensions, the last of them fastest.
+        let mut k = last;
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            p[k] += 1;
+            if p[k] < ranges[k].end {
+                break;
+            }
+            p[k] = ranges[k].start;
+        }
+    }
+}
+
+/// [`block_rows`] with each row `p0` one flat run of the trailing dimensions.
+fn flat_rows(
+    ctx: &BlockCtx<'_>,
+    d: usize,
+    reach: &[Reach],
+    border: Segment<'_>,
+    interior: Segment<'_>,
+) -> Result<()> {
+    let dims = &ctx.dims()[..d];
+    // A step along dimension 1 is a run of the dimensions after it.
+    let s1: usize = dims[2..].iter().product();
+    let run = dims[1] * s1;
+    let s1 = s1 as i64;
+    let los: Vec<i64> = reach.iter().filter(|r| r.dim == 1).map(|r| -r.lo * s1).collect();
+    let his: Vec<i64> =
+        reach.iter().filter(|r| r.dim == 1).map(|r| (r.extent as i64 - r.hi) * s1).collect();
+    let mut outer = [0usize; MAX_RANK];
+    for p0 in ctx.range(0) {
+        let ok = reach.iter().filter(|r| r.dim == 0).all(|r| inside(p0, r.lo, r.hi, r.extent));
+        split_row(
+            0..run,
+            &los,
+            &his,
+            ok,
+            &mut |lo, hi| {
+                // One border position at a time, at the position of flat index `j`.
+                for j in lo..hi {
+                    let mut rest = j;
+                    for k in (1..d).rev() {
+                        outer[k] = rest % dims[k];
+                        rest /= dims[k];
+                    }
+                    outer[0] = p0;
+                    border(&outer[..d - 1], outer[d - 1], outer[d - 1] + 1)?;
+                }
+                Ok(())
+            },
+            &mut |lo, hi| {
+                let mut row = [0usize; MAX_RANK];
+                row[0] = p0;
+                interior(&row[..d - 1], lo, hi)
+            },
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quasar_runtime::{launch_with, unchecked, Access, Arg, Array, Kernel, KernelArgs};
+
+    /// Set when the interior got a flat run (longer than the last dimension).
+    static FLAT_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    const BORDER: f32 = 1.0;
+    const INTERIOR: f32 = 10.0;
+
+    /// Adds `code` at every position `block_rows` hands to a segment, so that a position run
+    /// twice, or by both segments, shows. `flat` rows come as flat indices along dimension 1.
+    fn record(
+        ctx: &BlockCtx<'_>,
+        args: &KernelArgs<'_>,
+        split: bool,
+        reach: &[Reach],
+        flat: bool,
+    ) -> Result<()> {
+        let y = args.view::<f32>(0)?;
+        let d = ctx.dims().len();
+        let shape = *y.shape();
+        let mark = |p: &[usize], code: f32| {
+            let off: usize = (0..d).map(|k| p[k] * shape.stride(k)).sum();
+            // SAFETY: every position of the launch lies inside `y` (same shape).
+            unsafe { unchecked::write(&y, off, unchecked::read(&y, off) + code) };
+        };
+        let shapes = [&shape];
+        let flat = flat.then_some(&shapes[..]);
+        block_rows(
+            ctx,
+            d,
+            split,
+            reach,
+            flat,
+            &mut |o, lo, hi| {
+                for j in lo..hi {
+                    mark(&[o, &[j]].concat(), BORDER);
+                }
+                Ok(())
+            },
+            &mut |o, lo, hi| {
+                if hi > shape.dim(d - 1) {
+                    FLAT_SEEN.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                for j in lo..hi {
+                    let flat_row = flat.is_some()
+                        && (1..d).all(|k| {
+                            shape.dim(k) == ctx.dims()[k] && ctx.range(k) == (0..ctx.dims()[k])
+                        });
+                    // A flat row: `j` runs over dimensions 1.. (`o` is `[p0, 0, …]`).
+                    let p = if flat_row && d == 3 {
+                        vec![o[0], j / shape.dim(2), j % shape.dim(2)]
+                    } else {
+                        [o, &[j]].concat()
+                    };
+                    mark(&p, INTERIOR);
+                }
+                Ok(())
+            },
+        )
+    }
+
+    const REACH_2D: [Reach; 3] =
+        [Reach::new(0, -1, 1, 7), Reach::new(1, -2, 1, 9), Reach::new(1, 0, 0, 9)];
+    const REACH_3D: [Reach; 3] =
+        [Reach::new(0, -1, 1, 4), Reach::new(1, -1, 1, 5), Reach::new(2, 0, 0, 3)];
+
+    fn split_2d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record(ctx, args, true, &REACH_2D, false)
+    }
+    fn whole_2d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record(ctx, args, false, &REACH_2D, false)
+    }
+    fn flat_3d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record(ctx, args, true, &REACH_3D, true)
+    }
+    fn rows_3d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record(ctx, args, true, &REACH_3D, false)
+    }
+    static SPLIT_2D: Kernel = Kernel::new("split_2d", split_2d);
+    static WHOLE_2D: Kernel = Kernel::new("whole_2d", whole_2d);
+    static FLAT_3D: Kernel = Kernel::new("flat_3d", flat_3d);
+    static ROWS_3D: Kernel = Kernel::new("rows_3d", rows_3d);
+
+    /// What `kernel` marked at each position of a launch over `dims`.
+    fn marks(kernel: &'static Kernel, dims: &[usize]) -> Vec<f32> {
+        let y = Array::<f32>::zeros(dims).unwrap();
+        launch_with(kernel, dims, &[Arg::array(&y, Access::ReadWrite)]).unwrap();
+        y.to_vec().unwrap()
+    }
+
+    /// The expected mark: interior where every reach stays inside.
+    fn expected(dims: &[usize], reach: &[Reach]) -> Vec<f32> {
+        let n: usize = dims.iter().product();
+        (0..n)
+            .map(|mut i| {
+                let mut p = vec![0; dims.len()];
+                for k in (0..dims.len()).rev() {
+                    p[k] = i % dims[k];
+                    i /= dims[k];
+                }
+                let inside = reach.iter().all(|r| inside(p[r.dim], r.lo, r.hi, r.extent));
+                if inside {
+                    INTERIOR
+                } else {
+                    BORDER
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_position_runs_once_in_the_interior_or_the_border() {
+        assert_eq!(marks(&SPLIT_2D, &[7, 9]), expected(&[7, 9], &REACH_2D));
+        assert_eq!(marks(&ROWS_3D, &[4, 5, 3]), expected(&[4, 5, 3], &REACH_3D));
+        // Flat rows (the trailing extents equal the launch's): the same split.
+        assert_eq!(marks(&FLAT_3D, &[4, 5, 3]), expected(&[4, 5, 3], &REACH_3D));
+        assert!(FLAT_SEEN.load(std::sync::atomic::Ordering::Relaxed), "no flat row ran");
+        // Rows wider and narrower than the reach, and a one-row launch.
+        assert_eq!(marks(&SPLIT_2D, &[7, 2]), expected(&[7, 2], &REACH_2D));
+        assert_eq!(marks(&SPLIT_2D, &[1, 9]), expected(&[1, 9], &REACH_2D));
+    }
+
+    #[test]
+    fn without_a_split_the_interior_code_runs_every_whole_row() {
+        assert_eq!(marks(&WHOLE_2D, &[7, 9]), vec![INTERIOR; 63]);
+    }
+}
