@@ -87,3 +87,32 @@ fn a_mutable_class_argument_is_each_threads_copy() {
     let want: Vec<f32> = (0..n).map(|p| (base + p as i32) as f32 + extra).collect();
     assert_eq!(y, want);
 }
+
+#[test]
+fn components_of_vector_fields_of_elements_are_written_in_place_by_kernels() {
+    let t = 0.25f32;
+    for n in [1usize, 5, 40] {
+        let got = k::components_kernel_run(n as i32, t).unwrap().to_vec().unwrap();
+        let host = k::components_host(n as i32, t).unwrap().to_vec().unwrap();
+        let mut want = Vec::new();
+        for i in 0..n {
+            let f = i as f32;
+            let mut vel = [0.0, f, 0.0];
+            vel[i % 3] += 10.0;
+            if i == 0 {
+                // Every thread adds 1 to element 0.
+                vel[2] += n as f32;
+            }
+            let mut tip = [f, 1.0, 1.0 - f];
+            tip[(i + 1) % 3] += t;
+            want.extend([f, 2.0 * f + t, 0.0]);
+            want.extend(vel);
+            want.extend(tip);
+        }
+        for (c, (g, w)) in got.iter().zip(&want).enumerate() {
+            close(*g, *w, &format!("kernel, n = {n}, row {}, column {}", c / 9, c % 9));
+        }
+        assert_eq!(got.len(), want.len());
+        assert_eq!(host, got, "the host writes the same components, n = {n}");
+    }
+}

@@ -126,3 +126,69 @@ function y = offsets(n : int, base : int, extra : scalar)
   y = zeros(n)
   parallel_do(n, y, c, offset_kernel)
 endfunction
+
+% One component of a vector field of an array element written in place by kernel code, as
+% host code writes it (`components_host` is the same on the host): `=` stores the component,
+% `+=` updates it atomically (every thread adds to element 0), a component outside the vector
+% is not written, and a device function writes a component of a field after an `int` field.
+type rig : mutable class
+  n : int
+  tip : vec3
+endtype
+
+function [] = __device__ kick(rs : vec[rig], i : int, c : int, by : scalar)
+  rs[i].tip[c] += by
+endfunction
+
+function [] = __kernel__ components_kernel(ps : vec[particle], rs : vec[rig], t : scalar, pos : int)
+  ps[pos].pos[1] = 2 * pos + t
+  ps[pos].vel[mod(pos, 3)] += 10
+  ps[0].vel[2] += 1
+  ps[pos].pos[pos + 3] = -1
+  rs[pos].tip[2] -= pos
+  kick(rs, pos, mod(pos + 1, 3), t)
+endfunction
+
+function [ps, rs] = component_inputs(n : int)
+  ps = particle_vec(n)
+  rs = vec[rig](n)
+  for i = 0..n-1
+    ps[i] = particle(pos := [i, 0, 0], vel := [0, i, 0], hits := i, mass := 1)
+    rs[i] = rig(n := i, tip := [i, 1, 1])
+  endfor
+endfunction
+
+% One row per element: the particle's pos and vel, the rig's tip.
+function out = component_rows(ps : vec[particle], rs : vec[rig])
+  n = numel(ps)
+  out = zeros(n, 9)
+  {!serial for}
+  for i = 0..n-1
+    {!serial for}
+    for c = 0..2
+      out[i, c] = ps[i].pos[c]
+      out[i, 3 + c] = ps[i].vel[c]
+      out[i, 6 + c] = rs[i].tip[c]
+    endfor
+  endfor
+endfunction
+
+function out = components_kernel_run(n : int, t : scalar)
+  [ps, rs] = component_inputs(n)
+  parallel_do(n, ps, rs, t, components_kernel)
+  out = component_rows(ps, rs)
+endfunction
+
+function out = components_host(n : int, t : scalar)
+  [ps, rs] = component_inputs(n)
+  {!serial for}
+  for pos = 0..n-1
+    ps[pos].pos[1] = 2 * pos + t
+    ps[pos].vel[mod(pos, 3)] += 10
+    ps[0].vel[2] += 1
+    ps[pos].pos[pos + 3] = -1
+    rs[pos].tip[2] -= pos
+    rs[pos].tip[mod(pos + 1, 3)] += t
+  endfor
+  out = component_rows(ps, rs)
+endfunction

@@ -153,7 +153,15 @@ impl<'m> Scan<'m, '_> {
 
 impl<'m> Visit<'m> for Scan<'m, '_> {
     fn visit_place(&mut self, p: &'m Place) {
-        if let PlaceKind::Field { base, .. } = &p.kind {
+        let (field_base, component) = match &p.kind {
+            PlaceKind::Field { base, .. } => (Some(base), &[][..]),
+            // A component of a vector field of an element (`a[i].v[k] = x`).
+            PlaceKind::Index { base, indices } if matches!(base.kind, ExprKind::Field { .. }) => {
+                (Some(base), &indices[..])
+            }
+            _ => (None, &[][..]),
+        };
+        if let Some(base) = field_base {
             let mut owner = base.as_ref();
             while let ExprKind::Field { base, .. } = &owner.kind {
                 owner = base;
@@ -164,7 +172,7 @@ impl<'m> Visit<'m> for Scan<'m, '_> {
                     // the array is read as well as written.
                     self.found.push((l, Access::WRITE));
                     self.found.push((l, Access::READ));
-                    indices.iter().for_each(|i| self.visit_index(i));
+                    indices.iter().chain(component).for_each(|i| self.visit_index(i));
                     return;
                 }
             }
@@ -298,6 +306,21 @@ mod tests {
         assert_eq!(got[0], ("x".to_string(), RW));
         assert!(got[1].1.write, "y is written through its alias: {got:?}");
         assert_eq!(got[2], ("z".to_string(), R));
+    }
+
+    #[test]
+    fn a_component_of_a_vector_field_of_an_element_is_a_write() {
+        let src = "type body : mutable class
+                 v : vec3
+             endtype
+             function [] = __kernel__ k(a : vec[body], b : vec[body], pos : int)
+                 a[pos].v[1] = pos
+                 b[0].v[pos] += 1
+             endfunction
+             function [] = run(a : vec[body], b : vec[body])
+                 parallel_do(numel(a), a, b, k)
+             endfunction";
+        assert_eq!(kernel_effects(src, "k"), [("a".to_string(), RW), ("b".to_string(), RW)]);
     }
 
     #[test]

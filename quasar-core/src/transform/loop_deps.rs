@@ -250,6 +250,15 @@ impl<'a> Scan<'a> {
                         self.writes.insert(*l);
                         self.used.insert(*l);
                     }
+                    // A component of a vector field (`a[i].v[k] = x`) writes an object.
+                    PlaceKind::Index { base, .. }
+                        if matches!(base.kind, ExprKind::Field { .. }) =>
+                    {
+                        return unsupported(
+                            "operations involving objects can currently not be parallelized",
+                            s.span,
+                        )
+                    }
                     PlaceKind::Index { base, indices } => {
                         self.index(base, indices, true, place.span)?;
                     }

@@ -18,6 +18,10 @@ impl Ctx<'_> {
             if crate::ir::slice::is_slice(indices) {
                 return self.slice_assign(place, base, indices, op, v);
             }
+            if matches!(base.kind, ExprKind::Field { .. }) && !Self::is_variable_place(base) {
+                // `a[i].v[k] op= x`: in memory, not in registers.
+                return self.field_elem_assign(place, base, indices, op, v);
+            }
         }
         if matches!(op, AssignOp::Assign) {
             return self.store_place(place, v);
@@ -315,17 +319,6 @@ impl Ctx<'_> {
                 "index a fixed-size vector variable or an array",
             );
         };
-        if let (false, ExprKind::Field { field, .. }) = (Self::is_variable_place(base), &base.kind)
-        {
-            return unsupported(
-                span,
-                format!("writing one element of the vector field `{field}` of an array element"),
-                format!(
-                    "assign the whole field (`a[i].{field} = [x, y, z]`), or copy the element \
-                     into a variable, change it and store it"
-                ),
-            );
-        }
         if !Self::is_variable_place(base) {
             return unsupported(
                 span,

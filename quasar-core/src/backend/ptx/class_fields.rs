@@ -2,14 +2,15 @@
 //! (`backend/rust/class_fields.rs`): a class value held in a variable lives in the variable's
 //! registers, so `p.x = 3` moves into the field's registers; a field of an element of an
 //! array of classes is written at the element's address plus the field's offset, a compound
-//! assignment atomically (as on elements of numbers: threads may update the same element).
+//! assignment atomically (as on elements of numbers: threads may update the same element),
+//! and so is one component of a vector field of such an element (`a[i].v[k] += x`).
 
 use super::class::{ClassLayout, FieldKind};
 use super::index::Elem;
 use super::kernel::Ctx;
 use super::regs::{RegClass, Val};
 use super::{unsupported, Res};
-use crate::ir::{AssignOp, Expr, ExprKind, Place};
+use crate::ir::{AssignOp, Expr, ExprKind, Index, Place};
 
 /// `e` as the root of a chain of fields and the fields' names, outermost first.
 fn field_chain<'e>(mut e: &'e Expr, last: &str) -> (&'e Expr, Vec<String>) {
@@ -134,6 +135,99 @@ impl Ctx<'_> {
                 "assign fields of class variables or of elements of arrays of classes \
                  (`a[pos].x = v`)",
             ),
+        }
+    }
+
+    /// `a[i].v[k] op= v` (`base` is `a[i].v`, not held in a variable): one component of a
+    /// vector field of an element of an array of classes, at the element's address plus the
+    /// field's offset plus `k` elements, as the CPU back end writes it: `=` stores it, a
+    /// compound assignment updates it atomically, and a `k` outside the vector writes nothing
+    /// (as for a vector in registers). The new value.
+    pub fn field_elem_assign(
+        &mut self,
+        place: &Place,
+        base: &Expr,
+        indices: &[Index],
+        op: AssignOp,
+        v: Val,
+    ) -> Res<Val> {
+        let span = place.span;
+        let ExprKind::Field { base: owner, field } = &base.kind else {
+            return unsupported(
+                span,
+                "assigning to an element of a temporary vector",
+                "store the vector in a variable first (`v = expr; v[i] = x`)",
+            );
+        };
+        let (root, path) = field_chain(owner, field);
+        let elsewhere = || {
+            unsupported(
+                span,
+                format!("writing one element of the vector field `{field}` of this value"),
+                format!(
+                    "write components of vector fields of class variables (`p.{field}[k] = x`) \
+                     or of elements of arrays of classes (`a[i].{field}[k] = x`)"
+                ),
+            )
+        };
+        let ExprKind::Index { base: arr, indices: at } = &root.kind else { return elsewhere() };
+        if crate::ir::slice::is_slice(at) {
+            return elsewhere();
+        }
+        let Val::Array(a) = self.expr(arr)? else { return elsewhere() };
+        let Some(lay) = a.class.clone() else { return elsewhere() };
+        let Some((off, FieldKind::Vec(t, n))) = field_at(&lay, &path) else {
+            return unsupported(
+                span,
+                format!("indexing the field `{}` of {}", path.join("."), lay.name),
+                "index fields that are fixed-size vectors (`v : vec3`)",
+            );
+        };
+        let one_index = |ks: &[_]| match ks {
+            [k] => Some(*k),
+            _ => None,
+        };
+        let k = match indices {
+            [Index::At(ix)] => one_index(&self.subscript(ix)?),
+            _ => None,
+        };
+        let Some(k) = k else {
+            return unsupported(
+                span,
+                format!("this form of indexing the vector field `{field}`"),
+                format!("write one component at a time (`a[i].{field}[k] = x`)"),
+            );
+        };
+        let el = self.element(&a, at, span, root.id)?;
+        // `0 <= k < n` as one unsigned comparison, and the element's own test.
+        let inside = self.reg(RegClass::Pred);
+        self.ins(format!("setp.lt.u32 {inside}, {k}, {n}"));
+        let ok = match el.ok {
+            Some(e) => {
+                let both = self.reg(RegClass::Pred);
+                self.ins(format!("and.pred {both}, {e}, {inside}"));
+                both
+            }
+            None => inside,
+        };
+        let addr = self.reg(RegClass::B64);
+        self.ins(format!("mul.wide.s32 {addr}, {k}, {}", t.bytes()));
+        self.ins(format!("add.s64 {addr}, {addr}, {}", el.addr));
+        if off != 0 {
+            self.ins(format!("add.s64 {addr}, {addr}, {off}"));
+        }
+        let x = self.num_val(v, t, span)?;
+        let mut word = a.clone();
+        word.elem = t;
+        word.class = None;
+        word.complex = false;
+        let at = Elem { addr, ok: Some(ok) };
+        match op {
+            AssignOp::Assign => {
+                self.store_at(&word, &at, x);
+                Ok(Val::Num(x, t))
+            }
+            _ => self.atomic_elem(&word, &at, op, x, span),
         }
     }
 

@@ -54,3 +54,38 @@ fn a_field_of_a_class_variable_is_a_register_move() {
     assert!(!b.contains(".local"), "{b}");
     assert!(b.contains("0f40800000"), "{b}");
 }
+
+const COMPONENTS: &str = "
+type counter : mutable class
+  n : int
+  v : vec3
+endtype
+function [] = __kernel__ poke(cs : vec[counter], k : int, pos : int)
+  cs[pos].v[k] = 2.5
+  cs[0].v[1] += 1.0
+endfunction
+cs = vec[counter](4)
+parallel_do(4, cs, 2, poke)
+";
+
+#[test]
+fn a_component_of_a_vector_field_of_an_element_is_written_in_memory() {
+    let out = ptx(COMPONENTS);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let b = entry(&out.text, "poke");
+    // `k` is tested against the vector's length (one unsigned comparison), the component is
+    // 4 bytes apart, `v` at offset 4 (after `n : int`); the store is predicated.
+    assert!(b.contains(", 3;") && b.contains("setp.lt.u32"), "{b}");
+    assert!(b.contains(", 4;\n") && b.contains("mul.wide.s32"), "{b}");
+    assert!(b.contains("st.global.f32") && b.contains("0f40200000"), "{b}");
+    // `cs[0].v[1] += 1.0`: atomic, as fields of elements are.
+    assert!(b.contains("atom.global.add.f32"), "{b}");
+}
+
+#[test]
+fn a_vector_field_indexed_as_a_row_keeps_the_kernel_on_the_cpu() {
+    let out = ptx(&COMPONENTS.replace("cs[pos].v[k] = 2.5", "cs[pos].v[0, k] = 2.5"));
+    let d = out.diagnostics.first().expect("a warning");
+    assert!(d.message.contains("this form of indexing the vector field `v`"), "{}", d.message);
+    assert_eq!(d.span.line, 7, "{d:?}");
+}

@@ -6,6 +6,7 @@
 //! classes is read, changed and stored back.
 
 use super::func::{Ctx, FnGen};
+use super::index::{fixed_offset, ElemPart};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
 use crate::ir::{AssignOp, Expr, ExprKind};
@@ -90,6 +91,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     }
                 };
                 let comps = self.view_components(indices, span, root.id)?;
+                let part = ElemPart { path: quote!(#(.#idents)*), guard: None };
                 let t = self.view_access_field(
                     arr,
                     &b.t,
@@ -97,7 +99,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     rank,
                     comps,
                     Some((op, x)),
-                    &idents,
+                    &part,
                     span,
                     root.id,
                 )?;
@@ -233,6 +235,55 @@ impl<'g, 'm> FnGen<'g, 'm> {
             #write;
             #q::set_elem(&__a, #name, &__ix, __e, #mode)?;
         })))
+    }
+
+    /// `a[i].v[k] op= x` in a kernel, `v` a vector field of an element of a kernel array of
+    /// classes: the component is written at the element's address (as `a[i].x op= …` is;
+    /// compound assignments atomically), nothing when `k` is outside the vector (as for a
+    /// vector in a variable). None for other places.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn kernel_vec_field_elem_write(
+        &mut self,
+        base: &Expr,
+        indices: &[crate::ir::Index],
+        op: AssignOp,
+        value: &Expr,
+        (n, shape): (Num, &[usize]),
+        span: Span,
+    ) -> GResult<Option<TokenStream>> {
+        if self.ctx == Ctx::Host {
+            return Ok(None);
+        }
+        let ExprKind::Field { base: owner, field } = &base.kind else { return Ok(None) };
+        let (root, path) = field_chain(owner, field);
+        let ExprKind::Index { base: arr, indices: at } = &root.kind else { return Ok(None) };
+        if crate::ir::slice::is_slice(at) {
+            return Ok(None);
+        }
+        let b = self.expr(arr)?;
+        let Repr::View(class @ Num::Class(_), rank) = b.r.clone() else { return Ok(None) };
+        let cs = self.components(indices, span)?;
+        let (terms, oks, offs) = fixed_offset(shape, &cs.list, "__c", span)?;
+        let pre = cs.pre;
+        let x = self.num_as(value, n)?;
+        let idents: Vec<Ident> = path.iter().map(|f| field_ident(f)).collect();
+        let part = ElemPart {
+            path: quote!(#(.#idents)* [0usize #(+ #offs)*]),
+            guard: Some(quote!((#(#oks)&&*))),
+        };
+        let comps = self.view_components(at, span, root.id)?;
+        let t = self.view_access_field(
+            arr,
+            &b.t,
+            class,
+            rank,
+            comps,
+            Some((op, x)),
+            &part,
+            span,
+            root.id,
+        )?;
+        Ok(Some(quote!({ #(#pre)* #(#terms)* #t; })))
     }
 
     /// `p.v[i] op= x` for a vector field of a class value held in a local (kernel and device

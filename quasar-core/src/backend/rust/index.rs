@@ -119,6 +119,17 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         ExprKind::Local(id) => self.local(*id),
                         ExprKind::Field { field, .. } => {
                             if self.fixed_field_place(base).is_none() {
+                                let w = self.kernel_vec_field_elem_write(
+                                    base,
+                                    indices,
+                                    op,
+                                    value,
+                                    (n, &shape[..]),
+                                    span,
+                                )?;
+                                if let Some(t) = w {
+                                    return Ok(t);
+                                }
                                 let w = self.host_vec_field_elem_write(
                                     base,
                                     indices,
@@ -132,17 +143,29 @@ impl<'g, 'm> FnGen<'g, 'm> {
                                     return Ok(t);
                                 }
                             }
+                            let kernel = self.ctx != super::func::Ctx::Host;
                             self.fixed_field_place(base).ok_or_else(|| {
+                                let instead = if kernel {
+                                    // Kernels write elements of their array arguments in
+                                    // place, not of a variable holding one.
+                                    format!(
+                                        "write through the kernel's array argument itself \
+                                         (`a[i].{field}[k] = x`), or copy the element into a \
+                                         variable, change it and store it"
+                                    )
+                                } else {
+                                    format!(
+                                        "assign the whole field (`a[i].{field} = [x, y, z]`), or \
+                                         copy the element into a variable, change it and store it"
+                                    )
+                                };
                                 unsupported(
                                     span,
                                     format_args!(
                                         "writing one element of the vector field `{field}` of an \
                                      array element"
                                     ),
-                                    format_args!(
-                                        "assign the whole field (`a[i].{field} = [x, y, z]`), or \
-                                     copy the element into a variable, change it and store it"
-                                    ),
+                                    instead,
                                 )
                             })?
                         }
@@ -199,12 +222,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         span: Span,
         node: NodeId,
     ) -> GResult<TokenStream> {
-        self.view_access_field(base, view, n, rank, cs, write, &[], span, node)
+        self.view_access_field(base, view, n, rank, cs, write, &ElemPart::default(), span, node)
     }
 
-    /// [`Self::view_access`], writing the field `field` (a path such as `f_a.f_b`) of a class
-    /// element instead of the whole element when `field` is not empty: `=` stores the field,
-    /// a compound assignment updates it atomically (as on elements of numbers).
+    /// [`Self::view_access`], writing the part `field` of a class element (a field such as
+    /// `.f_a.f_b`, or one component of a vector field) instead of the whole element when its
+    /// path is not empty: `=` stores it, a compound assignment updates it atomically (as on
+    /// elements of numbers).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn view_access_field(
         &mut self,
@@ -214,10 +238,16 @@ impl<'g, 'm> FnGen<'g, 'm> {
         rank: Option<u8>,
         cs: super::components::Comps,
         write: Option<(AssignOp, TokenStream)>,
-        field: &[proc_macro2::Ident],
+        field: &ElemPart,
         span: Span,
         node: NodeId,
     ) -> GResult<TokenStream> {
+        let path = &field.path;
+        // A component of a vector field is written only where its index is inside.
+        let guarded = |t: TokenStream| match &field.guard {
+            Some(g) => quote!(if #g { #t; }),
+            None => t,
+        };
         let rt = self.g.rt.clone();
         let (pre, comps) = (&cs.pre, &cs.list);
         let mut mode = self.access_mode(base);
@@ -231,7 +261,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let name = self.array_name(base);
         let geom = match &base.kind {
             // A field is written through the element's address (the general form below).
-            _ if !field.is_empty() => None,
+            _ if !path.is_empty() => None,
             ExprKind::Local(id) if self.geom.get(id) == Some(&k) => {
                 let n = &self.names[id.0 as usize];
                 Some((quote::format_ident!("{}__n", n), quote::format_ident!("{}__s", n), k))
@@ -244,7 +274,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
         // In the interior every component is in bounds: no extents, no test, one offset (the
         // atomic compound assignments keep the general form).
         let all_fast = k > 0
-            && field.is_empty()
+            && path.is_empty()
             && fast.iter().all(|&f| f)
             && matches!(write, None | Some((AssignOp::Assign, _)));
         let mut lets = Vec::new();
@@ -422,10 +452,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         // The field's address in the element (`__f`), for a field write.
-        let at_field = quote!(let __f = unsafe { ::core::ptr::addr_of_mut!((*#un::element(&__v, __off)) #(.#field)*) };);
+        let at_field = quote!(let __f = unsafe { ::core::ptr::addr_of_mut!((*#un::element(&__v, __off)) #path) };);
         let body = match write {
-            Some((AssignOp::Assign, v)) if !field.is_empty() => {
-                quote!({ let __x = #v; if __ok { #at_field unsafe { __f.write(__x) } } else #on_fail_write })
+            Some((AssignOp::Assign, v)) if !path.is_empty() => {
+                let store = guarded(quote!(#at_field unsafe { __f.write(__x) }));
+                quote!({ let __x = #v; if __ok { #store } else #on_fail_write })
             }
             None if zero_outside => quote!(unsafe { #un::read_if(&__v, __ok, __off) }),
             None => quote!(if __ok { unsafe { #un::read(&__v, __off) } } else { #on_fail_read }),
@@ -463,8 +494,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 let update = match private {
                     // A field of a class element (class arrays are never private copies).
-                    _ if !field.is_empty() => {
-                        quote!(#at_field #rt::run::atomic::#f(__f, __x))
+                    _ if !path.is_empty() => {
+                        guarded(quote!(#at_field #rt::run::atomic::#f(__f, __x)))
                     }
                     Some(flag) => {
                         let g = if op == AssignOp::Add { quote!(acc_add) } else { quote!(acc_sub) };
@@ -480,7 +511,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         )
     }
 
-    /// Element access of a fixed-size vector or small matrix in registers.
+    /// Element access of a fixed-size vector or small matrix in registers (an index outside
+    /// reads zero and writes nothing).
     pub(super) fn fixed_access(
         &mut self,
         value: &TokenStream,
@@ -491,39 +523,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
         span: Span,
     ) -> GResult<TokenStream> {
         let rt = self.g.rt.clone();
-        let (pre, comps) = (cs.pre, cs.list);
-        let len: usize = shape.iter().product();
-        let k = comps.len();
-        if k == 0 {
-            return Err(unsupported(
-                span,
-                "an empty index",
-                "give at least one index, e.g. `x[0]`",
-            ));
-        }
-        // Row-major offset; a single index is linear.
-        let mut terms = Vec::new();
-        let mut oks = Vec::new();
-        let mut offs = Vec::new();
-        // A vector indexed as a matrix is a row: `v[0, j]`.
-        let row;
-        let shape = if shape.len() == 1 && k >= 2 {
-            row = [1, shape[0]];
-            &row[..]
-        } else {
-            shape
-        };
-        for (d, c) in comps.iter().enumerate() {
-            let (ext, stride): (usize, usize) = if k == 1 {
-                (len, 1)
-            } else {
-                (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product())
-            };
-            let i = quote::format_ident!("__i{}", d);
-            terms.push(quote!(let #i: i64 = #c;));
-            oks.push(quote!((#i >= 0 && #i < #ext as i64)));
-            offs.push(quote!((#i as usize) * #stride));
-        }
+        let pre = cs.pre;
+        let (terms, oks, offs) = fixed_offset(shape, &cs.list, "__i", span)?;
         let zero = n.zero(&rt);
         Ok(match write {
             None => {
@@ -534,6 +535,52 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         })
     }
+}
+
+/// The place in a class element that a kernel writes: a field (`.f_a.f_b`), or one component
+/// of a vector field (`.f_v[__coff]`, written only where `guard` holds). Empty: the element.
+#[derive(Default)]
+pub(super) struct ElemPart {
+    pub path: TokenStream,
+    pub guard: Option<TokenStream>,
+}
+
+/// The element of a fixed-size vector or small matrix of `shape` at components `comps`: the
+/// bindings of the components (`{name}{d}`), the tests that they are inside, and the
+/// row-major terms of the offset (a single index is linear; a vector indexed as a matrix is a
+/// row).
+#[allow(clippy::type_complexity)]
+pub(super) fn fixed_offset(
+    shape: &[usize],
+    comps: &[TokenStream],
+    name: &str,
+    span: Span,
+) -> GResult<(Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>)> {
+    let len: usize = shape.iter().product();
+    let k = comps.len();
+    if k == 0 {
+        return Err(unsupported(span, "an empty index", "give at least one index, e.g. `x[0]`"));
+    }
+    let (mut terms, mut oks, mut offs) = (Vec::new(), Vec::new(), Vec::new());
+    let row;
+    let shape = if shape.len() == 1 && k >= 2 {
+        row = [1, shape[0]];
+        &row[..]
+    } else {
+        shape
+    };
+    for (d, c) in comps.iter().enumerate() {
+        let (ext, stride): (usize, usize) = if k == 1 {
+            (len, 1)
+        } else {
+            (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product())
+        };
+        let i = quote::format_ident!("{}{}", name, d);
+        terms.push(quote!(let #i: i64 = #c;));
+        oks.push(quote!((#i >= 0 && #i < #ext as i64)));
+        offs.push(quote!((#i as usize) * #stride));
+    }
+    Ok((terms, oks, offs))
 }
 
 /// Whether `t` is a single identifier (a local that needs no binding of its own).
