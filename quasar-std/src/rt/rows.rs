@@ -73,16 +73,18 @@ pub fn block_rows(
         }
     }
     let last = d - 1;
-    // The interior of every row along the last dimension (the same for all rows).
-    let los: Vec<i64> = reach.iter().filter(|r| r.dim == last).map(|r| -r.lo).collect();
-    let his: Vec<i64> =
-        reach.iter().filter(|r| r.dim == last).map(|r| r.extent as i64 - r.hi).collect();
-    let ranges: Vec<std::ops::Range<usize>> = (0..last).map(|k| ctx.range(k)).collect();
-    if ranges.iter().any(|r| r.is_empty()) {
+    // The interior of every row along the last dimension (the same for all rows), without
+    // allocating: a block can be a single row.
+    let (los, his) = bounds(reach, last, 1);
+    let mut ranges: [std::ops::Range<usize>; MAX_RANK] = std::array::from_fn(|_| 0..0);
+    for (k, r) in ranges.iter_mut().enumerate().take(last) {
+        *r = ctx.range(k);
+    }
+    if ranges[..last].iter().any(|r| r.is_empty()) {
         return Ok(());
     }
     let mut p = [0usize; MAX_RANK];
-    for (k, r) in ranges.iter().enumerate() {
+    for (k, r) in ranges[..last].iter().enumerate() {
         p[k] = r.start;
     }
     loop {
@@ -93,8 +95,8 @@ pub fn block_rows(
             .all(|r| inside(outer[r.dim], r.lo, r.hi, r.extent));
         split_row(
             ctx.range(last),
-            &los,
-            &his,
+            &[los],
+            &[his],
             ok,
             &mut |lo, hi| border(outer, lo, hi),
             &mut |lo, hi| interior(outer, lo, hi),
@@ -115,6 +117,15 @@ pub fn block_rows(
     }
 }
 
+/// The interior `[lo, hi)` along launch dimension `dim` in steps of `step` positions: the
+/// largest `-lo` and the smallest `extent - hi` of its reaches (`split_row` clips them to the
+/// row).
+fn bounds(reach: &[Reach], dim: usize, step: i64) -> (i64, i64) {
+    reach.iter().filter(|r| r.dim == dim).fold((i64::MIN, i64::MAX), |(lo, hi), r| {
+        (lo.max(-r.lo * step), hi.min((r.extent as i64 - r.hi) * step))
+    })
+}
+
 /// [`block_rows`] with each row `p0` one flat run of the trailing dimensions.
 fn flat_rows(
     ctx: &BlockCtx<'_>,
@@ -128,16 +139,14 @@ fn flat_rows(
     let s1: usize = dims[2..].iter().product();
     let run = dims[1] * s1;
     let s1 = s1 as i64;
-    let los: Vec<i64> = reach.iter().filter(|r| r.dim == 1).map(|r| -r.lo * s1).collect();
-    let his: Vec<i64> =
-        reach.iter().filter(|r| r.dim == 1).map(|r| (r.extent as i64 - r.hi) * s1).collect();
+    let (los, his) = bounds(reach, 1, s1);
     let mut outer = [0usize; MAX_RANK];
     for p0 in ctx.range(0) {
         let ok = reach.iter().filter(|r| r.dim == 0).all(|r| inside(p0, r.lo, r.hi, r.extent));
         split_row(
             0..run,
-            &los,
-            &his,
+            &[los],
+            &[his],
             ok,
             &mut |lo, hi| {
                 // One border position at a time, at the position of flat index `j`.
