@@ -351,52 +351,27 @@ fn register_value(t: &Type) -> bool {
 /// The built-ins a strip may call: element-wise math on numbers, without effects.
 fn pure_math(b: Builtin) -> bool {
     use Builtin as B;
-    matches!(
-        b,
-        B::Sin
-            | B::Cos
-            | B::Tan
-            | B::Asin
-            | B::Acos
-            | B::Atan
-            | B::Sinh
-            | B::Cosh
-            | B::Tanh
-            | B::Exp
-            | B::Exp2
-            | B::Log
-            | B::Log2
-            | B::Log10
-            | B::Sqrt
-            | B::Rsqrt
-            | B::Atan2
-            | B::Pow
-            | B::Abs
-            | B::Sign
-            | B::Floor
-            | B::Ceil
-            | B::Round
-            | B::Frac
-            | B::Mod
-            | B::Isnan
-            | B::Isinf
-            | B::Isfinite
-            | B::Float
-            | B::Int
-            | B::Int8
-            | B::Int16
-            | B::Int32
-            | B::Int64
-            | B::Uint8
-            | B::Uint16
-            | B::Uint32
-            | B::Uint64
-            | B::Saturate
-            | B::Lerp
-            | B::Clamp
-            | B::Min
-            | B::Max
-    )
+    B::ELEMENTWISE.contains(&b)
+        || matches!(
+            b,
+            B::Mod
+                | B::Isnan
+                | B::Isinf
+                | B::Isfinite
+                | B::Float
+                | B::Int
+                | B::Int8
+                | B::Int16
+                | B::Int32
+                | B::Int64
+                | B::Uint8
+                | B::Uint16
+                | B::Uint32
+                | B::Uint64
+                | B::Clamp
+                | B::Min
+                | B::Max
+        )
 }
 
 #[cfg(test)]

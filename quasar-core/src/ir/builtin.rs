@@ -71,6 +71,40 @@ macro_rules! builtins {
     };
 }
 
+impl Builtin {
+    /// The math functions that apply element by element to real numbers and arrays, without
+    /// effects, and compile in kernels: what the kernel generator fuses over arrays and what
+    /// strips of kernel positions may call (`analysis::lockstep`, with a few more).
+    pub const ELEMENTWISE: &'static [Builtin] = &[
+        Builtin::Sin,
+        Builtin::Cos,
+        Builtin::Tan,
+        Builtin::Asin,
+        Builtin::Acos,
+        Builtin::Atan,
+        Builtin::Sinh,
+        Builtin::Cosh,
+        Builtin::Tanh,
+        Builtin::Exp,
+        Builtin::Exp2,
+        Builtin::Log,
+        Builtin::Log2,
+        Builtin::Log10,
+        Builtin::Sqrt,
+        Builtin::Rsqrt,
+        Builtin::Atan2,
+        Builtin::Pow,
+        Builtin::Abs,
+        Builtin::Sign,
+        Builtin::Floor,
+        Builtin::Ceil,
+        Builtin::Round,
+        Builtin::Frac,
+        Builtin::Saturate,
+        Builtin::Lerp,
+    ];
+}
+
 /// Where a built-in is called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuiltinKind {

@@ -36,36 +36,6 @@ use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
 use std::collections::{HashMap, HashSet};
 
-/// Built-in functions that apply element by element to real arrays, and compile in kernels.
-const ELEMENTWISE: &[Builtin] = &[
-    Builtin::Sin,
-    Builtin::Cos,
-    Builtin::Tan,
-    Builtin::Asin,
-    Builtin::Acos,
-    Builtin::Atan,
-    Builtin::Sinh,
-    Builtin::Cosh,
-    Builtin::Tanh,
-    Builtin::Exp,
-    Builtin::Exp2,
-    Builtin::Log,
-    Builtin::Log2,
-    Builtin::Log10,
-    Builtin::Sqrt,
-    Builtin::Rsqrt,
-    Builtin::Atan2,
-    Builtin::Pow,
-    Builtin::Abs,
-    Builtin::Sign,
-    Builtin::Floor,
-    Builtin::Ceil,
-    Builtin::Round,
-    Builtin::Frac,
-    Builtin::Saturate,
-    Builtin::Lerp,
-];
-
 /// The loop variables of the nests this pass generated, per host function.
 pub type Generated = HashMap<FunctionId, HashSet<LocalId>>;
 
@@ -139,7 +109,7 @@ fn operands(e: &Expr) -> Option<Vec<&Expr>> {
         ExprKind::Unary { op: UnaryOp::Neg | UnaryOp::Plus, operand } => Some(vec![operand]),
         ExprKind::Call { callee: Callee::Builtin(b), args } => {
             let two = matches!(b, Builtin::Min | Builtin::Max) && args.len() == 2;
-            (ELEMENTWISE.contains(b) || two).then(|| args.iter().collect())
+            (Builtin::ELEMENTWISE.contains(b) || two).then(|| args.iter().collect())
         }
         _ => None,
     }

@@ -20,6 +20,18 @@ fn field_ident(field: &str) -> Ident {
     format_ident!("f_{}", super::sanitize(field))
 }
 
+/// `a[i].f.….v` (the place of `a[i].v[k]`, `base` the field): the indexed element `a[i]`,
+/// the array `a`, its indices and the field path; None for other places and slices.
+fn element_field(base: &Expr) -> Option<(&Expr, &Expr, &[crate::ir::Index], Vec<Ident>)> {
+    let ExprKind::Field { base: owner, field } = &base.kind else { return None };
+    let (root, path) = field_chain(owner, field);
+    let ExprKind::Index { base: arr, indices: at } = &root.kind else { return None };
+    if crate::ir::slice::is_slice(at) {
+        return None;
+    }
+    Some((root, arr, at, path.iter().map(|f| field_ident(f)).collect()))
+}
+
 /// `e` as the root of a chain of fields and the fields' names, outermost first
 /// (`a[i].p.x` is `a[i]` and `[p, x]`).
 fn field_chain<'e>(mut e: &'e Expr, last: &str) -> (&'e Expr, Vec<String>) {
@@ -185,17 +197,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if self.ctx != Ctx::Host {
             return Ok(None);
         }
-        let ExprKind::Field { base: owner, field } = &base.kind else { return Ok(None) };
-        let (root, path) = field_chain(owner, field);
-        let ExprKind::Index { base: arr, indices: at } = &root.kind else { return Ok(None) };
-        if crate::ir::slice::is_slice(at) {
-            return Ok(None);
-        }
+        let Some((_, arr, at, idents)) = element_field(base) else { return Ok(None) };
         let b = self.expr(arr)?;
         if !matches!(b.r, Repr::Array(Num::Class(_), _)) {
             return Ok(None);
         }
-        let idents: Vec<Ident> = path.iter().map(|f| field_ident(f)).collect();
         let new = match super::stmt::binary_of(op).filter(|_| op != AssignOp::Assign) {
             Some(bop) => {
                 let read = Expr::new(
@@ -254,19 +260,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
         if self.ctx == Ctx::Host {
             return Ok(None);
         }
-        let ExprKind::Field { base: owner, field } = &base.kind else { return Ok(None) };
-        let (root, path) = field_chain(owner, field);
-        let ExprKind::Index { base: arr, indices: at } = &root.kind else { return Ok(None) };
-        if crate::ir::slice::is_slice(at) {
-            return Ok(None);
-        }
+        let Some((root, arr, at, idents)) = element_field(base) else { return Ok(None) };
         let b = self.expr(arr)?;
         let Repr::View(class @ Num::Class(_), rank) = b.r.clone() else { return Ok(None) };
         let cs = self.components(indices, span)?;
         let (terms, oks, offs) = fixed_offset(shape, &cs.list, "__c", span)?;
         let pre = cs.pre;
         let x = self.num_as(value, n)?;
-        let idents: Vec<Ident> = path.iter().map(|f| field_ident(f)).collect();
         let part = ElemPart {
             path: quote!(#(.#idents)* [0usize #(+ #offs)*]),
             guard: Some(quote!((#(#oks)&&*))),
