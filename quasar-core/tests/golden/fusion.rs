@@ -1337,10 +1337,10 @@ mod __q_dot_3_loop16_9 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Sum);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,
@@ -1468,10 +1468,10 @@ mod __q_extremes_4_loop20_10 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Prod);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,
@@ -1599,10 +1599,10 @@ mod __q_extremes_4_loop21_11 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Max);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,

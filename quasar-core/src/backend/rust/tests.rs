@@ -226,15 +226,15 @@ fn outputs_combine_in_lanes_only_when_every_assignment_has_one_regroupable_opera
              [s, m] = parallel_do(numel(x), x, k)
          endfunction",
     );
-    // `s` in 16 lanes, folded after the row; `m` (two operators) in one running value.
+    // `s` in 64 lanes, folded after the row; `m` (two operators) in one running value.
     assert!(
         code.contains(
-            "Lanes :: < f32 , 16usize > :: new (__slot0 . get () , __qrt :: run :: Reduce :: Sum)"
+            "Lanes :: < f32 , 64usize > :: new (__slot0 . get () , __qrt :: run :: Reduce :: Sum)"
         ),
         "{code}"
     );
     assert!(code.contains("__out1 = :: core :: cell :: Cell :: new (__slot1 . get ())"), "{code}");
-    assert!(code.contains("lanes :: < 16usize > (__lo , __hi , | __p0 , __l |"), "{code}");
+    assert!(code.contains("lanes :: < 64usize > (__lo , __hi , | __p0 , __l |"), "{code}");
     assert!(code.contains("__slot0 . set (__out0 . fold ())"), "{code}");
 }
 
