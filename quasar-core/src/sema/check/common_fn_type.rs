@@ -162,9 +162,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Ok(None);
         }
         if let Some(p) = params.iter().find(|p| !p.is_concrete()) {
-            let mut shown: Vec<String> = calls.iter().map(|(ts, _)| format!("({})", list(ts))).collect();
+            let mut shown: Vec<String> =
+                calls.iter().map(|(ts, _)| format!("({})", list(ts))).collect();
             shown.dedup();
-            return Err(conflict(format!("its calls pass {}: no one parameter type ({p}) takes them all; {declare}", shown.join(" and "))));
+            return Err(conflict(format!(
+                "its calls pass {}: no one parameter type ({p}) takes them all; {declare}",
+                shown.join(" and ")
+            )));
         }
         let mut results: Option<Vec<Type>> = None;
         let (mut kinds, mut each) = (Vec::new(), Vec::new());
@@ -184,8 +188,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             each.push(format!("({})", list(&out)));
             results = Some(match results {
                 None => out,
-                Some(r) if r.len() == out.len() => r.iter().zip(&out).map(|(a, b)| join(a, b)).collect(),
-                Some(_) => return Err(conflict(format!("its values return different numbers of results; {declare}"))),
+                Some(r) if r.len() == out.len() => {
+                    r.iter().zip(&out).map(|(a, b)| join(a, b)).collect()
+                }
+                Some(_) => {
+                    return Err(conflict(format!(
+                        "its values return different numbers of results; {declare}"
+                    )))
+                }
             });
         }
         let results = results.unwrap_or_default();
