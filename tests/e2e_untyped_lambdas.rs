@@ -146,3 +146,51 @@ fn untyped_lambdas_in_class_fields_of_unknown_function_type() {
     close("sum(obj.combine(x, t))", c, x.iter().map(|v| combine(*v, t)).sum());
     close("apply_combine(obj, 4, t)", d, combine(4.0, t));
 }
+
+#[test]
+fn a_variable_without_a_type_takes_two_untyped_lambdas() {
+    for t in [1.75f32, -0.5] {
+        let (a, b) = m::picked(t).unwrap();
+        close("f(t) before", a, t + 1.0);
+        close("f(t) after", b, if t > 0.0 { 2.0 * t } else { t + 1.0 });
+    }
+}
+
+#[test]
+fn the_calls_and_results_of_two_lambdas_are_widened_to_one_function_type() {
+    for (t, k) in [(0.75f32, 2), (2.5, 5)] {
+        let (a, b, c) = m::widened(t, k).unwrap();
+        let f = |x: f32| if k > 2 { x * 0.5 } else { x + 1.0 };
+        let op = |p: f32, q: f32| if t > 1.0 { p * q - k as f32 } else { p + q };
+        close("f(k)", a, f(k as f32));
+        close("f(t)", b, f(t));
+        close("op(t, 3)", c, op(t, 3.0));
+    }
+}
+
+#[test]
+fn composed_typed_and_loop_reassigned_lambdas_in_one_variable() {
+    for (t, n) in [(0.5f32, 2), (1.5, 4)] {
+        let (a, b, c) = m::reassigned(t, n).unwrap();
+        let (inc, dbl) = (|x: f32| x + 1.0, |x: f32| 2.0 * x);
+        let h = |x: f32| if t > 1.0 { dbl(inc(x)) } else { inc(dbl(x)) };
+        close("h(t) + h(2)", a, h(t) + h(2.0));
+        close("g(t)", b, if n > 3 { t - 1.0 } else { t * t });
+        // The first iteration calls `x -> x`, the others `x -> 2 * x + 0.5`.
+        let want: f32 = (1..=n).map(|i| if i == 1 { 1.0 } else { 2.0 * i as f32 + 0.5 }).sum();
+        close("loop sum", c, want);
+    }
+}
+
+#[test]
+fn a_kernel_calls_one_of_two_device_lambdas_chosen_at_run_time() {
+    let x: Vec<f32> = (0..41).map(|i| i as f32 * 0.75 - 6.0).collect();
+    for k in [0.5f32, 3.0] {
+        let y = m::chosen_in_kernel(&vecf(&x), k).unwrap().to_vec().unwrap();
+        assert_eq!(y.len(), x.len());
+        for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+            let want = if k > 1.0 { a + k } else { k * a };
+            close(&format!("k = {k}: y[{i}]"), *b, want);
+        }
+    }
+}

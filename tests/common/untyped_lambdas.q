@@ -154,3 +154,66 @@ function [a, b, c, d] = lambda_fields(x : vec, t : scalar)
   c = sum(obj.combine(x, t))
   d = apply_combine(obj, 4, t)
 endfunction
+
+% A variable without a type given two different untyped lambdas: its calls tell the
+% parameter types, each lambda is instantiated for them, and the joined results complete
+% the function type (manual §4.6; as if declared `f : [scalar -> scalar]`).
+function [a, b] = picked(t : scalar)
+    f = x -> x + 1
+    a = f(t)
+    if t > 0
+        f = x -> 2 * x
+    endif
+    b = f(t)
+endfunction
+
+% Calls with an integer and a scalar take a scalar; an integer result and a scalar one give
+% a scalar; two parameters.
+function [a, b, c] = widened(t : scalar, k : int)
+    f = x -> x + 1
+    if k > 2
+        f = x -> x * 0.5
+    endif
+    a = f(k)
+    b = f(t)
+    op = (p, q) -> p + q
+    if t > 1
+        op = (p, q) -> p * q - k
+    endif
+    c = op(t, 3)
+endfunction
+
+% One composed lambda capturing other lambdas in turn (the same closure class with other
+% types); an untyped lambda followed by a typed one; a variable reassigned in a loop.
+function [a, b, c] = reassigned(t : scalar, n : int)
+    compose = (f, g) -> x -> f(g(x))
+    inc = x -> x + 1
+    dbl = x -> 2 * x
+    h = compose(inc, dbl)
+    if t > 1
+        h = compose(dbl, inc)
+    endif
+    a = h(t) + h(2)
+    g = x -> x * x
+    if n > 3
+        g = (x : scalar) -> x - 1
+    endif
+    b = g(t)
+    s = x -> x
+    c = 0.0
+    for i = 1..n
+        c += s(i)
+        s = x -> 2 * x + 0.5
+    endfor
+endfunction
+
+% Two `__device__` lambdas chosen at run time and called in a kernel: the kernel calls the
+% chosen one through the common function type.
+function y : vec = chosen_in_kernel(x : vec, k : scalar)
+    f = __device__ (u) -> k * u
+    if k > 1
+        f = __device__ (u) -> u + k
+    endif
+    y = zeros(numel(x))
+    parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = f(x[pos]))
+endfunction

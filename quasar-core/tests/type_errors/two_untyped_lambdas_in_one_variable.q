@@ -1,9 +1,11 @@
-% A variable holds one lambda without parameter types: each call instantiates it.
-function y = pick(t : scalar)
+% Two lambdas without parameter types in one variable whose calls pass a scalar and a
+% vector: no one function type takes both.
+function [a, b] = pick(t : scalar)
     f = x -> x + 1
     if t > 0
         f = x -> 2 * x
     endif
-    y = f(t)
+    a = f(t)
+    b = f([1.0, 2.0])
 endfunction
-r = pick(1.5)
+[a, b] = pick(1.5)

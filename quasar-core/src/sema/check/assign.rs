@@ -213,7 +213,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             _ => value,
         };
-        self.check_one_lambda_per_variable(id, &value.ty, rhs.span);
+        // A second function value of another type: the variable keeps the first value's
+        // type until the pass ends and its calls tell the common function type.
+        if self.check_one_lambda_per_variable(id, &value.ty, rhs.span) {
+            let stored = self.local_type(id).clone();
+            return (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value);
+        }
         let stored = self.assign_local(id, &value.ty, rhs.span);
         let value = self.convert_to(value, &stored, rhs.span);
         (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value)

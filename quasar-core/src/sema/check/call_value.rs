@@ -68,6 +68,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
                 let types = Self::arg_types(&lowered);
+                self.note_call_through(&f, &types, span);
                 self.check_fn_args(ft, &types, span);
                 if self.in_device_code()
                     && matches!(ft.kind, FunctionKind::Host | FunctionKind::ExplicitHost)
@@ -86,7 +87,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let t = (**t).clone();
                 return self.construct_type(&t, args, span);
             }
-            Type::Unknown | Type::Void => Type::Unknown,
+            Type::Unknown | Type::Void => {
+                let types = Self::arg_types(&lowered);
+                self.note_call_through(&f, &types, span);
+                Type::Unknown
+            }
             t => {
                 let d = Diagnostic::error(span, format!("a value of type {t} cannot be called"));
                 self.report(d);

@@ -34,7 +34,7 @@ use std::rc::Rc;
 /// One closure class: the lambda, where it was defined, and the names it captures (its
 /// fields, in the order of its captures).
 pub(super) struct ClosureClass<'a> {
-    lambda: &'a ast::Lambda,
+    pub(super) lambda: &'a ast::Lambda,
     span: Span,
     scope: ScopeId,
     names: Vec<String>,
@@ -58,7 +58,7 @@ pub(super) fn is_untyped(l: &ast::Lambda, expected: &[Type], result: &Option<Typ
 }
 
 /// The index of the closure class of `ty`, if it is one.
-fn closure_index(ty: &Type) -> Option<usize> {
+pub(super) fn closure_index(ty: &Type) -> Option<usize> {
     match ty {
         Type::Class(c) if c.id.is_closure() => Some((c.id.0 - ClassId::CLOSURE_BASE) as usize),
         _ => None,
@@ -191,6 +191,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let index = closure_index(&f.ty)?;
         let lowered = self.lower_args(args);
         let types = Self::arg_types(&lowered);
+        self.note_call_through(&f, &types, span);
         let lambda = self.cx.closure_classes.get(index)?.lambda;
         if !self.lambda_arity_fits(lambda, types.len(), span) {
             return Some(unknown(span));
@@ -257,7 +258,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// Instantiates the lambda of closure class `index` for `args`, its captured names typed
     /// by the class's arguments.
-    fn instantiate_closure_class(
+    pub(super) fn instantiate_closure_class(
         &mut self,
         index: usize,
         class_ty: &Type,
@@ -343,35 +344,36 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         (setup, captures)
     }
 
-    /// Reports a variable given an untyped lambda and another function value (a second
-    /// untyped lambda, the same one capturing values of other types, a typed lambda): its
-    /// type would be `??`, through which a call instantiates nothing. A variable with a
-    /// declared function type takes each lambda converted to it instead.
-    pub(super) fn check_one_lambda_per_variable(&mut self, id: LocalId, ty: &Type, span: Span) {
+    /// Whether variable `id`, given a function value of type `ty` at `span`, now holds an
+    /// untyped lambda and another function value (a second untyped lambda, the same one
+    /// capturing values of other types, a typed lambda): it has no one type then, and
+    /// `common_fn_type.rs` finds the function type its calls imply. A variable with a
+    /// declared function type takes each value converted to it instead.
+    pub(super) fn check_one_lambda_per_variable(
+        &mut self,
+        id: LocalId,
+        ty: &Type,
+        span: Span,
+    ) -> bool {
         let is_fn = |t: &Type| closure_index(t).is_some() || matches!(t, Type::Function(_));
         if !is_fn(ty) || self.declared[id.0 as usize].is_some() {
-            return;
+            return false;
         }
         let (first, at) = self.first_fn_values.entry(id).or_insert((ty.clone(), span)).clone();
         // (The same assignment in a later pass may give a more precise type.)
         if (at.file, at.start) == (span.file, span.start) {
             self.first_fn_values.insert(id, (ty.clone(), span));
-            return;
+            if self.fn_conflicts.holds(id) {
+                self.fn_conflicts.record_value(id, ty, span);
+            }
+            return false;
         }
         if first == *ty || (closure_index(&first).is_none() && closure_index(ty).is_none()) {
-            return;
+            return false;
         }
-        let name = self.locals[id.0 as usize].name.clone();
-        let d = Diagnostic::error(
-            span,
-            format!(
-                "`{name}` is given another function value than the lambda without parameter types it holds from {}:{}",
-                at.line, at.col
-            ),
-        )
-        .with_label(format!("this is {ty}, `{name}` holds {first}"))
-        .with_note(format!("a variable holds one lambda without parameter types (each call instantiates it); declare the variable's function type where it is first assigned (`{name} : [scalar -> scalar] = x -> …`), or give the lambdas' parameters types"));
-        self.report(d);
+        self.fn_conflicts.record_value(id, &first, at);
+        self.fn_conflicts.record_value(id, ty, span);
+        true
     }
 
     /// Whether a lambda takes `given` arguments; reports it when not.

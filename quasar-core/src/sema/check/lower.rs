@@ -348,6 +348,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.changed = false;
             self.diags.clear();
             self.void_reads.clear();
+            self.fn_conflicts.new_pass();
             block = self.lower_geometry_fits();
             block.extend(self.lower_prologue());
             block.extend(match result {
@@ -355,6 +356,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Some((None, e)) => self.lower_effect_expr(e),
                 None => self.lower_block(body),
             });
+            self.settle_common_fn_types();
             if !self.changed {
                 break;
             }
@@ -504,6 +506,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // A body without a value (`print(x)`): the lambda has no result.
             return vec![ir::Stmt { kind: ir::StmtKind::Expr(value), span }];
         }
+        // A lambda given a function type with a wider result (`f : [int -> scalar] = x -> x`,
+        // or the common type of `common_fn_type.rs`) converts its value.
+        let value = match &self.expected_result {
+            Some(r)
+                if value.ty.is_number()
+                    && r.is_number()
+                    && value.ty != *r
+                    && crate::sema::types::promote(&value.ty, r) == *r =>
+            {
+                ir::Expr::new(ir::ExprKind::Convert(Box::new(value)), r.clone(), span)
+            }
+            _ => value,
+        };
         let stored = self.assign_local(result, &value.ty, span);
         let place = ir::Place::new(ir::PlaceKind::Local(result), stored, span);
         vec![ir::Stmt {

@@ -14,6 +14,7 @@ mod call;
 mod call_value;
 mod classes;
 mod closure_class;
+mod common_fn_type;
 mod convert;
 mod coop;
 mod expr;
@@ -207,6 +208,9 @@ pub(crate) struct Checker<'a> {
     /// The closure classes of untyped lambdas (`closure_class.rs`), by `ClassId` from
     /// `ClassId::CLOSURE_BASE`.
     closure_classes: Vec<closure_class::ClosureClass<'a>>,
+    /// Calls in nested functions through captured variables whose function values have no
+    /// one type (`common_fn_type.rs`).
+    captured_calls: common_fn_type::CapturedCalls,
     /// How unsafe reductions are reported (`reductions_safety.rs`).
     reduction_safety: reductions_safety::SafetyLevel,
     /// Where `#pragma show_reductions` switches the notes on and off (`reductions_show.rs`).
@@ -277,6 +281,7 @@ impl<'a> Checker<'a> {
             unavailable: Vec::new(),
             rules: Vec::new(),
             closure_classes: Vec::new(),
+            captured_calls: Default::default(),
             reduction_safety: reductions_safety::SafetyLevel::default(),
             show_reductions: Vec::new(),
         }

@@ -79,6 +79,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// The type and position of the first function value (an untyped lambda's closure class,
     /// a function value) assigned to each local, kept across passes (`closure_class.rs`).
     pub first_fn_values: HashMap<LocalId, (Type, Span)>,
+    /// Variables given function values of no one type, and the calls through them
+    /// (`common_fn_type.rs`).
+    pub fn_conflicts: super::common_fn_type::FnConflicts,
     pub loop_depth: u32,
     /// Reads of variables that had no type yet, in the current pass.
     pub void_reads: Vec<(LocalId, Span)>,
@@ -142,6 +145,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             lambdas: HashMap::new(),
             reassigned: HashSet::new(),
             first_fn_values: HashMap::new(),
+            fn_conflicts: Default::default(),
             loop_depth: 0,
             void_reads: Vec::new(),
             prologue: Vec::new(),

@@ -1,0 +1,247 @@
+//! One function type for a variable given several function values that are not one type:
+//! two untyped lambdas (`f = x -> x + 1; if c; f = x -> 2 * x; endif; f(t)`), one lambda
+//! capturing values of other types (`h = compose(inc, dbl); h = compose(dbl, inc)`), an
+//! untyped and a typed lambda.
+//!
+//! Each untyped lambda is a closure class of its own (`closure_class.rs`), so the variable
+//! has no one type of its own. Its calls in the function tell the parameter types instead:
+//! the joined argument types of every call `f(…)`. Each value is instantiated for them, and
+//! the joined result types complete the function type. The variable is then treated as if
+//! it had been declared with that type (`f : [scalar -> scalar] = x -> x + 1`): every value
+//! is converted to it where it is assigned, and a call goes through the function value.
+//! Where no call tells the types (the variable is only passed on or captured), or the calls
+//! or the results disagree, the first conflicting assignment is an error naming why.
+
+use super::closure_class::closure_index;
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, LocalId, LocalRole};
+use crate::sema::decls::ScopeId;
+use crate::sema::types::{join, FnType, Type};
+use crate::span::Span;
+use crate::syntax::ast::FunctionKind;
+
+/// The function values given to one variable without a declared type that have no one
+/// type, by where each was assigned (kept across passes: a later pass may refine a type).
+#[derive(Default)]
+pub(crate) struct FnConflicts {
+    values: Vec<(LocalId, Type, Span)>,
+    /// The argument types of the calls through each such variable in the current pass.
+    calls: Vec<(LocalId, Vec<Type>, Span)>,
+}
+
+impl FnConflicts {
+    pub(super) fn holds(&self, id: LocalId) -> bool {
+        self.values.iter().any(|(l, _, _)| *l == id)
+    }
+
+    /// Records value `ty` assigned to `id` at `span` (replacing what an earlier pass found
+    /// there).
+    pub(super) fn record_value(&mut self, id: LocalId, ty: &Type, span: Span) {
+        let at = |s: Span| (s.file, s.start);
+        match self.values.iter_mut().find(|(l, _, s)| *l == id && at(*s) == at(span)) {
+            Some(v) => v.1 = ty.clone(),
+            None => self.values.push((id, ty.clone(), span)),
+        }
+    }
+
+    pub(super) fn new_pass(&mut self) {
+        self.calls.clear();
+    }
+}
+
+/// Calls in nested functions (a kernel lambda, a nested function) through a variable they
+/// capture, by the scope that defines the variable, its name and the call's position: the
+/// enclosing function's calls too. Kept across passes, since an instance already made is
+/// not lowered again (the latest types of each call win).
+#[derive(Default)]
+pub(crate) struct CapturedCalls(Vec<(ScopeId, String, Vec<Type>, Span)>);
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Records a call through `f` with arguments of `types`, where `f` is a variable whose
+    /// function values have no one type, or a captured variable holding a function value.
+    pub(super) fn note_call_through(&mut self, f: &ir::Expr, types: &[Type], span: Span) {
+        let ir::ExprKind::Local(id) = f.kind else { return };
+        if self.fn_conflicts.holds(id) {
+            self.fn_conflicts.calls.push((id, types.to_vec(), span));
+            return;
+        }
+        let local = &self.locals[id.0 as usize];
+        if local.role != LocalRole::Capture {
+            return;
+        }
+        let Some((_, scope)) = self.outer.as_ref().and_then(|o| o.find(&local.name)) else {
+            return;
+        };
+        let name = local.name.clone();
+        let at = |s: Span| (s.file, s.start);
+        let calls = &mut self.cx.captured_calls.0;
+        match calls.iter_mut().find(|c| c.0 == scope && c.1 == name && at(c.3) == at(span)) {
+            Some(c) => c.2 = types.to_vec(),
+            None => calls.push((scope, name, types.to_vec(), span)),
+        }
+    }
+
+    /// After a pass: gives each variable whose function values have no one type the
+    /// function type its calls and values imply (so the next pass converts every value to
+    /// it), or reports why it has none.
+    pub(super) fn settle_common_fn_types(&mut self) {
+        let mut ids: Vec<LocalId> = self.fn_conflicts.values.iter().map(|v| v.0).collect();
+        ids.sort_by_key(|l| l.0);
+        ids.dedup();
+        for id in ids {
+            if self.declared[id.0 as usize].is_some() {
+                continue;
+            }
+            match self.common_fn_type(id) {
+                Ok(Some(ft)) => {
+                    let ty = Type::Function(Box::new(ft));
+                    self.declared[id.0 as usize] = Some(ty.clone());
+                    self.locals[id.0 as usize].ty = ty;
+                    self.changed = true;
+                }
+                // Arguments not typed yet: other errors say why.
+                Ok(None) => {}
+                Err(d) => self.report(d),
+            }
+        }
+    }
+
+    /// The function type of variable `id` from its calls and values.
+    fn common_fn_type(&mut self, id: LocalId) -> Result<Option<FnType>, Diagnostic> {
+        let values: Vec<(Type, Span)> = self
+            .fn_conflicts
+            .values
+            .iter()
+            .filter(|v| v.0 == id)
+            .map(|v| (v.1.clone(), v.2))
+            .collect();
+        let name = self.locals[id.0 as usize].name.clone();
+        let mut calls: Vec<(Vec<Type>, Span)> = self
+            .fn_conflicts
+            .calls
+            .iter()
+            .filter(|c| c.0 == id)
+            .map(|c| (c.1.clone(), c.2))
+            .collect();
+        let nested = self.cx.captured_calls.0.iter().filter(|c| c.0 == self.scope && c.1 == name);
+        calls.extend(nested.map(|c| (c.2.clone(), c.3)));
+        let (first, second) = match values.as_slice() {
+            [a, b, ..] => (a.clone(), b.clone()),
+            _ => return Ok(None),
+        };
+        let conflict = |why: String| {
+            Diagnostic::error(
+                second.1,
+                format!(
+                    "`{name}` is given another function value than the lambda without parameter types it holds from {}:{}",
+                    first.1.line, first.1.col
+                ),
+            )
+            .with_label(format!("this is {}, `{name}` holds {}", second.0, first.0))
+            .with_note(why)
+        };
+        let declare = format!("declare the variable's function type where it is first assigned (`{name} : [scalar -> scalar] = x -> …`), or give the lambdas' parameters types");
+        let Some((args, _)) = calls.first() else {
+            return Err(conflict(format!("its values are different lambdas, and no call of `{name}` in this function or the functions it defines tells the types of their parameters; {declare}")));
+        };
+        let mut params = args.clone();
+        for (types, span) in &calls[1..] {
+            if types.len() != params.len() {
+                return Err(conflict(format!(
+                    "`{name}` is called with {} and with {} argument(s) (at {}:{}); {declare}",
+                    params.len(),
+                    types.len(),
+                    span.line,
+                    span.col
+                )));
+            }
+            params = params.iter().zip(types).map(|(p, t)| join(p, t)).collect();
+        }
+        if params.contains(&Type::Void) {
+            return Ok(None);
+        }
+        if let Some(p) = params.iter().find(|p| !p.is_concrete()) {
+            let mut shown: Vec<String> =
+                calls.iter().map(|(ts, _)| format!("({})", list(ts))).collect();
+            shown.dedup();
+            return Err(conflict(format!(
+                "its calls pass {}: no one parameter type ({p}) takes them all; {declare}",
+                shown.join(" and ")
+            )));
+        }
+        let mut results: Option<Vec<Type>> = None;
+        let (mut kinds, mut each) = (Vec::new(), Vec::new());
+        for (ty, span) in &values {
+            let (kind, out) = match self.results_for(ty, &params) {
+                Some(r) => r,
+                None => {
+                    return Err(conflict(format!(
+                        "the value assigned at {}:{} ({ty}) cannot be called with ({}); {declare}",
+                        span.line,
+                        span.col,
+                        list(&params)
+                    )))
+                }
+            };
+            kinds.push(kind);
+            each.push(format!("({})", list(&out)));
+            results = Some(match results {
+                None => out,
+                Some(r) if r.len() == out.len() => {
+                    r.iter().zip(&out).map(|(a, b)| join(a, b)).collect()
+                }
+                Some(_) => {
+                    return Err(conflict(format!(
+                        "its values return different numbers of results; {declare}"
+                    )))
+                }
+            });
+        }
+        let results = results.unwrap_or_default();
+        if results.contains(&Type::Void) {
+            return Ok(None);
+        }
+        if let Some(r) = results.iter().find(|r| !r.is_concrete()) {
+            each.dedup();
+            return Err(conflict(format!(
+                "called with ({}), its values return {}: no one result type ({r}); {declare}",
+                list(&params),
+                each.join(" and ")
+            )));
+        }
+        // Device lambdas stay callable from kernels; any other mix is a host function value.
+        let kind = match kinds.split_first() {
+            Some((k, rest)) if rest.iter().all(|r| r == k) => *k,
+            _ => FunctionKind::Host,
+        };
+        Ok(Some(FnType { kind, params, variadic: false, results }))
+    }
+
+    /// The kind and result types of function value `ty` called with `params`.
+    fn results_for(&mut self, ty: &Type, params: &[Type]) -> Option<(FunctionKind, Vec<Type>)> {
+        if let Some(index) = closure_index(ty) {
+            let lambda = self.cx.closure_classes.get(index)?.lambda;
+            let variadic = lambda.params.last().is_some_and(|p| p.variadic);
+            if !variadic && lambda.params.len() != params.len() {
+                return None;
+            }
+            let id = self.instantiate_closure_class(index, ty, params.to_vec(), None)?;
+            let f = self.cx.module.function(id);
+            let out = f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
+            return Some((lambda.kind, out));
+        }
+        let Type::Function(ft) = ty else { return None };
+        let arity = ft.params.len() == params.len() || ft.variadic;
+        let fits = params.iter().zip(&ft.params).all(|(a, p)| {
+            let (a, p) = (a.clone(), p.clone());
+            self.fits(&a, &p)
+        });
+        (arity && fits).then(|| (ft.kind, ft.results.clone()))
+    }
+}
+
+/// Types as a comma-separated list.
+fn list(types: &[Type]) -> String {
+    types.iter().map(Type::to_string).collect::<Vec<_>>().join(", ")
+}
