@@ -131,6 +131,13 @@ impl TypeEnv<'_, '_> {
             return ty;
         }
         if let Some(family) = ArrayFamily::parse(name) {
+            // A cell array type (manual §3.5): `vec[{string, scalar}]` is the cell vector
+            // whose elements have these types, as `{"String", value}` builds it.
+            if let ([arg], [cell @ Type::CellTuple(_)]) = (args, args_resolved.as_slice()) {
+                if matches!(arg.kind, TypeKind::Cell(_)) && !family.prefixed {
+                    return cell.clone();
+                }
+            }
             return self.resolve_array(t, family, dims, &args_resolved, sizes, diags);
         }
         if let Some(&index) = self.decls.type_names.get(name) {
