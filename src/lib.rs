@@ -156,7 +156,7 @@
 //! | `QUASAR_DEVICE=cpu\|gpu\|auto` | the initial mode, from the environment |
 //! | [`Runtime::global()`](Runtime::global)`.set_scheduler_config(…)` | the cost model of `Auto` ([`SchedulerConfig`](quasar_runtime::SchedulerConfig): CPU and GPU cost per item, launch costs, transfer bandwidth) |
 //! | [`set_host_memory_limit`], `QUASAR_HOST_MEMORY_LIMIT=2G` | a budget for array memory on the host; beyond it allocation is [`Error::OutOfMemory`] |
-//! | `QUASAR_NO_AVX2=1` | CPU kernels skip their AVX2+FMA versions (as on a CPU without them: the baseline x86-64 copy, or the border code over whole rows) |
+//! | `QUASAR_NO_AVX2=1` | CPU kernels skip their AVX2+FMA versions (as on a CPU without them: the baseline x86-64 copy, with the `x86-baseline-copies` feature, or the border code over whole rows) |
 //! | `RUNTIME_GPU_MEMORYMODEL`, `RUNTIME_GPU_RESERVEDMEM`, `RUNTIME_GPU_SCHEDULINGMODE` | the manual's GPU memory settings (footprint, memory left to the display, what to do when GPU memory runs out) |
 //! | [`profile()`](profile), [`print_profile()`](print_profile) | launches, device, time and bytes moved per kernel |
 //! | [`write_trace`]`("trace.json")` | the timeline of kernels and transfers for Perfetto or `chrome://tracing` |
@@ -172,6 +172,7 @@
 //! | `linalg` | no | `inv`, `det`, `linsolve`, `chol`, `svd`, `symeig` through `nalgebra` |
 //! | `plot` | no | `plot`, `title`, `xlabel`, … drawn into PNG files through `plotters` |
 //! | `cuda` | no | the NVIDIA back end (the driver is loaded at run time; building needs no CUDA toolkit) |
+//! | `x86-baseline-copies` | no | a baseline x86-64 copy of each CPU kernel loop that has an AVX2+FMA one: on x86-64 CPUs without AVX2+FMA (before 2013, some low-power and virtualised CPUs) such kernels run 3-6× faster than through their border code, for about 25% more release compile time of kernel code |
 //! | `ptx-sim` | no | a PTX interpreter behind the simulated GPU (`QUASAR_SIM_GPU=ptx`), for testing kernels without a GPU |
 //! | `compiler` | no | `quasar::compiler`: the Quasar compiler as a library (not needed for [`quasar!`]) |
 //!

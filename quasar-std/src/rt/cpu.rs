@@ -36,6 +36,34 @@ pub fn pick<T>(base: T, avx2: T) -> T {
     }
 }
 
+/// `$with` when the crate is built with the `x86-baseline-copies` feature (`quasar`'s, forwarded
+/// here), else `$without`: generated kernels choose with it whether a hot loop that has an
+/// AVX2+FMA copy also gets a baseline x86-64 copy. A `macro_rules!` in this crate, not an option
+/// of the proc macro, so that the feature is decided where Cargo unifies it and the macro's
+/// cached output stays the same; the copy not chosen is dropped before type checking, so it
+/// costs no compile time.
+#[cfg(feature = "x86-baseline-copies")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __qstd_x86_baseline_copies {
+    ($with:expr, $without:expr) => {
+        $with
+    };
+}
+
+/// See the version with the `x86-baseline-copies` feature.
+#[cfg(not(feature = "x86-baseline-copies"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __qstd_x86_baseline_copies {
+    ($with:expr, $without:expr) => {
+        $without
+    };
+}
+
+#[doc(hidden)]
+pub use crate::__qstd_x86_baseline_copies as x86_baseline_copies;
+
 /// Whether position `p` offset by `lo` and by `hi` stays inside `0..n` (a row of a kernel's
 /// interior, along one of the outer dimensions).
 #[inline(always)]

@@ -32,7 +32,9 @@ pub use access::{
     periodize, set_elem, view_get, view_read, view_set, view_write, Mode,
 };
 pub use concat::{cat, stack_rows, Part};
-pub use cpu::{has_avx2_fma, inside, lanes, pick, split_row, unflatten, Lanes};
+pub use cpu::{
+    has_avx2_fma, inside, lanes, pick, split_row, unflatten, x86_baseline_copies, Lanes,
+};
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, widen, zip, IndexInt};
 pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,

@@ -109,6 +109,12 @@ fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
     assert!(gam.contains("unsafe fn rows_avx2") && !gam.contains("avx512"), "{gam}");
     assert!(gam.contains("rows :: < true > (__ctx , __e , __q)"), "{gam}");
     assert!(gam.contains("(rows_avx2 , true)") && gam.contains("(thread , false)"), "{gam}");
+    // CPUs without AVX2+FMA: a baseline copy only with the `x86-baseline-copies` feature,
+    // which `qstd::rt`'s macro reads in the user's build.
+    assert!(
+        gam.contains("x86_baseline_copies ! ((rows :: < false > , true) , (thread , false))"),
+        "{gam}"
+    );
 }
 
 #[test]

@@ -223,3 +223,12 @@ fn unflatten_recovers_the_trailing_positions() {
     assert_eq!(unflatten::<2>(0, &[4, 3]), [0, 0]);
     assert_eq!(unflatten::<1>(5, &[6]), [5]);
 }
+
+#[test]
+fn the_baseline_copy_choice_follows_the_crate_feature() {
+    // Generated kernels pass (baseline copy, border code) and get the first only with the
+    // feature; the arm not chosen must not even be type-checked (it names `rows::<false>`).
+    let chosen: &str = crate::rt::x86_baseline_copies!("copy", "border");
+    let want = if cfg!(feature = "x86-baseline-copies") { "copy" } else { "border" };
+    assert_eq!(chosen, want);
+}
