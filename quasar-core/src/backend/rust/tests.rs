@@ -72,10 +72,7 @@ fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
     // No baseline copy of the hot loop on x86-64 unless the `x86-baseline-copies` feature
     // asks for one: CPUs without AVX2+FMA run the border code over whole rows (`__split`
     // false); other targets compile `rows` itself.
-    assert!(
-        code.contains("x86_baseline_copies ! ((rows , true) , (thread , false))"),
-        "{code}"
-    );
+    assert!(code.contains("x86_baseline_copies ! ((rows , true) , (thread , false))"), "{code}");
     assert!(code.contains("# [cfg (not (target_arch = \"x86_64\"))] let (__rows , __split) : (Rows , bool) = (rows , true) ;"), "{code}");
 }
 
