@@ -59,6 +59,24 @@ function [c : mat, d : mat] = matmul(a : mat, b : mat)
     parallel_do(size(d), a, b, d, mm_one)
 endfunction
 
+function c : mat = product(a : mat, b : mat, n : int)
+    c = zeros(size(a, 0), n)
+    parallel_do(size(c), a, b, c, mm)
+endfunction
+
+function [] = __kernel__ mm_checked(a : mat, b : mat'checked, c : mat, pos : ivec2)
+    s = 0.0
+    for k = 0..size(a, 1) - 1
+        s += a[pos[0], k] * b[k, pos[1]]
+    endfor
+    c[pos] = s
+endfunction
+
+function c : mat = product_checked(a : mat, b : mat, n : int)
+    c = zeros(size(a, 0), n)
+    parallel_do(size(c), a, b, c, mm_checked)
+endfunction
+
 function [] = __kernel__ mixed(x : vec, y : vec, w : vec, pos : int)
     c = 0
     acc = 0.5
@@ -250,6 +268,57 @@ fn matrix_products_in_strips_equal_the_per_position_code_and_the_reference() {
         same_bits(&what, &c, &d);
         same_bits(&what, &c, &want);
     }
+}
+
+/// Where `mm_checked` reads `b` (a `quasar!` source's lines are this file's).
+const MM_READ_AT: &str = "tests/e2e_strips.rs:70:29";
+
+/// `a * b[0..size(a, 1) - 1, :]` computed here in the kernel's order of operations.
+fn product_reference(av: &[f32], bv: &[f32], (m, k, n): (usize, usize, usize)) -> Vec<f32> {
+    let mut want = vec![0.0f32; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for p in 0..k {
+                s += av[i * k + p] * bv[p * n + j];
+            }
+            want[i * n + j] = s;
+        }
+    }
+    want
+}
+
+#[test]
+fn a_matrix_product_with_more_rows_of_b_than_it_reads_passes_its_guard() {
+    // `k` runs to `size(a, 1) - 1 < size(b, 0)`: the guard holds, the reads of `b` are
+    // unchecked in the interior (strips along its rows), the last rows are never read.
+    for (m, k, rows, n) in [(3usize, 5usize, 9usize, 40usize), (2, 33, 40, 70), (4, 0, 3, 33)] {
+        let (av, bv) = (values(m * k, 5), values(rows * n, 6));
+        let a = Array::from_vec(&[m, k], av.clone()).unwrap();
+        let b = Array::from_vec(&[rows, n], bv.clone()).unwrap();
+        let c = k::product(&a, &b, n as i32).unwrap().to_vec().unwrap();
+        same_bits(&format!("{m}x{k} times {rows}x{n}"), &c, &product_reference(&av, &bv, (m, k, n)));
+    }
+}
+
+#[test]
+fn a_matrix_product_whose_guard_fails_runs_the_checked_code() {
+    // `b` has fewer rows than `a` has columns: the guard `size(a, 1) - 1 < size(b, 0)` fails
+    // and every position runs the border code. There the reads past `b`'s last row are 0
+    // (`mat` reads are `'safe`); with `b : mat'checked`, reading row 7 is the error, with the
+    // Quasar line of the read.
+    let (m, k, rows, n) = (4usize, 10usize, 7usize, 40usize);
+    let (av, bv) = (values(m * k, 7), values(rows * n, 8));
+    let a = Array::from_vec(&[m, k], av.clone()).unwrap();
+    let b = Array::from_vec(&[rows, n], bv.clone()).unwrap();
+    let c = k::product(&a, &b, n as i32).unwrap().to_vec().unwrap();
+    let mut padded = bv.clone();
+    padded.resize(k * n, 0.0);
+    same_bits("4x10 times 7x40 read as 10x40", &c, &product_reference(&av, &padded, (m, k, n)));
+    let err = k::product_checked(&a, &b, n as i32).unwrap_err().to_string();
+    let want = format!("{MM_READ_AT}: in kernel `mm_checked`: index [7, ");
+    assert!(err.starts_with(&want), "{err}");
+    assert!(err.ends_with("] is out of range for `b` with shape [7, 40]"), "{err}");
 }
 
 #[test]

@@ -39,6 +39,12 @@ pub fn function(m: &Module, f: &Function) -> String {
             let text = format!("0 <= {pos} + {lo} && {pos} + {hi} < size({base}, {})", c.array_dim);
             d.line(2, &text);
         }
+        for g in &p.guards {
+            let (lo, hi) = (d.bound(&g.lo), d.bound(&g.hi));
+            let base = d.local(g.base);
+            let text = format!("guard: 0 <= {lo} && {hi} < size({base}, {})", g.array_dim);
+            d.line(2, &text);
+        }
     }
     d.out
 }

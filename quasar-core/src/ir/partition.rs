@@ -16,6 +16,11 @@ pub struct Partition {
     pub region: Vec<RegionBound>,
     /// The accesses (index expressions and places) needing no boundary handling there.
     pub unchecked: BTreeSet<NodeId>,
+    /// Conditions on the launch alone (no position) that the interior needs as well: an
+    /// unchecked access indexed by a loop variable whose bound is a run-time value
+    /// (`b[k, pos[1]]` for `k = 0..size(a, 1) - 1`) is inside `b` only when the bound is.
+    /// When one fails the whole launch runs the border code, which checks every access.
+    pub guards: Vec<ExtentGuard>,
     /// Every use of `pos` is inside an unchecked access, indexing array dimension k with launch
     /// dimension k, offset only along dimensions 0 and 1: a CPU kernel over three or more
     /// dimensions may run the interior of a block row as one flat loop (`backend/rust/collapse.rs`).
@@ -34,6 +39,20 @@ pub struct RegionBound {
     /// Added to the position: the smallest offset of the accesses along it.
     pub lo: Bound,
     /// Added to the position: the largest offset of the accesses along it.
+    pub hi: Bound,
+}
+
+/// `0 <= lo` and `hi < size(base, array_dim)`: the values of an index that does not depend on
+/// the position lie inside that dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtentGuard {
+    /// A kernel argument (an array) the kernel never reassigns.
+    pub base: LocalId,
+    /// The dimension of `base` indexed.
+    pub array_dim: usize,
+    /// The smallest value of the index.
+    pub lo: Bound,
+    /// The largest value of the index.
     pub hi: Bound,
 }
 

@@ -3,14 +3,19 @@
 //! loop-invariant interval (constants, integer parameters and captures never assigned,
 //! `numel(v)`/`size(v, d)` of an argument, loop variables with such bounds), is inside its
 //! array wherever `pos[e] + lo >= 0` and `pos[e] + hi < size(v, d)`; the interior is where
-//! all those hold. An access whose indices stay within the extents for any launch (`w[i]` for
-//! `i = 0..numel(w) - 1`) is unchecked everywhere in it too.
+//! all those hold. An index without `pos` in such an interval `[lo, hi]` (`k` in
+//! `a[pos[0], k]` for `k = 0..size(a, 1) - 1`) is inside its dimension when `0 <= lo` and
+//! `hi < size(v, d)`: proved for any launch (`w[i]` for `i = 0..numel(w) - 1`), or else a
+//! guard on the launch (`b[k, pos[1]]`: `size(a, 1) - 1 < size(b, 0)`) that the interior
+//! needs too. Guards come only from accesses that every position reaching their loop makes
+//! (not under an `if`, `while`…): when one fails such an access fails at its bound, so the
+//! checked border code, which then runs the whole launch, only reports that error.
 //!
 //! Kernels with barriers, shared memory, block geometry or thread groups get no partition: a
 //! split body would let the threads of one block take different paths to a barrier.
 
 use crate::analysis::ModuleInfo;
-use crate::ir::partition::{Bound, Partition, RegionBound, Term};
+use crate::ir::partition::{Bound, ExtentGuard, Partition, RegionBound, Term};
 use crate::ir::visit::{walk_expr, Visit};
 use crate::ir::{BinaryOp, UnaryOp};
 use crate::ir::{
@@ -53,11 +58,13 @@ pub fn run(module: &mut Module, _cx: &super::PassContext) {
             .iter()
             .position(|l| l.special() == Some(Special::Pos))
             .map(|i| LocalId(i as u32));
-        let mut p = analyse(f, pos, &views);
+        let (mut p, mixed) = analyse_mixed(f, pos, &views);
         if p.unchecked.is_empty() {
             continue;
         }
-        p.flat = pos.is_some_and(|pos| super::collapse::flat_applies(f, pos, &p));
+        // Flat rows renumber the positions along the trailing dimensions: an access that
+        // also has an index without `pos` would not follow them.
+        p.flat = !mixed && pos.is_some_and(|pos| super::collapse::flat_applies(f, pos, &p));
         f.partition = Some(p);
     }
 }
@@ -74,12 +81,33 @@ struct Analysis {
     views: HashSet<LocalId>,
     /// The number of array dimensions of each view, when known.
     ranks: HashMap<LocalId, usize>,
+    /// How many `if`/`while`/`match`… bodies enclose the statement analysed: its accesses may
+    /// be skipped by some positions, so they give no guards.
+    conditional: usize,
+    /// Whether some unchecked access has indices both with and without `pos`.
+    mixed: bool,
     facts: Partition,
+}
+
+/// An index of an access: `pos[launch_dim] + [lo, hi]`, or a value in `[lo, hi]` without `pos`.
+enum Component {
+    Pos(usize, Bound, Bound),
+    Free(Bound, Bound),
 }
 
 /// The accesses of `f` in bounds in the interior; `views` are its array arguments, with their
 /// rank, that it never reassigns.
+#[cfg(test)]
 fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) -> Partition {
+    analyse_mixed(f, pos, views).0
+}
+
+/// [`analyse`], and whether some unchecked access mixes indices with and without `pos`.
+fn analyse_mixed(
+    f: &Function,
+    pos: Option<LocalId>,
+    views: &HashMap<LocalId, usize>,
+) -> (Partition, bool) {
     let mut counts: HashMap<LocalId, usize> = HashMap::new();
     count_assignments(&f.body, &mut counts);
     let mut a = Analysis {
@@ -99,6 +127,8 @@ fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) 
             .collect(),
         views: views.keys().copied().collect(),
         ranks: views.clone(),
+        conditional: 0,
+        mixed: false,
         facts: Partition::default(),
     };
     // Aliases of position components, assigned once at the top level.
@@ -129,7 +159,7 @@ fn analyse(f: &Function, pos: Option<LocalId>, views: &HashMap<LocalId, usize>) 
     }
     // Loop variables must not be assigned in their body either.
     a.block(&f.body, &counts);
-    a.facts
+    (a.facts, a.mixed)
 }
 
 /// How many times each local is assigned; anything assigned in a `while`/`repeat` loop
@@ -288,20 +318,28 @@ impl Analysis {
         }
     }
 
-    /// The components of an index list, when every one is affine in `pos`.
-    fn components(&self, indices: &[Index]) -> Option<Vec<(usize, Bound, Bound)>> {
+    /// The components of an index list, when every one is affine in `pos` or bounded without
+    /// it.
+    fn components(&self, indices: &[Index]) -> Option<Vec<Component>> {
         let mut out = Vec::new();
         for ix in indices {
             let Index::At(e) = ix else { return None };
             if e.ty.is_int() {
-                out.push(self.affine(e)?);
+                out.push(match self.affine(e) {
+                    Some((d, lo, hi)) => Component::Pos(d, lo, hi),
+                    None => {
+                        let (lo, hi) = self.interval(e)?;
+                        Component::Free(lo, hi)
+                    }
+                });
                 continue;
             }
             // `pos` or `pos + [a, b, c]` as a whole position vector.
             match &e.kind {
                 ExprKind::Local(l) if Some(*l) == self.pos => {
                     let n = vec_len(&e.ty)?;
-                    out.extend((0..n).map(|d| (d, Bound::constant(0), Bound::constant(0))));
+                    let zero = || Bound::constant(0);
+                    out.extend((0..n).map(|d| Component::Pos(d, zero(), zero())));
                 }
                 ExprKind::Binary { op: op @ (BinaryOp::Add | BinaryOp::Sub), lhs, rhs } => {
                     let ExprKind::Local(l) = lhs.kind else { return None };
@@ -312,9 +350,9 @@ impl Analysis {
                     for (d, it) in items.iter().enumerate() {
                         let (a, b) = self.interval(it)?;
                         out.push(if *op == BinaryOp::Add {
-                            (d, a, b)
+                            Component::Pos(d, a, b)
                         } else {
-                            (d, b.neg()?, a.neg()?)
+                            Component::Pos(d, b.neg()?, a.neg()?)
                         });
                     }
                 }
@@ -329,41 +367,53 @@ impl Analysis {
         if !self.views.contains(&b) {
             return;
         }
-        let Some(comps) = self.components(indices) else {
-            if self.within_extents(b, indices) {
-                self.facts.unchecked.insert(node);
-            }
-            return;
-        };
+        let Some(comps) = self.components(indices) else { return };
         if self.ranks.get(&b) != Some(&comps.len()) {
             return;
         }
-        self.facts.unchecked.insert(node);
-        for (array_dim, (launch_dim, lo, hi)) in comps.into_iter().enumerate() {
-            self.facts.region.push(RegionBound { base: b, array_dim, launch_dim, lo, hi });
+        // The indices without `pos` not proved inside their dimension need guards, which only
+        // an access every position reaching its loop makes may give.
+        let mut guards = Vec::new();
+        for (array_dim, c) in comps.iter().enumerate() {
+            if let Component::Free(lo, hi) = c {
+                if !self.within_extent(b, array_dim, lo, hi) {
+                    guards.push(ExtentGuard { base: b, array_dim, lo: lo.clone(), hi: hi.clone() });
+                }
+            }
         }
+        if !guards.is_empty() && self.conditional > 0 {
+            return;
+        }
+        self.facts.unchecked.insert(node);
+        for g in guards {
+            if !self.facts.guards.contains(&g) {
+                self.facts.guards.push(g);
+            }
+        }
+        let free = comps.iter().any(|c| matches!(c, Component::Free(..)));
+        let mut with_pos = false;
+        for (array_dim, c) in comps.into_iter().enumerate() {
+            if let Component::Pos(launch_dim, lo, hi) = c {
+                with_pos = true;
+                self.facts.region.push(RegionBound { base: b, array_dim, launch_dim, lo, hi });
+            }
+        }
+        self.mixed |= free && with_pos;
     }
 
-    /// Every index of the access lies in `[0, extent - 1]` for any launch, e.g. `w[i]` for
-    /// `i = 0..numel(w) - 1`: no check is needed anywhere.
-    fn within_extents(&self, v: LocalId, indices: &[Index]) -> bool {
-        let rank = self.ranks.get(&v).copied();
-        if rank != Some(indices.len()) {
-            return false;
-        }
-        indices.iter().enumerate().all(|(d, ix)| {
-            let Index::At(e) = ix else { return false };
-            let Some((lo, hi)) = self.interval(e) else { return false };
-            let nonneg = lo.terms.is_empty() && lo.c >= 0;
-            let below = |t: Term| {
-                // hi - (t - 1) must be a constant <= 0.
-                Bound::term(t)
-                    .add_scaled(&Bound::constant(-1), 1)
-                    .and_then(|m| hi.add_scaled(&m, -1))
-                    .is_some_and(|r| r.terms.is_empty() && r.c <= 0)
-            };
-            nonneg && (below(Term::Size(v, d)) || (rank == Some(1) && below(Term::Numel(v))))
-        })
+    /// Whether every value in `[lo, hi]` lies in `[0, extent - 1]` of dimension `d` of `v` for
+    /// any launch, e.g. `i` in `w[i]` for `i = 0..numel(w) - 1`.
+    fn within_extent(&self, v: LocalId, d: usize, lo: &Bound, hi: &Bound) -> bool {
+        let nonneg = lo.terms.is_empty() && lo.c >= 0;
+        let below = |t: Term| {
+            // hi - (t - 1) must be a constant <= 0.
+            Bound::term(t)
+                .add_scaled(&Bound::constant(-1), 1)
+                .and_then(|m| hi.add_scaled(&m, -1))
+                .is_some_and(|r| r.terms.is_empty() && r.c <= 0)
+        };
+        let vector = self.ranks.get(&v) == Some(&1);
+        nonneg && (below(Term::Size(v, d)) || (vector && below(Term::Numel(v))))
     }
 
     fn block(&mut self, b: &Block, counts: &HashMap<LocalId, usize>) {
@@ -378,8 +428,10 @@ impl Analysis {
                 StmtKind::Expr(e) | StmtKind::Destructure { value: e, .. } => self.expr(e),
                 StmtKind::If { cond, then_body, else_body } => {
                     self.expr(cond);
+                    self.conditional += 1;
                     self.block(then_body, counts);
                     self.block(else_body, counts);
+                    self.conditional -= 1;
                 }
                 StmtKind::ForRange { var, start, step, end, body, .. } => {
                     // `a..b` covers [a, b] and `a..-1..b` covers [b, a]; an empty loop makes
@@ -401,14 +453,20 @@ impl Analysis {
                 }
                 StmtKind::ForEach { body, .. }
                 | StmtKind::While { body, .. }
-                | StmtKind::Repeat { body, .. } => self.block(body, counts),
+                | StmtKind::Repeat { body, .. } => {
+                    self.conditional += 1;
+                    self.block(body, counts);
+                    self.conditional -= 1;
+                }
                 StmtKind::Match { arms, default, .. } => {
+                    self.conditional += 1;
                     for a in arms {
                         self.block(&a.body, counts);
                     }
                     if let Some(d) = default {
                         self.block(d, counts);
                     }
+                    self.conditional -= 1;
                 }
                 _ => {}
             }
@@ -539,6 +597,68 @@ mod tests {
         let c = c.expect("x[pos[0] + j, ..] is eligible");
         assert_eq!(c.lo, Bound { c: 0, terms: vec![(-2, Term::Local(n))] });
         assert_eq!(c.hi, Bound::constant(0));
+    }
+
+    /// A matrix product's inner loop, with the read of `b` under an `if` when `conditional`.
+    fn product(conditional: bool) -> String {
+        let read = "s += a[pos[0], k] * b[k, pos[1]]";
+        let body = if conditional { format!("if s >= 0\n{read}\nendif") } else { read.into() };
+        format!(
+            "function [] = __kernel__ k(a : mat, b : mat, c : mat, pos : ivec2)
+                 s = 0.0
+                 for k = 0..size(a, 1) - 1
+                     {body}
+                 endfor
+                 c[pos] = s
+             endfunction"
+        )
+    }
+
+    #[test]
+    fn a_loop_index_with_a_run_time_bound_is_proved_or_guarded() {
+        let (facts, f) = facts(&product(false));
+        let (a, b) = (local(&f, "a"), local(&f, "b"));
+        // `a[pos[0], k]`: `k <= size(a, 1) - 1` for any launch; `b[k, pos[1]]`: only when
+        // `size(a, 1) - 1 < size(b, 0)`, the guard.
+        assert_eq!(facts.unchecked.len(), 3, "a[..], b[..] and c[pos]");
+        let hi = Bound { c: -1, terms: vec![(1, Term::Size(a, 1))] };
+        let want = ExtentGuard { base: b, array_dim: 0, lo: Bound::constant(0), hi };
+        assert_eq!(facts.guards, vec![want]);
+        // The positions bound the other indices as before.
+        let dims: Vec<_> = facts.region.iter().map(|c| (c.base, c.array_dim, c.launch_dim)).collect();
+        assert!(dims.contains(&(a, 0, 0)) && dims.contains(&(b, 1, 1)), "{dims:?}");
+    }
+
+    #[test]
+    fn accesses_under_an_if_give_no_guards() {
+        let (facts, f) = facts(&product(true));
+        // `b[k, pos[1]]` stays checked (a failing guard would send every position to the
+        // border code though the `if` may skip the read); `a[pos[0], k]` needs no guard.
+        assert!(facts.guards.is_empty(), "{:?}", facts.guards);
+        assert_eq!(facts.unchecked.len(), 2, "a[..] and c[pos]");
+        let b = local(&f, "b");
+        assert!(facts.region.iter().all(|c| c.base != b));
+    }
+
+    #[test]
+    fn indices_with_and_without_the_position_keep_rows_unflattened() {
+        let src = "function [] = __kernel__ k(x : cube, y : cube, pos : ivec3)
+                       s = 0.0
+                       for j = 0..size(x, 1) - 1
+                           s += x[pos[0], j, pos[2]]
+                       endfor
+                       y[pos] = s
+                   endfunction";
+        let parsed = syntax::parse(src, FileId(0));
+        let checked = check_program(&parsed.program);
+        let f = checked.module.functions.iter().find(|f| f.kind == FunctionKind::Kernel);
+        let f = f.expect("a kernel");
+        let (facts, _) = facts(src);
+        let pos = LocalId(f.locals.iter().position(|l| l.name == "pos").expect("pos") as u32);
+        // Flat rows would renumber `pos[1]`, which `x[pos[0], j, pos[2]]` does not follow.
+        assert!(crate::transform::collapse::flat_applies(f, pos, &facts));
+        let views: HashMap<_, _> = ["x", "y"].iter().map(|n| (local(f, n), 3)).collect();
+        assert!(analyse_mixed(f, Some(pos), &views).1, "the read mixes indices");
     }
 
     #[test]

@@ -33,8 +33,8 @@ impl Ctx<'_> {
         self.block(&f.body)
     }
 
-    /// Whether this thread's position satisfies every bound of the region (in 64 bits, so
-    /// that no sum overflows).
+    /// Whether this thread's position satisfies every bound of the region, and the launch
+    /// every guard (in 64 bits, so that no sum overflows).
     fn region_pred(&mut self, p: &Partition, f: &ir::Function) -> Res<Reg> {
         let mut all: Option<Reg> = None;
         for c in &p.region {
@@ -54,6 +54,22 @@ impl Ctx<'_> {
             let (p1, p2) = (self.reg(RegClass::Pred), self.reg(RegClass::Pred));
             self.ins(format!("setp.ge.s64 {p1}, {a}, 0"));
             self.ins(format!("setp.lt.s64 {p2}, {b}, {ext}"));
+            self.ins(format!("and.pred {p1}, {p1}, {p2}"));
+            all = Some(match all {
+                None => p1,
+                Some(q) => {
+                    self.ins(format!("and.pred {q}, {q}, {p1}"));
+                    q
+                }
+            });
+        }
+        // The launch's guards (`Partition::guards`): the same for every thread.
+        for g in &p.guards {
+            let ext = self.arg_extent(g.base, g.array_dim, f)?;
+            let (lo, hi) = (self.bound(&g.lo, f)?, self.bound(&g.hi, f)?);
+            let (p1, p2) = (self.reg(RegClass::Pred), self.reg(RegClass::Pred));
+            self.ins(format!("setp.ge.s64 {p1}, {lo}, 0"));
+            self.ins(format!("setp.lt.s64 {p2}, {hi}, {ext}"));
             self.ins(format!("and.pred {p1}, {p1}, {p2}"));
             all = Some(match all {
                 None => p1,

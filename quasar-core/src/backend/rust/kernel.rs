@@ -524,7 +524,28 @@ fn row_code(
     let o: Vec<TokenStream> = (0..last).map(|k| quote!(__o[#k])).collect();
     let segment = quote!(thread(__ctx, &__e, [#(#o,)* __lo, __hi]));
     let run = rows(&o, quote!(__lo), quote!(__hi));
+    // The partition's guards on the launch: when one fails, the border code runs every
+    // position (as on a CPU without the hot loop's version), checking every access.
+    let guards: Vec<TokenStream> = facts
+        .guards
+        .iter()
+        .map(|g| {
+            let v = &fg.names[g.base.0 as usize];
+            let (lo, hi) = (bound_tokens(&g.lo, &fg.names), bound_tokens(&g.hi, &fg.names));
+            let ad = g.array_dim;
+            quote!((#lo >= 0 && #hi < #v.dim(#ad) as i64))
+        })
+        .collect();
+    let guarded = if guards.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            let (__rows, __split): (Rows, bool) =
+                if #(#guards)&&* { (__rows, __split) } else { (thread, false) };
+        }
+    };
     let loops = quote! {
+        #guarded
         #rt::qstd::rt::block_rows(
             __ctx, #d, __split, &[#(#reach),*], #flat,
             &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
