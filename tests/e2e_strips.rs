@@ -297,7 +297,11 @@ fn a_matrix_product_with_more_rows_of_b_than_it_reads_passes_its_guard() {
         let a = Array::from_vec(&[m, k], av.clone()).unwrap();
         let b = Array::from_vec(&[rows, n], bv.clone()).unwrap();
         let c = k::product(&a, &b, n as i32).unwrap().to_vec().unwrap();
-        same_bits(&format!("{m}x{k} times {rows}x{n}"), &c, &product_reference(&av, &bv, (m, k, n)));
+        same_bits(
+            &format!("{m}x{k} times {rows}x{n}"),
+            &c,
+            &product_reference(&av, &bv, (m, k, n)),
+        );
     }
 }
 

@@ -625,7 +625,8 @@ mod tests {
         let want = ExtentGuard { base: b, array_dim: 0, lo: Bound::constant(0), hi };
         assert_eq!(facts.guards, vec![want]);
         // The positions bound the other indices as before.
-        let dims: Vec<_> = facts.region.iter().map(|c| (c.base, c.array_dim, c.launch_dim)).collect();
+        let dims: Vec<_> =
+            facts.region.iter().map(|c| (c.base, c.array_dim, c.launch_dim)).collect();
         assert!(dims.contains(&(a, 0, 0)) && dims.contains(&(b, 1, 1)), "{dims:?}");
     }
 
