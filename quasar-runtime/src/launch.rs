@@ -16,6 +16,10 @@ use std::sync::Arc;
 /// The most launch dimensions (CUDA grids are three-dimensional).
 pub const MAX_LAUNCH_DIMS: usize = 3;
 
+/// The side of the CPU's square blocks for kernels that walk arrays across their rows
+/// ([`LaunchConfig::cpu_tiles`]).
+pub const CPU_TILE: usize = 64;
+
 /// How a kernel uses an array argument. The compiler infers it from the kernel body and the
 /// `'const` / `'nocopy` modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,6 +134,26 @@ impl LaunchConfig {
             if left <= 1 {
                 break;
             }
+        }
+        LaunchConfig::new(kernel, dims, &blk[..n])
+    }
+
+    /// CPU blocks for a kernel whose rows walk an array across its rows
+    /// ([`Kernel::cpu_tiles`](crate::Kernel::cpu_tiles)): [`CPU_TILE`] × [`CPU_TILE`] tiles of
+    /// the two innermost dimensions (one position along the others). A tile's reads then
+    /// touch `CPU_TILE` rows of the array, `CPU_TILE` elements each (16 KiB of `f32`: they
+    /// stay in the L1 cache), where a whole row of positions touches one element of every
+    /// row and a page per element on a large image. One dimension: as
+    /// [`cpu_auto`](Self::cpu_auto).
+    pub fn cpu_tiles(kernel: &str, dims: &[usize], threads: usize) -> Result<LaunchConfig> {
+        check_dims(kernel, dims)?;
+        let n = dims.len();
+        if n < 2 {
+            return LaunchConfig::cpu_auto(kernel, dims, threads);
+        }
+        let mut blk = [1usize; 3];
+        for d in n - 2..n {
+            blk[d] = dims[d].clamp(1, CPU_TILE);
         }
         LaunchConfig::new(kernel, dims, &blk[..n])
     }
@@ -509,6 +533,18 @@ mod tests {
         assert_eq!(c.blkdim(), &[8, 1, 1]);
         let c = LaunchConfig::gpu_auto("k", &[64, 64, 64], 1024).unwrap();
         assert!(c.threads_per_block() <= 512);
+    }
+
+    #[test]
+    fn cpu_tiles_are_square_in_the_two_innermost_dimensions() {
+        let c = LaunchConfig::cpu_tiles("k", &[2160, 3840], 2).unwrap();
+        assert_eq!(c.blkdim(), &[CPU_TILE, CPU_TILE, 1]);
+        assert_eq!(c.blkcnt()[..2], [2160usize.div_ceil(CPU_TILE), 3840 / CPU_TILE]);
+        let c = LaunchConfig::cpu_tiles("k", &[5, 100, 3], 2).unwrap();
+        assert_eq!(c.blkdim(), &[1, CPU_TILE, 3]);
+        let c = LaunchConfig::cpu_tiles("k", &[1 << 20], 2).unwrap();
+        assert_eq!(c.blkdim(), LaunchConfig::cpu_auto("k", &[1 << 20], 2).unwrap().blkdim());
+        assert!(LaunchConfig::cpu_tiles("k", &[], 2).is_err());
     }
 
     #[test]
