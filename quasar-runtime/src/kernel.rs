@@ -83,7 +83,7 @@ pub struct Kernel {
     /// the run-time errors of its code.
     pub source_name: &'static str,
     /// CPU only: consecutive positions of a row walk an array across its rows (a transpose),
-    /// so blocks are square tiles of the two innermost dimensions
+    /// so blocks are tiles of the two innermost dimensions
     /// ([`LaunchConfig::cpu_tiles`](crate::LaunchConfig::cpu_tiles)), whose rows of that
     /// array stay in cache, instead of whole rows.
     pub cpu_tiles: bool,
@@ -170,7 +170,7 @@ impl Kernel {
         self
     }
 
-    /// Runs the kernel in square tiles on the CPU (see [`Kernel::cpu_tiles`]).
+    /// Runs the kernel in tiles on the CPU (see [`Kernel::cpu_tiles`]).
     pub const fn with_cpu_tiles(mut self) -> Kernel {
         self.cpu_tiles = true;
         self

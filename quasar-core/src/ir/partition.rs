@@ -48,7 +48,7 @@ impl Partition {
     /// array across its rows: an array of rank `rank(base)` ≥ 2 has its contiguous (last)
     /// dimension indexed by another launch dimension and another of its dimensions by `last`
     /// (a transpose, `y[pos[1], pos[0]] = x[pos]`). Each position of a row then touches a
-    /// different row of the array, so the CPU runs such a kernel in square tiles instead of
+    /// different row of the array, so the CPU runs such a kernel in tiles instead of
     /// whole rows (`run::Kernel::cpu_tiles`).
     pub fn crosses_rows(&self, rank: impl Fn(LocalId) -> Option<usize>, last: usize) -> bool {
         self.region.iter().any(|a| {
