@@ -1,10 +1,10 @@
-//! End to end: kernel output reductions, which the CPU back end combines in 16 lanes per row
+//! End to end: kernel output reductions, which the CPU back end combines in 64 lanes per row
 //! (`qstd::rt::Lanes`), compared with the same reductions computed here in plain Rust. Run on
 //! the CPU device and by `.ci/run` with every launch on interpreted PTX
 //! (`QUASAR_SIM_GPU=ptx QUASAR_DEVICE=gpu`).
 //!
 //! Tolerances: `max`/`min` and integer sums are exact in any order and compared exactly.
-//! Float sums add in another order than a serial loop (per block, 16 lanes per row combined in
+//! Float sums add in another order than a serial loop (per block, 64 lanes per row combined in
 //! a fixed tree): they are compared with the sum in f64 within `1e-6 * n` times the sum of
 //! magnitudes for f32 (the worst-case bound of any order of `n` additions is about
 //! `n * 6e-8`), `1e-14 * n` for f64; and on the CPU a second launch of the same shape gives the
@@ -162,8 +162,8 @@ fn close(what: &str, got: f64, want: f64, magnitude: f64, n: usize, per_term: f6
     assert!((got - want).abs() <= tol, "{what}: got {got}, want {want} (tolerance {tol})");
 }
 
-/// Lengths around the 16 lanes and the block sizes, and long enough for many blocks.
-const LENGTHS: [usize; 9] = [0, 1, 15, 16, 17, 33, 1000, 4099, 100_003];
+/// Lengths around the 64 lanes and the block sizes, and long enough for many blocks.
+const LENGTHS: [usize; 12] = [0, 1, 15, 16, 33, 63, 64, 65, 129, 1000, 4099, 100_003];
 
 #[test]
 fn float_sums_in_lanes_agree_with_the_exact_sum_and_repeat_bit_for_bit() {

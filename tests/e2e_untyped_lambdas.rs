@@ -194,3 +194,34 @@ fn a_kernel_calls_one_of_two_device_lambdas_chosen_at_run_time() {
         }
     }
 }
+
+#[test]
+fn a_lambda_returning_a_cell_vector_of_a_declared_cell_array_type() {
+    let t = 0.625f32;
+    let (s, v) = m::cell_result(t).unwrap();
+    assert_eq!(s, "String");
+    close("second element", v, 2.0 * t);
+}
+
+#[test]
+fn conditional_expressions_choosing_between_lambdas_on_the_host_and_in_a_kernel() {
+    for (t, k) in [(1.5f32, 3), (-0.5, 3), (-2.0, 1)] {
+        let (y, z) = m::chosen_by_conditions(t, k).unwrap();
+        let f = |x: f32| {
+            if t > 0.0 {
+                x + 1.0
+            } else if k > 2 {
+                2.0 * x
+            } else {
+                x * x
+            }
+        };
+        close("f(t)", y, f(t));
+        let z = z.to_vec().unwrap();
+        assert_eq!(z.len(), 5);
+        for (i, v) in z.iter().enumerate() {
+            let u = i as f32 + 0.5;
+            close(&format!("z[{i}]"), *v, if k > 1 { u + k as f32 } else { u * t });
+        }
+    }
+}

@@ -217,3 +217,26 @@ function y : vec = chosen_in_kernel(x : vec, k : scalar)
     y = zeros(numel(x))
     parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = f(x[pos]))
 endfunction
+
+% A lambda returning several values as a cell vector, its type written as a cell array type
+% (manual §3.5): `vec[{string, scalar}]` is the cell vector of a string and a scalar.
+function [s, v] = cell_result(t : scalar)
+    get_string_and_value : [scalar -> vec[{string, scalar}]] =
+      value -> {"String", 2 * value}
+    [s, v] = get_string_and_value(t)
+endfunction
+
+% `?:` choosing between function values of other types (nested, with a typed lambda), and
+% between two `__device__` lambdas called in a kernel: the variable takes the function type
+% its calls imply.
+function [y, z] = chosen_by_conditions(t : scalar, k : int)
+    inc = x -> x + 1
+    dbl = x -> 2 * x
+    sq = (x : scalar) -> x * x
+    f = t > 0 ? inc : (k > 2 ? dbl : sq)
+    y = f(t)
+    g = __device__ (u) -> u + k
+    h = k > 1 ? g : __device__ (u) -> u * t
+    z = zeros(5)
+    parallel_do(numel(z), __kernel__ (pos : int) -> z[pos] = h(pos + 0.5))
+endfunction

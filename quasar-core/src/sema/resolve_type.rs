@@ -131,6 +131,21 @@ impl TypeEnv<'_, '_> {
             return ty;
         }
         if let Some(family) = ArrayFamily::parse(name) {
+            // A cell array type (manual §3.5): `vec[{string, scalar}]` is the cell vector
+            // whose elements have these types, as `{"String", value}` builds it. (A cell
+            // matrix type such as `mat[{{vec, vec}, {scalar, scalar}}]` stays an array of
+            // cells, which `typename(…)(2, 2)` constructs.)
+            if let ([arg], [cell @ Type::CellTuple(items)]) = (args, args_resolved.as_slice()) {
+                let flat = !items.iter().any(|i| matches!(i, Type::CellTuple(_)));
+                if matches!(arg.kind, TypeKind::Cell(_))
+                    && !family.prefixed
+                    && family.rank == Rank::Fixed(1)
+                    && family.shape.is_none()
+                    && flat
+                {
+                    return cell.clone();
+                }
+            }
             return self.resolve_array(t, family, dims, &args_resolved, sizes, diags);
         }
         if let Some(&index) = self.decls.type_names.get(name) {
@@ -483,7 +498,8 @@ mod tests {
     #[test]
     fn compound_types() {
         assert_eq!(ok("[int|cube]"), "[int|cube]");
-        assert_eq!(ok("vec[{string, scalar}]"), "vec[{string, scalar}]");
+        // A cell array type (manual §3.5): the cell vector of a string and a scalar.
+        assert_eq!(ok("vec[{string, scalar}]"), "{string, scalar}");
         assert_eq!(
             ok("[__device__ (scalar, scalar) -> scalar]"),
             "[__device__ (scalar, scalar) -> (scalar)]"

@@ -177,7 +177,7 @@ mod __q_blur_rows_2 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

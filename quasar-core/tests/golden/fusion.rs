@@ -1064,7 +1064,7 @@ mod __q_scaled_sum_1_loop8_7 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1267,7 +1267,9 @@ mod __q_gamma_2_loop12_8 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!(
+                (rows:: < false >, true), (thread, false)
+            )
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows::<false>, true);
@@ -1337,10 +1339,10 @@ mod __q_dot_3_loop16_9 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Sum);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,
@@ -1423,7 +1425,7 @@ mod __q_dot_3_loop16_9 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1468,10 +1470,10 @@ mod __q_extremes_4_loop20_10 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Prod);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,
@@ -1554,7 +1556,7 @@ mod __q_extremes_4_loop20_10 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1599,10 +1601,10 @@ mod __q_extremes_4_loop21_11 {
         let __slot0 = __ctx.output::<f32>(0usize)?;
         let __out0 = __qrt::qstd::rt::Lanes::<
             f32,
-            16usize,
+            64usize,
         >::new(__slot0.get(), __qrt::run::Reduce::Max);
         __qrt::qstd::rt::lanes::<
-            16usize,
+            64usize,
         >(
             __lo,
             __hi,
@@ -1685,7 +1687,7 @@ mod __q_extremes_4_loop21_11 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -1836,7 +1838,7 @@ mod __q_flipped_5_loop25_12 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -2084,7 +2086,7 @@ mod __q_product_6_loop29_13 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

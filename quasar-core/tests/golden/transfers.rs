@@ -186,7 +186,7 @@ mod __q_blend_1 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -391,7 +391,7 @@ mod __q_split_2 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
@@ -614,7 +614,7 @@ mod __q_accumulate_4 {
         let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
             (rows_avx2, true)
         } else {
-            (thread, false)
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);

@@ -159,8 +159,15 @@ impl<T: Reducible, const L: usize> Lanes<T, L> {
 }
 
 /// Runs `f(p, l)` for `p` in `lo..hi`, where `l = (p - lo) % L` is the lane of a kernel
-/// output ([`Lanes`]) that position `p` accumulates into: `L` positions at a time (a constant
-/// trip count that LLVM unrolls, so each lane stays in a register), then the rest.
+/// output ([`Lanes`]) that position `p` accumulates into, `L` positions at a time (fewer at
+/// the end).
+///
+/// The inner loop's trip count is `min(hi - i, L)`, not the constant `L`, on purpose: with a
+/// constant count LLVM fully unrolls the loop before its loop vectoriser runs (the unrolled
+/// lanes become scalar registers and stack slots: 16 lanes gave 16 scalar additions and 16
+/// stores per 16 positions, 32 lanes spilled), and a kernel-output `sum` took twice the
+/// library's time. With a run-time count the loop vectoriser gets the loop: the lanes stay
+/// an array in L1 that each run of `L` positions adds into with vector instructions.
 #[inline(always)]
 pub fn lanes<const L: usize>(
     lo: usize,
@@ -168,14 +175,12 @@ pub fn lanes<const L: usize>(
     mut f: impl FnMut(usize, usize) -> quasar_runtime::Result<()>,
 ) -> quasar_runtime::Result<()> {
     let mut i = lo;
-    while hi.saturating_sub(i) >= L {
-        for l in 0..L {
+    while i < hi {
+        let n = (hi - i).min(L);
+        for l in 0..n {
             f(i + l, l)?;
         }
-        i += L;
-    }
-    for l in 0..hi.saturating_sub(i) {
-        f(i + l, l)?;
+        i += n;
     }
     Ok(())
 }

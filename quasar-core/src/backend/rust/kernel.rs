@@ -385,9 +385,10 @@ fn row_outputs(fg: &mut FnGen, ops: &[(LocalId, AssignOp)]) -> GResult<(TokenStr
     Ok((quote!(#(#open)*), quote!(#(#close)*)))
 }
 
-/// Running values per kernel output in a row's hot loop: 16 `f32` fill an AVX-512 vector (two
-/// AVX2 vectors, whose additions then overlap).
-const LANES: usize = 16;
+/// Running values per kernel output in a row's hot loop (`qstd::rt::lanes`): 64 `f32` are
+/// eight AVX2 vectors, so that each lane's running value is read back 64 positions after it
+/// was stored (the store-to-load latency of the chain is spread over eight vector additions).
+const LANES: usize = 64;
 
 /// Whether output `l` of kernel `f` (a `n`) may be combined in lanes: every assignment to it
 /// combines with `op`, a reduction that may be regrouped: `+=` and `*=` on integers (exact,

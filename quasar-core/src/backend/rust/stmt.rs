@@ -397,6 +397,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                         Repr::Num(*n),
                     )
                 }
+                // A cell vector (`[str, val] = {"String", value}`): its elements, checked
+                // against the targets' types at run time.
+                Repr::Value => {
+                    let k = i as i64;
+                    (self.vtry(quote!(__d.index(&[#k])), span), Repr::Value)
+                }
                 r if i == 0 => (quote!(__d), r.clone()),
                 _ => {
                     return Err(unsupported(

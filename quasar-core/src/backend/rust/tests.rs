@@ -69,9 +69,10 @@ fn only_the_hot_loop_is_multiversioned_and_the_border_is_emitted_once() {
     assert_eq!(code.matches("target_feature").count(), 1, "{code}");
     assert!(code.contains("unsafe fn rows_avx2"), "{code}");
     assert!(!code.contains("rows_avx512"), "{code}");
-    // No baseline copy of the hot loop on x86-64: CPUs without AVX2+FMA run the border code
-    // over whole rows (`__split` false); other targets compile `rows` itself.
-    assert!(code.contains("} else { (thread , false) }"), "{code}");
+    // No baseline copy of the hot loop on x86-64 unless the `x86-baseline-copies` feature
+    // asks for one: CPUs without AVX2+FMA run the border code over whole rows (`__split`
+    // false); other targets compile `rows` itself.
+    assert!(code.contains("x86_baseline_copies ! ((rows , true) , (thread , false))"), "{code}");
     assert!(code.contains("# [cfg (not (target_arch = \"x86_64\"))] let (__rows , __split) : (Rows , bool) = (rows , true) ;"), "{code}");
 }
 
@@ -255,15 +256,15 @@ fn outputs_combine_in_lanes_only_when_every_assignment_has_one_regroupable_opera
              [s, m] = parallel_do(numel(x), x, k)
          endfunction",
     );
-    // `s` in 16 lanes, folded after the row; `m` (two operators) in one running value.
+    // `s` in 64 lanes, folded after the row; `m` (two operators) in one running value.
     assert!(
         code.contains(
-            "Lanes :: < f32 , 16usize > :: new (__slot0 . get () , __qrt :: run :: Reduce :: Sum)"
+            "Lanes :: < f32 , 64usize > :: new (__slot0 . get () , __qrt :: run :: Reduce :: Sum)"
         ),
         "{code}"
     );
     assert!(code.contains("__out1 = :: core :: cell :: Cell :: new (__slot1 . get ())"), "{code}");
-    assert!(code.contains("lanes :: < 16usize > (__lo , __hi , | __p0 , __l |"), "{code}");
+    assert!(code.contains("lanes :: < 64usize > (__lo , __hi , | __p0 , __l |"), "{code}");
     assert!(code.contains("__slot0 . set (__out0 . fold ())"), "{code}");
 }
 

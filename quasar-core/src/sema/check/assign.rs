@@ -83,10 +83,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let result = single_result(&ft);
                 self.lower_lambda_as(l, rhs.span, &ft.params, result)
             }
-            // `f : [int -> int] = g` where `g` holds an untyped lambda: its instance for `int`.
+            // `f : [int -> int] = g` where `g` holds an untyped lambda: its instance for `int`
+            // (each branch of `c ? g : h`).
             (_, Some(ft)) => {
                 let value = self.lower_expr(rhs);
-                self.coerce_to_fn(value, &ft, rhs.span, false)
+                self.coerce_branches_to_fn(value, &ft, rhs.span)
             }
             _ => self.lower_expr(rhs),
         };
@@ -215,7 +216,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         };
         // A second function value of another type: the variable keeps the first value's
         // type until the pass ends and its calls tell the common function type.
-        if self.check_one_lambda_per_variable(id, &value.ty, rhs.span) {
+        if self.check_one_lambda_per_variable(id, &value.ty, rhs.span)
+            || self.check_fn_branches(id, &value)
+        {
             let stored = self.local_type(id).clone();
             return (ir::Place::new(ir::PlaceKind::Local(id), stored, span), value);
         }

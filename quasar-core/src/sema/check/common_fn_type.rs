@@ -3,6 +3,8 @@
 //! capturing values of other types (`h = compose(inc, dbl); h = compose(dbl, inc)`), an
 //! untyped and a typed lambda.
 //!
+//! `f = c ? inc : dbl` gives `f` the values of both branches.
+//!
 //! Each untyped lambda is a closure class of its own (`closure_class.rs`), so the variable
 //! has no one type of its own. Its calls in the function tell the parameter types instead:
 //! the joined argument types of every call `f(…)`. Each value is instantiated for them, and
@@ -244,4 +246,76 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 /// Types as a comma-separated list.
 fn list(types: &[Type]) -> String {
     types.iter().map(Type::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Whether a value of type `ty` is a function value (a closure class or of a function type).
+pub(super) fn is_fn_value(ty: &Type) -> bool {
+    closure_index(ty).is_some() || matches!(ty, Type::Function(_))
+}
+
+/// The types and positions of the function values `c ? g : h` (nested too) may give, when
+/// every branch is one.
+fn fn_branches(e: &ir::Expr, out: &mut Vec<(Type, Span)>) -> bool {
+    match &e.kind {
+        ir::ExprKind::Ternary { then, otherwise, .. } => {
+            fn_branches(then, out) && fn_branches(otherwise, out)
+        }
+        _ if is_fn_value(&e.ty) => {
+            out.push((e.ty.clone(), e.span));
+            true
+        }
+        _ => false,
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Whether `value`, assigned to `id`, is a `?:` choosing between function values of
+    /// other types (recorded as the variable's values, as two assignments would be).
+    pub(super) fn check_fn_branches(&mut self, id: LocalId, value: &ir::Expr) -> bool {
+        if !matches!(value.kind, ir::ExprKind::Ternary { .. })
+            || self.declared[id.0 as usize].is_some()
+        {
+            return false;
+        }
+        let mut branches = Vec::new();
+        if !fn_branches(value, &mut branches) || branches.iter().all(|b| b.0 == branches[0].0) {
+            return false;
+        }
+        for (ty, span) in &branches {
+            self.fn_conflicts.record_value(id, ty, *span);
+        }
+        // Until the pass ends, calls go through the first branch's value (so that what they
+        // compute has a type).
+        if self.locals[id.0 as usize].ty == Type::Void {
+            self.locals[id.0 as usize].ty = branches[0].0.clone();
+            self.changed = true;
+        }
+        true
+    }
+
+    /// `value` where the concrete function type `ft` is expected, each branch of a `?:`
+    /// converted on its own (so that both give the one function type).
+    pub(super) fn coerce_branches_to_fn(
+        &mut self,
+        value: ir::Expr,
+        ft: &FnType,
+        span: Span,
+    ) -> ir::Expr {
+        let want = Type::Function(Box::new(ft.clone()));
+        let (ty, at) = (value.ty.clone(), value.span);
+        match value.kind {
+            ir::ExprKind::Ternary { cond, then, otherwise } => {
+                let then = self.coerce_branches_to_fn(*then, ft, span);
+                let otherwise = self.coerce_branches_to_fn(*otherwise, ft, span);
+                let ty = if then.ty == want && otherwise.ty == want { want } else { ty };
+                let kind = ir::ExprKind::Ternary {
+                    cond,
+                    then: Box::new(then),
+                    otherwise: Box::new(otherwise),
+                };
+                ir::Expr::new(kind, ty, at)
+            }
+            kind => self.coerce_to_fn(ir::Expr::new(kind, ty, at), ft, span, false),
+        }
+    }
 }

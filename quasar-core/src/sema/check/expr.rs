@@ -59,7 +59,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let then = self.lower_expr(then);
                 let otherwise = self.lower_expr(otherwise);
                 let ty = join(&then.ty, &otherwise.ty);
-                if ty == Type::Unknown && then.ty != Type::Unknown && otherwise.ty != Type::Unknown
+                // (Two function values of other types: `common_fn_type.rs` gives the variable
+                // they are assigned to one function type, or says why not.)
+                let fn_values = super::common_fn_type::is_fn_value(&then.ty)
+                    && super::common_fn_type::is_fn_value(&otherwise.ty);
+                if ty == Type::Unknown
+                    && then.ty != Type::Unknown
+                    && otherwise.ty != Type::Unknown
+                    && !fn_values
                 {
                     let d = Diagnostic::warning(
                         span,
