@@ -62,3 +62,25 @@ fn a_device_lambda_capturing_a_lookup_table_is_passed_to_a_kernel() {
         assert!((b - want).abs() <= 1e-3 * want.max(1.0), "gamma_lut[{i}]: {b} vs {want}");
     }
 }
+
+#[test]
+fn a_device_lambda_sums_a_whole_captured_array() {
+    let x = [0.5f32, -1.0, 2.0, 3.5, 0.0];
+    let a = [1.5f32, 0.5, -2.0, 1.25, 1.0, 0.75];
+    let am = Array::from_vec(&[2, 3], a.to_vec()).unwrap();
+    let result = m::shifted_by_totals(&vecf(&x), &am);
+    // Forced onto the GPU (`QUASAR_DEVICE=gpu`), the kernel has no PTX (no whole-array `sum`
+    // in the PTX back end yet): the launch says so instead of running elsewhere.
+    if std::env::var("QUASAR_DEVICE").is_ok_and(|d| d == "gpu") {
+        let err = result.expect_err("no PTX for this kernel").to_string();
+        assert!(err.contains("`sum` on arrays is not supported by the PTX back end"), "{err}");
+        return;
+    }
+    let y = result.unwrap().to_vec().unwrap();
+    let (sum, prod): (f32, f32) = (a.iter().sum(), a.iter().product());
+    let mean = sum / a.len() as f32;
+    assert_eq!(y.len(), x.len());
+    for (i, (u, v)) in x.iter().zip(&y).enumerate() {
+        close(&format!("y[{i}]"), *v, sum + u * prod - mean);
+    }
+}

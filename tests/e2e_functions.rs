@@ -165,3 +165,12 @@ fn variadic_device_function_in_a_kernel() {
     let expected: Vec<f32> = x.iter().map(|v| v + 2.0 + 0.5 * v).collect();
     assert_eq!(y, expected);
 }
+
+#[test]
+fn rest_arguments_of_mixed_types_are_one_cell_vector() {
+    let t = 1.25f32;
+    let (n, s, v) = m::variadic_cells(t).unwrap();
+    assert_eq!(n, 1 + 3, "count_rest(1, \"a\", t, [1, 2])");
+    assert_eq!(s, "second");
+    assert_close("pick_items(t, …)[1]", v, 2.0 * t);
+}

@@ -157,6 +157,9 @@ impl Runtime {
         let cfg = match &l.blkdim {
             Some(b) => LaunchConfig::new(k.name, &l.dims, b)?,
             None if k.block_sensitive => LaunchConfig::gpu_auto(k.name, &l.dims, 1024)?,
+            None if k.cpu_tiles => {
+                LaunchConfig::cpu_tiles(k.name, &l.dims, rayon::current_num_threads())?
+            }
             None => LaunchConfig::cpu_auto(k.name, &l.dims, rayon::current_num_threads())?,
         };
         let mut borrows = Borrows { list: Vec::new() };

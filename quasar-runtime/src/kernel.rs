@@ -82,6 +82,11 @@ pub struct Kernel {
     /// The kernel as the Quasar source names it (`name` is its instance, e.g. `blur_3`), for
     /// the run-time errors of its code.
     pub source_name: &'static str,
+    /// CPU only: consecutive positions of a row walk an array across its rows (a transpose),
+    /// so blocks are tiles of the two innermost dimensions
+    /// ([`LaunchConfig::cpu_tiles`](crate::LaunchConfig::cpu_tiles)), whose rows of that
+    /// array stay in cache, instead of whole rows.
+    pub cpu_tiles: bool,
 }
 
 impl Kernel {
@@ -99,6 +104,7 @@ impl Kernel {
             gpu_only: false,
             params: &[],
             source_name: name,
+            cpu_tiles: false,
         }
     }
 
@@ -161,6 +167,12 @@ impl Kernel {
     /// Marks the kernel GPU-only (see [`Kernel::gpu_only`]).
     pub const fn gpu_only(mut self) -> Kernel {
         self.gpu_only = true;
+        self
+    }
+
+    /// Runs the kernel in tiles on the CPU (see [`Kernel::cpu_tiles`]).
+    pub const fn with_cpu_tiles(mut self) -> Kernel {
+        self.cpu_tiles = true;
         self
     }
 

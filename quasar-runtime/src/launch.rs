@@ -16,6 +16,10 @@ use std::sync::Arc;
 /// The most launch dimensions (CUDA grids are three-dimensional).
 pub const MAX_LAUNCH_DIMS: usize = 3;
 
+/// The CPU's blocks for kernels that walk arrays across their rows
+/// ([`LaunchConfig::cpu_tiles`]): rows of positions, and positions per row.
+pub const CPU_TILE: [usize; 2] = [16, 256];
+
 /// How a kernel uses an array argument. The compiler infers it from the kernel body and the
 /// `'const` / `'nocopy` modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,6 +134,27 @@ impl LaunchConfig {
             if left <= 1 {
                 break;
             }
+        }
+        LaunchConfig::new(kernel, dims, &blk[..n])
+    }
+
+    /// CPU blocks for a kernel whose rows walk an array across its rows
+    /// ([`Kernel::cpu_tiles`](crate::Kernel::cpu_tiles)): tiles of [`CPU_TILE`] (16 rows of
+    /// 256 positions) of the two innermost dimensions, one position along the others. A
+    /// tile's rows of positions then touch 256 rows of the array, 16 elements each (a 64-byte
+    /// cache line of `f32`: 16 KiB, which stays in the L1 cache while the tile's 16 rows use
+    /// each line whole), where a whole row of positions touches a line of every row of the
+    /// array and a page per position on a large image. Rows of 256 keep the cost of starting
+    /// a row (its interior/border split) small. One dimension: as [`cpu_auto`](Self::cpu_auto).
+    pub fn cpu_tiles(kernel: &str, dims: &[usize], threads: usize) -> Result<LaunchConfig> {
+        check_dims(kernel, dims)?;
+        let n = dims.len();
+        if n < 2 {
+            return LaunchConfig::cpu_auto(kernel, dims, threads);
+        }
+        let mut blk = [1usize; 3];
+        for (d, t) in (n - 2..n).zip(CPU_TILE) {
+            blk[d] = dims[d].clamp(1, t);
         }
         LaunchConfig::new(kernel, dims, &blk[..n])
     }
@@ -509,6 +534,18 @@ mod tests {
         assert_eq!(c.blkdim(), &[8, 1, 1]);
         let c = LaunchConfig::gpu_auto("k", &[64, 64, 64], 1024).unwrap();
         assert!(c.threads_per_block() <= 512);
+    }
+
+    #[test]
+    fn cpu_tiles_cut_the_two_innermost_dimensions() {
+        let c = LaunchConfig::cpu_tiles("k", &[2160, 3840], 2).unwrap();
+        assert_eq!(c.blkdim(), &[16, 256, 1]);
+        assert_eq!(c.blkcnt()[..2], [2160 / 16, 3840 / 256]);
+        let c = LaunchConfig::cpu_tiles("k", &[5, 100, 3], 2).unwrap();
+        assert_eq!(c.blkdim(), &[1, 16, 3]);
+        let c = LaunchConfig::cpu_tiles("k", &[1 << 20], 2).unwrap();
+        assert_eq!(c.blkdim(), LaunchConfig::cpu_auto("k", &[1 << 20], 2).unwrap().blkdim());
+        assert!(LaunchConfig::cpu_tiles("k", &[], 2).is_err());
     }
 
     #[test]

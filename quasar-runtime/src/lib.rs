@@ -67,7 +67,7 @@ pub use hostmem::{
     set_host_memory_limit, spare_host_memory,
 };
 pub use kernel::{BlockBytes, BlockCtx, CpuKernel, Kernel, KernelArgs, KernelView};
-pub use launch::{Access, Launch, LaunchConfig, LaunchResult, MAX_LAUNCH_DIMS};
+pub use launch::{Access, Launch, LaunchConfig, LaunchResult, CPU_TILE, MAX_LAUNCH_DIMS};
 pub use launch_with::{launch_with, Arg};
 pub use memory::{GpuPolicy, MemoryConfig, MemoryModel, MemoryReport};
 pub use output::{OutputSpec, Reduce, Reducible, Start};

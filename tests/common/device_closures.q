@@ -54,3 +54,12 @@ function y : vec = gamma_lut(x : vec, gamma : scalar)
     gamma_correction = __device__ (x : scalar) -> lut[x]
     y = pointwise_op(x, gamma_correction)
 endfunction
+
+% A device lambda reducing a whole captured array (manual §4.2, `D = __device__ (x : scalar)
+% -> sum(A) + x`), called in a kernel: a loop over the array's elements in every thread (on
+% the CPU; the PTX back end has no whole-array `sum` yet, so the kernel runs on the CPU there).
+function y : vec = shifted_by_totals(x : vec, a : mat)
+    D = __device__ (u : scalar) -> sum(a) + u * prod(a) - mean(a)
+    y = zeros(numel(x))
+    parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = D(x[pos]))
+endfunction

@@ -235,3 +235,23 @@ function y : vec = variadic_kernel(x : vec)
     y = zeros(numel(x))
     parallel_do(numel(x), y, x, variadic_in_kernel)
 endfunction
+
+% Rest arguments of other types than numbers (manual §4.8, `func(1, 2, "hello")`): packed into
+% one cell vector, whose items are checked against their use at run time.
+function [] = print_each(...args)
+    for i = 0..numel(args) - 1
+        print args[i]
+    endfor
+endfunction
+function n = count_rest(a : int, ...rest : vec[??])
+    n = a + numel(rest)
+endfunction
+function [s, v] = pick_items(...args)
+    s : string = args[1]
+    v : scalar = args[0] * 2
+endfunction
+function [n, s, v] = variadic_cells(t : scalar)
+    print_each(1, 2, "hello")
+    n = count_rest(1, "a", t, [1, 2])
+    [s, v] = pick_items(t, "second", 3)
+endfunction

@@ -62,6 +62,26 @@ impl Partition {
     pub fn constrains(&self, d: usize) -> bool {
         self.region.iter().any(|c| c.launch_dim == d)
     }
+
+    /// Whether consecutive positions along the innermost launch dimension `last` walk an
+    /// array across its rows: an array of rank `rank(base)` ≥ 2 has its contiguous (last)
+    /// dimension indexed by another launch dimension and another of its dimensions by `last`
+    /// (a transpose, `y[pos[1], pos[0]] = x[pos]`). Each position of a row then touches a
+    /// different row of the array, so the CPU runs such a kernel in tiles instead of
+    /// whole rows (`run::Kernel::cpu_tiles`).
+    pub fn crosses_rows(&self, rank: impl Fn(LocalId) -> Option<usize>, last: usize) -> bool {
+        self.region.iter().any(|a| {
+            rank(a.base).is_some_and(|r| {
+                r >= 2
+                    && a.array_dim == r - 1
+                    && a.launch_dim != last
+                    && self
+                        .region
+                        .iter()
+                        .any(|b| b.base == a.base && b.launch_dim == last && b.array_dim < r - 1)
+            })
+        })
+    }
 }
 
 /// A value fixed for the whole launch.
@@ -119,6 +139,28 @@ impl Bound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transposed_access_crosses_rows_and_a_broadcast_does_not() {
+        let bound = |base, array_dim, launch_dim| RegionBound {
+            base: LocalId(base),
+            array_dim,
+            launch_dim,
+            lo: Bound::constant(0),
+            hi: Bound::constant(0),
+        };
+        let of = |region: Vec<RegionBound>| Partition { region, ..Partition::default() };
+        // Matrices 0 and 1, vector 2; launch dimension 1 is innermost.
+        let rank = |l: LocalId| Some(if l.0 == 2 { 1 } else { 2 });
+        // `x[pos[1], pos[0]]`.
+        assert!(of(vec![bound(0, 0, 1), bound(0, 1, 0)]).crosses_rows(rank, 1));
+        // `x[pos]`, and `w[pos[0]]` (a vector: one element per row of positions).
+        assert!(!of(vec![bound(0, 0, 0), bound(0, 1, 1), bound(2, 0, 0)]).crosses_rows(rank, 1));
+        // `x[pos[0], pos[0]]`, or `y[pos[1], c]` with `x[0, pos[0]]`: nothing runs along a
+        // row of positions across the rows of one array.
+        assert!(!of(vec![bound(0, 0, 0), bound(0, 1, 0)]).crosses_rows(rank, 1));
+        assert!(!of(vec![bound(1, 0, 1), bound(0, 1, 0)]).crosses_rows(rank, 1));
+    }
 
     #[test]
     fn sums_merge_and_cancel_terms() {

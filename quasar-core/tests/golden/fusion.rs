@@ -1861,6 +1861,7 @@ static __Q_KERNEL_FLIPPED_5_LOOP25_12: ::quasar::__rt::run::Kernel = ::quasar::_
     )
     .with_params(&["x", "fused"])
     .with_source_name("parallel_for_line25")
+    .with_cpu_tiles()
     .with_ptx_entry(&__Q_PTXK_FLIPPED_5_LOOP25_12);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_product_6_loop29_13 {

@@ -6,7 +6,7 @@
 
 use super::num::{Arith, Float, Magnitude};
 use super::par::{for_pieces, PARALLEL_MIN};
-use super::{alloc, invalid, trim};
+use super::{alloc, alloc_overwritten, invalid, trim};
 use quasar_runtime::{Array, Complex, Element, Error, Result};
 
 /// Quasar `int` dimensions (`zeros(n, m)`, `zeros(size(x))`) as array dimensions; a negative
@@ -49,7 +49,7 @@ pub fn uninit<T: Element>(dims: &[usize]) -> Result<Array<T>> {
 
 /// `ones(dims)`: an array of ones.
 pub fn ones<T: Arith>(dims: &[usize]) -> Result<Array<T>> {
-    let a = alloc("ones", dims)?;
+    let a = alloc_overwritten("ones", dims)?;
     a.host_view_mut()?.fill(T::ONE);
     Ok(a)
 }
@@ -67,7 +67,7 @@ pub fn cones<F: Float>(dims: &[usize]) -> Result<Array<Complex<F>>>
 where
     Complex<F>: Arith,
 {
-    let a = alloc("cones", dims)?;
+    let a = alloc_overwritten("cones", dims)?;
     a.host_view_mut()?.fill(<Complex<F> as Arith>::ONE);
     Ok(a)
 }
@@ -93,7 +93,7 @@ pub fn eye_rect<T: Arith>(m: usize, n: usize) -> Result<Array<T>> {
 /// exactly `a` and `b`. `n = 1` gives `[b]` and `n = 0` an empty vector, as in MATLAB.
 /// Computed in `f64`.
 pub fn linspace<F: Float>(a: F, b: F, n: usize) -> Result<Array<F>> {
-    let out = alloc::<F>("linspace", &[n])?;
+    let out = alloc_overwritten::<F>("linspace", &[n])?;
     {
         let mut v = out.host_view_mut()?;
         let (a, b) = (a.to_f64(), b.to_f64());
@@ -166,7 +166,7 @@ pub fn repmat<T: Element>(x: &Array<T>, reps: &[usize]) -> Result<Array<T>> {
         })?;
         out_dims.push(d);
     }
-    let out = alloc::<T>("repmat", &out_dims)?;
+    let out = alloc_overwritten::<T>("repmat", &out_dims)?;
     if out.is_empty() {
         return Ok(out);
     }
@@ -221,7 +221,7 @@ fn transpose_with<T: Element, F: Fn(T) -> T + Sync>(
         return Err(invalid(name, x.shape(), "expects a vector or a matrix"));
     }
     let (m, n) = (x.size(0), x.size(1));
-    let out = alloc::<T>(name, &[n, m])?;
+    let out = alloc_overwritten::<T>(name, &[n, m])?;
     let src_view = x.host_view()?;
     let src: &[T] = &src_view;
     let mut dst = out.host_view_mut()?;
@@ -385,6 +385,27 @@ mod tests {
                 assert_eq!(t[j * m + i], (i * n + j) as u32);
             }
         }
+    }
+
+    #[test]
+    fn built_ins_writing_every_element_are_right_in_a_reused_block() {
+        // Above 1 MiB, their results may take the block of a freed array of the same type and
+        // size (`Array::uninit`): fill one with other values first, then check every element.
+        let (m, n) = (513, 517);
+        let stale = || drop(Array::from_elem(&[n, m], 7u32).unwrap());
+        let a = Array::from_fn(&[m, n], |i| i as u32).unwrap();
+        stale();
+        let t = transpose(&a).unwrap().to_vec().unwrap();
+        assert!((0..m * n).all(|k| t[(k % n) * m + k / n] == k as u32));
+        stale();
+        assert!(ones::<u32>(&[n, m]).unwrap().to_vec().unwrap().iter().all(|&x| x == 1));
+        let b = Array::from_fn(&[n, m / 3], |i| i as u32).unwrap();
+        stale();
+        let r = repmat(&b, &[1, 3]).unwrap().to_vec().unwrap();
+        assert!((0..n * m).all(|k| r[k] == ((k / m) * (m / 3) + (k % m) % (m / 3)) as u32));
+        drop(Array::from_elem(&[m * n], 7.0f32).unwrap());
+        let l = linspace(0.0f32, 1.0, m * n).unwrap().to_vec().unwrap();
+        assert!(l.windows(2).all(|w| w[0] < w[1]) && l[0] == 0.0 && l[m * n - 1] == 1.0);
     }
 
     proptest! {

@@ -456,6 +456,22 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 quote!({ let __a = #x; let __k = 0usize; #body #fin })
             }
+            // A whole array captured by device code (`D = __device__ (x : scalar) -> sum(A) +
+            // x`, manual §4.2): a loop over its elements (views are dense).
+            (Repr::View(n, _), 1) if matches!(b, B::Sum | B::Prod | B::Mean) => {
+                let e = cast_num(*n, rn, quote!(unsafe { __a.get_unchecked(__k) }), &rt);
+                let (init, op) = match b {
+                    B::Prod => (rn.literal(1.0, &rt), quote!(*)),
+                    _ => (rn.literal(0.0, &rt), quote!(+)),
+                };
+                let fin = if b == B::Mean {
+                    let count = cast_num(Num::I64, rn, quote!((__a.numel() as i64)), &rt);
+                    quote!(__acc / #count)
+                } else {
+                    quote!(__acc)
+                };
+                quote!({ let __a = #x; let mut __acc = #init; for __k in 0..__a.numel() { __acc = __acc #op #e; } #fin })
+            }
             (Repr::Num(n), 1) => cast_num(*n, rn, x, &rt),
             _ => {
                 return Err(unsupported(

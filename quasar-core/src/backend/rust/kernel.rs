@@ -185,6 +185,15 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {
         builder = quote!(#builder.block_sensitive());
+    } else if d >= 2
+        && fg
+            .f
+            .partition
+            .as_ref()
+            .is_some_and(|p| p.crosses_rows(|l| fg.geom.get(&l).copied(), d - 1))
+    {
+        // A transpose: square tiles keep the rows it walks across in cache.
+        builder = quote!(#builder.with_cpu_tiles());
     }
     let builder = fg.g.ptx.attach(&fg.f.instance_name, builder, block_sensitive);
     // One module per kernel: rustc puts each in its own codegen unit, so LLVM spreads them over

@@ -119,6 +119,29 @@ fn cpu_feature_copies_only_where_the_hot_loop_vectorises() {
 }
 
 #[test]
+fn kernels_walking_arrays_across_rows_run_in_cpu_tiles() {
+    let code = rust_of(
+        "function [] = __kernel__ tr(x : mat, y : mat, pos : ivec2)
+             y[pos[1], pos[0]] = x[pos]
+         endfunction
+         function [] = __kernel__ shift(x : mat, y : mat, w : vec, pos : ivec2)
+             y[pos] = x[pos[0], pos[1] + 1] * w[pos[0]]
+         endfunction
+         function [] = run(x : mat, y : mat, w : vec)
+             parallel_do(size(x), x, y, tr)
+             parallel_do(size(x), x, y, w, shift)
+         endfunction",
+    );
+    let builder = |name: &str| {
+        let at = code.find(&format!("Kernel :: new (\"{name}")).unwrap();
+        &code[at..at + code[at..].find(';').unwrap()]
+    };
+    assert!(builder("tr").contains("with_cpu_tiles"), "{}", builder("tr"));
+    // Along rows, and a vector read per row of positions: whole rows.
+    assert!(!builder("shift").contains("with_cpu_tiles"), "{}", builder("shift"));
+}
+
+#[test]
 fn tap_loops_run_in_strips_of_positions_in_lockstep() {
     let code = rust_of(
         "function [] = __kernel__ taps(x : mat'mirror, y : mat, w : vec, pos : ivec2)

@@ -110,7 +110,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => None,
         };
         if !rest.iter().all(|a| a.ty.is_number() || spread_elem(a).is_some()) {
-            return None;
+            return Self::pack_rest_as_cell(callee, declared, rest);
         }
         let spread = rest.iter().any(|a| spread_elem(a).is_some());
         if spread && matches!(callee, FunctionKind::Device | FunctionKind::Kernel) {
@@ -146,6 +146,32 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => Type::vec(elem),
         };
         Some(ir::Expr::new(ExprKind::Matrix(items), ty, span))
+    }
+
+    /// Rest arguments of other types than numbers (`func(1, 2, "hello")`, manual §4.8) as one
+    /// cell vector, for a host function whose rest parameter has no type or a `??` element
+    /// type (`...args : vec[??]`); `args[i]` is then checked at run time.
+    fn pack_rest_as_cell(
+        callee: FunctionKind,
+        declared: Option<&Type>,
+        rest: &mut Vec<ir::Expr>,
+    ) -> Option<ir::Expr> {
+        let untyped = match declared {
+            None | Some(Type::Unknown) => true,
+            Some(Type::Array(a)) => a.elem == Type::Unknown,
+            Some(_) => false,
+        };
+        let host = matches!(callee, FunctionKind::Host | FunctionKind::ExplicitHost);
+        let plain = rest.iter().all(|a| {
+            !matches!(a.kind, ExprKind::Spread(_)) && a.ty.is_concrete() && a.ty != Type::Void
+        });
+        if !untyped || !host || !plain || rest.is_empty() {
+            return None;
+        }
+        let span = rest[0].span;
+        let items = std::mem::take(rest);
+        let ty = Type::CellTuple(items.iter().map(|a| a.ty.clone()).collect());
+        Some(ir::Expr::new(ExprKind::Cell(items), ty, span))
     }
 
     /// The rest parameter `...args` comes last (manual §4.8).
@@ -192,7 +218,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 /// rest): the vector a call packed (`overload.rs`), or a vector of the one rest type given.
 pub(super) fn variadic_param_type(declared: Option<&Type>, actual: Type) -> Type {
     let packed = matches!(&actual, Type::Array(a)
-        if a.rank == Rank::Fixed(1) && a.elem.is_number());
+        if a.rank == Rank::Fixed(1) && a.elem.is_number())
+        || matches!(actual, Type::CellTuple(_));
     if packed {
         return actual;
     }
