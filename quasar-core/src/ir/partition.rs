@@ -23,7 +23,7 @@ pub struct Partition {
     pub guards: Vec<ExtentGuard>,
     /// Every use of `pos` is inside an unchecked access, indexing array dimension k with launch
     /// dimension k, offset only along dimensions 0 and 1: a CPU kernel over three or more
-    /// dimensions may run the interior of a block row as one flat loop (`backend/rust/collapse.rs`).
+    /// dimensions may run the interior of a block row as one flat loop (`qstd::rt::block_rows`).
     pub flat: bool,
 }
 

@@ -3,7 +3,7 @@
 //! unchecked access of the partition that indexes dimension k with launch dimension k, offset
 //! only along dimensions 0 and 1, the offsets of the interior are exactly the flat ones, so a
 //! CPU kernel can loop over the trailing dimensions of a block row as one contiguous run
-//! (`Partition::flat`; the loop itself is `backend/rust/collapse.rs`).
+//! (`Partition::flat`; the loop itself is `qstd::rt::block_rows`).
 
 use crate::ir::partition::{Bound, Partition};
 use crate::ir::walk::{walk_block, walk_expr};

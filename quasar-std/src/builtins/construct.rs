@@ -44,7 +44,7 @@ pub fn zeros<T: Element>(dims: &[usize]) -> Result<Array<T>> {
 /// them ([`Array::uninit`]: a large one may hold the values of a freed array of the same type
 /// and size, saving the cost of new zeroed memory).
 pub fn uninit<T: Element>(dims: &[usize]) -> Result<Array<T>> {
-    Array::uninit(dims).map_err(|e| super::named("uninit", e))
+    alloc_overwritten("uninit", dims)
 }
 
 /// `ones(dims)`: an array of ones.

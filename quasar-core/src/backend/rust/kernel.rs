@@ -192,7 +192,7 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
             .as_ref()
             .is_some_and(|p| p.crosses_rows(|l| fg.geom.get(&l).copied(), d - 1))
     {
-        // A transpose: square tiles keep the rows it walks across in cache.
+        // A transpose: tiles keep the rows it walks across in cache.
         builder = quote!(#builder.with_cpu_tiles());
     }
     let builder = fg.g.ptx.attach(&fg.f.instance_name, builder, block_sensitive);
