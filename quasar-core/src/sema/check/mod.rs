@@ -15,6 +15,7 @@ mod call_value;
 mod classes;
 mod closure_class;
 mod common_fn_type;
+mod fn_cells;
 mod convert;
 mod coop;
 mod expr;
