@@ -18,6 +18,7 @@ mod common_fn_type;
 mod convert;
 mod coop;
 mod expr;
+mod fn_cells;
 mod geometry;
 mod index;
 mod launch;
