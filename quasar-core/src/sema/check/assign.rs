@@ -87,13 +87,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // (each branch of `c ? g : h`).
             (_, Some(ft)) => {
                 let value = self.lower_expr(rhs);
-                self.coerce_branches_to_fn(value, &ft, rhs.span)
+                self.coerce_branches_to_fn(value, &ft)
             }
             // `fs : vec[[scalar -> scalar]] = {x -> x + 1, x -> 2 * x}` (`fn_cells.rs`).
             _ => match self.declared_fn_cell(target) {
                 Some(t) => {
                     let value = self.lower_expr(rhs);
-                    self.coerce_to_declared(value, &t, rhs.span)
+                    self.coerce_to_declared(value, &t)
                 }
                 None => self.lower_expr(rhs),
             },
@@ -112,7 +112,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let value = match &place.ty {
                     t @ Type::Function(_) if op == AssignOp::Assign => {
                         let t = t.clone();
-                        self.coerce_to_declared(value, &t, rhs.span)
+                        self.coerce_to_declared(value, &t)
                     }
                     _ => value,
                 };

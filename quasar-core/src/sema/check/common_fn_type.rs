@@ -356,18 +356,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// `value` where the concrete function type `ft` is expected, each branch of a `?:`
     /// converted on its own (so that both give the one function type).
-    pub(super) fn coerce_branches_to_fn(
-        &mut self,
-        value: ir::Expr,
-        ft: &FnType,
-        span: Span,
-    ) -> ir::Expr {
+    pub(super) fn coerce_branches_to_fn(&mut self, value: ir::Expr, ft: &FnType) -> ir::Expr {
         let want = Type::Function(Box::new(ft.clone()));
         let (ty, at) = (value.ty.clone(), value.span);
         match value.kind {
             ir::ExprKind::Ternary { cond, then, otherwise } => {
-                let then = self.coerce_branches_to_fn(*then, ft, span);
-                let otherwise = self.coerce_branches_to_fn(*otherwise, ft, span);
+                let then = self.coerce_branches_to_fn(*then, ft);
+                let otherwise = self.coerce_branches_to_fn(*otherwise, ft);
                 let ty = if then.ty == want && otherwise.ty == want { want } else { ty };
                 let kind = ir::ExprKind::Ternary {
                     cond,

@@ -175,14 +175,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 }
             };
             match u {
-                Unsettled::Branches(_) => {
-                    let span = arg.span;
-                    out.push(self.coerce_branches_to_fn(arg, &ft, span));
-                }
-                Unsettled::CellLiteral(_) => {
-                    let span = arg.span;
-                    out.push(self.coerce_to_declared(arg, &fn_cell(ft), span));
-                }
+                Unsettled::Branches(_) => out.push(self.coerce_branches_to_fn(arg, &ft)),
+                Unsettled::CellLiteral(_) => out.push(self.coerce_to_declared(arg, &fn_cell(ft))),
                 Unsettled::CellVariable(id, _) => {
                     // Declared from now on: its assignments convert the cell.
                     let ty = fn_cell(ft);

@@ -7,7 +7,6 @@
 use super::scope::FnLowerer;
 use crate::ir::{self, ExprKind};
 use crate::sema::types::{FnType, Type};
-use crate::span::Span;
 
 /// The function type of the elements of `ty`, a cell (array) of function values.
 pub(super) fn fn_elements(ty: &Type) -> Option<&FnType> {
@@ -24,14 +23,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// `value` where a value of the declared type `target` is expected: a function value
     /// converted to a declared function type (each branch of a `?:` on its own), and each
     /// element of a cell of function values to the declared element type.
-    pub(super) fn coerce_to_declared(
-        &mut self,
-        value: ir::Expr,
-        target: &Type,
-        span: Span,
-    ) -> ir::Expr {
+    pub(super) fn coerce_to_declared(&mut self, value: ir::Expr, target: &Type) -> ir::Expr {
         if let Type::Function(ft) = target {
-            return self.coerce_branches_to_fn(value, ft, span);
+            return self.coerce_branches_to_fn(value, ft);
         }
         let Some(ft) = fn_elements(target).cloned() else { return value };
         let (ty, at) = (value.ty.clone(), value.span);
@@ -39,15 +33,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ExprKind::Cell(items) => items,
             kind => return ir::Expr::new(kind, ty, at),
         };
-        // (Each at its own position: a value that is not a variable is held in a temporary
-        // named by it.)
-        let items: Vec<ir::Expr> = items
-            .into_iter()
-            .map(|i| {
-                let at = i.span;
-                self.coerce_branches_to_fn(i, &ft, at)
-            })
-            .collect();
+        let items: Vec<ir::Expr> =
+            items.into_iter().map(|i| self.coerce_branches_to_fn(i, &ft)).collect();
         let ty = Type::CellTuple(items.iter().map(|i| i.ty.clone()).collect());
         ir::Expr::new(ExprKind::Cell(items), ty, at)
     }

@@ -198,8 +198,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                     // A cell of untyped lambdas for `fs : vec[[scalar -> scalar]]`.
                     t if super::fn_cells::fn_elements(t).is_some() => {
-                        let span = arg.span;
-                        arg = self.coerce_to_declared(arg, t, span);
+                        arg = self.coerce_to_declared(arg, t);
                         &bound_decl
                     }
                     _ => &declared,
