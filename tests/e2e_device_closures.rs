@@ -96,3 +96,16 @@ fn device_lambdas_reduce_an_integer_array_and_a_cube() {
         close(&format!("z[{i}]"), z[i], mean + *u as f32);
     }
 }
+
+#[test]
+fn device_functions_called_from_host_code_with_arrays() {
+    let x = [1.5f32, -0.5, 2.0, 4.0];
+    let xm = Array::from_vec(&[2, 2], x.to_vec()).unwrap();
+    let t = 0.25f32;
+    let (a, b, c) = m::device_functions_called_on_the_host(&xm, t).unwrap();
+    let total: f32 = x.iter().sum();
+    // `D` keeps the array it captured at its definition, not the later `zeros(2, 2)`.
+    close("D(t)", a, total + t);
+    close("weighted_total", b, x.iter().map(|v| t * v).sum());
+    close("bump twice", c, 2.0);
+}

@@ -71,3 +71,29 @@ function [y : ivec, z : vec] = integer_and_cube_totals(x : ivec, b : ivec, c : c
     z = zeros(numel(x))
     parallel_do(numel(x), __kernel__ (pos : int) -> (y[pos] = S(x[pos]); z[pos] = M(x[pos])))
 endfunction
+
+% Device functions called from host code with arrays (manual §4.2: `D = __device__ (x :
+% scalar) -> sum(A) + x; A = ones(2,2); print D(0)` prints 16): the captured array is the one
+% at the definition; an array parameter a device function writes is written.
+function [a, b, c] = device_functions_called_on_the_host(x : mat, t : scalar)
+    A = copy(x)
+    D = __device__ (u : scalar) -> sum(A) + u
+    A = zeros(2, 2)
+    a = D(t)
+    b = weighted_total(x, t)
+    v = zeros(numel(x) + 1)
+    bump(v, 1)
+    bump(v, 1)
+    c = v[1] + sum(A)
+endfunction
+
+function y = __device__ weighted_total(m : mat, w : scalar)
+    y = 0.0
+    for i = 0..numel(m)-1
+        y += w * m[i]
+    endfor
+endfunction
+
+function [] = __device__ bump(v : vec, i : int)
+    v[i] = v[i] + 1
+endfunction
