@@ -2189,7 +2189,6 @@ static __Q_KERNEL_PRODUCT_6_LOOP29_13: ::quasar::__rt::run::Kernel = ::quasar::_
     )
     .with_params(&["a", "b", "fused"])
     .with_source_name("parallel_for_line29")
-    .with_cpu_tiles()
     .with_ptx_entry(&__Q_PTXK_PRODUCT_6_LOOP29_13);
 /// The Quasar function `dot` ((x : vec, y : vec) -> (scalar)).
 #[allow(clippy::too_many_arguments)]

@@ -339,7 +339,6 @@ static __Q_KERNEL_MATMUL_K_1: ::quasar::__rt::run::Kernel = ::quasar::__rt::run:
     )
     .with_params(&["a", "b", "c"])
     .with_source_name("matmul_k")
-    .with_cpu_tiles()
     .with_ptx_entry(&__Q_PTXK_MATMUL_K_1);
 #[allow(unused, non_snake_case, clippy::all)]
 mod __q_masked_k_2 {

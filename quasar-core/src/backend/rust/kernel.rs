@@ -144,9 +144,6 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
     let prologue = quote!(#check_rank #(#prologue)*);
 
-    // Whether the rows run in pairs (`Lockstep::pairs`): their shared reads walk an array
-    // down its rows, a column panel that CPU tiles keep in cache from one pair to the next.
-    let mut pairs = false;
     let code = if whole_block {
         let make_body = |fg: &mut FnGen, fused: bool| {
             fg.g.fused = fused;
@@ -169,7 +166,6 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         let code = row_code(&mut fg, d, &outs, lockstep.as_ref())?;
         // Strips vectorise whatever the per-position loop does.
         let copies = versions::Copies::of(vectorises || code.strip.is_some(), code.fused());
-        pairs = code.strip.as_ref().is_some_and(|s| s.pairs.is_some());
         versions::rows(&rt, &prologue, &env, d, &code, &merge, copies)
     };
     let shared_fn = if shared.is_empty() {
@@ -189,16 +185,14 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
         builder = quote!(#builder.with_shared(#name::#sname));
     } else if block_sensitive {
         builder = quote!(#builder.block_sensitive());
-    } else if pairs
-        || d >= 2
-            && fg
-                .f
-                .partition
-                .as_ref()
-                .is_some_and(|p| p.crosses_rows(|l| fg.geom.get(&l).copied(), d - 1))
+    } else if d >= 2
+        && fg
+            .f
+            .partition
+            .as_ref()
+            .is_some_and(|p| p.crosses_rows(|l| fg.geom.get(&l).copied(), d - 1))
     {
-        // A transpose: tiles keep the rows it walks across in cache; row pairs: the column
-        // panel of the array their loop walks down.
+        // A transpose: tiles keep the rows it walks across in cache.
         builder = quote!(#builder.with_cpu_tiles());
     }
     let builder = fg.g.ptx.attach(&fg.f.instance_name, builder, block_sensitive);

@@ -210,13 +210,6 @@ fn loops_reading_what_two_rows_share_run_in_row_pairs() {
     );
     assert!(rows2.contains("q_s_4 [__r] [__l] = (q_s_4 [__r] [__l]"), "{rows2}");
     assert!(mm.contains("block_row_pairs") && mm.contains("rows2_avx2"), "{mm}");
-    // In CPU tiles, which keep the column panel of `b` the pairs walk down in cache.
-    let builder = |name: &str| {
-        let at = code.find(&format!("Kernel :: new (\"{name}")).unwrap();
-        &code[at..at + code[at..].find(';').unwrap()]
-    };
-    assert!(builder("mm").contains("with_cpu_tiles"), "{}", builder("mm"));
-    assert!(!builder("taps").contains("with_cpu_tiles"), "{}", builder("taps"));
     // Taps down the columns: the rows read different elements, one row per strip.
     assert!(taps.contains("block_rows") && !taps.contains("rows2"), "{taps}");
 }
