@@ -68,19 +68,44 @@ fn a_device_lambda_sums_a_whole_captured_array() {
     let x = [0.5f32, -1.0, 2.0, 3.5, 0.0];
     let a = [1.5f32, 0.5, -2.0, 1.25, 1.0, 0.75];
     let am = Array::from_vec(&[2, 3], a.to_vec()).unwrap();
-    let result = m::shifted_by_totals(&vecf(&x), &am);
-    // Forced onto the GPU (`QUASAR_DEVICE=gpu`), the kernel has no PTX (no whole-array `sum`
-    // in the PTX back end yet): the launch says so instead of running elsewhere.
-    if std::env::var("QUASAR_DEVICE").is_ok_and(|d| d == "gpu") {
-        let err = result.expect_err("no PTX for this kernel").to_string();
-        assert!(err.contains("`sum` on arrays is not supported by the PTX back end"), "{err}");
-        return;
-    }
-    let y = result.unwrap().to_vec().unwrap();
+    // On the CPU and, forced there (`QUASAR_DEVICE=gpu`), on the GPU: a loop over the
+    // captured array in every thread.
+    let y = m::shifted_by_totals(&vecf(&x), &am).unwrap().to_vec().unwrap();
     let (sum, prod): (f32, f32) = (a.iter().sum(), a.iter().product());
     let mean = sum / a.len() as f32;
     assert_eq!(y.len(), x.len());
     for (i, (u, v)) in x.iter().zip(&y).enumerate() {
         close(&format!("y[{i}]"), *v, sum + u * prod - mean);
     }
+}
+
+#[test]
+fn device_lambdas_reduce_an_integer_array_and_a_cube() {
+    let x = [3i32, -2, 0, 7];
+    let b = [2i32, -1, 4];
+    let c: Vec<f32> = (0..24).map(|i| (i as f32 * 0.37).sin()).collect();
+    let cube = Array::from_vec(&[2, 3, 4], c.clone()).unwrap();
+    let xs = Array::from_vec(&[x.len()], x.to_vec()).unwrap();
+    let bs = Array::from_vec(&[b.len()], b.to_vec()).unwrap();
+    let (y, z) = m::integer_and_cube_totals(&xs, &bs, &cube).unwrap();
+    let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+    let (s, p): (i32, i32) = (b.iter().sum(), b.iter().product());
+    let mean = c.iter().sum::<f32>() / c.len() as f32;
+    for (i, u) in x.iter().enumerate() {
+        assert_eq!(y[i], s * u + p, "y[{i}]");
+        close(&format!("z[{i}]"), z[i], mean + *u as f32);
+    }
+}
+
+#[test]
+fn device_functions_called_from_host_code_with_arrays() {
+    let x = [1.5f32, -0.5, 2.0, 4.0];
+    let xm = Array::from_vec(&[2, 2], x.to_vec()).unwrap();
+    let t = 0.25f32;
+    let (a, b, c) = m::device_functions_called_on_the_host(&xm, t).unwrap();
+    let total: f32 = x.iter().sum();
+    // `D` keeps the array it captured at its definition, not the later `zeros(2, 2)`.
+    close("D(t)", a, total + t);
+    close("weighted_total", b, x.iter().map(|v| t * v).sum());
+    close("bump twice", c, 2.0);
 }

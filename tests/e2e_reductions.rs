@@ -204,6 +204,7 @@ fn the_manuals_symbolic_derivative_rules() {
     for t in [0.3f32, -1.1, 0.9] {
         let want = 4.0 * (t.powi(4)).cos() * t.powi(3);
         assert_close("slope", r::slope(t).unwrap(), want);
+        assert_close("lambda_slope", r::lambda_slope(t).unwrap(), want);
     }
     // diff(x^3 + 1, x) = 3 x^2, rewritten inside a kernel.
     let x = [0.5f32, -2.0, 3.0, 1.5];

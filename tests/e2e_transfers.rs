@@ -69,6 +69,24 @@ fn a_launch_that_leaves_elements_alone_uploads_the_array() {
 }
 
 #[test]
+fn an_array_written_at_its_transposed_position_is_not_uploaded_when_the_launch_covers_it() {
+    gpu();
+    let (x, y) = (ramp(&[16, 24]), sevens(&[24, 16]));
+    k::transpose_into(&x, &y).unwrap();
+    let want: Vec<f32> = (0..24 * 16).map(|i| ((i % 16) * 24 + i / 16) as f32).collect();
+    assert_eq!(y.to_vec().unwrap(), want);
+    assert_eq!(moved(&y), (0, bytes(&y)), "y: never uploaded, read back by to_vec");
+    // A `y` with a row more than the launch writes: its last row must survive.
+    let (x, y) = (ramp(&[16, 24]), sevens(&[25, 16]));
+    k::transpose_into(&x, &y).unwrap();
+    let want: Vec<f32> = (0..25 * 16)
+        .map(|i| if i < 24 * 16 { ((i % 16) * 24 + i / 16) as f32 } else { 7.0 })
+        .collect();
+    assert_eq!(y.to_vec().unwrap(), want);
+    assert_eq!(moved(&y), (bytes(&y), bytes(&y)));
+}
+
+#[test]
 fn a_declared_nocopy_array_is_not_uploaded() {
     gpu();
     let (x, y) = (ramp(&[100]), sevens(&[100]));

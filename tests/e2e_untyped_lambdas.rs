@@ -225,3 +225,43 @@ fn conditional_expressions_choosing_between_lambdas_on_the_host_and_in_a_kernel(
         }
     }
 }
+
+mod passed_on {
+    quasar::quasar!(file = "tests/common/lambdas_passed_on.q");
+}
+
+#[test]
+fn two_lambdas_in_one_variable_passed_on_take_the_callees_call_types() {
+    for t in [1.5f32, -0.75] {
+        let want = if t > 0.0 { 2.0 * t } else { t + 1.0 };
+        close("pick", passed_on::pick(t).unwrap(), want);
+        let want = if t < 0.0 { -(-t) } else { t / 2.0 / 2.0 };
+        close("passed_twice", passed_on::passed_twice(t).unwrap(), want);
+    }
+}
+
+#[test]
+fn a_choice_between_lambdas_passed_straight_to_a_function() {
+    for t in [2.5f32, 0.5, -1.0] {
+        let (a, b) = passed_on::branches(t, 3).unwrap();
+        close("c ? inc : dbl", a, if t > 0.0 { t + 3.0 } else { 2.0 * t });
+        close("c ? x*x : x-1", b, if t > 1.0 { t * t } else { t - 1.0 });
+    }
+}
+
+#[test]
+fn two_curried_lambdas_in_one_variable() {
+    for t in [1.25f32, -2.0] {
+        let want = if t > 0.0 { 2.0 * t } else { 2.0 + t };
+        close("f(2)(t)", passed_on::curried(t).unwrap(), want);
+    }
+}
+
+#[test]
+fn cells_of_untyped_lambdas_given_to_functions_that_call_their_elements() {
+    let t = 1.75f32;
+    let (a, b, c) = passed_on::cells(t).unwrap();
+    close("sum_all literal", a, (t + 1.0) + 2.0 * t + t * t);
+    close("sum_all variable", b, (t - 3.0) + t / 4.0);
+    close("first_two", c, (t - 3.0) * (t / 4.0));
+}

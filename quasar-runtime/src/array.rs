@@ -318,6 +318,31 @@ impl<'a, T: Element> HostView<'a, T> {
     }
 }
 
+impl<T: Element> HostView<'_, T> {
+    /// The elements as a device function sees an array parameter of static rank `rank`
+    /// (`None`: the array's own), with the extents a kernel gets
+    /// ([`crate::ptx::static_extents`]): for host code calling a device function directly.
+    /// Generated code only passes it where the function does not write the array.
+    pub fn kernel_view(&self, rank: Option<usize>) -> Result<crate::kernel::KernelView<'_, T>> {
+        let shape = self.array.shape();
+        let dims = crate::ptx::static_extents(shape, rank.unwrap_or(shape.len()));
+        // SAFETY: the borrow keeps the host copy valid for the view's lifetime, and nothing
+        // writes through the view (above).
+        unsafe { crate::kernel::KernelView::from_raw(self.ptr as *mut T, &dims) }
+    }
+}
+
+impl<T: Element> HostViewMut<'_, T> {
+    /// As [`HostView::kernel_view`], for a device function that may write the array.
+    pub fn kernel_view(&mut self, rank: Option<usize>) -> Result<crate::kernel::KernelView<'_, T>> {
+        let shape = self.array.shape();
+        let dims = crate::ptx::static_extents(shape, rank.unwrap_or(shape.len()));
+        // SAFETY: the exclusive borrow keeps the host copy valid and ours for the view's
+        // lifetime.
+        unsafe { crate::kernel::KernelView::from_raw(self.ptr, &dims) }
+    }
+}
+
 impl<T: Element> Deref for HostView<'_, T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
@@ -388,6 +413,24 @@ mod tests {
         a.set(&[0, 1], 10.0).unwrap();
         assert_eq!(a.to_vec().unwrap(), vec![0.0, 10.0, 2.0, 3.0, 4.0, 5.0]);
         assert!(a.set(&[6], 1.0).is_err());
+    }
+
+    #[test]
+    fn host_views_as_a_device_function_sees_its_array_parameters() {
+        let a = Array::<f32>::from_fn(&[3], |i| i as f32).unwrap();
+        {
+            let h = a.host_view().unwrap();
+            // A vector given to a `mat` parameter is a row, as a kernel gets it.
+            let v = h.kernel_view(Some(2)).unwrap();
+            assert_eq!((v.shape().dims(), v.numel()), (&[1, 3][..], 3));
+            assert!(a.host_view_mut().is_err(), "the read borrow lasts while the view lives");
+        }
+        let mut h = a.host_view_mut().unwrap();
+        let v = h.kernel_view(None).unwrap();
+        // SAFETY: index 2 of 3 elements, the view borrowed for writing.
+        unsafe { v.set_unchecked(2, 7.5) };
+        drop(h);
+        assert_eq!(a.to_vec().unwrap(), vec![0.0, 1.0, 7.5]);
     }
 
     #[test]

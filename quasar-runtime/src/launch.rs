@@ -16,6 +16,9 @@ use std::sync::Arc;
 /// The most launch dimensions (CUDA grids are three-dimensional).
 pub const MAX_LAUNCH_DIMS: usize = 3;
 
+/// The identity order of a position's components, cut to a rank.
+const IN_ORDER: [usize; MAX_LAUNCH_DIMS] = [0, 1, 2];
+
 /// The CPU's blocks for kernels that walk arrays across their rows
 /// ([`LaunchConfig::cpu_tiles`]): rows of positions, and positions per row.
 pub const CPU_TILE: [usize; 2] = [16, 256];
@@ -357,8 +360,32 @@ impl<'r> Launch<'r> {
     }
 
     pub(crate) fn push_filled_array(&mut self, buf: &Arc<Buffer>, shape: Shape, rank: usize) {
-        let covered = self.dims.len() == rank
-            && shape.as_rank(rank).is_some_and(|s| s.dims() == self.dims.as_slice());
+        match IN_ORDER.get(..rank) {
+            Some(order) => self.push_filled_in_order(buf, shape, order),
+            None => self.push_array(buf, shape, Access::ReadWrite),
+        }
+    }
+
+    /// An array argument that the kernel fills at a permutation of its positions: each
+    /// thread first writes the element whose index `k` is component `order[k]` of its
+    /// position (`y[pos[1], pos[0]] = …` has order `[1, 0]`). The launch covers the array when
+    /// its dimension `order[k]` is the array's extent `k` for every `k` (a transpose's result
+    /// over the operand's positions); then the array is not copied to a device.
+    pub fn arg_filled_in_order<T: Element>(mut self, a: &Array<T>, order: &[usize]) -> Self {
+        self.push_filled_in_order(a.buffer(), *a.shape_ref(), order);
+        self
+    }
+
+    pub(crate) fn push_filled_in_order(
+        &mut self,
+        buf: &Arc<Buffer>,
+        shape: Shape,
+        order: &[usize],
+    ) {
+        let covered = self.dims.len() == order.len()
+            && shape.as_rank(order.len()).is_some_and(|s| {
+                s.dims().iter().zip(order).all(|(&n, &k)| self.dims.get(k) == Some(&n))
+            });
         let access = if covered { Access::Write } else { Access::ReadWrite };
         self.push_array(buf, shape, access);
     }
@@ -579,6 +606,14 @@ mod tests {
         // A vector seen as a matrix is a row.
         assert_eq!(access(&rt.launch(&K).dims(&[1, 6]).arg_filled(&v, 2)), Access::Write);
         assert_eq!(access(&rt.launch(&K).dims(&[6, 1]).arg_filled(&v, 2)), Access::ReadWrite);
+        // A transpose's result over the operand's positions.
+        let t =
+            |d: &[usize], o: &[usize]| access(&rt.launch(&K).dims(d).arg_filled_in_order(&m, o));
+        assert_eq!(t(&[6, 4], &[1, 0]), Access::Write);
+        assert_eq!(t(&[4, 6], &[1, 0]), Access::ReadWrite);
+        assert_eq!(t(&[4, 6], &[0, 1]), Access::Write);
+        assert_eq!(t(&[6, 4, 1], &[1, 0]), Access::ReadWrite);
+        assert_eq!(t(&[6, 4], &[1, 2]), Access::ReadWrite);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub struct Arg<'a>(ArgKind<'a>);
 enum ArgKind<'a> {
     Array(&'a Arc<Buffer>, &'a Shape, Access),
     Filled(&'a Arc<Buffer>, &'a Shape, usize),
+    FilledInOrder(&'a Arc<Buffer>, &'a Shape, &'a [usize]),
     Value(&'a [MaybeUninit<u8>], ElemInfo),
 }
 
@@ -37,6 +38,13 @@ impl<'a> Arg<'a> {
     #[inline]
     pub fn filled<T: Element>(a: &'a Array<T>, rank: usize) -> Arg<'a> {
         Arg(ArgKind::Filled(a.buffer(), a.shape_ref(), rank))
+    }
+
+    /// An array argument the kernel fills at a permutation `order` of its positions
+    /// ([`Launch::arg_filled_in_order`]).
+    #[inline]
+    pub fn filled_in_order<T: Element>(a: &'a Array<T>, order: &'a [usize]) -> Arg<'a> {
+        Arg(ArgKind::FilledInOrder(a.buffer(), a.shape_ref(), order))
     }
 
     /// A value argument ([`Launch::push_scalar`]); its bytes are copied when the launch is made.
@@ -60,6 +68,9 @@ impl Launch<'_> {
         match &arg.0 {
             ArgKind::Array(buf, shape, access) => self.push_array(buf, **shape, *access),
             ArgKind::Filled(buf, shape, rank) => self.push_filled_array(buf, **shape, *rank),
+            ArgKind::FilledInOrder(buf, shape, order) => {
+                self.push_filled_in_order(buf, **shape, order)
+            }
             ArgKind::Value(src, elem) => {
                 let mut bytes = vec![0u8; src.len()];
                 // SAFETY: `bytes` has room for `src.len()` bytes and does not overlap `src`.

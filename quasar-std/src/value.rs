@@ -31,6 +31,35 @@ pub enum Value {
     Cell(Arc<Mutex<CellData>>),
     /// A dynamic object: named fields added at run time, shared.
     Object(Arc<Mutex<Vec<(String, Value)>>>),
+    /// A function value (a lambda, closure or `@f`) as an element of a cell array or a `??`.
+    Func(FnValue),
+}
+
+/// A function value held in a [`Value`]: the generated module's value of its function type
+/// (an enum per function type, see the compiler's `backend/rust/fnval.rs`) and that type's
+/// Quasar name. Reading it back as a function type checks that it is one of that type.
+#[derive(Clone)]
+pub struct FnValue {
+    value: Arc<dyn std::any::Any + Send + Sync>,
+    ty: &'static str,
+}
+
+impl Value {
+    /// A function value of the function type named `ty` (`[scalar -> scalar]`).
+    pub fn func<F: std::any::Any + Send + Sync>(f: F, ty: &'static str) -> Value {
+        Value::Func(FnValue { value: Arc::new(f), ty })
+    }
+
+    /// The function value held here, as the generated type `F` of the function type named
+    /// `ty`; an error naming both types when it holds another value.
+    pub fn to_func<F: std::any::Any + Clone>(&self, ty: &str) -> VResult<F> {
+        match self {
+            Value::Func(f) => f.value.downcast_ref::<F>().cloned().ok_or_else(|| {
+                format!("expected a function value of type {ty}, found one of type {}", f.ty)
+            }),
+            v => Err(format!("expected a function value of type {ty}, found {}", v.type_name())),
+        }
+    }
 }
 
 /// The elements of a cell array.
@@ -144,6 +173,7 @@ impl Value {
             }
             Value::Cell(_) => "a cell array".into(),
             Value::Object(_) => "object".into(),
+            Value::Func(f) => f.ty.into(),
         }
     }
 
@@ -628,6 +658,10 @@ impl crate::rt::Show for Value {
                 }
                 out.push(')');
             }
+            Value::Func(f) => {
+                out.push_str("function value of type ");
+                out.push_str(f.ty);
+            }
         }
     }
 }
@@ -675,6 +709,23 @@ mod tests {
         assert_eq!(Array::<f32>::from_value(&b).unwrap().to_vec().unwrap(), vec![2.0, 4.0]);
         let err = binary("+", &Value::Str("a".into()), &Value::Int(1)).unwrap_err();
         assert!(err.contains("string and int"), "{err}");
+    }
+
+    #[test]
+    fn function_values_come_back_only_as_their_own_type() {
+        #[derive(Clone, Debug, PartialEq)]
+        struct Inc(i32);
+        let c = Value::cell_of(vec![Value::func(Inc(3), "[int -> int]"), Value::Int(1)]);
+        let f = c.index(&[0]).unwrap();
+        assert_eq!(f.to_func::<Inc>("[int -> int]").unwrap(), Inc(3));
+        assert_eq!(f.quasar_type(), "[int -> int]");
+        let err = f.to_func::<u8>("[scalar -> scalar]").unwrap_err();
+        assert_eq!(
+            err,
+            "expected a function value of type [scalar -> scalar], found one of type [int -> int]"
+        );
+        let err = c.index(&[1]).unwrap().to_func::<Inc>("[int -> int]").unwrap_err();
+        assert_eq!(err, "expected a function value of type [int -> int], found int");
     }
 }
 

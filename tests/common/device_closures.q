@@ -56,10 +56,44 @@ function y : vec = gamma_lut(x : vec, gamma : scalar)
 endfunction
 
 % A device lambda reducing a whole captured array (manual §4.2, `D = __device__ (x : scalar)
-% -> sum(A) + x`), called in a kernel: a loop over the array's elements in every thread (on
-% the CPU; the PTX back end has no whole-array `sum` yet, so the kernel runs on the CPU there).
+% -> sum(A) + x`), called in a kernel: a loop over the array's elements in every thread.
 function y : vec = shifted_by_totals(x : vec, a : mat)
     D = __device__ (u : scalar) -> sum(a) + u * prod(a) - mean(a)
     y = zeros(numel(x))
     parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = D(x[pos]))
+endfunction
+
+% The same over an integer array, and the mean of a cube.
+function [y : ivec, z : vec] = integer_and_cube_totals(x : ivec, b : ivec, c : cube)
+    S = __device__ (u : int) -> sum(b) * u + prod(b)
+    M = __device__ (u : int) -> mean(c) + u
+    y = zeros(numel(x))
+    z = zeros(numel(x))
+    parallel_do(numel(x), __kernel__ (pos : int) -> (y[pos] = S(x[pos]); z[pos] = M(x[pos])))
+endfunction
+
+% Device functions called from host code with arrays (manual §4.2: `D = __device__ (x :
+% scalar) -> sum(A) + x; A = ones(2,2); print D(0)` prints 16): the captured array is the one
+% at the definition; an array parameter a device function writes is written.
+function [a, b, c] = device_functions_called_on_the_host(x : mat, t : scalar)
+    A = copy(x)
+    D = __device__ (u : scalar) -> sum(A) + u
+    A = zeros(2, 2)
+    a = D(t)
+    b = weighted_total(x, t)
+    v = zeros(numel(x) + 1)
+    bump(v, 1)
+    bump(v, 1)
+    c = v[1] + sum(A)
+endfunction
+
+function y = __device__ weighted_total(m : mat, w : scalar)
+    y = 0.0
+    for i = 0..numel(m)-1
+        y += w * m[i]
+    endfor
+endfunction
+
+function [] = __device__ bump(v : vec, i : int)
+    v[i] = v[i] + 1
 endfunction

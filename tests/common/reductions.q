@@ -108,6 +108,12 @@ function y = slope(x : scalar)
     y = diff(sin(x^4) + 2, x) % 4*cos(x^4)*x^3
 endfunction
 
+% The manual's form: an untyped lambda, rewritten when a call gives `x` a type.
+slope_of = x -> diff(sin(x^4) + 2, x)
+function y = lambda_slope(t : scalar)
+    y = slope_of(t)
+endfunction
+
 % The same rules inside a kernel (the PTX back end runs the rewritten expression).
 function y : vec = slopes(x : vec)
     y = uninit(size(x))

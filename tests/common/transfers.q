@@ -15,6 +15,16 @@ function [] = scale_but_last_row(x : mat, y : mat)
     parallel_do([size(x, 0) - 1, size(x, 1)], x, y, scale_k)
 endfunction
 
+% Each thread writes `y` at its position's components swapped: `'nocopy` when the launch is
+% over `y`'s extents swapped (a transpose over its operand), uploaded when it covers less.
+function [] = __kernel__ transpose_k(x : mat, y : mat, pos : ivec2)
+    y[pos[1], pos[0]] = x[pos]
+endfunction
+
+function [] = transpose_into(x : mat, y : mat)
+    parallel_do(size(x), x, y, transpose_k)
+endfunction
+
 % Declared `'nocopy`: the kernel reads `y` after writing it.
 function [] = __kernel__ twice_k(x : vec, y : vec'nocopy, pos : int)
     y[pos] = x[pos]

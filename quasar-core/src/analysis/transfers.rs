@@ -6,10 +6,12 @@
 //!
 //! `'nocopy` is only inferred where it cannot lose data: the kernel never reads the array
 //! and every thread, before anything else touches the array, writes the element at its own
-//! position (`y[pos] = …` at the top level of the body, no `return` before it). Such a launch
-//! overwrites the whole array exactly when its positions are the array's elements, which
-//! only the launch knows: it passes the argument with `Launch::arg_filled`, which asks for no
-//! upload then and copies both ways otherwise.
+//! position (`y[pos] = …` at the top level of the body, no `return` before it), or at a
+//! permutation of it (`y[pos[1], pos[0]] = …`, a transpose over its operand's positions).
+//! Such a launch overwrites the whole array exactly when its positions, in that order, are
+//! the array's elements, which only the launch knows: it passes the argument with
+//! `Launch::arg_filled` (`arg_filled_in_order`), which asks for no upload then and copies
+//! both ways otherwise.
 
 use super::effects::{Access, Effects};
 use super::ModuleInfo;
@@ -37,11 +39,14 @@ pub enum Transfer {
     /// old contents are not used).
     NoCopy,
     /// Inferred `'nocopy` where the launch covers the array: never read, and each thread's
-    /// first use writes the element at its position, which has `rank` components (see the
-    /// module documentation).
+    /// first use writes the element whose index `k` is component `order[k]` of its position,
+    /// which has `rank` components (see the module documentation).
     Fills {
         /// The components of the position (and the array's rank).
         rank: usize,
+        /// The permutation of the position's components; `[0, 1, 2]` (cut to `rank`) is the
+        /// position itself.
+        order: [u8; 3],
     },
     /// Read and written: uploaded when stale, copied back.
     Copy,
@@ -78,26 +83,27 @@ pub(super) fn transfers(
             match (acc.read, a.rank) {
                 (false, Rank::Fixed(r)) => pos
                     .and_then(|pos| fills_at_position(f, pos, slot, r as usize))
-                    .map_or(Transfer::Copy, |rank| Transfer::Fills { rank }),
+                    .map_or(Transfer::Copy, |order| Transfer::Fills { rank: r as usize, order }),
                 _ => Transfer::Copy,
             }
         })
         .collect()
 }
 
-/// The rank of the position `pos` at which every thread first writes `slot` (an array of
-/// rank `rank`), if the body's first statement that uses it is `slot[pos] = …` (or
-/// `slot[pos[0], …, pos[rank-1]] = …`) with nothing before it that could return.
-fn fills_at_position(f: &Function, pos: LocalId, slot: LocalId, rank: usize) -> Option<usize> {
-    if super::kernel::geometry_rank(&f.local(pos).ty)? != rank {
+/// The order of the components of the position `pos` at which every thread first writes
+/// `slot` (an array of rank `rank`), if the body's first statement that uses it is
+/// `slot[pos] = …` (or `slot[pos[k0], …, pos[k(rank-1)]] = …` with each component once) with
+/// nothing before it that could return.
+fn fills_at_position(f: &Function, pos: LocalId, slot: LocalId, rank: usize) -> Option<[u8; 3]> {
+    if super::kernel::geometry_rank(&f.local(pos).ty)? != rank || rank > 3 {
         return None;
     }
     for s in &f.body {
         if let StmtKind::Assign { place, op: AssignOp::Assign, value } = &s.kind {
             if let PlaceKind::Index { base, indices } = &place.kind {
                 if matches!(base.kind, ExprKind::Local(l) if l == slot) {
-                    let at_pos = indexes_position(indices, pos, rank);
-                    return (at_pos && !mentions_expr(value, slot)).then_some(rank);
+                    let order = position_order(indices, pos, rank)?;
+                    return (!mentions_expr(value, slot)).then_some(order);
                 }
             }
         }
@@ -108,25 +114,37 @@ fn fills_at_position(f: &Function, pos: LocalId, slot: LocalId, rank: usize) -> 
     None
 }
 
-/// `[pos]` (the whole position) or `[pos[0], …, pos[rank-1]]`.
-fn indexes_position(indices: &[Index], pos: LocalId, rank: usize) -> bool {
-    let component = |e: &Expr, k: usize| match &e.kind {
-        ExprKind::Index { base, indices } => {
-            matches!(base.kind, ExprKind::Local(l) if l == pos)
-                && matches!(indices.as_slice(), [Index::At(c)]
-                    if matches!(c.constant(), Some(Const::Int(i)) if *i == k as i64))
+/// The order of the position's components that `indices` are: `[0, 1, 2]` for `[pos]` (the
+/// whole position) and `[pos[0], …, pos[rank-1]]`, `[1, 0, 2]` for `[pos[1], pos[0]]`; `None`
+/// unless each of the `rank` components is used once.
+fn position_order(indices: &[Index], pos: LocalId, rank: usize) -> Option<[u8; 3]> {
+    let component = |i: &Index| match i {
+        Index::At(Expr { kind: ExprKind::Index { base, indices }, .. }) if matches!(base.kind, ExprKind::Local(l) if l == pos) => {
+            match indices.as_slice() {
+                [Index::At(c)] => match c.constant() {
+                    Some(Const::Int(k)) if (0..rank as i64).contains(k) => Some(*k as u8),
+                    _ => None,
+                },
+                _ => None,
+            }
         }
-        _ => false,
+        _ => None,
     };
+    let mut order = [0, 1, 2];
     match indices {
-        [Index::At(e)] if matches!(e.kind, ExprKind::Local(l) if l == pos) => true,
-        _ => {
-            indices.len() == rank
-                && indices
-                    .iter()
-                    .enumerate()
-                    .all(|(k, i)| matches!(i, Index::At(e) if component(e, k)))
+        [Index::At(e)] if matches!(e.kind, ExprKind::Local(l) if l == pos) => Some(order),
+        _ if indices.len() == rank => {
+            let mut seen = [false; 3];
+            for (k, i) in indices.iter().enumerate() {
+                let c = component(i)?;
+                if std::mem::replace(&mut seen[c as usize], true) {
+                    return None;
+                }
+                order[k] = c;
+            }
+            Some(order)
         }
+        _ => None,
     }
 }
 
@@ -298,11 +316,34 @@ mod tests {
             names(&got),
             [
                 ("x", CONST),
-                ("y", Transfer::Fills { rank: 2 }),
-                ("z", Transfer::Fills { rank: 2 }),
+                ("y", Transfer::Fills { rank: 2, order: [0, 1, 2] }),
+                ("z", Transfer::Fills { rank: 2, order: [0, 1, 2] }),
                 ("a", Transfer::Value)
             ]
         );
+    }
+
+    #[test]
+    fn writes_at_a_permutation_of_the_position_fill_in_that_order() {
+        let src =
+            "function [] = __kernel__ k(x : mat, y : mat, z : cube, w : mat, v : mat, pos : ivec2)
+                 y[pos[1], pos[0]] = x[pos]
+                 w[pos[0], pos[0]] = x[pos]
+                 v[pos[1], 0] = x[pos]
+             endfunction
+             function [] = __kernel__ k3(z : cube, pos : ivec3)
+                 z[pos[2], pos[0], pos[1]] = 1.0
+             endfunction
+             function [] = run(x : mat, y : mat, z : cube)
+                 parallel_do(size(x), x, y, z, x, x, k)
+                 parallel_do(size(z), z, k3)
+             endfunction";
+        let got = of(src, "k");
+        assert_eq!(got[1], ("y".into(), Transfer::Fills { rank: 2, order: [1, 0, 2] }));
+        // A component twice, or a constant, does not cover the array.
+        assert_eq!((got[3].1, got[4].1), (Transfer::Copy, Transfer::Copy));
+        let got = of(src, "k3");
+        assert_eq!(got[0], ("z".into(), Transfer::Fills { rank: 3, order: [2, 0, 1] }));
     }
 
     #[test]

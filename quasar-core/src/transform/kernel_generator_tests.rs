@@ -195,7 +195,7 @@ endfunction
 }
 
 #[test]
-fn a_transpose_becomes_a_kernel_over_the_result_under_a_test_of_two_dimensions() {
+fn a_transpose_becomes_a_kernel_over_the_operand_under_a_test_of_two_dimensions() {
     let m = compile(
         "function y : mat = f(x : mat)
     y = transpose(x)
@@ -207,14 +207,14 @@ endfunction
     );
     let k = kernels(&m);
     assert_eq!(k.len(), 2, "{k:?}");
-    // Written at its position (so `'nocopy`), read transposed.
+    // Read at its position, written transposed (still `'nocopy`: transfers.rs).
     assert!(
-        k[0].contains("fused{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"),
+        k[0].contains("fused{mat'checked}[pos{ivec2}[1{int}]{int}, pos{ivec2}[0{int}]{int}]"),
         "{}",
         k[0]
     );
     assert!(
-        k[0].contains("x{mat'checked}[pos{ivec2}[1{int}]{int}, pos{ivec2}[0{int}]{int}]"),
+        k[0].contains("x{mat'checked}[pos{ivec2}[0{int}]{int}, pos{ivec2}[1{int}]{int}]"),
         "{}",
         k[0]
     );

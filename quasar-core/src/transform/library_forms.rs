@@ -4,8 +4,11 @@
 //! GPU and leaves the result on the host, for the next kernel to upload again).
 //!
 //! * `y = transpose(x)` (and `herm_transpose`, the same for real elements) of a real matrix:
-//!   `fused[i0, i1] = x[i1, i0]`, under a run-time test that `x` has two dimensions (the
-//!   library transposes vectors).
+//!   `fused[i1, i0] = x[i0, i1]` over the elements of `x`, under a run-time test that `x` has
+//!   two dimensions (the library transposes vectors). Over `x`'s elements, as a hand-written
+//!   transpose kernel: the CPU's tiles then read along rows and write across them, which
+//!   stalls less than reading across; each thread still overwrites one element of `fused`
+//!   (at its position's components swapped), so the result is not uploaded to a GPU.
 //! * `c = a * b`, the product of real matrices: `dot = 0; for k …: dot += a[i0, k] * b[k, i1];
 //!   fused[i0, i1] = dot`, under a run-time test that both have two dimensions that agree, and
 //!   that the scheduler picks the GPU for its `m·n·k` multiply-adds (`schedule`, manual
@@ -61,15 +64,19 @@ impl Generator<'_> {
             Expr::new(kind, elem.clone(), span)
         };
         let t = self.local("fused", value.ty.clone(), span);
-        let base = Box::new(local(t, value.ty.clone(), span));
-        let indices = vec![at(vars[0]), at(vars[1])];
-        let target = Place::new(PlaceKind::Index { base, indices }, elem.clone(), span);
-        let (extents, body, cond, whole) = match transpose {
+        let fused_at = |i: LocalId, j: LocalId| {
+            let base = Box::new(local(t, value.ty.clone(), span));
+            let kind = PlaceKind::Index { base, indices: vec![at(i), at(j)] };
+            Place::new(kind, elem.clone(), span)
+        };
+        // The loops' extents, then the result's.
+        let (extents, dims, body, cond, whole) = match transpose {
             Some(b) => {
                 let x = &ops[0];
-                let write = assign(target, element(x, vars[1], vars[0]), span);
+                let write = assign(fused_at(vars[1], vars[0]), element(x, vars[0], vars[1]), span);
                 let whole = call(b, vec![x.clone()], value.ty.clone(), span);
-                (vec![size(x, 1), size(x, 0)], vec![write], two_dims(x), whole)
+                let dims = vec![size(x, 1), size(x, 0)];
+                (vec![size(x, 0), size(x, 1)], dims, vec![write], two_dims(x), whole)
             }
             None => {
                 let (a, b) = (&ops[0], &ops[1]);
@@ -87,7 +94,7 @@ impl Generator<'_> {
                 let body = vec![
                     assign(acc, zero, span),
                     loop_nest(&[k], &[size(a, 1)], add, span),
-                    assign(target, local(dot, elem.clone(), span), span),
+                    assign(fused_at(vars[0], vars[1]), local(dot, elem.clone(), span), span),
                 ];
                 let mn = binary(BinaryOp::Mul, size(a, 0), size(b, 1), Type::INT);
                 let work = binary(BinaryOp::Mul, mn, size(a, 1), Type::INT);
@@ -107,7 +114,8 @@ impl Generator<'_> {
                     rhs: Box::new(b.clone()),
                 };
                 let whole = Expr::new(product, value.ty.clone(), span);
-                (vec![size(a, 0), size(b, 1)], body, cond, whole)
+                let extents = vec![size(a, 0), size(b, 1)];
+                (extents.clone(), extents, body, cond, whole)
             }
         };
         // The row loop holds the body; the loop over rows holds it.
@@ -122,7 +130,7 @@ impl Generator<'_> {
         };
         let nest = loop_nest(&vars[..1], &extents[..1], Stmt { kind: row, span }, span);
         self.loop_vars.extend(vars);
-        let alloc = call(Builtin::Uninit, extents, value.ty.clone(), span);
+        let alloc = call(Builtin::Uninit, dims, value.ty.clone(), span);
         let fused_place = Place::new(PlaceKind::Local(t), value.ty.clone(), span);
         let fused = vec![
             assign(fused_place, alloc, span),

@@ -335,6 +335,11 @@ impl Ctx<'_> {
             {
                 return self.reduce_vec(b, rs.clone(), *t, ty, span);
             }
+            // A whole array captured by device code (`reduce_array.rs`).
+            (B::Sum | B::Prod | B::Mean, [Val::Array(a)]) if NumTy::of(ty).is_some() => {
+                let (a, rt) = (a.clone(), NumTy::of(ty).unwrap_or(NumTy::F32));
+                return self.reduce_array(b, &a, rt, span);
+            }
             (B::Dotprod, [Val::Vec(xs, tx), Val::Vec(ys, ty2)]) if xs.len() == ys.len() => {
                 return self.dot_vec(xs.clone(), *tx, ys.clone(), *ty2, ty, span);
             }

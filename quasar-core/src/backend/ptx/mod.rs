@@ -113,6 +113,7 @@ mod partition;
 mod private;
 #[cfg(test)]
 mod private_tests;
+mod reduce_array;
 mod regs;
 mod shared;
 mod slice;

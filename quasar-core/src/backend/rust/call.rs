@@ -84,17 +84,35 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ));
         }
         let mut vals = Vec::new();
-        for (a, p) in args.iter().zip(&slots) {
+        // Host arrays given to a device function (`D = __device__ (x : scalar) -> sum(A) + x;
+        // D(0)`, manual §4.2): borrowed on the host for the call, as a kernel's views.
+        let mut borrows = Vec::new();
+        for (i, (a, p)) in args.iter().zip(&slots).enumerate() {
             let l = f.local(*p);
             let pr = super::repr::repr_in(self.g, &l.ty, callee_ctx, l.span)?;
-            if self.ctx == Ctx::Host && matches!(pr, Repr::View(..)) {
-                return Err(unsupported(
-                    a.span,
-                    "passing a host array to a device function",
-                    "call the device function from a kernel, or make it a host function",
-                ));
-            }
             let param = format!("argument `{}` of `{}`", l.name, f.name);
+            if let (Ctx::Host, Repr::View(n, rank)) = (self.ctx, &pr) {
+                let arr = self.arg_as(a, &Repr::Array(*n, *rank), &param, &l.ty)?;
+                let (x, h, v) = (
+                    format_ident!("__da{}", i),
+                    format_ident!("__dh{}", i),
+                    format_ident!("__dv{}", i),
+                );
+                let rank = match rank {
+                    Some(r) => {
+                        let r = *r as usize;
+                        quote!(::core::option::Option::Some(#r))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
+                borrows.push(if self.g.info.effects.of(id, *p).write {
+                    quote!(let #x = #arr; let mut #h = #x.host_view_mut()?; let #v = #h.kernel_view(#rank)?;)
+                } else {
+                    quote!(let #x = #arr; let #h = #x.host_view()?; let #v = #h.kernel_view(#rank)?;)
+                });
+                vals.push(quote!(#v));
+                continue;
+            }
             vals.push(self.arg_as(a, &pr, &param, &l.ty)?);
         }
         let name = self.g.fn_ident(id);
@@ -104,7 +122,18 @@ impl<'g, 'm> FnGen<'g, 'm> {
             let l = f.local(*o);
             outs.push(super::repr::repr_in(self.g, &l.ty, callee_ctx, l.span)?);
         }
-        let t = quote!(#name(#(#vals),*)?);
+        let t = if borrows.is_empty() {
+            quote!(#name(#(#vals),*)?)
+        } else {
+            if outs.iter().any(|o| matches!(o, Repr::View(..))) {
+                return Err(unsupported(
+                    span,
+                    "a device function called from host code that returns an array",
+                    "call the device function from a kernel",
+                ));
+            }
+            quote!({ #(#borrows)* #name(#(#vals),*)? })
+        };
         let r = self.repr_of(ty, span)?;
         let produced = match outs.len() {
             0 => Repr::Unit,

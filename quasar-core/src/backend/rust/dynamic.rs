@@ -27,6 +27,12 @@ impl FnGen<'_, '_> {
         quote!(#rt::qstd::value)
     }
 
+    /// The Quasar name of function type `k`, as run-time type errors show it.
+    fn fn_type_name(&self, k: usize) -> String {
+        let ft = self.g.info.fnvals.signature(k).clone();
+        crate::sema::types::Type::Function(Box::new(ft)).to_string()
+    }
+
     /// A typed value as a `??` value.
     pub fn as_dynamic(&self, v: V, span: Span) -> GResult<TokenStream> {
         let p = self.value_path();
@@ -34,6 +40,11 @@ impl FnGen<'_, '_> {
         match v.r {
             Repr::Value => Ok(t),
             Repr::Num(_) | Repr::Str | Repr::Array(..) => Ok(quote!(#p::IntoValue::into_value(#t))),
+            // A cell of lambdas (`{@inc, x -> 2 * x}`, `vec[[scalar -> scalar]]`).
+            Repr::FnVal(k) => {
+                let name = self.fn_type_name(k);
+                Ok(quote!(#p::Value::func(#t, #name)))
+            }
             r => Err(unsupported(
                 span,
                 format_args!("{} stored as a value of type `??`", super::repr::describe(&r)),
@@ -50,6 +61,10 @@ impl FnGen<'_, '_> {
             Repr::Num(_) | Repr::Str | Repr::Array(..) => {
                 let ty = self.rust_type(target);
                 Ok(self.vtry(quote!(<#ty as #p::FromValue>::from_value(&#t)), span))
+            }
+            Repr::FnVal(k) => {
+                let (ty, name) = (self.rust_type(target), self.fn_type_name(*k));
+                Ok(self.vtry(quote!((#t).to_func::<#ty>(#name)), span))
             }
             r => Err(unsupported(
                 span,

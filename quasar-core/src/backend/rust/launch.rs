@@ -86,7 +86,15 @@ impl FnGen<'_, '_> {
                     let (arg, how) = match transfer {
                         Transfer::Const { .. } => (quote!(array), access(quote!(Read))),
                         Transfer::NoCopy => (quote!(array), access(quote!(Write))),
-                        Transfer::Fills { rank } => (quote!(filled), quote!(#rank)),
+                        Transfer::Fills { rank, order } => match &order[..*rank] {
+                            o if o.iter().enumerate().all(|(k, &c)| c as usize == k) => {
+                                (quote!(filled), quote!(#rank))
+                            }
+                            o => {
+                                let o = o.iter().map(|&c| c as usize);
+                                (quote!(filled_in_order), quote!(&[#(#o),*]))
+                            }
+                        },
                         Transfer::Copy | Transfer::Value => {
                             (quote!(array), access(quote!(ReadWrite)))
                         }

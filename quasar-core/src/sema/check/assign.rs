@@ -87,9 +87,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             // (each branch of `c ? g : h`).
             (_, Some(ft)) => {
                 let value = self.lower_expr(rhs);
-                self.coerce_branches_to_fn(value, &ft, rhs.span)
+                self.coerce_branches_to_fn(value, &ft)
             }
-            _ => self.lower_expr(rhs),
+            // `fs : vec[[scalar -> scalar]] = {x -> x + 1, x -> 2 * x}` (`fn_cells.rs`).
+            _ => match self.declared_fn_cell(target) {
+                Some(t) => {
+                    let value = self.lower_expr(rhs);
+                    self.coerce_to_declared(value, &t)
+                }
+                None => self.lower_expr(rhs),
+            },
         };
         let value = match (&rhs.kind, &target.kind) {
             (ExprKind::Lambda(_), ExprKind::Ident(_)) if op == AssignOp::Assign => {
@@ -101,6 +108,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
             ExprKind::Index { .. } | ExprKind::Field { .. } => {
                 let place = self.lower_place(target);
+                // `fs[k] = x -> x * k` into a cell of a function type (`fn_cells.rs`).
+                let value = match &place.ty {
+                    t @ Type::Function(_) if op == AssignOp::Assign => {
+                        let t = t.clone();
+                        self.coerce_to_declared(value, &t)
+                    }
+                    _ => value,
+                };
                 let value = self.check_store(&place.ty, op, value, rhs.span);
                 (place, value)
             }
@@ -134,6 +149,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             Type::Function(ft) => Some((**ft).clone()),
             _ => None,
         }
+    }
+
+    /// The declared type of `target` when it is a cell of function values.
+    fn declared_fn_cell(&self, target: &Expr) -> Option<Type> {
+        let ExprKind::Ident(name) = &target.kind else { return None };
+        let id = *self.names.get(name)?;
+        let t = self.declared[id.0 as usize].as_ref()?;
+        super::fn_cells::fn_elements(t).is_some().then(|| t.clone())
     }
 
     /// A scratch local that receives values assigned to `_`.

@@ -57,7 +57,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ExprKind::Field { base, name } => self.call_method(base, name, args, span),
             _ => {
                 let f = self.lower_expr(callee);
-                self.call_value(f, args, span)
+                let call = self.call_value(f, args, span);
+                self.note_result_call(callee, args.len(), &call);
+                call
             }
         }
     }
@@ -289,6 +291,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             );
         }
         let env = self.env_for_scope(self.cx.decls.function(decl).parent);
+        // Function values of no one type yet: the callee's calls through its parameters
+        // decide it (`fn_args.rs`).
+        let (ordered, arg_types) = if self.has_unsettled_args(&ordered) {
+            let calls = self.probe_param_calls(&mut |me| {
+                me.cx.instantiate(decl, arg_types.clone(), type_args.to_vec(), span, env.clone())
+            });
+            match self.settle_fn_args(ordered, &calls, name) {
+                Ok(args) => {
+                    let types = Self::arg_types(&args);
+                    (args, types)
+                }
+                Err(true) => return unknown(span),
+                Err(false) => return unknown_call(name, Vec::new(), Type::Void, span),
+            }
+        } else {
+            (ordered, arg_types)
+        };
         let Some(id) = self.cx.instantiate(decl, arg_types, type_args.to_vec(), span, env) else {
             // Recursion whose result type is still being inferred.
             return ir::Expr::new(
@@ -297,6 +316,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 span,
             );
         };
+        self.pass_on_param_calls(id, &ordered);
         self.call_instance(id, ordered, span)
     }
 
@@ -513,4 +533,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             t => self.invalid(span, &format!("values of type {t} cannot be constructed this way")),
         }
     }
+}
+
+/// A call of `name` whose result type is not known yet in this pass.
+fn unknown_call(name: &str, args: Vec<ir::Expr>, ty: Type, span: Span) -> ir::Expr {
+    ir::Expr::new(
+        ir::ExprKind::Call { callee: Callee::Unresolved(name.to_string()), args },
+        ty,
+        span,
+    )
 }

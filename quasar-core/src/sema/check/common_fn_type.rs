@@ -28,8 +28,33 @@ use crate::syntax::ast::FunctionKind;
 #[derive(Default)]
 pub(crate) struct FnConflicts {
     values: Vec<(LocalId, Type, Span)>,
-    /// The argument types of the calls through each such variable in the current pass.
-    calls: Vec<(LocalId, Vec<Type>, Span)>,
+    /// The argument types of the calls through each such variable in the current pass: its
+    /// own calls (depth 0), calls of what those return (`f(2)(t)`, depth 1), and the calls a
+    /// function it is passed to makes through that parameter.
+    calls: Vec<(LocalId, FnCall)>,
+    /// The parameters of the function being lowered, in order.
+    pub(super) params: Vec<LocalId>,
+    /// The calls through its parameters in the current pass (`fn_args.rs`).
+    pub(super) param_calls: Vec<ParamCall>,
+}
+
+/// One call through a function value: its argument types, where it is, and how many calls
+/// of results lie between the value and it (`f(x)` 0, `f(x)(y)` 1).
+#[derive(Clone, Debug)]
+pub(crate) struct FnCall {
+    pub(super) types: Vec<Type>,
+    pub(super) span: Span,
+    pub(super) depth: u8,
+}
+
+/// A call, in a function, through its parameter `param` (`f(x)`), or through an element
+/// of it (`fs[i](x)`): what a function passed a value that has no one type yet tells about
+/// the value (`fn_args.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct ParamCall {
+    pub(super) param: usize,
+    pub(super) element: bool,
+    pub(super) call: FnCall,
 }
 
 impl FnConflicts {
@@ -47,8 +72,14 @@ impl FnConflicts {
         }
     }
 
+    /// Records a call through variable `id` (which holds values of no one type).
+    pub(super) fn record_call(&mut self, id: LocalId, call: FnCall) {
+        self.calls.push((id, call));
+    }
+
     pub(super) fn new_pass(&mut self) {
         self.calls.clear();
+        self.param_calls.clear();
     }
 }
 
@@ -63,9 +94,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Records a call through `f` with arguments of `types`, where `f` is a variable whose
     /// function values have no one type, or a captured variable holding a function value.
     pub(super) fn note_call_through(&mut self, f: &ir::Expr, types: &[Type], span: Span) {
+        let call = FnCall { types: types.to_vec(), span, depth: 0 };
+        if let ir::ExprKind::Index { base, .. } = &f.kind {
+            if let ir::ExprKind::Local(id) = base.kind {
+                self.note_param_call(id, true, call);
+            }
+            return;
+        }
         let ir::ExprKind::Local(id) = f.kind else { return };
         if self.fn_conflicts.holds(id) {
-            self.fn_conflicts.calls.push((id, types.to_vec(), span));
+            self.fn_conflicts.record_call(id, call);
+            return;
+        }
+        if self.note_param_call(id, false, call) {
             return;
         }
         let local = &self.locals[id.0 as usize];
@@ -119,20 +160,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .map(|v| (v.1.clone(), v.2))
             .collect();
         let name = self.locals[id.0 as usize].name.clone();
-        let mut calls: Vec<(Vec<Type>, Span)> = self
-            .fn_conflicts
-            .calls
-            .iter()
-            .filter(|c| c.0 == id)
-            .map(|c| (c.1.clone(), c.2))
-            .collect();
+        let mut calls: Vec<FnCall> =
+            self.fn_conflicts.calls.iter().filter(|c| c.0 == id).map(|c| c.1.clone()).collect();
         let nested = self.cx.captured_calls.0.iter().filter(|c| c.0 == self.scope && c.1 == name);
-        calls.extend(nested.map(|c| (c.2.clone(), c.3)));
+        calls.extend(nested.map(|c| FnCall { types: c.2.clone(), span: c.3, depth: 0 }));
         let (first, second) = match values.as_slice() {
             [a, b, ..] => (a.clone(), b.clone()),
             _ => return Ok(None),
         };
-        let conflict = |why: String| {
+        let declare = format!("declare the variable's function type where it is first assigned (`{name} : [scalar -> scalar] = x -> …`), or give the lambdas' parameters types");
+        self.fn_type_of(&values, &calls, 0, &format!("`{name}`")).map_err(|why| {
             Diagnostic::error(
                 second.1,
                 format!(
@@ -141,76 +178,100 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 ),
             )
             .with_label(format!("this is {}, `{name}` holds {}", second.0, first.0))
-            .with_note(why)
+            .with_note(format!("{why}; {declare}"))
+        })
+    }
+
+    /// The one function type of function values `values` that `calls` at `depth` imply
+    /// (their results' type from the calls one deeper, when they return function values of
+    /// no one type: `f(2)(t)`), or why there is none. `Ok(None)` while argument types are
+    /// not known yet. `what` names the values in messages (`` `f` ``).
+    pub(super) fn fn_type_of(
+        &mut self,
+        values: &[(Type, Span)],
+        calls: &[FnCall],
+        depth: u8,
+        what: &str,
+    ) -> Result<Option<FnType>, String> {
+        let here: Vec<&FnCall> = calls.iter().filter(|c| c.depth == depth).collect();
+        let Some(first) = here.first() else {
+            return Err(if depth == 0 {
+                format!("its values are different lambdas, and no call of {what} in this function or the functions it defines or is passed to tells the types of their parameters")
+            } else {
+                format!("its values return different lambdas, and no call of what {what} returns tells the types of their parameters")
+            });
         };
-        let declare = format!("declare the variable's function type where it is first assigned (`{name} : [scalar -> scalar] = x -> …`), or give the lambdas' parameters types");
-        let Some((args, _)) = calls.first() else {
-            return Err(conflict(format!("its values are different lambdas, and no call of `{name}` in this function or the functions it defines tells the types of their parameters; {declare}")));
-        };
-        let mut params = args.clone();
-        for (types, span) in &calls[1..] {
-            if types.len() != params.len() {
-                return Err(conflict(format!(
-                    "`{name}` is called with {} and with {} argument(s) (at {}:{}); {declare}",
+        let mut params = first.types.clone();
+        for c in &here[1..] {
+            if c.types.len() != params.len() {
+                return Err(format!(
+                    "{what} is called with {} and with {} argument(s) (at {}:{})",
                     params.len(),
-                    types.len(),
-                    span.line,
-                    span.col
-                )));
+                    c.types.len(),
+                    c.span.line,
+                    c.span.col
+                ));
             }
-            params = params.iter().zip(types).map(|(p, t)| join(p, t)).collect();
+            params = params.iter().zip(&c.types).map(|(p, t)| join(p, t)).collect();
         }
         if params.contains(&Type::Void) {
             return Ok(None);
         }
         if let Some(p) = params.iter().find(|p| !p.is_concrete()) {
             let mut shown: Vec<String> =
-                calls.iter().map(|(ts, _)| format!("({})", list(ts))).collect();
+                here.iter().map(|c| format!("({})", list(&c.types))).collect();
             shown.dedup();
-            return Err(conflict(format!(
-                "its calls pass {}: no one parameter type ({p}) takes them all; {declare}",
+            return Err(format!(
+                "its calls pass {}: no one parameter type ({p}) takes them all",
                 shown.join(" and ")
-            )));
+            ));
         }
         let mut results: Option<Vec<Type>> = None;
-        let (mut kinds, mut each) = (Vec::new(), Vec::new());
-        for (ty, span) in &values {
-            let (kind, out) = match self.results_for(ty, &params) {
-                Some(r) => r,
-                None => {
-                    return Err(conflict(format!(
-                        "the value assigned at {}:{} ({ty}) cannot be called with ({}); {declare}",
-                        span.line,
-                        span.col,
-                        list(&params)
-                    )))
-                }
+        let (mut kinds, mut each, mut outs) = (Vec::new(), Vec::new(), Vec::new());
+        for (ty, span) in values {
+            let Some((kind, out)) = self.results_for(ty, &params) else {
+                return Err(format!(
+                    "the value assigned at {}:{} ({ty}) cannot be called with ({})",
+                    span.line,
+                    span.col,
+                    list(&params)
+                ));
             };
             kinds.push(kind);
             each.push(format!("({})", list(&out)));
+            outs.push((out.first().cloned().unwrap_or(Type::Void), *span));
             results = Some(match results {
                 None => out,
                 Some(r) if r.len() == out.len() => {
                     r.iter().zip(&out).map(|(a, b)| join(a, b)).collect()
                 }
-                Some(_) => {
-                    return Err(conflict(format!(
-                        "its values return different numbers of results; {declare}"
-                    )))
-                }
+                Some(_) => return Err("its values return different numbers of results".into()),
             });
         }
-        let results = results.unwrap_or_default();
+        let mut results = results.unwrap_or_default();
         if results.contains(&Type::Void) {
             return Ok(None);
         }
+        // Curried lambdas: the lambdas they return, typed by the calls of what they return.
+        let deeper = calls.iter().any(|c| c.depth == depth + 1);
+        if results.len() == 1
+            && !results[0].is_concrete()
+            && deeper
+            && outs.iter().all(|(t, _)| is_fn_value(t))
+        {
+            let what = format!("{what}({})", list(&params));
+            match self.fn_type_of(&outs, calls, depth + 1, &what)? {
+                Some(inner) => results = vec![Type::Function(Box::new(inner))],
+                None => return Ok(None),
+            }
+        }
         if let Some(r) = results.iter().find(|r| !r.is_concrete()) {
             each.dedup();
-            return Err(conflict(format!(
-                "called with ({}), its values return {}: no one result type ({r}); {declare}",
+            return Err(format!(
+                "called with ({}), its values return {}: no one result type ({r})",
                 list(&params),
                 each.join(" and ")
-            )));
+            ));
         }
         // Device lambdas stay callable from kernels; any other mix is a host function value.
         let kind = match kinds.split_first() {
@@ -255,7 +316,7 @@ pub(super) fn is_fn_value(ty: &Type) -> bool {
 
 /// The types and positions of the function values `c ? g : h` (nested too) may give, when
 /// every branch is one.
-fn fn_branches(e: &ir::Expr, out: &mut Vec<(Type, Span)>) -> bool {
+pub(super) fn fn_branches(e: &ir::Expr, out: &mut Vec<(Type, Span)>) -> bool {
     match &e.kind {
         ir::ExprKind::Ternary { then, otherwise, .. } => {
             fn_branches(then, out) && fn_branches(otherwise, out)
@@ -295,18 +356,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// `value` where the concrete function type `ft` is expected, each branch of a `?:`
     /// converted on its own (so that both give the one function type).
-    pub(super) fn coerce_branches_to_fn(
-        &mut self,
-        value: ir::Expr,
-        ft: &FnType,
-        span: Span,
-    ) -> ir::Expr {
+    pub(super) fn coerce_branches_to_fn(&mut self, value: ir::Expr, ft: &FnType) -> ir::Expr {
         let want = Type::Function(Box::new(ft.clone()));
         let (ty, at) = (value.ty.clone(), value.span);
         match value.kind {
             ir::ExprKind::Ternary { cond, then, otherwise } => {
-                let then = self.coerce_branches_to_fn(*then, ft, span);
-                let otherwise = self.coerce_branches_to_fn(*otherwise, ft, span);
+                let then = self.coerce_branches_to_fn(*then, ft);
+                let otherwise = self.coerce_branches_to_fn(*otherwise, ft);
                 let ty = if then.ty == want && otherwise.ty == want { want } else { ty };
                 let kind = ir::ExprKind::Ternary {
                     cond,
@@ -315,7 +371,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 };
                 ir::Expr::new(kind, ty, at)
             }
-            kind => self.coerce_to_fn(ir::Expr::new(kind, ty, at), ft, span, false),
+            // (At the branch's own position: a value that is not a variable is held in a
+            // temporary named by it.)
+            kind => self.coerce_to_fn(ir::Expr::new(kind, ty, at), ft, at, false),
         }
     }
 }

@@ -343,6 +343,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         // Diagnostics about declarations (parameter and variable types) are reported once;
         // those of the body come from its last pass only.
         let declared_diags = std::mem::take(&mut self.diags);
+        self.fn_conflicts.params = params.to_vec();
         let mut block = Vec::new();
         for pass in 0..=MAX_PASSES {
             self.changed = false;
@@ -386,6 +387,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.cx.diags.extend(declared_diags);
         self.cx.diags.extend(diags);
         let env = self.env_for_children();
+        self.cx.finished_param_calls = std::mem::take(&mut self.fn_conflicts.param_calls);
         let f = ir::Function {
             name: self.name.clone(),
             instance_name: String::new(),

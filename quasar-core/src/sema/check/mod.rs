@@ -18,6 +18,8 @@ mod common_fn_type;
 mod convert;
 mod coop;
 mod expr;
+mod fn_args;
+mod fn_cells;
 mod geometry;
 mod index;
 mod launch;
@@ -211,6 +213,10 @@ pub(crate) struct Checker<'a> {
     /// Calls in nested functions through captured variables whose function values have no
     /// one type (`common_fn_type.rs`).
     captured_calls: common_fn_type::CapturedCalls,
+    /// The calls each instance makes through its parameters (`fn_args.rs`), and those of the
+    /// body lowered last, until its instance has an id.
+    param_calls: HashMap<FunctionId, Vec<common_fn_type::ParamCall>>,
+    finished_param_calls: Vec<common_fn_type::ParamCall>,
     /// How unsafe reductions are reported (`reductions_safety.rs`).
     reduction_safety: reductions_safety::SafetyLevel,
     /// Where `#pragma show_reductions` switches the notes on and off (`reductions_show.rs`).
@@ -282,6 +288,8 @@ impl<'a> Checker<'a> {
             rules: Vec::new(),
             closure_classes: Vec::new(),
             captured_calls: Default::default(),
+            param_calls: HashMap::new(),
+            finished_param_calls: Vec::new(),
             reduction_safety: reductions_safety::SafetyLevel::default(),
             show_reductions: Vec::new(),
         }

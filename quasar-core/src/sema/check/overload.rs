@@ -196,6 +196,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         arg = self.coerce_to_fn(arg, ft, span, keep);
                         &bound_decl
                     }
+                    // A cell of untyped lambdas for `fs : vec[[scalar -> scalar]]`.
+                    t if super::fn_cells::fn_elements(t).is_some() => {
+                        arg = self.coerce_to_declared(arg, t);
+                        &bound_decl
+                    }
                     _ => &declared,
                 };
                 if !self.fits(&arg.ty, target) {

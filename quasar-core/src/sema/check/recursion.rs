@@ -50,10 +50,12 @@ impl<'a> Checker<'a> {
         self.in_progress.insert(key.clone());
         self.depth += 1;
         let mut attempts = 0;
+        let mut calls;
         let mut function = loop {
             let diags = self.diags.len();
             let first_new = self.module.functions.len();
             let f = crate::stack::guard(|| lower(self));
+            calls = std::mem::take(&mut self.finished_param_calls);
             let Some(p) = self.pending.get_mut(&key) else { break f };
             let inferred: Vec<Type> =
                 f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
@@ -85,6 +87,7 @@ impl<'a> Checker<'a> {
             None => self.push_function(function),
         };
         self.instances.insert(key, id);
+        self.param_calls.insert(id, calls);
         id
     }
 }

@@ -509,6 +509,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let root_rule = last.as_ref().map(|(_, def)| *def);
         let mut result = match last.map(|(v, _)| v) {
             Some(v) => v,
+            // In a function checked before its parameters have types (an untyped lambda
+            // that is not called yet: `f = x -> diff(sin(x^4) + 2, x)`), operands of no known
+            // type may match once it is instantiated.
+            None if symbolic
+                && branches.is_empty()
+                && values.iter().any(|v| !v.ty.is_concrete())
+                && self.checked_without_types() =>
+            {
+                return Some(unknown(e.span))
+            }
             None if symbolic
                 && branches.is_empty()
                 && (!candidates.is_empty() || !self.reduction_sites.is_empty()) =>
@@ -532,6 +542,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let site = Site { e, operands: &operands, candidates: &candidates, symbolic, root_rule };
         Some(self.resolve_overlaps(site, result, log_start, diag_start))
+    }
+
+    /// Whether this function is being checked with some parameter of no type yet (not one
+    /// declared `??`): its generic check, before calls instantiate it.
+    fn checked_without_types(&self) -> bool {
+        self.fn_conflicts.params.iter().any(|p| {
+            !self.locals[p.0 as usize].ty.is_concrete() && !self.dynamic_params.contains(p)
+        })
     }
 
     /// Whether `f` names something a call can call without a reduction: a variable, a

@@ -1,0 +1,53 @@
+% Cells of function values (manual §3: `cube[[?? -> ??]]`): typed lambdas, untyped lambdas
+% converted to a declared cell type, closures stored element by element, named functions.
+
+function y = offset(x : scalar)
+    y = x + 10
+endfunction
+
+% The sum of every function of the cell applied to x.
+function y = apply_all(fs : vec[[scalar -> scalar]], x : scalar)
+    y = 0.0
+    {!serial for}
+    for i = 0..numel(fs)-1
+        y += fs[i](x)
+    endfor
+endfunction
+
+% Typed lambdas and a named function in a cell literal.
+function y = typed_literal(t : scalar)
+    fs = {(x : scalar) -> x + 1, (x : scalar) -> 2 * x, offset}
+    y = apply_all(fs, t)
+endfunction
+
+% Untyped lambdas where the cell's type is declared: a variable and an argument.
+function [a, b] = declared_cells(t : scalar)
+    fs : vec[[scalar -> scalar]] = {x -> x * x, x -> x - 3}
+    a = apply_all(fs, t)
+    b = apply_all({x -> 3 * x, x -> x / 2, x -> -x}, t)
+endfunction
+
+% Closures stored one by one, each capturing its own k; one element replaced by `offset`.
+function y = closures_in_a_loop(t : scalar, n : int)
+    fs : vec[[scalar -> scalar]] = cell(n)
+    {!serial for}
+    for k = 0..n-1
+        fs[k] = x -> x * k + 1
+    endfor
+    fs[n - 1] = offset
+    y = apply_all(fs, t)
+endfunction
+
+% A function value read from a cell of type `vec[??]`: checked at run time.
+function y = first_applied(c : vec[??], x : scalar)
+    f : [scalar -> scalar] = c[0]
+    y = f(x)
+endfunction
+
+function y = right_type(x : scalar)
+    y = first_applied({(k : scalar) -> k / 4}, x)
+endfunction
+
+function y = wrong_type(x : scalar)
+    y = first_applied({(k : int) -> k + 1}, x)
+endfunction

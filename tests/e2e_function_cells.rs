@@ -1,0 +1,50 @@
+//! End to end: cells of function values (manual §3, `vec[[scalar -> scalar]]`) in generated
+//! host code: lambdas typed and untyped, closures stored element by element and named
+//! functions, called through the cell; a function value of another type read from a `??`
+//! cell is a run-time error that names both types. Every expected value is computed here in
+//! plain Rust.
+
+mod m {
+    quasar::quasar!(file = "tests/common/function_cells.q");
+}
+
+fn close(what: &str, got: f32, want: f32) {
+    assert!((got - want).abs() <= 1e-4 * want.abs().max(1.0), "{what}: got {got}, expected {want}");
+}
+
+fn offset(x: f32) -> f32 {
+    x + 10.0
+}
+
+#[test]
+fn a_cell_of_typed_lambdas_and_a_named_function() {
+    let t = 1.25f32;
+    close("typed_literal", m::typed_literal(t).unwrap(), (t + 1.0) + 2.0 * t + offset(t));
+}
+
+#[test]
+fn untyped_lambdas_take_the_declared_element_type() {
+    let t = -2.5f32;
+    let (a, b) = m::declared_cells(t).unwrap();
+    close("{x*x, x-3}", a, t * t + (t - 3.0));
+    close("{3x, x/2, -x}", b, 3.0 * t + t / 2.0 - t);
+}
+
+#[test]
+fn closures_stored_in_a_loop_keep_their_own_captures() {
+    let (t, n) = (0.75f32, 5);
+    let want: f32 = (0..n - 1).map(|k| t * k as f32 + 1.0).sum::<f32>() + offset(t);
+    close("closures_in_a_loop", m::closures_in_a_loop(t, n).unwrap(), want);
+}
+
+#[test]
+fn a_function_value_read_from_a_dynamic_cell_is_checked_at_run_time() {
+    close("right_type", m::right_type(3.0).unwrap(), 0.75);
+    let e = m::wrong_type(3.0).unwrap_err().to_string();
+    assert!(
+        e.contains("expected a function value of type [(scalar")
+            && e.contains("found one of type [(int) -> (int)]"),
+        "{e}"
+    );
+    assert!(e.contains("function_cells.q") && e.contains(":43"), "{e}");
+}
