@@ -305,7 +305,8 @@ fn matrix_products_in_row_pairs_with_odd_sizes_equal_the_reference() {
     // row without a partner), rows shorter than a strip and with a remainder, a single row,
     // and launches of several CPU blocks of odd heights (block_row_pairs pairs rows within a
     // block). `mm_row` reads its row through a local, which differs between the two rows.
-    for (m, k, n) in [(7usize, 37usize, 45usize), (2, 3, 32), (1, 10, 100), (9, 64, 31), (301, 17, 257)]
+    for (m, k, n) in
+        [(7usize, 37usize, 45usize), (2, 3, 32), (1, 10, 100), (9, 64, 31), (301, 17, 257)]
     {
         let (av, bv) = (values(m * k, 11), values(k * n, 12));
         let a = Array::from_vec(&[m, k], av.clone()).unwrap();

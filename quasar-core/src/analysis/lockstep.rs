@@ -165,7 +165,12 @@ fn varying_locals(f: &Function, pos: LocalId, lane: &dyn Fn(i64) -> bool) -> Vec
 
 /// Whether every `for` loop of `f` has the same variable and bounds for the positions
 /// [`varying_locals`] compares.
-fn uniform_bounds(f: &Function, pos: LocalId, lane: &dyn Fn(i64) -> bool, varying: &[bool]) -> bool {
+fn uniform_bounds(
+    f: &Function,
+    pos: LocalId,
+    lane: &dyn Fn(i64) -> bool,
+    varying: &[bool],
+) -> bool {
     let mut uniform = true;
     crate::ir::walk::walk_block(
         &f.body,
@@ -500,9 +505,8 @@ mod tests {
     fn loops_reading_what_two_rows_share_run_in_row_pairs() {
         assert_eq!(pairs(MATMUL, "mm"), Some(vec!["pos".into(), "s".into()]));
         // A local of the row varies between the rows of a pair (not within a strip).
-        let row_local = MATMUL
-            .replace("s = 0.0", "s = 0.0\nr = pos[0]")
-            .replace("a[pos[0], k]", "a[r, k]");
+        let row_local =
+            MATMUL.replace("s = 0.0", "s = 0.0\nr = pos[0]").replace("a[pos[0], k]", "a[r, k]");
         assert_eq!(pairs(&row_local, "mm"), Some(vec!["pos".into(), "r".into(), "s".into()]));
         assert_eq!(verdict(&row_local, "mm"), Ok(vec!["pos".into(), "s".into()]));
         // Three dimensions: pairs along dimension 1.
