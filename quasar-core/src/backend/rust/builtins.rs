@@ -309,6 +309,10 @@ impl FnGen<'_, '_> {
                     Repr::Value => quote!(((#x).ndims() as i32)),
                     Repr::Array(..) => quote!(#bi::ndims(&#x)),
                     Repr::View(..) => quote!((#x.shape().ndim() as i32)),
+                    Repr::Fixed(_, s) => {
+                        let n = s.len() as i32;
+                        quote!(#n)
+                    }
                     _ => return Err(bad()),
                 }
             }
