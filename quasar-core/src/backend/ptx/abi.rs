@@ -173,7 +173,9 @@ pub(super) fn specials(cx: &mut Ctx<'_>, f: &ir::Function, rank: usize, exit: &s
         // `pos : vec2` is allowed too: the positions as floating-point numbers.
         let (width, elem) = match &l.ty {
             Type::Int(..) => (None, NumTy::I32),
-            t => match small_vec(t) {
+            t => match small_vec(t)
+                .filter(|_| super::small::small_shape(t).is_some_and(|s| s.len() == 1))
+            {
                 Some((e, n)) if e == NumTy::I32 || e.is_float() => (Some(n), e),
                 _ => {
                     return unsupported(

@@ -50,8 +50,13 @@ impl Ctx<'_> {
                         self.atomic_update(&arr, indices, op, v, place.span, place.id)
                     }
                     Val::Vec(..) => {
-                        let cur =
-                            self.index_value(b.clone(), indices, &place.ty, place.span, place.id)?;
+                        let cur = self.index_value(
+                            (b.clone(), &base.ty),
+                            indices,
+                            &place.ty,
+                            place.span,
+                            place.id,
+                        )?;
                         let new = self.compound(op, cur, v, &place.ty, place.span)?;
                         self.store_vec_elem(base, b, indices, new.clone(), place.span)?;
                         Ok(new)
@@ -326,27 +331,10 @@ impl Ctx<'_> {
                 "store the vector in a variable first (`v = expr; v[i] = x`)",
             );
         }
-        let [ir::Index::At(ix)] = indices else {
-            return unsupported(
-                span,
-                "this form of vector indexing",
-                "assign to one element at a time (`v[i] = x`)",
-            );
-        };
         let x = self.num_val(v, t, span)?;
-        if let Some(ir::Const::Int(k)) = ix.constant() {
-            if let Some(r) = usize::try_from(*k).ok().and_then(|k| regs.get(k)) {
-                self.ins(format!("mov.{} {r}, {x}", t.arith()));
-            }
-            return Ok(Val::Num(x, t));
-        }
-        let iv = self.expr(ix)?;
-        let i = self.num_val(iv, NumTy::I32, ix.span)?;
-        for (k, r) in regs.iter().enumerate() {
-            let p = self.reg(RegClass::Pred);
-            self.ins(format!("setp.eq.s32 {p}, {i}, {k}"));
-            self.ins(format!("@{p} mov.{} {r}, {x}", t.arith()));
-        }
+        // Outside the vector or matrix nothing is written, as 'safe.
+        let shape = super::small::small_shape(&base.ty).unwrap_or_else(|| vec![regs.len()]);
+        self.small_write((&regs, t), &shape, indices, x, span)?;
         Ok(Val::Num(x, t))
     }
 }

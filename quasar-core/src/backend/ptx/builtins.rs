@@ -102,6 +102,14 @@ impl Ctx<'_> {
             | B::GroupBallot
             | B::GroupMatchAny
             | B::GroupMatchAll => self.thread_block_method(b.name(), args, span),
+            B::Size | B::Ndims
+                if args
+                    .first()
+                    .and_then(|a| super::small::small_shape(&a.ty))
+                    .is_some_and(|s| s.len() >= 2) =>
+            {
+                self.small_size(b, args, span)
+            }
             // On numbers, vectors and arrays of the kernel: `builtin_vals` says which.
             B::Numel
             | B::Ndims

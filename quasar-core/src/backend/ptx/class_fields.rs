@@ -8,7 +8,8 @@
 use super::class::{ClassLayout, FieldKind};
 use super::index::Elem;
 use super::kernel::Ctx;
-use super::regs::{RegClass, Val};
+use super::regs::{NumTy, RegClass, Val};
+use super::small::SmallAt;
 use super::{unsupported, Res};
 use crate::ir::{AssignOp, Expr, ExprKind, Index, Place};
 
@@ -138,8 +139,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// `a[i].v[k] op= v` (`base` is `a[i].v`, not held in a variable): one component of a
-    /// vector field of an element of an array of classes, at the element's address plus the
+    /// `a[i].v[k] op= v` (`base` is `a[i].v`, not held in a variable; `a[i].m[r, c]` for a
+    /// small matrix field): one component of a vector field of an element of an array of classes, at the element's address plus the
     /// field's offset plus `k` elements, as the CPU back end writes it: `=` stores it, a
     /// compound assignment updates it atomically, and a `k` outside the vector writes nothing
     /// (as for a vector in registers). The new value.
@@ -189,7 +190,14 @@ impl Ctx<'_> {
         };
         let k = match indices {
             [Index::At(ix)] => one_index(&self.subscript(ix)?),
-            _ => None,
+            // A small matrix field (`m : mat(2, 3)`): the row-major number, -1 outside.
+            _ => Some(match super::small::small_shape(&base.ty) {
+                Some(shape) => match self.small_at(&shape, indices, span)? {
+                    SmallAt::Const(k) => self.imm_int(NumTy::I32, k.map_or(-1, |k| k as i64)),
+                    SmallAt::Reg(r) => r,
+                },
+                None => return elsewhere(),
+            }),
         };
         let Some(k) = k else {
             return unsupported(

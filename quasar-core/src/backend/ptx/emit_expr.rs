@@ -107,7 +107,7 @@ impl Ctx<'_> {
             ExprKind::Call { callee, args } => self.call(callee, args, e),
             ExprKind::Index { base, indices } => {
                 let b = self.expr(base)?;
-                self.index_value(b, indices, &e.ty, e.span, e.id)
+                self.index_value((b, &base.ty), indices, &e.ty, e.span, e.id)
             }
             ExprKind::Matrix(items) => self.matrix(items, &e.ty, e.span),
             ExprKind::Ternary { cond, then, otherwise } => {
@@ -508,6 +508,21 @@ impl Ctx<'_> {
                 "write a fixed-size vector of numbers (`[a, b, c]`, up to 64 elements)",
             );
         };
+        // A small matrix or cube is written row by row (`[[1, 2], [3, 4]]`), its registers in
+        // row-major order: each item one row (one slice of the first dimension).
+        let shape = super::small::small_shape(ty).unwrap_or_default();
+        if shape.len() >= 2 {
+            let row: usize = shape[1..].iter().product();
+            let rows_ok = items.len() == shape[0]
+                && items.iter().all(|it| small_vec(&it.ty).is_some_and(|(_, k)| k == row));
+            if !rows_ok {
+                return unsupported(
+                    span,
+                    format!("the matrix literal of type {ty} built from other than its rows"),
+                    "write a small matrix row by row (`[[1, 2], [3, 4]]`)",
+                );
+            }
+        }
         let mut regs = Vec::new();
         for it in items {
             match self.expr(it)? {

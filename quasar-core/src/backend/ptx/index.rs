@@ -5,9 +5,9 @@
 use super::kernel::Ctx;
 use super::regs::{ArrRef, NumTy, Reg, RegClass, Space, Val};
 use super::{unsupported, PtxCheckSite, PtxSiteKind, Res, ERROR_SUBSCRIPTS};
+use crate::ir::Index;
 use crate::ir::NodeId;
 use crate::ir::{AssignOp, BinaryOp};
-use crate::ir::{Const, Index};
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
 
@@ -21,7 +21,7 @@ impl Ctx<'_> {
     /// `base[indices]` as a value.
     pub fn index_value(
         &mut self,
-        base: Val,
+        (base, base_ty): (Val, &Type),
         indices: &[Index],
         ty: &Type,
         span: Span,
@@ -63,29 +63,9 @@ impl Ctx<'_> {
                 Ok(Val::Num(self.load_at(&arr, &el), arr.elem))
             }
             Val::Vec(regs, t) => {
-                let [Index::At(ix)] = indices else {
-                    return unsupported(
-                        span,
-                        "this form of vector indexing",
-                        "index a fixed-size vector with one integer (`v[i]`)",
-                    );
-                };
-                if let Some(Const::Int(k)) = ix.constant() {
-                    // Outside the vector reads 0, as 'safe.
-                    return Ok(match usize::try_from(*k).ok().and_then(|k| regs.get(k)) {
-                        Some(r) => Val::Num(*r, t),
-                        None => Val::Num(self.imm(t, 0.0), t),
-                    });
-                }
-                let iv = self.expr(ix)?;
-                let i = self.num_val(iv, NumTy::I32, ix.span)?;
-                let d = self.imm(t, 0.0);
-                for (k, r) in regs.iter().enumerate() {
-                    let p = self.reg(RegClass::Pred);
-                    self.ins(format!("setp.eq.s32 {p}, {i}, {k}"));
-                    self.ins(format!("selp.{} {d}, {r}, {d}, {p}", t.arith()));
-                }
-                Ok(Val::Num(d, t))
+                // Outside the vector or matrix reads 0, as 'safe.
+                let shape = super::small::small_shape(base_ty).unwrap_or_else(|| vec![regs.len()]);
+                self.small_read((&regs, t), &shape, indices, span)
             }
             _ => unsupported(
                 span,

@@ -119,6 +119,7 @@ mod shared;
 mod slice;
 #[cfg(test)]
 mod slice_tests;
+mod small;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

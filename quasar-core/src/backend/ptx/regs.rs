@@ -3,7 +3,7 @@
 //! Integers narrower than 32 bits live in 32-bit registers, kept sign- or zero-extended (PTX
 //! arithmetic has no 8-bit forms); loads and stores use the narrow memory type.
 
-use crate::sema::types::{Access, Dim, FloatWidth, IntKind, Rank, Type};
+use crate::sema::types::{Access, FloatWidth, IntKind, Type};
 use std::fmt;
 
 /// A numeric element type as the GPU sees it.
@@ -308,16 +308,14 @@ pub(super) enum Val {
 /// The most elements of a vector kept in registers (ARCHITECTURE §4).
 pub(super) const MAX_VEC: u64 = 64;
 
-/// `Some((elem, n))` when `t` is a fixed-size vector that lives in registers.
+/// `Some((elem, n))` when `t` is a fixed-size vector, or a small matrix or cube of `n`
+/// elements in row-major order (`small.rs`), that lives in registers.
 pub(super) fn small_vec(t: &Type) -> Option<(NumTy, usize)> {
     let a = t.as_array()?;
-    if a.rank != Rank::Fixed(1) {
-        return None;
-    }
-    match a.shape.as_deref() {
-        Some([Dim::Known(n)]) if *n >= 1 && *n <= MAX_VEC => {
-            NumTy::of(&a.elem).map(|e| (e, *n as usize))
-        }
-        _ => None,
+    let n: usize = super::small::small_shape(t)?.iter().product();
+    if (1..=MAX_VEC as usize).contains(&n) {
+        NumTy::of(&a.elem).map(|e| (e, n))
+    } else {
+        None
     }
 }

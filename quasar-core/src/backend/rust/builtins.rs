@@ -309,6 +309,10 @@ impl FnGen<'_, '_> {
                     Repr::Value => quote!(((#x).ndims() as i32)),
                     Repr::Array(..) => quote!(#bi::ndims(&#x)),
                     Repr::View(..) => quote!((#x.shape().ndim() as i32)),
+                    Repr::Fixed(_, s) => {
+                        let n = s.len() as i32;
+                        quote!(#n)
+                    }
                     _ => return Err(bad()),
                 }
             }
@@ -320,6 +324,10 @@ impl FnGen<'_, '_> {
                 match a.r {
                     Repr::Array(..) => quote!(#bi::#fi(&#x)?),
                     Repr::Fixed(..) if b != B::Transpose => x,
+                    // A cell array, object or `??` value: a deep copy (manual §2.1).
+                    Repr::Value if matches!(b, B::Copy | B::Deepcopy) => {
+                        self.vtry(quote!((#x).deep_copy()), span)
+                    }
                     _ => return Err(bad()),
                 }
             }

@@ -331,3 +331,19 @@ fn accumulated_only_arguments_get_a_private_copy_per_block() {
     // `r` reads `bins` too: its updates stay atomic.
     assert!(!r.contains("private_buf") && r.contains("atomic :: add"), "{r}");
 }
+
+#[test]
+fn a_cell_of_device_functions_given_to_a_kernel_is_named_as_unsupported() {
+    // Host code keeps cells of function values as dynamic values; kernels take arrays of
+    // numbers and single function values only.
+    let src = "function y = run(t : scalar)
+                   fs : vec[[__device__ scalar -> scalar]] = {__device__ (x : scalar) -> x + 1}
+                   y = zeros(4)
+                   parallel_do(4, y, fs, __kernel__ (y : vec, fs : vec[[__device__ scalar -> scalar]], pos : int) -> y[pos] = fs[0](t))
+               endfunction";
+    let opts = Options { back_ends: vec![BackEnd::Rust], ..Options::new("t.q", src, "t.q") };
+    let (art, _) = compile(&opts);
+    let errors: Vec<&str> =
+        art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
+    assert!(errors.iter().any(|m| m.contains("arrays of [__device__ (scalar")), "{errors:?}");
+}

@@ -1,0 +1,234 @@
+//! Elements of fixed-size vectors and small matrices held in registers (`vec3`, `mat(3, 3)`,
+//! `cube(2, 2, 2)`: at most 64 elements, one register each, row-major as the CPU back end's
+//! `[T; N]`; manual §4.5: "matrices with size constraints are treated as fixed-length vectors
+//! internally"). A subscript is mapped to the register's number as the CPU back end does
+//! (`backend/rust/index.rs`, `fixed_offset`): one index is linear, a vector indexed as a
+//! matrix is a row, and an element outside the shape reads 0 and is not written (`'safe`).
+
+use super::kernel::Ctx;
+use super::regs::{NumTy, Reg, RegClass, Val};
+use super::{unsupported, Res};
+use crate::ir::{Builtin, Const, Expr, Index};
+use crate::sema::types::{Dim, Rank, Type};
+use crate::span::Span;
+
+/// Which register of a small array a subscript selects.
+pub(super) enum SmallAt {
+    /// Known at compile time: the register's number, or `None` outside the shape.
+    Const(Option<usize>),
+    /// A register holding the number, or -1 outside the shape.
+    Reg(Reg),
+}
+
+/// The shape of a fixed-size array type (`[3]` for `vec3`, `[2, 3]` for `mat(2, 3)`).
+pub(super) fn small_shape(t: &Type) -> Option<Vec<usize>> {
+    let a = t.as_array()?;
+    let Rank::Fixed(r) = a.rank else { return None };
+    let dims = a.shape.as_deref()?;
+    if dims.len() != r as usize {
+        return None;
+    }
+    dims.iter()
+        .map(|d| if let Dim::Known(n) = d { usize::try_from(*n).ok() } else { None })
+        .collect()
+}
+
+/// The extent and the row-major stride of each of `k` subscripts of an array of `shape`.
+fn extents_strides(shape: &[usize], k: usize) -> Vec<(usize, usize)> {
+    let len: usize = shape.iter().product();
+    if k == 1 {
+        return vec![(len, 1)];
+    }
+    let row;
+    let shape = if shape.len() == 1 {
+        row = [1, shape[0]];
+        &row[..]
+    } else {
+        shape
+    };
+    (0..k)
+        .map(|d| (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product()))
+        .collect()
+}
+
+impl Ctx<'_> {
+    /// The register of a small array of `shape` (the base's type) that `indices` select.
+    pub fn small_at(&mut self, shape: &[usize], indices: &[Index], span: Span) -> Res<SmallAt> {
+        let mut subs = Vec::new();
+        for ix in indices {
+            let Index::At(e) = ix else {
+                return unsupported(
+                    span,
+                    "this form of indexing a fixed-size vector or matrix",
+                    "index with integers (`v[i]`, `m[i, j]`)",
+                );
+            };
+            subs.push(e);
+        }
+        if subs.is_empty() {
+            return unsupported(span, "an empty index", "give at least one index, e.g. `x[0]`");
+        }
+        let es = extents_strides(shape, subs.len());
+        let consts: Option<Vec<i64>> = subs
+            .iter()
+            .map(|e| match e.constant() {
+                Some(Const::Int(k)) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        if let Some(cs) = consts {
+            let mut at = 0usize;
+            for (&c, &(ext, stride)) in cs.iter().zip(&es) {
+                match usize::try_from(c) {
+                    Ok(c) if c < ext => at += c * stride,
+                    _ => return Ok(SmallAt::Const(None)),
+                }
+            }
+            return Ok(SmallAt::Const(Some(at)));
+        }
+        let lin = self.imm_int(NumTy::I32, 0);
+        let mut ok: Option<Reg> = None;
+        for (e, &(ext, stride)) in subs.iter().zip(&es) {
+            let v = self.expr(e)?;
+            let i = self.num_val(v, NumTy::I32, e.span)?;
+            // Unsigned: a negative subscript is outside too.
+            let p = self.reg(RegClass::Pred);
+            self.ins(format!("setp.lt.u32 {p}, {i}, {ext}"));
+            ok = Some(match ok {
+                None => p,
+                Some(q) => {
+                    let both = self.reg(RegClass::Pred);
+                    self.ins(format!("and.pred {both}, {q}, {p}"));
+                    both
+                }
+            });
+            self.ins(format!("mad.lo.s32 {lin}, {i}, {stride}, {lin}"));
+        }
+        if let Some(p) = ok {
+            self.ins(format!("selp.s32 {lin}, {lin}, -1, {p}"));
+        }
+        Ok(SmallAt::Reg(lin))
+    }
+
+    /// `size(m)`, `size(m, d)` and `ndims(m)` of a small matrix or cube `m`: constants of its
+    /// type (an extent past the rank is 1).
+    pub fn small_size(&mut self, b: Builtin, args: &[Expr], span: Span) -> Res<Val> {
+        let Some(shape) = args.first().and_then(|a| small_shape(&a.ty)) else {
+            return unsupported(span, format!("`{b}` without an array"), "pass an array");
+        };
+        let int = |cx: &mut Self, v: usize| cx.imm_int(NumTy::I32, v as i64);
+        match (b, args) {
+            (Builtin::Ndims, [_]) => Ok(Val::Num(int(self, shape.len()), NumTy::I32)),
+            (Builtin::Size, [_]) => {
+                Ok(Val::Vec(shape.iter().map(|&n| int(self, n)).collect(), NumTy::I32))
+            }
+            (Builtin::Size, [_, d]) => {
+                if let Some(Const::Int(d)) = d.constant() {
+                    let n = usize::try_from(*d).ok().and_then(|d| shape.get(d)).unwrap_or(&1);
+                    return Ok(Val::Num(int(self, *n), NumTy::I32));
+                }
+                let dv = self.expr(d)?;
+                let d = self.num_val(dv, NumTy::I32, span)?;
+                let out = int(self, 1);
+                for (k, &n) in shape.iter().enumerate() {
+                    let p = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.eq.s32 {p}, {d}, {k}"));
+                    self.ins(format!("@{p} mov.s32 {out}, {n}"));
+                }
+                Ok(Val::Num(out, NumTy::I32))
+            }
+            _ => unsupported(
+                span,
+                format!("`{b}` with {} arguments", args.len()),
+                "call `size(m)`, `size(m, d)` or `ndims(m)`",
+            ),
+        }
+    }
+
+    /// The element of the small array `regs` (of `shape`) at `indices`.
+    pub fn small_read(
+        &mut self,
+        (regs, t): (&[Reg], NumTy),
+        shape: &[usize],
+        indices: &[Index],
+        span: Span,
+    ) -> Res<Val> {
+        Ok(match self.small_at(shape, indices, span)? {
+            SmallAt::Const(Some(k)) if k < regs.len() => Val::Num(regs[k], t),
+            SmallAt::Const(_) => Val::Num(self.imm(t, 0.0), t),
+            SmallAt::Reg(i) => Val::Num(self.select(regs, t, i), t),
+        })
+    }
+
+    /// Writes `x` into the small array `regs` (of `shape`) at `indices`.
+    pub fn small_write(
+        &mut self,
+        (regs, t): (&[Reg], NumTy),
+        shape: &[usize],
+        indices: &[Index],
+        x: Reg,
+        span: Span,
+    ) -> Res<()> {
+        match self.small_at(shape, indices, span)? {
+            SmallAt::Const(Some(k)) => {
+                if let Some(r) = regs.get(k) {
+                    self.ins(format!("mov.{} {r}, {x}", t.arith()));
+                }
+            }
+            SmallAt::Const(None) => {}
+            SmallAt::Reg(i) => {
+                for (k, r) in regs.iter().enumerate() {
+                    let p = self.reg(RegClass::Pred);
+                    self.ins(format!("setp.eq.s32 {p}, {i}, {k}"));
+                    self.ins(format!("@{p} mov.{} {r}, {x}", t.arith()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extents_strides;
+    use crate::backend::ptx::tests::instruction_lines;
+
+    #[test]
+    fn small_matrices_and_matrix_fields_compile_to_registers() {
+        let lines = instruction_lines(
+            "type patch : mutable class
+                 w : scalar
+                 m : mat(2, 3)
+             endtype
+             function [] = __kernel__ k(a : vec[patch], y : mat, pos : ivec2)
+                 m : mat(2, 3) = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+                 m[pos[0], 1] = size(m, 1)
+                 a[pos[0]].m[1, pos[1]] = m[1, pos[1]] + a[pos[0]].m[0, 2]
+                 y[pos] = sum(m) + ndims(m)
+             endfunction
+             function [] = run(a : vec[patch], y : mat)
+                 parallel_do(size(y), a, y, k)
+             endfunction",
+        );
+        // No local memory: the matrix is six registers, selected by its row-major number.
+        assert!(!lines.iter().any(|l| l.contains(".local")), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.starts_with("mad.lo.s32")), "{lines:#?}");
+        // The field element: `[1, c]` of a 2 x 3 matrix at the field's offset (4 bytes).
+        assert!(
+            lines.iter().any(|l| l.starts_with("setp.lt.u32") && l.ends_with(", 6")),
+            "{lines:#?}"
+        );
+    }
+
+    #[test]
+    fn subscripts_are_row_major_and_one_index_is_linear() {
+        assert_eq!(extents_strides(&[2, 3], 2), [(2, 3), (3, 1)]);
+        assert_eq!(extents_strides(&[2, 3], 1), [(6, 1)]);
+        // A vector indexed as a matrix is a row.
+        assert_eq!(extents_strides(&[4], 2), [(1, 4), (4, 1)]);
+        // Two subscripts of a cube: the second's stride is a row's.
+        assert_eq!(extents_strides(&[2, 3, 4], 2), [(2, 12), (3, 4)]);
+        // Subscripts past the rank have extent 1.
+        assert_eq!(extents_strides(&[2, 3], 3), [(2, 3), (3, 1), (1, 1)]);
+    }
+}
