@@ -76,3 +76,16 @@ fn slicing_a_dynamic_value_that_is_not_a_cell_is_a_run_time_error() {
     assert!(e.contains("slices of dynamic values are taken of cell arrays only"), "{e}");
     assert!(e.contains("dynamic.q:"), "{e}");
 }
+
+#[test]
+fn the_manuals_cell_matrices_copy_deeply_and_combine_element_by_element() {
+    let t = 1.5f32;
+    let (a, b, c, d) = k::manual_cells(t).unwrap();
+    // C = B - A: B's own [1,1] (3t) minus A's (t); the inner arrays differ only where A was
+    // changed after the copy ([1,1]: 1 in B, 5 in A).
+    assert_eq!(a, 3.0 * t - t);
+    assert_eq!(b, 1.0 - 5.0);
+    // D = B * 4: eye(4)[0,0] * 4 and 3t * 4.
+    assert_eq!(c, 4.0 + 4.0 * 3.0 * t);
+    assert_eq!(d, 4);
+}

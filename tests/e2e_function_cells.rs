@@ -48,3 +48,14 @@ fn a_function_value_read_from_a_dynamic_cell_is_checked_at_run_time() {
     );
     assert!(e.contains("function_cells.q") && e.contains(":43"), "{e}");
 }
+
+#[test]
+fn function_values_in_a_dynamic_cell_are_called_as_they_are() {
+    let t = 2.25f32;
+    let (a, b) = m::called_from_a_dynamic_cell(t).unwrap();
+    close("c[0](t) + c[1](t)", a, 2.0 * t + offset(t));
+    assert_eq!(b, 12);
+    let e = m::called_with_the_wrong_argument(t).unwrap_err().to_string();
+    assert!(e.contains("[(int) -> (int)] cannot be called with (scalar"), "{e}");
+    assert!(e.contains("function_cells.q") && e.contains(":69"), "{e}");
+}

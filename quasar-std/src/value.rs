@@ -243,11 +243,44 @@ impl Value {
                 c.items[k] = value;
                 Ok(())
             }
+            // An element of an array held as `??` (`A[0,1][1][0,0] = 2`, manual §2.1).
+            Value::Array(a) => a.set(index, &value),
             v => Err(format!(
-                "storing into {} with `[…] =` is possible in cell arrays only; give the array a type",
+                "storing into {} with `[…] =` is possible in cell arrays and arrays only; give the value a type",
                 v.type_name()
             )),
         }
+    }
+
+    /// `copy(x)`: a deep copy (manual §2.1: the elements of a cell array are copied in turn,
+    /// arrays element by element); numbers, strings and function values are values already.
+    pub fn deep_copy(&self) -> VResult<Value> {
+        let e = |r: quasar_runtime::Error| r.to_string();
+        Ok(match self {
+            Value::Array(a) => Value::Array(match a {
+                AnyArray::F32(x) => AnyArray::F32(x.copy().map_err(e)?),
+                AnyArray::F64(x) => AnyArray::F64(x.copy().map_err(e)?),
+                AnyArray::I32(x) => AnyArray::I32(x.copy().map_err(e)?),
+                AnyArray::U8(x) => AnyArray::U8(x.copy().map_err(e)?),
+                AnyArray::C32(x) => AnyArray::C32(x.copy().map_err(e)?),
+                AnyArray::C64(x) => AnyArray::C64(x.copy().map_err(e)?),
+            }),
+            Value::Cell(c) => {
+                let c = lock(c);
+                let items = c.items.iter().map(Value::deep_copy).collect::<VResult<Vec<_>>>()?;
+                let shape = c.shape.clone();
+                Value::Cell(Arc::new(Mutex::new(CellData { shape, items })))
+            }
+            Value::Object(o) => {
+                let o = lock(o);
+                let fields = o
+                    .iter()
+                    .map(|(n, v)| Ok((n.clone(), v.deep_copy()?)))
+                    .collect::<VResult<Vec<_>>>()?;
+                Value::Object(Arc::new(Mutex::new(fields)))
+            }
+            v => v.clone(),
+        })
     }
 
     /// The value as a condition: a number is true when non-zero.
@@ -337,6 +370,22 @@ impl AnyArray {
             }
             AnyArray::C64(a) => Value::Complex(a.get(&at).map_err(e)?),
         })
+    }
+
+    /// Stores number `v` at `index` (one subscript per dimension, or one linear subscript),
+    /// converted to the element type.
+    fn set(&self, index: &[i64], v: &Value) -> VResult<()> {
+        let shape = any_array!(self, a => a.shape().to_vec());
+        let k = linear(&shape, index)?;
+        let e = |r: quasar_runtime::Error| r.to_string();
+        match self {
+            AnyArray::F32(a) => a.set(&[k], f32::from_value(v)?).map_err(e),
+            AnyArray::F64(a) => a.set(&[k], f64::from_value(v)?).map_err(e),
+            AnyArray::I32(a) => a.set(&[k], i32::from_value(v)?).map_err(e),
+            AnyArray::U8(a) => a.set(&[k], u8::from_value(v)?).map_err(e),
+            AnyArray::C32(a) => a.set(&[k], Complex::<f32>::from_value(v)?).map_err(e),
+            AnyArray::C64(a) => a.set(&[k], Complex::<f64>::from_value(v)?).map_err(e),
+        }
     }
 
     /// The elements as `f64`s with the shape, for arithmetic (complex arrays are not).
@@ -522,11 +571,48 @@ pub fn binary(op: &str, a: &Value, b: &Value) -> VResult<Value> {
                 _ => return Err(bad()),
             })
         }
+        // Cell arrays of one structure, element by element; a cell and a number, each
+        // element with the number (manual §2.1: `C = B + A`, `C = B * 4`).
+        (Cell(_), _) | (_, Cell(_)) => cell_op(op, a, b),
         (Array(x), Int(_) | Scalar(_)) => array_op(op, x, None, Some(as_f64(b)), false),
         (Int(_) | Scalar(_), Array(y)) => array_op(op, y, None, Some(as_f64(a)), true),
         (Array(x), Array(y)) => array_op(op, x, Some(y), None, false),
         _ => Err(bad()),
     }
+}
+
+/// `a op b` where an operand is a cell array: the operator on each element (with the other
+/// cell's element of the same position, which must have the same shape, or with the other
+/// operand).
+fn cell_op(op: &str, a: &Value, b: &Value) -> VResult<Value> {
+    // (The elements are taken out before the operator runs: `A - A` locks one cell.)
+    let items = |v: &Value| match v {
+        Value::Cell(c) => {
+            let c = lock(c);
+            Some((c.shape.clone(), c.items.clone()))
+        }
+        _ => None,
+    };
+    // An element not assigned yet stays so (`cell(2, 2)` with one element set, times 4).
+    let each = |x: &Value, y: &Value| match (x, y) {
+        (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+        _ => binary(op, x, y),
+    };
+    let (shape, out) = match (items(a), items(b)) {
+        (Some((sa, xs)), Some((sb, ys))) => {
+            if sa != sb {
+                return Err(format!(
+                    "the operator `{op}` needs cell arrays of the same shape, found {sa:?} and {sb:?}"
+                ));
+            }
+            let out = xs.iter().zip(&ys).map(|(x, y)| each(x, y));
+            (sa, out.collect::<VResult<Vec<_>>>()?)
+        }
+        (Some((sa, xs)), None) => (sa, xs.iter().map(|x| each(x, b)).collect::<VResult<_>>()?),
+        (None, Some((sb, ys))) => (sb, ys.iter().map(|y| each(a, y)).collect::<VResult<_>>()?),
+        (None, None) => return Err(format!("the operator `{op}` on cell arrays")),
+    };
+    Ok(Value::Cell(Arc::new(Mutex::new(CellData { shape, items: out }))))
 }
 
 fn as_f64(v: &Value) -> f64 {
@@ -709,6 +795,40 @@ mod tests {
         assert_eq!(Array::<f32>::from_value(&b).unwrap().to_vec().unwrap(), vec![2.0, 4.0]);
         let err = binary("+", &Value::Str("a".into()), &Value::Int(1)).unwrap_err();
         assert!(err.contains("string and int"), "{err}");
+    }
+
+    #[test]
+    fn copy_of_a_cell_copies_its_elements_in_turn() {
+        let inner = Value::cell(&[2]).unwrap();
+        inner
+            .set_index(&[0], Array::from_vec(&[2], vec![1.0f32, 2.0]).unwrap().into_value())
+            .unwrap();
+        let c = Value::cell_of(vec![inner.clone(), Value::Int(3)]);
+        let d = c.deep_copy().unwrap();
+        inner.set_index(&[1], Value::Int(9)).unwrap();
+        let a = Array::<f32>::from_value(&inner.index(&[0]).unwrap()).unwrap();
+        a.set(&[0], 5.0).unwrap();
+        let copied = d.index(&[0]).unwrap();
+        assert!(
+            matches!(copied.index(&[1]).unwrap(), Value::Null),
+            "the copy's inner cell is its own"
+        );
+        let b = Array::<f32>::from_value(&copied.index(&[0]).unwrap()).unwrap();
+        assert_eq!(b.to_vec().unwrap(), vec![1.0, 2.0], "and so are its arrays");
+    }
+
+    #[test]
+    fn operators_on_cells_of_one_structure_apply_element_by_element() {
+        let inner = Value::cell_of(vec![Value::Int(2), Value::Scalar(0.5)]);
+        let a = Value::cell_of(vec![inner, Value::Int(10), Value::Null]);
+        let b = binary("*", &a, &Value::Int(3)).unwrap();
+        let d = binary("-", &b, &a).unwrap();
+        assert_eq!(format!("{d:?}"), "{{4,1},20,[]}");
+        let z = binary("-", &a, &a).unwrap();
+        assert_eq!(format!("{z:?}"), "{{0,0},0,[]}");
+        let other = Value::cell(&[2]).unwrap();
+        let err = binary("+", &a, &other).unwrap_err();
+        assert!(err.contains("same shape") && err.contains("[1, 3]"), "{err}");
     }
 
     #[test]

@@ -133,3 +133,24 @@ function r = bad_slice_of_number(v : int)
   x = c[0]
   r = x[0..1]
 endfunction
+
+% The manual's cell matrices (§2.1): nested cells, a deep copy, and operators on cells of one
+% structure element by element.
+function [a : scalar, b : scalar, c : scalar, d : int] = manual_cells(t : scalar)
+    A = cell(2,2)
+    A[0,0] = eye(4)
+    A[1,1] = t
+    A[0,1] = cell(1,4)
+    A[0,1][1] = ones(3,3)
+    A[0,1][1][0,0] = 2
+    B = copy(A)
+    B[1,1] = 3 * t
+    A[0,1][1][1,1] = 5
+    C = B - A
+    D = B * 4
+    a = C[1,1]
+    m : mat = C[0,1][1]
+    b = sum(m)
+    c = D[0,0][0,0] + D[1,1]
+    d = numel(C)
+endfunction

@@ -51,3 +51,20 @@ endfunction
 function y = wrong_type(x : scalar)
     y = first_applied({(k : int) -> k + 1}, x)
 endfunction
+
+% Function values in a cell of type `vec[??]`, called as they are: each call finds the
+% function type that takes its arguments at run time.
+function [a : scalar, b : int] = called_from_a_dynamic_cell(t : scalar)
+    c = cell(3)
+    c[0] = (x : scalar) -> 2 * x
+    c[1] = offset
+    c[2] = (k : int) -> k * 3
+    a = c[0](t) + c[1](t)
+    b = c[2](4)
+endfunction
+
+function y = called_with_the_wrong_argument(t : scalar)
+    c = cell(1)
+    c[0] = (k : int) -> k * 3
+    y = c[0](t)
+endfunction

@@ -324,6 +324,10 @@ impl FnGen<'_, '_> {
                 match a.r {
                     Repr::Array(..) => quote!(#bi::#fi(&#x)?),
                     Repr::Fixed(..) if b != B::Transpose => x,
+                    // A cell array, object or `??` value: a deep copy (manual §2.1).
+                    Repr::Value if matches!(b, B::Copy | B::Deepcopy) => {
+                        self.vtry(quote!((#x).deep_copy()), span)
+                    }
                     _ => return Err(bad()),
                 }
             }

@@ -26,6 +26,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Callee::Function(id) => self.call_function(*id, args, ty, span),
             Callee::Value(f) => {
                 let fv = self.expr(f)?;
+                if fv.r == Repr::Value {
+                    return self.call_dynamic(fv, args, span);
+                }
                 let Repr::FnVal(k) = fv.r else {
                     return Err(unsupported(
                         span,

@@ -23,6 +23,7 @@ mod class_fields;
 mod classes;
 mod components;
 mod control;
+mod dyn_call;
 mod dynamic;
 mod exports;
 mod expr;
