@@ -64,6 +64,35 @@ function c : mat = product(a : mat, b : mat, n : int)
     parallel_do(size(c), a, b, c, mm)
 endfunction
 
+function [] = __kernel__ mm_row(a : mat, b : mat, c : mat, pos : ivec2)
+    r = pos[0]
+    s = 0.0
+    for k = 0..size(a, 1) - 1
+        s += a[r, k] * b[k, pos[1]]
+    endfor
+    c[pos] = s + r
+endfunction
+
+function [c : mat, d : mat] = matmul_rows(a : mat, b : mat)
+    c = uninit(size(a, 0), size(b, 1))
+    d = uninit(size(a, 0), size(b, 1))
+    parallel_do(size(c), a, b, c, mm)
+    parallel_do(size(d), a, b, d, mm_row)
+endfunction
+
+function [] = __kernel__ batched(x : cube, w : mat, y : cube, pos : ivec3)
+    acc = 0.0
+    for i = 0..size(w, 1) - 1
+        acc += w[pos[1], i] * x[pos[0], i, pos[2]]
+    endfor
+    y[pos] = acc
+endfunction
+
+function y : cube = batched_product(w : mat, x : cube)
+    y = uninit(size(x, 0), size(w, 0), size(x, 2))
+    parallel_do(size(y), x, w, y, batched)
+endfunction
+
 function [] = __kernel__ mm_checked(a : mat, b : mat'checked, c : mat, pos : ivec2)
     s = 0.0
     for k = 0..size(a, 1) - 1
@@ -270,8 +299,54 @@ fn matrix_products_in_strips_equal_the_per_position_code_and_the_reference() {
     }
 }
 
+#[test]
+fn matrix_products_in_row_pairs_with_odd_sizes_equal_the_reference() {
+    // Two rows of positions per strip (`Lockstep::pairs`): odd and even row counts (a last
+    // row without a partner), rows shorter than a strip and with a remainder, a single row,
+    // and launches of several CPU blocks of odd heights (block_row_pairs pairs rows within a
+    // block). `mm_row` reads its row through a local, which differs between the two rows.
+    for (m, k, n) in
+        [(7usize, 37usize, 45usize), (2, 3, 32), (1, 10, 100), (9, 64, 31), (301, 17, 257)]
+    {
+        let (av, bv) = (values(m * k, 11), values(k * n, 12));
+        let a = Array::from_vec(&[m, k], av.clone()).unwrap();
+        let b = Array::from_vec(&[k, n], bv.clone()).unwrap();
+        let (c, d) = k::matmul_rows(&a, &b).unwrap();
+        let (c, d) = (c.to_vec().unwrap(), d.to_vec().unwrap());
+        let want = product_reference(&av, &bv, (m, k, n));
+        let what = format!("{m}x{k} times {k}x{n}");
+        same_bits(&what, &c, &want);
+        let rows: Vec<f32> = want.iter().enumerate().map(|(i, s)| s + (i / n) as f32).collect();
+        same_bits(&format!("{what}, the row through a local"), &d, &rows);
+    }
+}
+
+#[test]
+fn batched_products_pair_rows_along_the_middle_dimension() {
+    // y[b, i, j] = sum over p of w[i, p] * x[b, p, j]: the rows of a pair share x's reads.
+    for (batch, m, k, n) in [(3usize, 5usize, 7usize, 33usize), (2, 4, 1, 70), (1, 9, 16, 40)] {
+        let (wv, xv) = (values(m * k, 13), values(batch * k * n, 14));
+        let w = Array::from_vec(&[m, k], wv.clone()).unwrap();
+        let x = Array::from_vec(&[batch, k, n], xv.clone()).unwrap();
+        let y = k::batched_product(&w, &x).unwrap().to_vec().unwrap();
+        let mut want = vec![0.0f32; batch * m * n];
+        for b in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let mut s = 0.0f32;
+                    for p in 0..k {
+                        s += wv[i * k + p] * xv[(b * k + p) * n + j];
+                    }
+                    want[(b * m + i) * n + j] = s;
+                }
+            }
+        }
+        same_bits(&format!("{m}x{k} times {batch}x{k}x{n}"), &y, &want);
+    }
+}
+
 /// Where `mm_checked` reads `b` (a `quasar!` source's lines are this file's).
-const MM_READ_AT: &str = "tests/e2e_strips.rs:70:29";
+const MM_READ_AT: &str = "tests/e2e_strips.rs:99:29";
 
 /// `a * b[0..size(a, 1) - 1, :]` computed here in the kernel's order of operations.
 fn product_reference(av: &[f32], bv: &[f32], (m, k, n): (usize, usize, usize)) -> Vec<f32> {

@@ -29,12 +29,26 @@ use crate::sema::types::{Dim, Type};
 pub struct Lockstep {
     /// Indexed by `LocalId`; `pos` is among the varying locals.
     pub varying: Vec<bool>,
+    /// Row pairs: a kernel over two or more dimensions whose loop reads an array at indices
+    /// that vary along the strip but not between rows (a matrix product's `b[k, pos[1]]`) may
+    /// run two rows of positions in one strip, each such read serving both rows (register
+    /// blocking: half the loads per sum; the column strip of `b` that a strip walks, one
+    /// element per row of `b` and so a cache line and a page per step, is read once per two
+    /// rows). Then the locals that differ between the lanes of such a strip (its rows and
+    /// positions), with the loop bounds uniform across them; else `None`.
+    pub pairs: Option<Vec<bool>>,
 }
 
 impl Lockstep {
     /// Whether local `l` differs between the lanes of a strip.
     pub fn varies(&self, l: LocalId) -> bool {
         self.varying.get(l.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// The strips of row pairs ([`Lockstep::pairs`]) as a lockstep of their own: its varying
+    /// locals are those of the pairs.
+    pub fn of_pairs(&self) -> Option<Lockstep> {
+        self.pairs.clone().map(|varying| Lockstep { varying, pairs: None })
     }
 
     /// Whether statement `s` (of a kernel that runs in strips) runs once per lane: it assigns
@@ -75,9 +89,59 @@ pub fn lockstep(f: &Function, rank: Option<usize>) -> Result<Lockstep, &'static 
     if scan.writes.iter().any(|w| scan.reads.contains(w)) {
         return Err("an array both read and written");
     }
+    // In a strip the positions differ along the innermost dimension only.
+    let varying = varying_locals(f, pos, &|k| k + 1 == rank as i64);
+    if !uniform_bounds(f, pos, &|k| k + 1 == rank as i64, &varying) {
+        return Err("a loop whose bounds differ between positions");
+    }
+    let pairs = (rank >= 2).then(|| row_pairs(f, pos, rank, &varying)).flatten();
+    Ok(Lockstep { varying, pairs })
+}
+
+/// The varying locals of [`Lockstep::pairs`], when the kernel gains from them: its loops'
+/// bounds are the same for the two rows, and a loop reads an array at indices that differ
+/// along a strip but not between rows.
+fn row_pairs(f: &Function, pos: LocalId, rank: usize, varying: &[bool]) -> Option<Vec<bool>> {
+    let row = rank as i64 - 2;
+    let pairs = varying_locals(f, pos, &|k| k >= row);
+    if !uniform_bounds(f, pos, &|k| k >= row, &pairs) {
+        return None;
+    }
+    // What differs between the rows alone (the innermost component fixed).
+    let across = varying_locals(f, pos, &|k| k == row);
+    let mut shared = false;
+    let mut read = |e: &Expr| {
+        if let ExprKind::Index { base, indices } = &e.kind {
+            let at: Vec<&Expr> = indices
+                .iter()
+                .filter_map(|i| match i {
+                    Index::At(x) => Some(x),
+                    _ => None,
+                })
+                .collect();
+            shared |= matches!(base.kind, ExprKind::Local(a) if a != pos)
+                && at.iter().any(|x| varies(x, pos, &|k| k == row + 1, varying))
+                && !at.iter().any(|x| varies(x, pos, &|k| k == row, &across));
+        }
+    };
+    crate::ir::walk::walk_block(
+        &f.body,
+        &mut |s| {
+            if let StmtKind::ForRange { body, .. } = &s.kind {
+                crate::ir::walk::walk_block(body, &mut |_| {}, &mut read);
+            }
+        },
+        &mut |_| {},
+    );
+    shared.then_some(pairs)
+}
+
+/// The locals of `f` whose values may differ between positions whose components `k` differ
+/// where `lane(k)` (the others being equal), to a fixed point: a loop may carry a varying
+/// value back to an earlier statement.
+fn varying_locals(f: &Function, pos: LocalId, lane: &dyn Fn(i64) -> bool) -> Vec<bool> {
     let mut varying = vec![false; f.locals.len()];
     varying[pos.0 as usize] = true;
-    // To a fixed point: a loop may carry a varying value back to an earlier statement.
     let mut changed = true;
     while changed {
         changed = false;
@@ -86,7 +150,7 @@ pub fn lockstep(f: &Function, rank: Option<usize>) -> Result<Lockstep, &'static 
             &mut |s| {
                 if let StmtKind::Assign { place, value, .. } = &s.kind {
                     if let PlaceKind::Local(l) = place.kind {
-                        if !varying[l.0 as usize] && varies(value, pos, rank, &varying) {
+                        if !varying[l.0 as usize] && varies(value, pos, lane, &varying) {
                             varying[l.0 as usize] = true;
                             changed = true;
                         }
@@ -96,34 +160,42 @@ pub fn lockstep(f: &Function, rank: Option<usize>) -> Result<Lockstep, &'static 
             &mut |_| {},
         );
     }
-    let mut uniform_bounds = true;
+    varying
+}
+
+/// Whether every `for` loop of `f` has the same variable and bounds for the positions
+/// [`varying_locals`] compares.
+fn uniform_bounds(
+    f: &Function,
+    pos: LocalId,
+    lane: &dyn Fn(i64) -> bool,
+    varying: &[bool],
+) -> bool {
+    let mut uniform = true;
     crate::ir::walk::walk_block(
         &f.body,
         &mut |s| {
             if let StmtKind::ForRange { var, start, step, end, .. } = &s.kind {
-                uniform_bounds &= !varying[var.0 as usize]
-                    && [start, step, end].iter().all(|e| !varies(e, pos, rank, &varying));
+                uniform &= !varying[var.0 as usize]
+                    && [start, step, end].iter().all(|e| !varies(e, pos, lane, varying));
             }
         },
         &mut |_| {},
     );
-    if !uniform_bounds {
-        return Err("a loop whose bounds differ between positions");
-    }
-    Ok(Lockstep { varying })
+    uniform
 }
 
-/// Whether `e`'s value may differ between the positions of a strip: it reads a varying local,
-/// other than through `pos[k]` for a component `k` besides the innermost (uniform in a strip,
-/// which runs along the innermost dimension).
-fn varies(e: &Expr, pos: LocalId, rank: usize, varying: &[bool]) -> bool {
+/// Whether `e`'s value may differ between the positions compared (those whose components `k`
+/// differ where `lane(k)`: in a strip, the innermost): it reads a varying local, other than
+/// through `pos[k]` for a component `k` that does not differ.
+fn varies(e: &Expr, pos: LocalId, lane: &dyn Fn(i64) -> bool, varying: &[bool]) -> bool {
     match &e.kind {
         ExprKind::Local(l) => varying[l.0 as usize],
         ExprKind::Index { base, indices } if matches!(base.kind, ExprKind::Local(l) if l == pos) => {
             !matches!(indices.as_slice(),
-                [Index::At(k)] if matches!(k.constant(), Some(Const::Int(k)) if *k + 1 != rank as i64))
+                [Index::At(k)] if matches!(k.constant(), Some(Const::Int(k)) if !lane(*k)))
         }
-        _ => children(e).into_iter().any(|c| varies(c, pos, rank, varying)),
+        _ => children(e).into_iter().any(|c| varies(c, pos, lane, varying)),
     }
 }
 
@@ -400,6 +472,69 @@ mod tests {
             v.sort();
             v
         })
+    }
+
+    /// The varying locals of kernel `name`'s row pairs, when it runs so.
+    fn pairs(src: &str, name: &str) -> Option<Vec<String>> {
+        let parsed = syntax::parse(src, FileId(0));
+        let checked = check_program(&parsed.program);
+        assert!(!checked.has_errors(), "{:?}", checked.diagnostics);
+        let m = checked.module;
+        let id = m.functions.iter().position(|f| f.name == name).expect("the kernel");
+        let info = ModuleInfo::of(&m);
+        let ls = info.kernel(FunctionId(id as u32)).expect("a kernel").lockstep.clone().ok()?;
+        let f = &m.functions[id];
+        let pairs = ls.of_pairs()?;
+        let mut v: Vec<String> = (0..f.locals.len())
+            .filter(|&i| pairs.varies(LocalId(i as u32)))
+            .map(|i| f.locals[i].name.clone())
+            .collect();
+        v.sort();
+        Some(v)
+    }
+
+    const MATMUL: &str = "function [] = __kernel__ mm(a : mat, b : mat, c : mat, pos : ivec2)
+        s = 0.0
+        for k = 0..size(a, 1) - 1
+            s += a[pos[0], k] * b[k, pos[1]]
+        endfor
+        c[pos] = s
+    endfunction";
+
+    #[test]
+    fn loops_reading_what_two_rows_share_run_in_row_pairs() {
+        assert_eq!(pairs(MATMUL, "mm"), Some(vec!["pos".into(), "s".into()]));
+        // A local of the row varies between the rows of a pair (not within a strip).
+        let row_local =
+            MATMUL.replace("s = 0.0", "s = 0.0\nr = pos[0]").replace("a[pos[0], k]", "a[r, k]");
+        assert_eq!(pairs(&row_local, "mm"), Some(vec!["pos".into(), "r".into(), "s".into()]));
+        assert_eq!(verdict(&row_local, "mm"), Ok(vec!["pos".into(), "s".into()]));
+        // Three dimensions: pairs along dimension 1.
+        let three = "function [] = __kernel__ g(x : cube, w : mat, y : cube, n : int, pos : ivec3)
+            acc = 0.0
+            for i = 0..n
+                acc += x[pos[0], i, pos[2]] * w[pos[1], i]
+            endfor
+            y[pos] = acc
+        endfunction";
+        assert_eq!(pairs(three, "g"), Some(vec!["acc".into(), "pos".into()]));
+        // No read the rows share: a blur's taps along the columns or the rows.
+        assert_eq!(pairs(GAUSS, "gauss_h"), None);
+        let vertical = GAUSS.replace("x[pos[0], pos[1] + i - n]", "x[pos[0] + i - n, pos[1]]");
+        assert_eq!(pairs(&vertical, "gauss_h"), None);
+        // A loop whose bound differs between the rows (a triangular product).
+        let triangular = MATMUL.replace("for k = 0..size(a, 1) - 1", "for k = 0..pos[0]");
+        assert!(verdict(&triangular, "mm").is_ok());
+        assert_eq!(pairs(&triangular, "mm"), None);
+        // One dimension: no rows.
+        let one = "function [] = __kernel__ f(x : vec, y : vec, n : int, pos : int)
+            acc = 0.0
+            for i = 0..n
+                acc += x[pos + i]
+            endfor
+            y[pos] = acc
+        endfunction";
+        assert_eq!(pairs(one, "f"), None);
     }
 
     const GAUSS: &str = "function [] = __kernel__ gauss_h(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)

@@ -72,6 +72,43 @@ pub fn block_rows(
             return flat_rows(ctx, d, reach, border, interior);
         }
     }
+    row_loop(ctx, d, reach, border, interior, None)
+}
+
+/// [`block_rows`] for a kernel that runs two rows of positions at once: `pair(outer, lo, hi)`
+/// runs the interior segment `[lo, hi)` of the row at `outer` and of the next row along
+/// dimension `d - 2` (a matrix product's rows of the result, which share every read of the
+/// other matrix: `analysis::lockstep`'s row pairs). Two consecutive rows of the block that
+/// are both inside every reach along the outer dimensions run so, their border segments
+/// through `border` one row after the other; the other rows as in [`block_rows`]. Without
+/// `split`, or over one dimension, it is [`block_rows`] (without flat rows).
+#[inline(never)]
+pub fn block_row_pairs(
+    ctx: &BlockCtx<'_>,
+    d: usize,
+    split: bool,
+    reach: &[Reach],
+    border: Segment<'_>,
+    interior: Segment<'_>,
+    pair: Segment<'_>,
+) -> Result<()> {
+    debug_assert!((1..=MAX_RANK).contains(&d));
+    if !split || d < 2 {
+        return block_rows(ctx, d, split, reach, None, border, interior);
+    }
+    row_loop(ctx, d, reach, border, interior, Some(pair))
+}
+
+/// The rows of a block, each split into border and interior segments; with `pair`, two rows
+/// at a time where both are inside along the outer dimensions ([`block_row_pairs`]).
+fn row_loop(
+    ctx: &BlockCtx<'_>,
+    d: usize,
+    reach: &[Reach],
+    border: Segment<'_>,
+    interior: Segment<'_>,
+    mut pair: Option<Segment<'_>>,
+) -> Result<()> {
     let last = d - 1;
     // The interior of every row along the last dimension (the same for all rows), without
     // allocating: a block can be a single row.
@@ -87,20 +124,47 @@ pub fn block_rows(
     for (k, r) in ranges[..last].iter().enumerate() {
         p[k] = r.start;
     }
+    let ok_at = |outer: &[usize]| {
+        reach.iter().filter(|r| r.dim != last).all(|r| inside(outer[r.dim], r.lo, r.hi, r.extent))
+    };
     loop {
         let outer = &p[..last];
-        let ok = reach
-            .iter()
-            .filter(|r| r.dim != last)
-            .all(|r| inside(outer[r.dim], r.lo, r.hi, r.extent));
-        split_row(
-            ctx.range(last),
-            &[los],
-            &[his],
-            ok,
-            &mut |lo, hi| border(outer, lo, hi),
-            &mut |lo, hi| interior(outer, lo, hi),
-        )?;
+        let ok = ok_at(outer);
+        // The next row along dimension `last - 1`, when it pairs with this one.
+        let mut next = p;
+        let paired = match pair.as_mut() {
+            Some(pair) if ok && p[last - 1] + 1 < ranges[last - 1].end => {
+                next[last - 1] += 1;
+                let second = &next[..last];
+                ok_at(second).then_some((pair, second))
+            }
+            _ => None,
+        };
+        match paired {
+            Some((pair, second)) => {
+                split_row(
+                    ctx.range(last),
+                    &[los],
+                    &[his],
+                    true,
+                    &mut |lo, hi| {
+                        border(outer, lo, hi)?;
+                        border(second, lo, hi)
+                    },
+                    &mut |lo, hi| pair(outer, lo, hi),
+                )?;
+                // The odometer below steps past the second row.
+                p[last - 1] += 1;
+            }
+            None => split_row(
+                ctx.range(last),
+                &[los],
+                &[his],
+                ok,
+                &mut |lo, hi| border(outer, lo, hi),
+                &mut |lo, hi| interior(outer, lo, hi),
+            )?,
+        }
         // The next row: an odometer over the outer dimensions, the last of them fastest.
         let mut k = last;
         loop {
@@ -293,6 +357,72 @@ mod tests {
         // Rows wider and narrower than the reach, and a one-row launch.
         assert_eq!(marks(&SPLIT_2D, &[7, 2]), expected(&[7, 2], &REACH_2D));
         assert_eq!(marks(&SPLIT_2D, &[1, 9]), expected(&[1, 9], &REACH_2D));
+    }
+
+    /// Set when a pair of rows ran.
+    static PAIR_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    /// As [`record`], through [`block_row_pairs`]: a pair marks both of its rows.
+    fn record_pairs(
+        ctx: &BlockCtx<'_>,
+        args: &KernelArgs<'_>,
+        split: bool,
+        reach: &[Reach],
+    ) -> Result<()> {
+        let y = args.view::<f32>(0)?;
+        let d = ctx.dims().len();
+        let shape = *y.shape();
+        let mark = |p: &[usize], code: f32| {
+            let off: usize = (0..d).map(|k| p[k] * shape.stride(k)).sum();
+            // SAFETY: every position of the launch lies inside `y` (same shape).
+            unsafe { unchecked::write(&y, off, unchecked::read(&y, off) + code) };
+        };
+        let segment = |o: &[usize], lo: usize, hi: usize, code: f32| {
+            for j in lo..hi {
+                mark(&[o, &[j]].concat(), code);
+            }
+            Ok(())
+        };
+        block_row_pairs(
+            ctx,
+            d,
+            split,
+            reach,
+            &mut |o, lo, hi| segment(o, lo, hi, BORDER),
+            &mut |o, lo, hi| segment(o, lo, hi, INTERIOR),
+            &mut |o, lo, hi| {
+                PAIR_SEEN.store(true, std::sync::atomic::Ordering::Relaxed);
+                let mut o2 = o.to_vec();
+                o2[d - 2] += 1;
+                segment(o, lo, hi, INTERIOR)?;
+                segment(&o2, lo, hi, INTERIOR)
+            },
+        )
+    }
+    fn pairs_2d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record_pairs(ctx, args, true, &REACH_2D)
+    }
+    fn pairs_3d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record_pairs(ctx, args, true, &REACH_3D)
+    }
+    fn pairs_whole_2d(ctx: &BlockCtx<'_>, args: &KernelArgs<'_>) -> Result<()> {
+        record_pairs(ctx, args, false, &REACH_2D)
+    }
+    static PAIRS_2D: Kernel = Kernel::new("pairs_2d", pairs_2d);
+    static PAIRS_3D: Kernel = Kernel::new("pairs_3d", pairs_3d);
+    static PAIRS_WHOLE_2D: Kernel = Kernel::new("pairs_whole_2d", pairs_whole_2d);
+
+    #[test]
+    fn row_pairs_run_every_position_once_in_the_interior_or_the_border() {
+        // Odd and even row counts (a last row without a partner), rows narrower than the
+        // reach, one row, three dimensions (pairs along dimension 1).
+        for dims in [&[7, 9][..], &[8, 9], &[7, 2], &[1, 9], &[2, 9]] {
+            assert_eq!(marks(&PAIRS_2D, dims), expected(dims, &REACH_2D), "{dims:?}");
+        }
+        assert_eq!(marks(&PAIRS_3D, &[4, 5, 3]), expected(&[4, 5, 3], &REACH_3D));
+        assert!(PAIR_SEEN.load(std::sync::atomic::Ordering::Relaxed), "no pair of rows ran");
+        // Without a split: whole rows one at a time through `interior`.
+        assert_eq!(marks(&PAIRS_WHOLE_2D, &[7, 9]), vec![INTERIOR; 63]);
     }
 
     #[test]

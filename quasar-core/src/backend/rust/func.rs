@@ -43,6 +43,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// A per-lane statement of a strip is being generated (`strip.rs`): per local, whether it
     /// holds one value per lane, read and written as `x[__l]`.
     pub lane_locals: Option<Vec<bool>>,
+    /// The strip being generated holds two rows of positions (`Lockstep::pairs`): a lane
+    /// local is `x[__r][__l]`, `__r` the row.
+    pub lane_rows: bool,
     pub loop_depth: usize,
     /// Kernel views whose extents and strides were read once in the prologue
     /// (`<name>__n`, `<name>__s`), with their rank.
@@ -71,6 +74,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             row_outputs: false,
             laned: Vec::new(),
             lane_locals: None,
+            lane_rows: false,
             loop_depth: 0,
             geom: HashMap::new(),
             private_acc: HashMap::new(),
@@ -108,7 +112,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
     pub fn local(&self, id: LocalId) -> TokenStream {
         let n = &self.names[id.0 as usize];
         if self.lane_locals.as_ref().is_some_and(|v| v.get(id.0 as usize) == Some(&true)) {
-            return quote!(#n[__l]);
+            return if self.lane_rows { quote!(#n[__r][__l]) } else { quote!(#n[__l]) };
         }
         match &self.per_thread {
             Some(t)

@@ -337,6 +337,9 @@ pub(super) struct RowCode {
 pub(super) struct Strip {
     pub body: TokenStream,
     pub body_fma: Option<TokenStream>,
+    /// The strip of two rows (`Lockstep::pairs`) and its copy with FMA, when the kernel runs
+    /// so: `rows2` runs the interior of two rows (`qstd::rt::block_row_pairs`).
+    pub pairs: Option<(TokenStream, Option<TokenStream>)>,
 }
 
 impl RowCode {
@@ -480,18 +483,28 @@ fn row_code(
     let hot_fma = (hot_fma.to_string() != hot.to_string()).then_some(hot_fma);
     let strip = match lockstep {
         Some(ls) => {
-            let strip = |fg: &mut FnGen, fused: bool| -> GResult<TokenStream> {
+            let strip = |fg: &mut FnGen, ls: &Lockstep, fused: bool, pairs: bool| {
                 fg.g.fused = fused;
                 fg.interior = interior.then(|| facts.clone());
-                let body = super::strip::strip_body(fg, d, ls);
+                let body = super::strip::strip_body(fg, d, ls, pairs);
                 fg.g.fused = false;
                 fg.interior = None;
                 body
             };
-            let body = strip(fg, false)?;
-            let body_fma = strip(fg, true)?;
+            let body = strip(fg, ls, false, false)?;
+            let body_fma = strip(fg, ls, true, false)?;
             let body_fma = (body_fma.to_string() != body.to_string()).then_some(body_fma);
-            Some(Strip { body, body_fma })
+            // Row pairs run in the interior split of `block_row_pairs` (not flat rows).
+            let pairs = match ls.of_pairs() {
+                Some(pl) if interior && !facts.flat => {
+                    let body = strip(fg, &pl, false, true)?;
+                    let fma = strip(fg, &pl, true, true)?;
+                    let fma = (fma.to_string() != body.to_string()).then_some(fma);
+                    Some((body, fma))
+                }
+                _ => None,
+            };
+            Some(Strip { body, body_fma, pairs })
         }
         None => None,
     };
@@ -553,12 +566,25 @@ fn row_code(
                 if #(#guards)&&* { (__rows, __split) } else { (thread, false) };
         }
     };
-    let loops = quote! {
-        #guarded
-        #rt::qstd::rt::block_rows(
-            __ctx, #d, __split, &[#(#reach),*], #flat,
-            &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
-        )?;
+    let loops = if strip.as_ref().is_some_and(|s| s.pairs.is_some()) {
+        // SAFETY (generated): `__pair` is the version of `__rows` for two rows.
+        let pair = quote!(unsafe { __pair(__ctx, &__e, [#(#o,)* __lo, __hi]) });
+        quote! {
+            #guarded
+            #rt::qstd::rt::block_row_pairs(
+                __ctx, #d, __split, &[#(#reach),*],
+                &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
+                &mut |__o, __lo, __hi| #pair,
+            )?;
+        }
+    } else {
+        quote! {
+            #guarded
+            #rt::qstd::rt::block_rows(
+                __ctx, #d, __split, &[#(#reach),*], #flat,
+                &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
+            )?;
+        }
     };
     let (border, flat) = (Some(border), facts.flat);
     Ok(RowCode { loops, border, hot, hot_fma, outputs, lanes, strip, flat })

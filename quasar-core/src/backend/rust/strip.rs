@@ -27,8 +27,26 @@ use quote::{format_ident, quote};
 pub(super) const LANES: usize = 32;
 
 /// The code of a strip of a row of a `d`-dimensional kernel (run with `__p{last}` its first
-/// position): its locals, then the body with `lockstep`'s varying locals per lane.
-pub(super) fn strip_body(fg: &mut FnGen, d: usize, lockstep: &Lockstep) -> GResult<TokenStream> {
+/// position): its locals, then the body with `lockstep`'s varying locals per lane. With
+/// `pairs` (`Lockstep::pairs`, whose lockstep `lockstep` then is) the strip holds the same
+/// positions of two rows, `__p{d-2}` and the next: each varying local is `[[T; LANES]; 2]`
+/// and each run of varying statements a loop over the rows around the loop over the lanes,
+/// so that a read the rows share is loaded once for both (LLVM hoists it out of the row
+/// loop) while the statements of each position keep their order.
+pub(super) fn strip_body(
+    fg: &mut FnGen,
+    d: usize,
+    lockstep: &Lockstep,
+    pairs: bool,
+) -> GResult<TokenStream> {
+    debug_assert!(!pairs || d >= 2);
+    fg.lane_rows = pairs;
+    let body = strip_code(fg, d, lockstep);
+    fg.lane_rows = false;
+    body
+}
+
+fn strip_code(fg: &mut FnGen, d: usize, lockstep: &Lockstep) -> GResult<TokenStream> {
     let locals = strip_locals(fg, lockstep)?;
     // The locals held per lane: the varying variables (`pos` is bound per lane instead).
     let lanes: Vec<bool> = (fg.f.locals.iter().zip(&lockstep.varying))
@@ -65,7 +83,9 @@ fn strip_locals(fg: &mut FnGen, lockstep: &Lockstep) -> GResult<TokenStream> {
             continue;
         }
         let (name, ty, zero) = (&fg.names[i], fg.rust_type(&r), fg.default_value(&r, l.span)?);
-        out.push(if lockstep.varies(id) {
+        out.push(if lockstep.varies(id) && fg.lane_rows {
+            quote!(let mut #name: [[#ty; #LANES]; 2] = [[#zero; #LANES]; 2];)
+        } else if lockstep.varies(id) {
             quote!(let mut #name: [#ty; #LANES] = [#zero; #LANES];)
         } else {
             quote!(let mut #name: #ty = #zero;)
@@ -92,16 +112,28 @@ fn strip_block(
     // The name of `pos`: each lane binds it when its statements read it.
     let pos = fg.f.locals.iter().position(|l| l.special() == Some(Special::Pos));
     let pos = pos.map(|p| fg.names[p].clone());
+    let prow = format_ident!("__p{}", d.saturating_sub(2));
+    let rows = fg.lane_rows;
     let flush = |run: &mut Vec<TokenStream>, out: &mut Vec<TokenStream>| {
         if !run.is_empty() {
             let code = quote!(#(#run)*);
             let sp = if pos.as_ref().is_some_and(|p| mentions(&code, p)) { &sp } else { &quote!() };
-            out.push(quote! {
+            let lanes = quote! {
                 for __l in 0..#LANES {
                     let #plast = #plast + __l;
                     #sp
                     #code
                 }
+            };
+            out.push(if rows {
+                quote! {
+                    for __r in 0..2usize {
+                        let #prow = #prow + __r;
+                        #lanes
+                    }
+                }
+            } else {
+                lanes
             });
             run.clear();
         }

@@ -174,6 +174,47 @@ fn tap_loops_run_in_strips_of_positions_in_lockstep() {
 }
 
 #[test]
+fn loops_reading_what_two_rows_share_run_in_row_pairs() {
+    let code = rust_of(
+        "function [] = __kernel__ mm(a : mat, b : mat, c : mat, pos : ivec2)
+             s = 0.0
+             for k = 0..size(a, 1) - 1
+                 s += a[pos[0], k] * b[k, pos[1]]
+             endfor
+             c[pos] = s
+         endfunction
+         function [] = __kernel__ taps(x : mat'mirror, y : mat, w : vec, pos : ivec2)
+             acc = 0.0
+             for i = 0..numel(w) - 1
+                 acc += x[pos + [i, 0]] * w[i]
+             endfor
+             y[pos] = acc
+         endfunction
+         function [] = run(a : mat, b : mat, c : mat, w : vec)
+             parallel_do(size(c), a, b, c, mm)
+             parallel_do(size(c), a, c, w, taps)
+         endfunction",
+    );
+    let module = |name: &str| {
+        let at = code.find(&format!("mod __q_{name}")).unwrap();
+        &code[at..at + code[at..].find("static __Q_KERNEL").unwrap()]
+    };
+    let (mm, taps) = (module("mm"), module("taps"));
+    // The product's strips hold two rows: the sum per row and lane, a loop over the rows
+    // around the loop over the lanes, the rows paired by `block_row_pairs`.
+    let rows2 = &mm[mm.find("fn rows2").unwrap()..mm.find("fn rows2_avx2").unwrap()];
+    assert!(rows2.contains(": [[f32 ; 32usize] ; 2] = [[0f32 ; 32usize] ; 2]"), "{rows2}");
+    assert!(
+        rows2.contains("for __r in 0 .. 2usize { let __p0 = __p0 + __r ; for __l in 0 .. 32usize"),
+        "{rows2}"
+    );
+    assert!(rows2.contains("q_s_4 [__r] [__l] = (q_s_4 [__r] [__l]"), "{rows2}");
+    assert!(mm.contains("block_row_pairs") && mm.contains("rows2_avx2"), "{mm}");
+    // Taps down the columns: the rows read different elements, one row per strip.
+    assert!(taps.contains("block_rows") && !taps.contains("rows2"), "{taps}");
+}
+
+#[test]
 fn pointwise_kernels_over_cubes_get_a_flat_loop() {
     let flat = rust_of(
         "function [] = __kernel__ p(x : cube, y : cube, pos : ivec3)

@@ -200,7 +200,32 @@ pub(super) fn rows(
             let strips = segment_fn(quote!(#[inline(always)]), &rows_name, &lp, &none, &none);
             let rest_fn = rest_name
                 .map(|name| segment_fn(quote!(#[inline(never)]), &name, &plain(hot), open, close));
-            quote!(#strips #rest_fn)
+            // Row pairs (`qstd::rt::block_row_pairs`): `rows2` runs the segment of the row at
+            // `__q` and of the next, in strips of both rows; a segment shorter than a strip runs
+            // the border code of each row. Pairs run only in a split (the kernel has border
+            // code), without flat rows.
+            let pair_fn = strip.pairs.as_ref().map(|(body, fma)| {
+                let body = fma.as_ref().unwrap_or(body);
+                let prow = format_ident!("__p{}", d - 2);
+                let lp = quote! {
+                    if __hi.saturating_sub(__lo) < #l {
+                        for __r in 0..2usize {
+                            let #prow = #prow + __r;
+                            #short
+                        }
+                    } else {
+                        let mut __s = __lo;
+                        while __s < __hi {
+                            let #plast = __s.min(__hi - #l);
+                            #body
+                            __s += #l;
+                        }
+                    }
+                };
+                let name = if generic { quote!(rows2<const __F: bool>) } else { quote!(rows2) };
+                segment_fn(quote!(#[inline(always)]), &name, &lp, &none, &none)
+            });
+            quote!(#strips #rest_fn #pair_fn)
         }
         None => row_fn(&rows_name, hot),
     };
@@ -229,10 +254,26 @@ pub(super) fn rows(
         values.push(quote!(::core::marker::PhantomData));
     }
     let loops = &code.loops;
+    let pairs = code.strip.as_ref().is_some_and(|s| s.pairs.is_some());
+    let (base2, fused2) = if generic {
+        (quote!(rows2::<false>), quote!(rows2::<true>))
+    } else {
+        (quote!(rows2), quote!(rows2))
+    };
+    let avx2_pairs = if pairs {
+        quote! {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn rows2_avx2(#params) -> #res { #fused2(#args) }
+        }
+    } else {
+        quote!()
+    };
     let avx2 = quote! {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2,fma")]
         unsafe fn rows_avx2(#params) -> #res { #fused(#args) }
+        #avx2_pairs
     };
     let (versions, wide) = match copies {
         Copies::None => (quote!(), false),
@@ -261,6 +302,23 @@ pub(super) fn rows(
         },
         (false, Some(_)) => quote!(let (__rows, __split): (Rows, bool) = (#base, true);),
         (false, None) => quote!(let __rows: Rows = #base;),
+    };
+    // `__pair`, the version of `rows2` beside `__rows` (row pairs have border code). Where
+    // `__rows` is the border code (`__split` false), `block_row_pairs` never calls it.
+    let pick = match (pairs, wide) {
+        (false, _) => pick,
+        (true, true) => quote! {
+            #pick
+            #[cfg(target_arch = "x86_64")]
+            let __pair: Rows = if #rt::qstd::rt::has_avx2_fma() {
+                rows2_avx2
+            } else {
+                #rt::qstd::rt::x86_baseline_copies!(#base2, thread)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let __pair: Rows = #base2;
+        },
+        (true, false) => quote!(#pick let __pair: Rows = #base2;),
     };
     quote! {
         use #rt::run::{BlockCtx as __Ctx, KernelArgs as __Args};
