@@ -250,4 +250,16 @@ mod tests {
         // Only the instances for the settled types remain (the probes' are dropped).
         assert!(!sigs.contains("<lambda@7:5>, x"), "{sigs}");
     }
+
+    #[test]
+    fn a_callee_written_before_its_caller_is_checked_for_the_callers_types() {
+        // Not first with `fs : ??` (whose `y += fs[i](x)` would warn of `??` converted to a
+        // scalar): the typed caller is checked first and instantiates it.
+        let src = "function y = sum_all(fs, x : scalar)\n    y = 0.0\n    for i = 0..numel(fs)-1\n        y += fs[i](x)\n    endfor\nendfunction\nfunction y = run(t : scalar)\n    y = sum_all({x -> x + 1, x -> 2 * x}, t)\nendfunction\n";
+        let sigs = signatures(src);
+        assert!(
+            sigs.contains("sum_all(fs : {[(scalar) -> (scalar)], [(scalar) -> (scalar)]}"),
+            "{sigs}"
+        );
+    }
 }
