@@ -265,3 +265,16 @@ fn cells_of_untyped_lambdas_given_to_functions_that_call_their_elements() {
     close("sum_all variable", b, (t - 3.0) + t / 4.0);
     close("first_two", c, (t - 3.0) * (t / 4.0));
 }
+
+#[test]
+fn device_lambdas_of_no_one_type_passed_to_a_function_whose_kernel_calls_them() {
+    let x = [0.5f32, -1.25, 3.0, 2.0, -0.75];
+    for t in [2.5f32, 0.5, -1.0] {
+        let (a, b) = passed_on::to_a_kernel(&vecf(&x), t).unwrap();
+        let (a, b) = (a.to_vec().unwrap(), b.to_vec().unwrap());
+        for (i, u) in x.iter().enumerate() {
+            close(&format!("a[{i}]"), a[i], if t > 0.0 { u + 1.0 } else { 2.0 * u });
+            close(&format!("b[{i}]"), b[i], if t > 1.0 { u - t } else { u * u });
+        }
+    }
+}

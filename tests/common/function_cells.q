@@ -20,11 +20,14 @@ function y = typed_literal(t : scalar)
     y = apply_all(fs, t)
 endfunction
 
-% Untyped lambdas where the cell's type is declared: a variable and an argument.
-function [a, b] = declared_cells(t : scalar)
+% Untyped lambdas where the cell's type is declared: a variable, an argument, and a variable
+% without a type passed where the type is declared.
+function [a, b, c] = declared_cells(t : scalar)
     fs : vec[[scalar -> scalar]] = {x -> x * x, x -> x - 3}
     a = apply_all(fs, t)
     b = apply_all({x -> 3 * x, x -> x / 2, x -> -x}, t)
+    gs = {x -> x + 0.5, x -> 4 * x}
+    c = apply_all(gs, t)
 endfunction
 
 % Closures stored one by one, each capturing its own k; one element replaced by `offset`.

@@ -42,6 +42,22 @@ function [a, b, c] = cells(t : scalar)
     c = first_two(fs, t)
 endfunction
 
+% Device lambdas of no one type passed to a function whose kernel calls them: the kernel's
+% calls through the captured parameter give the type (`[__device__ scalar -> scalar]`).
+function [a : vec, b : vec] = to_a_kernel(x : vec, t : scalar)
+    a = map(t > 0 ? (__device__ (u) -> u + 1) : (__device__ (u) -> 2 * u), x)
+    f = __device__ (u) -> u * u
+    if t > 1
+        f = __device__ (u) -> u - t
+    endif
+    b = map(f, x)
+endfunction
+
+function y = map(f, x : vec)
+    y = zeros(numel(x))
+    parallel_do(numel(x), __kernel__ (pos : int) -> y[pos] = f(x[pos]))
+endfunction
+
 function y = apply(g, x)
     y = g(x)
 endfunction

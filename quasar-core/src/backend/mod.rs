@@ -4,6 +4,8 @@
 //!   kernel over one block (ARCHITECTURE §3).
 //! * [`ptx`]: every kernel (with the device functions it calls inlined) as an entry of one PTX
 //!   module, checked by `ptxas` in CI.
+//! * [`small_product`]: the shape of matrix products of small fixed-size arrays, for both.
 
 pub mod ptx;
 pub mod rust;
+pub mod small_product;

@@ -200,10 +200,11 @@ fn type_problem(t: &Type, name: &str, span: Span) -> Problem {
     Problem::Unsupported(msg, span)
 }
 
-/// One use of an array: its subscripts when it is indexed element by element.
+/// One use of an array: its subscripts when it is indexed (each one an integer, or `None`
+/// for a range or list: `y[m, n, 0..2]` writes elements of row `m, n` only).
 struct ArrayUse<'a> {
     array: LocalId,
-    indices: Option<Vec<&'a Expr>>,
+    indices: Option<Vec<Option<&'a Expr>>>,
     write: bool,
     span: Span,
 }
@@ -333,14 +334,14 @@ impl<'a> Scan<'a> {
             }
             return indices.iter().try_for_each(|i| self.subscript(i));
         }
-        let each: Option<Vec<&Expr>> = indices
+        let each: Vec<Option<&Expr>> = indices
             .iter()
             .map(|i| match i {
                 Index::At(e) if e.ty.is_int() => Some(e),
                 _ => None,
             })
             .collect();
-        self.accesses.push(ArrayUse { array: a, indices: each, write, span });
+        self.accesses.push(ArrayUse { array: a, indices: Some(each), write, span });
         indices.iter().try_for_each(|i| self.subscript(i))
     }
 
@@ -485,7 +486,7 @@ impl<'a> Scan<'a> {
             // The subscript of each loop variable in the first access.
             let mut slots = Vec::new();
             for v in vars {
-                match first.iter().position(|e| is_var(e, *v)) {
+                match first.iter().position(|e| e.is_some_and(|e| is_var(e, *v))) {
                     Some(p) => slots.push(p),
                     None => return bad(uses[0].span),
                 }
@@ -493,7 +494,10 @@ impl<'a> Scan<'a> {
             for u in &uses {
                 let ok = u.indices.as_ref().is_some_and(|ix| {
                     ix.len() == first.len()
-                        && vars.iter().zip(&slots).all(|(v, p)| is_var(ix[*p], *v))
+                        && vars
+                            .iter()
+                            .zip(&slots)
+                            .all(|(v, p)| ix[*p].is_some_and(|e| is_var(e, *v)))
                 });
                 if !ok {
                     return bad(u.span);

@@ -10,6 +10,7 @@ pub mod dead_fn_values;
 pub mod fold_guards;
 pub mod interior;
 pub mod kernel_generator;
+pub mod known_slices;
 pub mod loop_deps;
 pub mod loop_uses;
 pub mod parallel_loops;
@@ -61,6 +62,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "dead-fn-values",
             about: "function values stored in variables that nothing reads are removed",
             run: dead_fn_values::run,
+        },
+        Pass {
+            name: "known-slices",
+            about: "`:` over a dimension of known extent becomes the constant range `0..n-1`",
+            run: known_slices::run,
         },
         Pass {
             name: "parallel-loops",

@@ -340,3 +340,33 @@ print s
     assert!(d.is_empty(), "{:?}", warnings(&d));
     assert!(kernels(&m.expect("module")).is_empty());
 }
+
+#[test]
+fn constant_range_subscripts_in_the_loop_variables_rows_are_independent() {
+    // `y[m, n, 0..2]` writes only the elements of iteration `(m, n)` (known-slices turned
+    // `:` of the known extent 3 into `0..2`), and `y[0..1, m, 0]` those of column `m`; a write
+    // without the loop variable is a dependency.
+    let src = "function y = f(x : cube(:, :, 3))
+    y = zeros(size(x, 0), size(x, 1), 3)
+    for m = 0..size(x, 0) - 1
+        for n = 0..size(x, 1) - 1
+            y[m, n, :] = 2 * x[m, n, :]
+        endfor
+    endfor
+endfunction
+function y = g(x : cube(:, :, 3))
+    y = zeros(size(x))
+    for m = 0..size(x, 0) - 1
+        y[0..1, m, 0] = x[m, 0, 0..1]
+        y[0..1, 0, 1] = x[m, 1, 0..1]
+    endfor
+endfunction
+";
+    let (m, d) = compile(src);
+    let w = warnings(&d);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("11: loop not parallelized") && w[0].contains("(line 13)"), "{w:?}");
+    let m = m.expect("module");
+    assert_eq!(launches(&m, "f"), 1);
+    assert!(has_loop(&m, "g"));
+}

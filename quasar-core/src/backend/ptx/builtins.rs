@@ -102,6 +102,11 @@ impl Ctx<'_> {
             | B::GroupBallot
             | B::GroupMatchAny
             | B::GroupMatchAll => self.thread_block_method(b.name(), args, span),
+            // `squeeze` of a small array (`squeeze(img[m, n, 0..2])`): the same elements.
+            B::Squeeze if args.len() == 1 && small_vec(ty).is_some() => {
+                let v = self.expr(&args[0])?;
+                self.convert_to(v, ty, span)
+            }
             B::Size | B::Ndims
                 if args
                     .first()

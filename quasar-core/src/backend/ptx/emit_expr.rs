@@ -84,6 +84,11 @@ impl Ctx<'_> {
                 | BinaryOp::ElemMul
                 | BinaryOp::ElemDiv
                 | BinaryOp::ElemPow => {
+                    if *op == BinaryOp::Mul && small_vec(&e.ty).is_some() {
+                        if let Some(s) = crate::backend::small_product::shape(&lhs.ty, &rhs.ty) {
+                            return self.small_product((lhs, rhs), s, &e.ty, e.span);
+                        }
+                    }
                     let a = self.expr(lhs)?;
                     let b = self.expr(rhs)?;
                     if *op == BinaryOp::Mul

@@ -8,7 +8,7 @@
 use super::kernel::Ctx;
 use super::regs::{NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
-use crate::ir::{Builtin, Const, Expr, Index};
+use crate::ir::{BinaryOp, Builtin, Const, Expr, Index};
 use crate::sema::types::{Dim, Rank, Type};
 use crate::span::Span;
 
@@ -143,6 +143,64 @@ impl Ctx<'_> {
                 "call `size(m)`, `size(m, d)` or `ndims(m)`",
             ),
         }
+    }
+
+    /// The `n` elements of the small array `e` in row-major order as `t`: its registers, or
+    /// the first `n` elements of an array argument of that fixed shape (`C : mat(3, 3)`).
+    fn small_operand(&mut self, e: &Expr, t: NumTy, n: usize) -> Res<Vec<Reg>> {
+        match self.expr(e)? {
+            Val::Array(arr) if !arr.complex && arr.class.is_none() => {
+                let mut out = Vec::with_capacity(n);
+                for k in 0..n {
+                    let i = self.imm_int(NumTy::I32, k as i64);
+                    let el = self.element_at(&arr, vec![i], e.span, false)?;
+                    let x = self.load_at(&arr, &el);
+                    out.push(self.convert_reg(x, arr.elem, t));
+                }
+                Ok(out)
+            }
+            v => self.vec_val(v, t, n, e.span),
+        }
+    }
+
+    /// `l * r`, the matrix product of small arrays of `shape` (`backend/small_product.rs`),
+    /// as the CPU computes it: each element a sum of products in `k` order.
+    pub fn small_product(
+        &mut self,
+        (l, r): (&Expr, &Expr),
+        shape: (usize, usize, usize),
+        ty: &Type,
+        span: Span,
+    ) -> Res<Val> {
+        let (rows, inner, cols) = shape;
+        let Some((t, len)) = super::regs::small_vec(ty).filter(|(_, n)| *n == rows * cols) else {
+            return unsupported(
+                span,
+                format!("the matrix product giving {ty}"),
+                "multiply small matrices and vectors of known sizes (`C * v`)",
+            );
+        };
+        debug_assert_eq!(len, rows * cols);
+        let a = self.small_operand(l, t, rows * inner)?;
+        let b = self.small_operand(r, t, inner * cols)?;
+        let mut out = Vec::with_capacity(len);
+        for i in 0..rows {
+            for j in 0..cols {
+                let mut acc: Option<Reg> = None;
+                for (x, y) in crate::backend::small_product::terms(shape, i, j) {
+                    let p = self.arith(BinaryOp::Mul, a[x], b[y], t, span)?;
+                    acc = Some(match acc {
+                        None => p,
+                        Some(s) => self.arith(BinaryOp::Add, s, p, t, span)?,
+                    });
+                }
+                out.push(match acc {
+                    Some(s) => s,
+                    None => self.imm(t, 0.0),
+                });
+            }
+        }
+        Ok(Val::Vec(out, t))
     }
 
     /// The element of the small array `regs` (of `shape`) at `indices`.

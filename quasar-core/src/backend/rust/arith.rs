@@ -221,6 +221,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
         } else {
             n
         };
+        if op == BinaryOp::Mul && matches!(r, Repr::Fixed(..)) {
+            if let Some(shape) = crate::backend::small_product::shape(&l.ty, &rr.ty) {
+                return self.small_product(l, rr, shape, r);
+            }
+        }
         let lv = self.expr(l)?;
         let rv = self.expr(rr)?;
         let lt = self.operand(lv, operand_num, span)?;
@@ -278,6 +283,43 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         };
         Ok(V { t, r })
+    }
+
+    /// `l * rr`, the matrix product of small fixed-size arrays of `shape` (`C * v` with
+    /// `C : mat(3, 3)`, `backend/small_product.rs`): each result element a sum of products
+    /// in `k` order, unrolled. A kernel's array parameter of that shape is copied in first.
+    fn small_product(
+        &mut self,
+        l: &Expr,
+        rr: &Expr,
+        shape: (usize, usize, usize),
+        r: Repr,
+    ) -> GResult<V> {
+        let rt = self.g.rt.clone();
+        let Some(n) = r.num() else {
+            return Err(unsupported(l.span, "this matrix product", "multiply arrays of numbers"));
+        };
+        let (rows, inner, cols) = shape;
+        let a = self.expr_as(l, &Repr::Fixed(n, vec![rows * inner]))?;
+        let b = self.expr_as(rr, &Repr::Fixed(n, vec![inner * cols]))?;
+        let fused = self.g.fused;
+        let mul = |x: usize, y: usize| {
+            num_binary(BinaryOp::Mul, n, n, quote!(__a[#x]), quote!(__b[#y]), rr, &rt, fused)
+        };
+        let mut elems = Vec::new();
+        for i in 0..rows {
+            for j in 0..cols {
+                let mut terms = crate::backend::small_product::terms(shape, i, j);
+                let Some((x, y)) = terms.next() else { continue };
+                let mut acc = mul(x, y);
+                for (x, y) in terms {
+                    let p = mul(x, y);
+                    acc = num_binary(BinaryOp::Add, n, n, acc, p, rr, &rt, fused);
+                }
+                elems.push(acc);
+            }
+        }
+        Ok(V { t: quote!({ let __a = #a; let __b = #b; [#(#elems),*] }), r })
     }
 
     /// An operand of arithmetic converted to element type `n`.

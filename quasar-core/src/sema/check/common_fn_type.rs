@@ -88,7 +88,7 @@ impl FnConflicts {
 /// enclosing function's calls too. Kept across passes, since an instance already made is
 /// not lowered again (the latest types of each call win).
 #[derive(Default)]
-pub(crate) struct CapturedCalls(Vec<(ScopeId, String, Vec<Type>, Span)>);
+pub(crate) struct CapturedCalls(pub(super) Vec<(ScopeId, String, Vec<Type>, Span)>);
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Records a call through `f` with arguments of `types`, where `f` is a variable whose

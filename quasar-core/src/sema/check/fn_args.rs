@@ -8,8 +8,9 @@
 //! * `mysum({x -> x + 1, x -> 2 * x}, t)` and `fs = {…}; mysum(fs, t)` where `mysum(fs, x)`
 //!   calls `fs[i](x)`: a cell of that function type (`fn_cells.rs`).
 //!
-//! Each instance keeps the calls through its parameters (`Checker::param_calls`); a function
-//! that passes its parameter on passes the callee's on as its own. A callee instantiated for
+//! Each instance keeps the calls through its parameters (`Checker::param_calls`), those of
+//! the functions it defines (a kernel lambda calling `f(x[pos])`) included; a function that
+//! passes its parameter on passes the callee's on as its own. A callee instantiated for
 //! the values as they are, only to read those calls, is a probe: its diagnostics and
 //! instances are dropped, as a recursive instance's wrong guess is (`recursion.rs`).
 
@@ -50,6 +51,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         self.fn_conflicts.param_calls.push(ParamCall { param, element, call });
         true
+    }
+
+    /// The calls through this function's parameters, with those its nested functions make
+    /// through them (a kernel lambda calling the parameter `f`).
+    pub(super) fn param_calls_with_nested(&mut self) -> Vec<ParamCall> {
+        let mut calls = std::mem::take(&mut self.fn_conflicts.param_calls);
+        for (param, p) in self.fn_conflicts.params.iter().enumerate() {
+            let name = &self.locals[p.0 as usize].name;
+            for c in self.cx.captured_calls.0.iter().filter(|c| c.0 == self.scope && c.1 == *name) {
+                let call = FnCall { types: c.2.clone(), span: c.3, depth: 0 };
+                calls.push(ParamCall { param, element: false, call });
+            }
+        }
+        calls
     }
 
     /// `f(a)(b)` where `f` is a variable of this function: the call of `f`'s result is a
@@ -249,5 +264,17 @@ mod tests {
         );
         // Only the instances for the settled types remain (the probes' are dropped).
         assert!(!sigs.contains("<lambda@7:5>, x"), "{sigs}");
+    }
+
+    #[test]
+    fn a_callee_written_before_its_caller_is_checked_for_the_callers_types() {
+        // Not first with `fs : ??` (whose `y += fs[i](x)` would warn of `??` converted to a
+        // scalar): the typed caller is checked first and instantiates it.
+        let src = "function y = sum_all(fs, x : scalar)\n    y = 0.0\n    for i = 0..numel(fs)-1\n        y += fs[i](x)\n    endfor\nendfunction\nfunction y = run(t : scalar)\n    y = sum_all({x -> x + 1, x -> 2 * x}, t)\nendfunction\n";
+        let sigs = signatures(src);
+        assert!(
+            sigs.contains("sum_all(fs : {[(scalar) -> (scalar)], [(scalar) -> (scalar)]}"),
+            "{sigs}"
+        );
     }
 }

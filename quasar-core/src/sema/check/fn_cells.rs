@@ -1,9 +1,11 @@
 //! Cells of function values (manual §3: `vec[[?? -> ??]]`, `cube[[scalar -> scalar]]`): a cell
 //! literal of lambdas without parameter types (`{x -> x + 1, x -> 2 * x}`) where a cell of a
 //! concrete function type is declared (a variable, a parameter) holds each lambda converted to
-//! that type, as a single lambda is (`closure_class.rs`). Host code keeps such a cell as a
+//! that type, as a single lambda is (`closure_class.rs`); a variable holding such a cell is
+//! declared with that type. Host code keeps such a cell as a
 //! dynamic value whose elements are function values (`backend/rust/dynamic.rs`).
 
+use super::closure_class::closure_index;
 use super::scope::FnLowerer;
 use crate::ir::{self, ExprKind};
 use crate::sema::types::{FnType, Type};
@@ -31,6 +33,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let (ty, at) = (value.ty.clone(), value.span);
         let items = match value.kind {
             ExprKind::Cell(items) => items,
+            // A variable holding a cell of untyped lambdas (`fs = {x -> x + 1, …}; mysum(fs,
+            // t)`): declared with the expected type from now on, so that the next pass
+            // converts the cell where it is assigned.
+            ExprKind::Local(id)
+                if self.declared[id.0 as usize].is_none()
+                    && matches!(&ty, Type::CellTuple(ts) if ts.iter().any(|t| closure_index(t).is_some())) =>
+            {
+                self.declared[id.0 as usize] = Some(target.clone());
+                self.locals[id.0 as usize].ty = target.clone();
+                self.changed = true;
+                return ir::Expr::new(ExprKind::Local(id), target.clone(), at);
+            }
             kind => return ir::Expr::new(kind, ty, at),
         };
         let items: Vec<ir::Expr> =

@@ -387,7 +387,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.cx.diags.extend(declared_diags);
         self.cx.diags.extend(diags);
         let env = self.env_for_children();
-        self.cx.finished_param_calls = std::mem::take(&mut self.fn_conflicts.param_calls);
+        self.cx.finished_param_calls = self.param_calls_with_nested();
         let f = ir::Function {
             name: self.name.clone(),
             instance_name: String::new(),

@@ -321,8 +321,16 @@ impl<'a> Checker<'a> {
 
     /// Checks every function that no call instantiated, with its declared parameter types.
     fn check_uncalled_functions(&mut self, script_env: &Rc<OuterEnv<'a>>) {
-        for index in 0..self.decls.functions.len() {
-            let id = FnDeclId(index as u32);
+        // Functions whose parameters all have types first: the calls they make instantiate
+        // the others for real types, instead of a check with `??` parameters (whose
+        // warnings, `??` converted to a number, would not apply to any real call).
+        let untyped = |cx: &Self, id: FnDeclId| {
+            cx.decls.function(id).def.params.iter().any(|p| p.ty.is_none())
+        };
+        let mut order: Vec<FnDeclId> =
+            (0..self.decls.functions.len()).map(|i| FnDeclId(i as u32)).collect();
+        order.sort_by_key(|&id| untyped(self, id));
+        for id in order {
             if self.called.contains(&id) {
                 continue;
             }
