@@ -254,6 +254,8 @@ fn two_curried_lambdas_in_one_variable() {
     for t in [1.25f32, -2.0] {
         let want = if t > 0.0 { 2.0 * t } else { 2.0 + t };
         close("f(2)(t)", passed_on::curried(t).unwrap(), want);
+        let want = if t > 0.0 { (2.0 + t) + (3.0 + t) } else { 2.0 * t + 3.0 * t };
+        close("g(2)(t) + g(3)(t)", passed_on::curried_passed_on(t).unwrap(), want);
     }
 }
 

@@ -34,6 +34,15 @@ function y = curried(t : scalar)
     y = f(2)(t)
 endfunction
 
+% The same chosen by `?:` and passed on to a function that calls what they return.
+function y = curried_passed_on(t : scalar)
+    y = twice_curried(t > 0 ? (x -> y -> x + y) : (x -> y -> x * y), t)
+endfunction
+
+function y = twice_curried(g, t)
+    y = g(2)(t) + g(3)(t)
+endfunction
+
 % Cells of untyped lambdas given to a function that calls their elements.
 function [a, b, c] = cells(t : scalar)
     a = sum_all({x -> x + 1, x -> 2 * x, x -> x * x}, t)

@@ -36,6 +36,25 @@ pub fn clear_ids(b: &mut Block) {
     Clear.visit_block_mut(b);
 }
 
+/// [`clear_ids`] of one expression.
+pub fn clear_expr_ids(e: &mut Expr) {
+    let mut b = vec![super::Stmt {
+        kind: super::StmtKind::Expr(std::mem::replace(
+            e,
+            Expr::new(
+                super::ExprKind::Const(super::Const::Null),
+                crate::sema::types::Type::INT,
+                e.span,
+            ),
+        )),
+        span: e.span,
+    }];
+    clear_ids(&mut b);
+    if let Some(super::Stmt { kind: super::StmtKind::Expr(x), .. }) = b.pop() {
+        *e = x;
+    }
+}
+
 struct MaxId(u32);
 
 impl<'a> Visit<'a> for MaxId {

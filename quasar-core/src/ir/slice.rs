@@ -28,3 +28,19 @@ pub fn constant_range_len(indices: &[Index]) -> Option<usize> {
         _ => None,
     })
 }
+
+/// The values of a range expression `a..s..b` whose bounds and step are constants
+/// (`size(x, 0..1)` in a kernel), at most 64 of them.
+pub fn constant_range_values(e: &Expr) -> Option<Vec<i64>> {
+    let super::ExprKind::Range { start, step, end } = &e.kind else { return None };
+    let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant()) else {
+        return None;
+    };
+    let s = match step.as_deref().map(Expr::constant) {
+        None => 1,
+        Some(Some(Const::Int(s))) if *s != 0 => *s,
+        _ => return None,
+    };
+    let n = (b - a) / s + 1;
+    (1..=64).contains(&n).then(|| (0..n).map(|k| a + k * s).collect())
+}

@@ -8,6 +8,7 @@
 pub mod collapse;
 pub mod dead_fn_values;
 pub mod fold_guards;
+pub mod fold_launch_dims;
 pub mod interior;
 pub mod kernel_generator;
 pub mod known_slices;
@@ -77,6 +78,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "kernel-generator",
             about: "element-wise array expressions (and sum/mean of them) become one kernel each",
             run: kernel_generator::run,
+        },
+        Pass {
+            name: "fold-launch-dims",
+            about: "launches over more than three dimensions fold their dimensions from the third on into one",
+            run: fold_launch_dims::run,
         },
         Pass {
             name: "interior",

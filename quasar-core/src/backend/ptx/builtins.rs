@@ -107,6 +107,24 @@ impl Ctx<'_> {
                 let v = self.expr(&args[0])?;
                 self.convert_to(v, ty, span)
             }
+            // `size(x, 0..1)`: the extents of those dimensions (1 past the rank).
+            B::Size
+                if args.len() == 2
+                    && crate::ir::slice::constant_range_values(&args[1]).is_some() =>
+            {
+                let ds = crate::ir::slice::constant_range_values(&args[1]).unwrap_or_default();
+                let Val::Array(a) = self.expr(&args[0])? else {
+                    return unsupported(span, "`size(x, a..b)` of this value", "pass an array");
+                };
+                let regs = ds
+                    .iter()
+                    .map(|&d| match usize::try_from(d).ok().and_then(|d| a.dims.get(d)) {
+                        Some(r) => *r,
+                        None => self.imm_int(NumTy::I32, i64::from(d >= 0)),
+                    })
+                    .collect();
+                Ok(Val::Vec(regs, NumTy::I32))
+            }
             B::Size | B::Ndims
                 if args
                     .first()

@@ -398,6 +398,18 @@ impl Ctx<'_> {
             Val::Vec(rs, from) if rs.len() == n => {
                 Ok(rs.into_iter().map(|r| self.convert_reg(r, from, t)).collect())
             }
+            // An array argument of a small fixed shape (`ctr : ivec3`): its first `n`
+            // elements in row-major order, as the CPU copies it into `[T; N]`.
+            Val::Array(arr) if !arr.complex && arr.class.is_none() => {
+                let mut out = Vec::with_capacity(n);
+                for k in 0..n {
+                    let i = self.imm_int(NumTy::I32, k as i64);
+                    let el = self.element_at(&arr, vec![i], span, false)?;
+                    let x = self.load_at(&arr, &el);
+                    out.push(self.convert_reg(x, arr.elem, t));
+                }
+                Ok(out)
+            }
             _ => unsupported(
                 span,
                 "vectors of different lengths",

@@ -148,19 +148,8 @@ impl Ctx<'_> {
     /// The `n` elements of the small array `e` in row-major order as `t`: its registers, or
     /// the first `n` elements of an array argument of that fixed shape (`C : mat(3, 3)`).
     fn small_operand(&mut self, e: &Expr, t: NumTy, n: usize) -> Res<Vec<Reg>> {
-        match self.expr(e)? {
-            Val::Array(arr) if !arr.complex && arr.class.is_none() => {
-                let mut out = Vec::with_capacity(n);
-                for k in 0..n {
-                    let i = self.imm_int(NumTy::I32, k as i64);
-                    let el = self.element_at(&arr, vec![i], e.span, false)?;
-                    let x = self.load_at(&arr, &el);
-                    out.push(self.convert_reg(x, arr.elem, t));
-                }
-                Ok(out)
-            }
-            v => self.vec_val(v, t, n, e.span),
-        }
+        let v = self.expr(e)?;
+        self.vec_val(v, t, n, e.span)
     }
 
     /// `l * r`, the matrix product of small arrays of `shape` (`backend/small_product.rs`),

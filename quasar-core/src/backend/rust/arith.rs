@@ -227,7 +227,9 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         let lv = self.expr(l)?;
+        let lv = self.fixed_view(lv, &l.ty, span)?;
         let rv = self.expr(rr)?;
+        let rv = self.fixed_view(rv, &rr.ty, span)?;
         let lt = self.operand(lv, operand_num, span)?;
         let rtk = self.operand(rv, operand_num, span)?;
         let fused = self.g.fused;
@@ -320,6 +322,19 @@ impl<'g, 'm> FnGen<'g, 'm> {
             }
         }
         Ok(V { t: quote!({ let __a = #a; let __b = #b; [#(#elems),*] }), r })
+    }
+
+    /// A kernel's array parameter of a small fixed shape (`ctr : ivec3`) as the value it
+    /// holds (`[T; N]`), so that arithmetic takes it as a small vector; other values as
+    /// they are.
+    fn fixed_view(&mut self, v: V, ty: &Type, span: Span) -> GResult<V> {
+        let (Repr::View(n, _), Some(s)) = (&v.r, ty.as_array().and_then(super::ty::fixed_shape))
+        else {
+            return Ok(v);
+        };
+        let r = Repr::Fixed(*n, s);
+        let t = self.convert(v, &r, span)?;
+        Ok(V { t, r })
     }
 
     /// An operand of arithmetic converted to element type `n`.

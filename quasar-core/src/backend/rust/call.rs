@@ -362,6 +362,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let b = quote!(#rt::qstd::builtins);
         let v = self.expr(a)?;
         let x = v.t;
+        // `size(x, 0..1)` of a kernel's array: the extents one by one (no vector built).
+        if let (Some(ds), Repr::View(..), Repr::Fixed(_, s)) =
+            (crate::ir::slice::constant_range_values(dims), &v.r, r)
+        {
+            let k: usize = s.iter().product();
+            let ext = ds.iter().chain(std::iter::repeat(&i64::MAX)).take(k).map(|&d| {
+                if d == i64::MAX {
+                    quote!(1i32)
+                } else {
+                    let d = d as i32;
+                    quote!(if #d < 0 { 0 } else { #x.dim(#d as usize) as i32 })
+                }
+            });
+            return Ok(quote!([#(#ext),*]));
+        }
         let d = self.expr(dims)?;
         let dt = d.t;
         let list = match d.r {

@@ -137,8 +137,11 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     if d > 3 {
         return Err(unsupported(
             fg.f.span,
-            "kernels over more than three dimensions",
-            "launch over at most three dimensions and loop over the others inside the kernel",
+            "this kernel over more than three dimensions (folded into three only when every use \
+             is a `parallel_do` with its dimensions written as a vector, a variable or \
+             `size(…)`, no block dimensions, and `pos` its only block geometry parameter)",
+            "launch the kernel that way, or launch over at most three dimensions and loop over \
+             the others inside the kernel",
         ));
     }
     let check_rank = if d > 0 { quote!(__ctx.check_rank(#kname, #d)?;) } else { quote!() };
