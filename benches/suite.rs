@@ -153,6 +153,26 @@ function c : mat = matmul_lib(a : mat, b : mat)
     c = a * b
 endfunction
 
+function [] = __kernel__ sigma_k(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
+    c = x[pos]
+    s = 0.0
+    n = 0.0
+    for dm = -r..r
+        for dn = -r..r
+            v = x[pos[0] + dm, pos[1] + dn]
+            if abs(v - c) <= t
+                s += v
+                n += 1.0
+            endif
+        endfor
+    endfor
+    y[pos] = s / n
+endfunction
+
+function [] = sigma_kernel(x : mat, y : mat, r : int, t : scalar)
+    parallel_do(size(x), x, y, r, t, sigma_k)
+endfunction
+
 function [] = __kernel__ gamma3_k(x : cube, y : cube, pos : ivec3)
     y[pos] = x[pos] .^ 0.45
 endfunction
@@ -546,6 +566,54 @@ fn matmul(c: &mut Criterion, k: usize) {
     report(&w, kernel, &[("expr", lib), ("rust", rust)]);
 }
 
+/// A sigma filter (the mean of the 5 × 5 window's values within `t` of the centre): a branch
+/// per tap whose condition differs between positions.
+fn sigma(c: &mut Criterion, (name, m, n): Size) {
+    let (r, t) = (2isize, 0.1f32);
+    let x = LazyCell::new(|| array(&[m, n], 9));
+    let y = LazyCell::new(|| zeros(&[m, n]));
+    let w = format!("sigma_{name}");
+    let kernel = time(c, &format!("{w}/kernel"), || {
+        q::sigma_kernel(&x, &y, r as i32, t).unwrap();
+    });
+    let want = OnceCell::new();
+    let want = || {
+        reference(&want, kernel.is_some(), &y, || {
+            let y = zeros(&[m, n]);
+            q::sigma_kernel(&x, &y, r as i32, t).unwrap();
+            y.to_vec().unwrap()
+        })
+    };
+    let xs = LazyCell::new(|| x.to_vec().unwrap());
+    let mut ys = None;
+    // Row by row, each position's window with clamped indices (the kernel's order of sums).
+    let rust = time(c, &format!("{w}/rust"), || {
+        let xs: &[f32] = &xs;
+        rows(buffer(&mut ys, m * n), n, |i, out| {
+            let at = |v: isize, len: usize| v.clamp(0, len as isize - 1) as usize;
+            for (j, o) in out.iter_mut().enumerate() {
+                let ctr = xs[i * n + j];
+                let (mut s, mut k) = (0.0f32, 0.0f32);
+                for dm in -r..=r {
+                    let row = &xs[at(i as isize + dm, m) * n..][..n];
+                    for dn in -r..=r {
+                        let v = row[at(j as isize + dn, n)];
+                        if (v - ctr).abs() <= t {
+                            s += v;
+                            k += 1.0;
+                        }
+                    }
+                }
+                *o = s / k;
+            }
+        })
+    });
+    if let Some(ys) = &ys {
+        close("sigma rust", ys, want(), 1e-5);
+    }
+    report(&w, kernel, &[("rust", rust)]);
+}
+
 fn gamma3(c: &mut Criterion, (name, m, n): Size, copy: Option<f64>) {
     let x = LazyCell::new(|| array(&[m, n, 3], 8));
     let y = LazyCell::new(|| zeros(&[m, n, 3]));
@@ -585,6 +653,9 @@ fn suite(c: &mut Criterion) {
         }
         if wanted("gauss") {
             gauss(c, size);
+        }
+        if wanted("sigma") {
+            sigma(c, size);
         }
         if wanted("mandel") {
             mandel(c, size);

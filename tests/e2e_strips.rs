@@ -1,9 +1,10 @@
 //! End to end: kernels whose positions the CPU back end runs in lockstep, in strips of 32
 //! positions of a row (`analysis::lockstep`, `backend/rust/strip.rs`), compared bit for bit
-//! with a twin of each kernel kept one position at a time (a branch that always holds keeps
-//! it so) and with a reference computed here in the same order of operations. Rows shorter
-//! than a strip, rows of a strip and a remainder, tap loops of no iteration, one to three
-//! dimensions (the flat loops of `collapse` included), integer and float locals.
+//! with a twin of each kernel kept one position at a time (a `break` in a branch that never
+//! runs keeps it so) and with a reference computed here in the same order of operations. Rows
+//! shorter than a strip, rows of a strip and a remainder, tap loops of no iteration, one to
+//! three dimensions (the flat loops of `collapse` included), integer and float locals,
+//! branches whose condition differs between the lanes or not.
 
 use quasar::Array;
 
@@ -22,6 +23,8 @@ function [] = __kernel__ taps_one(x : mat'mirror, y : mat, fc : vec'const, n : i
     for i = 0..2 * n
         if n >= 0
             acc += x[pos[0], pos[1] + i - n] * fc[i]
+        else
+            break
         endif
     endfor
     y[pos] = acc
@@ -47,6 +50,8 @@ function [] = __kernel__ mm_one(a : mat, b : mat, c : mat, pos : ivec2)
     for k = 0..size(a, 1) - 1
         if k >= 0
             s += a[pos[0], k] * b[k, pos[1]]
+        else
+            break
         endif
     endfor
     c[pos] = s
@@ -125,6 +130,8 @@ function [] = __kernel__ mixed_one(x : vec, y : vec, w : vec, pos : int)
         if t > 0
             c += pos + i
             acc += x[mod(pos + i, numel(x))] * w[i]
+        else
+            break
         endif
     endfor
     y[pos] = acc + c
@@ -150,6 +157,8 @@ function [] = __kernel__ counts_one(x : mat[int], y : mat[int], n : int, pos : i
     for i = 0..n
         if n >= 0
             s += x[pos[0], mod(pos[1] + i, size(x, 1))] * (i + 1)
+        else
+            break
         endif
     endfor
     y[pos] = s
@@ -175,6 +184,8 @@ function [] = __kernel__ along_one(x : cube'mirror, y : cube, fc : vec'const, n 
     for i = 0..numel(fc) - 1
         if n >= 0
             acc += x[pos + [0, i - n, 0]] * fc[i]
+        else
+            break
         endif
     endfor
     y[pos] = acc
@@ -193,6 +204,8 @@ function [] = __kernel__ depth_one(x : cube, y : cube, pos : ivec3)
     for i = 0..pos[0]
         if i >= 0
             acc += x[i, pos[1], pos[2]] / (i + 1)
+        else
+            break
         endif
     endfor
     y[pos] = acc
@@ -220,6 +233,55 @@ function [y : cube, z : cube, u : cube, v : cube] = cube_taps(x : cube, fc : vec
     parallel_do(size(x), x, z, fc, n, along_one)
     parallel_do(size(x), x, u, depth)
     parallel_do(size(x), x, v, depth_one)
+endfunction
+
+function [] = __kernel__ sigma(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
+    c = x[pos]
+    s = 0.0
+    n = 0
+    for dm = -r..r
+        if dm != 1
+            for dn = -r..r
+                v = x[pos[0] + dm, pos[1] + dn]
+                if abs(v - c) <= t
+                    s += v
+                    n += 1
+                else
+                    s -= 0.5 * v
+                endif
+            endfor
+        endif
+    endfor
+    y[pos] = s / n
+endfunction
+
+function [] = __kernel__ sigma_one(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
+    c = x[pos]
+    s = 0.0
+    n = 0
+    for dm = -r..r
+        if dm != 1
+            for dn = -r..r
+                v = x[pos[0] + dm, pos[1] + dn]
+                if abs(v - c) <= t
+                    s += v
+                    n += 1
+                elseif r < 0
+                    break
+                else
+                    s -= 0.5 * v
+                endif
+            endfor
+        endif
+    endfor
+    y[pos] = s / n
+endfunction
+
+function [y : mat, z : mat] = sigma_filter(x : mat, r : int, t : scalar)
+    y = uninit(size(x))
+    z = uninit(size(x))
+    parallel_do(size(x), x, y, r, t, sigma)
+    parallel_do(size(x), x, z, r, t, sigma_one)
 endfunction
 "# }
 }
@@ -345,8 +407,52 @@ fn batched_products_pair_rows_along_the_middle_dimension() {
     }
 }
 
+#[test]
+fn branches_in_strips_equal_the_per_position_code_and_the_reference() {
+    // A sigma filter: a branch whose condition differs between the lanes (each lane adds the
+    // taps within `t` of its centre, and subtracts half of the others), inside a branch whose
+    // condition is the same for the whole strip; clamped reads at the edges.
+    let clamp = |i: i64, n: usize| i.clamp(0, n as i64 - 1) as usize;
+    for (m, n) in [(3usize, 1usize), (5, 31), (4, 33), (7, 70), (2, 131)] {
+        let xv = values(m * n, 21);
+        let x = Array::from_vec(&[m, n], xv.clone()).unwrap();
+        for (r, t) in [(0i32, 0.5f32), (1, 0.25), (2, 0.1)] {
+            let (y, z) = k::sigma_filter(&x, r, t).unwrap();
+            let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+            let mut want = vec![0.0f32; m * n];
+            for i in 0..m {
+                for j in 0..n {
+                    let c = xv[i * n + j];
+                    let (mut s, mut cnt) = (0.0f32, 0i32);
+                    for dm in -r..=r {
+                        if dm != 1 {
+                            for dn in -r..=r {
+                                let (a, b) = (
+                                    clamp(i as i64 + dm as i64, m),
+                                    clamp(j as i64 + dn as i64, n),
+                                );
+                                let v = xv[a * n + b];
+                                if (v - c).abs() <= t {
+                                    s += v;
+                                    cnt += 1;
+                                } else {
+                                    s -= 0.5 * v;
+                                }
+                            }
+                        }
+                    }
+                    want[i * n + j] = s / cnt as f32;
+                }
+            }
+            let what = format!("{m}x{n}, r = {r}, t = {t}");
+            same_bits(&what, &y, &z);
+            same_bits(&what, &y, &want);
+        }
+    }
+}
+
 /// Where `mm_checked` reads `b` (a `quasar!` source's lines are this file's).
-const MM_READ_AT: &str = "tests/e2e_strips.rs:99:29";
+const MM_READ_AT: &str = "tests/e2e_strips.rs:104:29";
 
 /// `a * b[0..size(a, 1) - 1, :]` computed here in the kernel's order of operations.
 fn product_reference(av: &[f32], bv: &[f32], (m, k, n): (usize, usize, usize)) -> Vec<f32> {

@@ -12,9 +12,12 @@
 //! per strip (`backend/rust/strip.rs`).
 //!
 //! That reordering is invisible only when the positions of a strip cannot see each other's
-//! statements, so the body must be straight-line code of assignments to scalar locals, writes
-//! of the position's own element (`y[pos] = …`) of arrays the body does not read, and `for`
-//! loops whose bounds are uniform, with expressions of arithmetic, array reads and pure math.
+//! statements, so the body must be assignments to scalar locals, writes of the position's own
+//! element (`y[pos] = …`) of arrays the body does not read, `for` loops whose bounds are
+//! uniform and `if`s, with expressions of arithmetic, array reads and pure math. An `if` whose
+//! condition varies runs whole in each lane (a loop over the lanes around it, which LLVM
+//! if-converts into selects and masked operations where it can), and every local it assigns
+//! varies; one whose condition is uniform runs once per strip around its branches' strip code.
 //! Anything else keeps the per-position code; the reason says why.
 
 use crate::ir::{
@@ -37,6 +40,11 @@ pub struct Lockstep {
     /// rows). Then the locals that differ between the lanes of such a strip (its rows and
     /// positions), with the loop bounds uniform across them; else `None`.
     pub pairs: Option<Vec<bool>>,
+    /// The position parameter.
+    pub pos: LocalId,
+    /// The components of `pos` that differ between the lanes (the innermost; for row pairs
+    /// the two innermost).
+    pub lanes: std::ops::RangeInclusive<i64>,
 }
 
 impl Lockstep {
@@ -48,17 +56,24 @@ impl Lockstep {
     /// The strips of row pairs ([`Lockstep::pairs`]) as a lockstep of their own: its varying
     /// locals are those of the pairs.
     pub fn of_pairs(&self) -> Option<Lockstep> {
-        self.pairs.clone().map(|varying| Lockstep { varying, pairs: None })
+        let lanes = self.lanes.start() - 1..=*self.lanes.end();
+        self.pairs.clone().map(|varying| Lockstep { varying, pairs: None, pos: self.pos, lanes })
     }
 
     /// Whether statement `s` (of a kernel that runs in strips) runs once per lane: it assigns
-    /// a varying local or writes an array. The others run once per strip.
+    /// a varying local or writes an array, or it is an `if` whose condition varies (whose
+    /// assignments are then all to varying locals). The others run once per strip (an `if`
+    /// with a uniform condition around the strip code of its branches).
     pub fn per_lane(&self, s: &Stmt) -> bool {
         match &s.kind {
             StmtKind::Assign { place, .. } => match place.kind {
                 PlaceKind::Local(l) => self.varies(l),
                 _ => true,
             },
+            StmtKind::If { cond, .. } => {
+                let lanes = &self.lanes;
+                varies(cond, self.pos, &|k| lanes.contains(&k), &self.varying)
+            }
             _ => false,
         }
     }
@@ -95,7 +110,8 @@ pub fn lockstep(f: &Function, rank: Option<usize>) -> Result<Lockstep, &'static 
         return Err("a loop whose bounds differ between positions");
     }
     let pairs = (rank >= 2).then(|| row_pairs(f, pos, rank, &varying)).flatten();
-    Ok(Lockstep { varying, pairs })
+    let last = rank as i64 - 1;
+    Ok(Lockstep { varying, pairs, pos, lanes: last..=last })
 }
 
 /// The varying locals of [`Lockstep::pairs`], when the kernel gains from them: its loops'
@@ -138,29 +154,52 @@ fn row_pairs(f: &Function, pos: LocalId, rank: usize, varying: &[bool]) -> Optio
 
 /// The locals of `f` whose values may differ between positions whose components `k` differ
 /// where `lane(k)` (the others being equal), to a fixed point: a loop may carry a varying
-/// value back to an earlier statement.
+/// value back to an earlier statement. A local assigned under an `if` whose condition varies
+/// varies too (the lanes take different branches), and so does a loop variable there.
 fn varying_locals(f: &Function, pos: LocalId, lane: &dyn Fn(i64) -> bool) -> Vec<bool> {
     let mut varying = vec![false; f.locals.len()];
     varying[pos.0 as usize] = true;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        crate::ir::walk::walk_block(
-            &f.body,
-            &mut |s| {
-                if let StmtKind::Assign { place, value, .. } = &s.kind {
-                    if let PlaceKind::Local(l) = place.kind {
-                        if !varying[l.0 as usize] && varies(value, pos, lane, &varying) {
-                            varying[l.0 as usize] = true;
-                            changed = true;
-                        }
+    while mark(&f.body, false, pos, lane, &mut varying) {}
+    varying
+}
+
+/// One pass of [`varying_locals`] over block `b`, under a varying condition when `branch`:
+/// whether it marked a local.
+fn mark(
+    b: &[Stmt],
+    branch: bool,
+    pos: LocalId,
+    lane: &dyn Fn(i64) -> bool,
+    varying: &mut [bool],
+) -> bool {
+    let mut changed = false;
+    let set =
+        |l: LocalId, varying: &mut [bool]| !std::mem::replace(&mut varying[l.0 as usize], true);
+    for s in b {
+        match &s.kind {
+            StmtKind::Assign { place, value, .. } => {
+                if let PlaceKind::Local(l) = place.kind {
+                    if branch || varies(value, pos, lane, varying) {
+                        changed |= set(l, varying);
                     }
                 }
-            },
-            &mut |_| {},
-        );
+            }
+            StmtKind::ForRange { var, body, .. } => {
+                if branch {
+                    changed |= set(*var, varying);
+                }
+                changed |= mark(body, branch, pos, lane, varying);
+            }
+            StmtKind::If { cond, then_body, else_body } => {
+                let branch = branch || varies(cond, pos, lane, varying);
+                changed |= mark(then_body, branch, pos, lane, varying);
+                changed |= mark(else_body, branch, pos, lane, varying);
+            }
+            // The scan admits no other statement.
+            _ => {}
+        }
     }
-    varying
+    changed
 }
 
 /// Whether every `for` loop of `f` has the same variable and bounds for the positions
@@ -292,7 +331,12 @@ impl Scan<'_> {
                 self.expr(end)?;
                 self.block(body)
             }
-            StmtKind::If { .. } | StmtKind::Match { .. } => Err("a branch (`if`, `match`)"),
+            StmtKind::If { cond, then_body, else_body } => {
+                self.expr(cond)?;
+                self.block(then_body)?;
+                self.block(else_body)
+            }
+            StmtKind::Match { .. } => Err("a `match`"),
             StmtKind::While { .. } | StmtKind::Repeat { .. } | StmtKind::ForEach { .. } => {
                 Err("a `while`, `repeat` or `for`-each loop")
             }
@@ -583,11 +627,48 @@ mod tests {
     }
 
     #[test]
+    fn branches_run_in_strips_and_what_they_assign_under_a_varying_condition_varies() {
+        // A sigma filter: the taps within `t` of the centre. The condition varies, so `s` and
+        // `n` vary, and so does `u`, a uniform value assigned under it.
+        let sigma = "function [] = __kernel__ sig(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
+            c = x[pos]
+            s = 0.0
+            n = 0.0
+            u = 0
+            for i = -r..r
+                v = x[pos[0], pos[1] + i]
+                if abs(v - c) < t
+                    s += v
+                    n += 1
+                    u = r
+                endif
+            endfor
+            y[pos] = s / n + u
+        endfunction";
+        assert_eq!(
+            verdict(sigma, "sig"),
+            Ok(["c", "n", "pos", "s", "u", "v"].map(String::from).to_vec())
+        );
+        // A uniform condition (a parameter, the loop variable) keeps what it assigns uniform
+        // when the value is.
+        let uniform = GAUSS.replace("acc += x", "w = n\nif i > n\nw = 2 * n\nendif\nacc += w * x");
+        assert_eq!(verdict(&uniform, "gauss_h"), Ok(vec!["acc".into(), "pos".into()]));
+    }
+
+    #[test]
     fn anything_else_keeps_the_per_position_code_and_says_why() {
         let cases = [
             (
-                GAUSS.replace("acc += x", "if n > 0\n acc += x").replace("endfor", "endif\nendfor"),
-                "a branch (`if`, `match`)",
+                GAUSS
+                    .replace("acc += x", "if n > 0\n acc += x")
+                    .replace("endfor", "else\nbreak\nendif\nendfor"),
+                "`break`, `continue` or `return`",
+            ),
+            (
+                GAUSS
+                    .replace("acc += x", "if x[pos] > 0\nfor j = 0..1\nacc += x")
+                    .replace("endfor", "endfor\nendif\nendfor"),
+                "a loop whose bounds differ between positions",
             ),
             (
                 GAUSS.replace("for i = 0..2 * n", "for i = 0..pos[1]"),

@@ -359,12 +359,18 @@ mod __q_masked_k_2 {
         let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
         let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
         let (q_c_2__n, q_c_2__s) = q_c_2.geom::<2usize>();
-        for __p1 in __lo..__hi {
-            let q_pos_3 = [(__p0 as i32), (__p1 as i32)];
-            let mut q_s_4: f32 = 0f32;
-            let mut q_k_5: i32 = 0i32;
-            '__thread: {
-                q_s_4 = 0f32;
+        if __hi.saturating_sub(__lo) < 32usize {
+            thread(__ctx, __e, [__p0, __lo, __hi])?;
+        } else {
+            let mut __s = __lo;
+            while __s < __hi {
+                let __p1 = __s.min(__hi - 32usize);
+                let mut q_s_4: [f32; 32usize] = [0f32; 32usize];
+                let mut q_k_5: i32 = 0i32;
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    q_s_4[__l] = 0f32;
+                }
                 for __i in (0i32
                     as i64)..((q_a_0.dim(1i32.max(0) as usize) as i32).wrapping_sub(1i32)
                     as i64 + 1)
@@ -380,42 +386,151 @@ mod __q_masked_k_2 {
                         }
                     } != (0i32 as f32)) as i32) != 0i32)
                     {
-                        q_s_4 = (q_s_4
-                            + {
-                                __qrt::qstd::rt::view_get(
-                                    &q_b_1,
-                                    __qrt::qstd::rt::Mode::Safe,
-                                    (q_b_1__n, q_b_1__s),
-                                    [
-                                        (q_k_5 as i64),
-                                        ({
-                                            let __a = q_pos_3;
-                                            let __i0: i64 = (1i32 as i64);
-                                            if (__i0 >= 0 && __i0 < 2usize as i64) {
-                                                __a[0usize + (__i0 as usize) * 1usize]
-                                            } else {
-                                                0i32
-                                            }
-                                        } as i64),
-                                    ],
-                                )
-                            });
+                        for __l in 0..32usize {
+                            let __p1 = __p1 + __l;
+                            let q_pos_3 = [(__p0 as i32), (__p1 as i32)];
+                            q_s_4[__l] = (q_s_4[__l]
+                                + {
+                                    __qrt::qstd::rt::view_get(
+                                        &q_b_1,
+                                        __qrt::qstd::rt::Mode::Safe,
+                                        (q_b_1__n, q_b_1__s),
+                                        [
+                                            (q_k_5 as i64),
+                                            ({
+                                                let __a = q_pos_3;
+                                                let __i0: i64 = (1i32 as i64);
+                                                if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                    __a[0usize + (__i0 as usize) * 1usize]
+                                                } else {
+                                                    0i32
+                                                }
+                                            } as i64),
+                                        ],
+                                    )
+                                });
+                        }
                     }
                 }
-                {
-                    let __x = q_s_4;
-                    unsafe {
-                        __qrt::run::unchecked::write_at(
-                            &q_c_2,
-                            [(__p0 as i64), (__p1 as i64)],
-                            q_c_2__s,
-                            __x,
-                        )
-                    }
-                };
+                for __l in 0..32usize {
+                    let __p1 = __p1 + __l;
+                    {
+                        let __x = q_s_4[__l];
+                        unsafe {
+                            __qrt::run::unchecked::write_at(
+                                &q_c_2,
+                                [(__p0 as i64), (__p1 as i64)],
+                                q_c_2__s,
+                                __x,
+                            )
+                        }
+                    };
+                }
+                __s += 32usize;
             }
         }
         ::core::result::Result::Ok(())
+    }
+    #[inline(always)]
+    fn rows2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        let [__p0, __lo, __hi] = __q;
+        let Env(q_a_0, q_b_1, q_c_2, ..) = *__e;
+        let (q_a_0__n, q_a_0__s) = q_a_0.geom::<2usize>();
+        let (q_b_1__n, q_b_1__s) = q_b_1.geom::<2usize>();
+        let (q_c_2__n, q_c_2__s) = q_c_2.geom::<2usize>();
+        if __hi.saturating_sub(__lo) < 32usize {
+            for __r in 0..2usize {
+                let __p0 = __p0 + __r;
+                thread(__ctx, __e, [__p0, __lo, __hi])?;
+            }
+        } else {
+            let mut __s = __lo;
+            while __s < __hi {
+                let __p1 = __s.min(__hi - 32usize);
+                let mut q_s_4: [[f32; 32usize]; 2] = [[0f32; 32usize]; 2];
+                let mut q_k_5: i32 = 0i32;
+                for __r in 0..2usize {
+                    let __p0 = __p0 + __r;
+                    for __l in 0..32usize {
+                        let __p1 = __p1 + __l;
+                        q_s_4[__r][__l] = 0f32;
+                    }
+                }
+                for __i in (0i32
+                    as i64)..((q_a_0.dim(1i32.max(0) as usize) as i32).wrapping_sub(1i32)
+                    as i64 + 1)
+                {
+                    q_k_5 = __i as i32;
+                    for __r in 0..2usize {
+                        let __p0 = __p0 + __r;
+                        for __l in 0..32usize {
+                            let __p1 = __p1 + __l;
+                            let q_pos_3 = [(__p0 as i32), (__p1 as i32)];
+                            if ((({
+                                unsafe {
+                                    __qrt::run::unchecked::read_at(
+                                        &q_a_0,
+                                        [(__p0 as i64), ((q_k_5 as i64))],
+                                        q_a_0__s,
+                                    )
+                                }
+                            } != (0i32 as f32)) as i32) != 0i32)
+                            {
+                                q_s_4[__r][__l] = (q_s_4[__r][__l]
+                                    + {
+                                        __qrt::qstd::rt::view_get(
+                                            &q_b_1,
+                                            __qrt::qstd::rt::Mode::Safe,
+                                            (q_b_1__n, q_b_1__s),
+                                            [
+                                                (q_k_5 as i64),
+                                                ({
+                                                    let __a = q_pos_3;
+                                                    let __i0: i64 = (1i32 as i64);
+                                                    if (__i0 >= 0 && __i0 < 2usize as i64) {
+                                                        __a[0usize + (__i0 as usize) * 1usize]
+                                                    } else {
+                                                        0i32
+                                                    }
+                                                } as i64),
+                                            ],
+                                        )
+                                    });
+                            }
+                        }
+                    }
+                }
+                for __r in 0..2usize {
+                    let __p0 = __p0 + __r;
+                    for __l in 0..32usize {
+                        let __p1 = __p1 + __l;
+                        {
+                            let __x = q_s_4[__r][__l];
+                            unsafe {
+                                __qrt::run::unchecked::write_at(
+                                    &q_c_2,
+                                    [(__p0 as i64), (__p1 as i64)],
+                                    q_c_2__s,
+                                    __x,
+                                )
+                            }
+                        };
+                    }
+                }
+                __s += 32usize;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows(__ctx, __e, __q)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn rows2_avx2(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
+        rows2(__ctx, __e, __q)
     }
     #[inline(never)]
     fn thread(__ctx: &__Ctx, __e: &Env, __q: [usize; 3usize]) -> __Res {
@@ -492,8 +607,23 @@ mod __q_masked_k_2 {
         let q_b_1 = __args.view_as::<f32>(1usize, 2usize)?;
         let q_c_2 = __args.view_as::<f32>(2usize, 2usize)?;
         let __e = Env(q_a_0, q_b_1, q_c_2);
+        #[cfg(target_arch = "x86_64")]
+        let (__rows, __split): (Rows, bool) = if __qrt::qstd::rt::has_avx2_fma() {
+            (rows_avx2, true)
+        } else {
+            __qrt::qstd::rt::x86_baseline_copies!((rows, true), (thread, false))
+        };
+        #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
-        __qrt::qstd::rt::block_rows(
+        #[cfg(target_arch = "x86_64")]
+        let __pair: Rows = if __qrt::qstd::rt::has_avx2_fma() {
+            rows2_avx2
+        } else {
+            __qrt::qstd::rt::x86_baseline_copies!(rows2, thread)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let __pair: Rows = rows2;
+        __qrt::qstd::rt::block_row_pairs(
             __ctx,
             2usize,
             __split,
@@ -502,10 +632,12 @@ mod __q_masked_k_2 {
                 __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_c_2.dim(0usize)),
                 __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_c_2.dim(1usize)),
             ],
-            ::core::option::Option::None,
             &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
             &mut |__o, __lo, __hi| unsafe {
                 __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
+            },
+            &mut |__o, __lo, __hi| unsafe {
+                __pair(__ctx, &__e, [__o[0usize], __lo, __hi])
             },
         )?;
         ::core::result::Result::Ok(())

@@ -157,6 +157,19 @@ fn strip_block(
                 *uniform_pos |= pos.as_ref().is_some_and(|p| mentions(&header, p));
                 fg.for_range_with(*var, start, step, end, inner, s.span)?
             }
+            // A condition the same for every lane: once per strip, around the strip code of
+            // its branches (`Lockstep::per_lane` sends a varying one to the lanes whole).
+            StmtKind::If { cond, then_body, else_body } => {
+                let c = fg.truthy(cond)?;
+                *uniform_pos |= pos.as_ref().is_some_and(|p| mentions(&c, p));
+                let a = strip_block(fg, d, lockstep, lanes, then_body, uniform_pos)?;
+                if else_body.is_empty() {
+                    quote!(if #c { #a })
+                } else {
+                    let b = strip_block(fg, d, lockstep, lanes, else_body, uniform_pos)?;
+                    quote!(if #c { #a } else { #b })
+                }
+            }
             _ => {
                 let code = fg.stmt(s)?;
                 *uniform_pos |= pos.as_ref().is_some_and(|p| mentions(&code, p));

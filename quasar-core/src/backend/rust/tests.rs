@@ -215,6 +215,40 @@ fn loops_reading_what_two_rows_share_run_in_row_pairs() {
 }
 
 #[test]
+fn branches_run_in_strips() {
+    let code = rust_of(
+        "function [] = __kernel__ sig(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
+             c = x[pos]
+             s = 0.0
+             for i = -r..r
+                 if i != 0
+                     v = x[pos[0], pos[1] + i]
+                     if abs(v - c) < t
+                         s += v
+                     endif
+                 endif
+             endfor
+             y[pos] = s
+         endfunction
+         function [] = run(x : mat, y : mat)
+             parallel_do(size(x), x, y, 2, 0.5, sig)
+         endfunction",
+    );
+    let rows = &code[code.find("fn rows").unwrap()..code.find("fn rows_avx2").unwrap()];
+    // The uniform condition once per strip, around the lanes; the varying one in each lane,
+    // what it assigns per lane.
+    assert!(
+        rows.contains("if (((q_i_7 != 0i32) as i32) != 0i32) { for __l in 0 .. 32usize {"),
+        "{rows}"
+    );
+    assert!(
+        rows.contains("if (((__qrt :: qstd :: rt :: abs ((q_v_8 [__l] - q_c_5 [__l])) < q_t_3)"),
+        "{rows}"
+    );
+    assert!(rows.contains("{ q_s_6 [__l] = (q_s_6 [__l] + q_v_8 [__l]) ; }"), "{rows}");
+}
+
+#[test]
 fn pointwise_kernels_over_cubes_get_a_flat_loop() {
     let flat = rust_of(
         "function [] = __kernel__ p(x : cube, y : cube, pos : ivec3)
