@@ -161,12 +161,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             _ => None,
         };
         let Some((from, to, of)) = renaming else {
-            let d = Diagnostic::error(cond.span, "`$subs` is supported as `assert($subs(a=b, $assump(a)))`")
-                .with_note("it assumes about `b` what is known about `a` (manual §8.6)");
+            let d = Diagnostic::error(
+                cond.span,
+                "`$subs` is supported as `assert($subs(a=b, $assump(a)))`",
+            )
+            .with_note("it assumes about `b` what is known about `a` (manual §8.6)");
             self.report(d);
             return Some(());
         };
-        let known: Vec<Prop> = self.assumptions_of(&of).iter().map(|p| p.rename(&from, &to)).collect();
+        let known: Vec<Prop> =
+            self.assumptions_of(&of).iter().map(|p| p.rename(&from, &to)).collect();
         self.assumptions.extend(known);
         Some(())
     }

@@ -54,9 +54,17 @@ impl Cmp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Prop {
     /// `var op c` (written `c op' var` when `right`).
-    Cmp { var: String, op: Cmp, c: f64, right: bool },
+    Cmp {
+        var: String,
+        op: Cmp,
+        c: f64,
+        right: bool,
+    },
     /// `type(var, "T")`: the type predicate of a declared variable (always true here).
-    Type { var: String, ty: String },
+    Type {
+        var: String,
+        ty: String,
+    },
     And(Box<Prop>, Box<Prop>),
     Or(Box<Prop>, Box<Prop>),
     Not(Box<Prop>),
@@ -115,7 +123,9 @@ impl Prop {
                 Prop::Cmp { var: name(var), op: *op, c: *c, right: *right }
             }
             Prop::Type { var, ty } => Prop::Type { var: name(var), ty: ty.clone() },
-            Prop::And(a, b) => Prop::And(Box::new(a.rename(from, to)), Box::new(b.rename(from, to))),
+            Prop::And(a, b) => {
+                Prop::And(Box::new(a.rename(from, to)), Box::new(b.rename(from, to)))
+            }
             Prop::Or(a, b) => Prop::Or(Box::new(a.rename(from, to)), Box::new(b.rename(from, to))),
             Prop::Not(a) => Prop::Not(Box::new(a.rename(from, to))),
             Prop::Const(b) => Prop::Const(*b),
@@ -144,7 +154,9 @@ impl Prop {
                 if x.len().saturating_mul(y.len()) > MAX_TERMS {
                     return None;
                 }
-                x.iter().flat_map(|l| y.iter().map(move |r| [l.clone(), r.clone()].concat())).collect()
+                x.iter()
+                    .flat_map(|l| y.iter().map(move |r| [l.clone(), r.clone()].concat()))
+                    .collect()
             }
             (Prop::Or(a, b), false) | (Prop::And(a, b), true) => {
                 let mut x = a.dnf(neg)?;
