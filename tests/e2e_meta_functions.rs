@@ -21,3 +21,28 @@ fn target_is_answered_by_the_back_end_that_compiles_the_code() {
     let want = if on_gpu { 1.0 } else { 2.0 };
     assert!(y.iter().all(|v| *v == want), "{y:?}");
 }
+
+#[test]
+fn check_decides_conditions_from_the_assertions_before_it() {
+    let (s1, s2, s3, s4, s5) = m::checked_equalities().unwrap();
+    assert_eq!([s1.as_str(), &s2, &s3, &s4], ["Unsatisfiable", "Valid", "Valid", "Unsatisfiable"]);
+    assert_eq!(s5, "(a==4)");
+    let (s1, s2, s3, s4) = m::checked_inequalities().unwrap();
+    assert_eq!([s1.as_str(), &s2, &s3], ["Valid", "Satisfiable", "Unsatisfiable"]);
+    assert_eq!(s4, "(a>2) && (a<4)");
+}
+
+#[test]
+fn assertions_end_with_their_block_and_with_an_assignment() {
+    let (s1, s2, s3, s4, y) = m::checked_values(25.0).unwrap();
+    assert_eq!([s1.as_str(), &s2, &s3, &s4], ["Valid", "Valid", "Satisfiable", "Satisfiable"]);
+    assert_eq!(y, 25.0);
+    let (_, s2, ..) = m::checked_values(15.0).unwrap();
+    assert_eq!(s2, "none");
+    assert!(m::checked_values(5.0).is_err(), "the assertion x > 10 still runs");
+}
+
+#[test]
+fn subs_copies_the_assumptions_of_one_variable_to_another() {
+    assert_eq!(m::copied_assumptions().unwrap(), "type(b,\"int\") && (0<=b) && (b<1)");
+}

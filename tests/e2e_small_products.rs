@@ -46,3 +46,23 @@ fn matrix_vector_row_vector_matrix_and_matrix_matrix_products() {
         }
     }
 }
+
+#[test]
+fn transposes_and_reductions_along_a_dimension_of_a_local_matrix() {
+    let (h, w) = (3usize, 4usize);
+    let y = k::along(h as i32, w as i32).unwrap().to_vec().unwrap();
+    for i in 0..h {
+        for j in 0..w {
+            let m = [[1.0f32, 2.0, 3.0], [4.0, i as f32, j as f32]];
+            let t21 = m[1][2];
+            let c2 = m[0][2] + m[1][2];
+            let r1 = m[1][0] + m[1][1] + m[1][2];
+            let a0 = (m[0][0] + m[0][1] + m[0][2]) / 3.0;
+            let p1 = m[0][1] * m[1][1];
+            let t01 = m[1][0];
+            let want = t21 + 10.0 * c2 + 100.0 * r1 + 1000.0 * a0 + 10000.0 * p1 + 100000.0 * t01;
+            let got = y[i * w + j];
+            assert!((got - want).abs() <= 1e-2, "y[{i}, {j}] = {got}, want {want}");
+        }
+    }
+}

@@ -29,3 +29,49 @@ endfunction
 function t = host_target()
   t = $target("cpu") + 10 * $target("nvidia_cuda")
 endfunction
+
+% Manual §5.3: `$check` decides a condition from the assertions made before it, over
+% symbolic variables (equalities, inequalities) and over variables with values.
+function [s1, s2, s3, s4, s5] = checked_equalities()
+  symbolic a, b
+  assert(a==4 && b==6)
+  s1 = $check(a==5)
+  s2 = $check(a==4 && b==6)
+  s3 = $check(a==3 || b==6)
+  s4 = $check(a!=4 || b==7)
+  s5 = $str($assump(a))
+endfunction
+
+function [s1, s2, s3, s4] = checked_inequalities()
+  symbolic a
+  assert(a>2 && a<4)
+  s1 = $check(a>=2)
+  s2 = $check(a<=3)
+  s3 = $check(!(a>1))
+  s4 = $str($assump(a))
+endfunction
+
+% An assertion holds to the end of its block, and until its variable is assigned.
+function [s1, s2, s3, s4, y] = checked_values(x : scalar)
+  assert(x > 10)
+  s1 = $check(x > 0)
+  if x > 20
+    assert(x < 30)
+    s2 = $check(x < 40)
+  else
+    s2 = "none"
+  endif
+  s3 = $check(x < 40)
+  y = x
+  x = 1
+  s4 = $check(x > 0)
+endfunction
+
+% Manual §8.6: assume about `b` what is known about `a`, its type included.
+function s = copied_assumptions()
+  a : int
+  assert(0 <= a && a < 1)
+  b : ??
+  assert($subs(a=b,$assump(a)))
+  s = $str($assump(b))
+endfunction

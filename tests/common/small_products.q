@@ -33,3 +33,19 @@ function y = products(h : int, w : int)
     y = zeros(h, w)
     parallel_do(size(y), y, products_k)
 endfunction
+
+% Transposes and reductions along a dimension of a local matrix.
+function [] = __kernel__ along_k(y : mat, pos : ivec2)
+    m : mat(2, 3) = [[1.0, 2.0, 3.0], [4.0, pos[0], pos[1]]]
+    t = transpose(m)
+    c = sum(m, 0)
+    r = sum(m, 1)
+    a = mean(m, 1)
+    p = prod(m, 0)
+    y[pos] = t[2, 1] + 10 * c[2] + 100 * r[1] + 1000 * a[0] + 10000 * p[1] + 100000 * t[0, 1]
+endfunction
+
+function y = along(h : int, w : int)
+    y = zeros(h, w)
+    parallel_do(size(y), y, along_k)
+endfunction

@@ -4,8 +4,10 @@
 //!   kernel over one block (ARCHITECTURE §3).
 //! * [`ptx`]: every kernel (with the device functions it calls inlined) as an entry of one PTX
 //!   module, checked by `ptxas` in CI.
-//! * [`small_product`]: the shape of matrix products of small fixed-size arrays, for both.
+//! * [`small_product`], [`small_layout`]: matrix products, transposes and reductions along a
+//!   dimension of small fixed-size arrays, for both.
 
 pub mod ptx;
 pub mod rust;
+pub mod small_layout;
 pub mod small_product;

@@ -22,37 +22,25 @@ pub fn number_function(f: &mut Function) {
 
 /// Clears the ids of a copied subtree, so that numbering gives it new ones.
 pub fn clear_ids(b: &mut Block) {
-    struct Clear;
-    impl VisitMut for Clear {
-        fn visit_expr_mut(&mut self, e: &mut Expr) {
-            e.id = NodeId::NONE;
-            walk_expr_mut(self, e);
-        }
-        fn visit_place_mut(&mut self, p: &mut Place) {
-            p.id = NodeId::NONE;
-            walk_place_mut(self, p);
-        }
-    }
     Clear.visit_block_mut(b);
+}
+
+struct Clear;
+
+impl VisitMut for Clear {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        e.id = NodeId::NONE;
+        walk_expr_mut(self, e);
+    }
+    fn visit_place_mut(&mut self, p: &mut Place) {
+        p.id = NodeId::NONE;
+        walk_place_mut(self, p);
+    }
 }
 
 /// [`clear_ids`] of one expression.
 pub fn clear_expr_ids(e: &mut Expr) {
-    let mut b = vec![super::Stmt {
-        kind: super::StmtKind::Expr(std::mem::replace(
-            e,
-            Expr::new(
-                super::ExprKind::Const(super::Const::Null),
-                crate::sema::types::Type::INT,
-                e.span,
-            ),
-        )),
-        span: e.span,
-    }];
-    clear_ids(&mut b);
-    if let Some(super::Stmt { kind: super::StmtKind::Expr(x), .. }) = b.pop() {
-        *e = x;
-    }
+    Clear.visit_expr_mut(e);
 }
 
 struct MaxId(u32);

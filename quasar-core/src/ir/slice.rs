@@ -13,16 +13,7 @@ pub fn is_slice(indices: &[Index]) -> bool {
 pub fn constant_range_len(indices: &[Index]) -> Option<usize> {
     indices.iter().find_map(|i| match i {
         Index::Range { start, step, end } => {
-            let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant())
-            else {
-                return None;
-            };
-            let s = match step.as_deref().map(Expr::constant) {
-                None => 1,
-                Some(Some(Const::Int(s))) if *s != 0 => *s,
-                _ => return None,
-            };
-            let n = (b - a) / s + 1;
+            let (_, _, n) = constant_range(start, step.as_deref(), end)?;
             (n > 0).then_some(n as usize)
         }
         _ => None,
@@ -33,14 +24,20 @@ pub fn constant_range_len(indices: &[Index]) -> Option<usize> {
 /// (`size(x, 0..1)` in a kernel), at most 64 of them.
 pub fn constant_range_values(e: &Expr) -> Option<Vec<i64>> {
     let super::ExprKind::Range { start, step, end } = &e.kind else { return None };
+    let (a, s, n) = constant_range(start, step.as_deref(), end)?;
+    (1..=64).contains(&n).then(|| (0..n).map(|k| a + k * s).collect())
+}
+
+/// The first value, the step and the number of values of `a..s..b` with constant `a`, `s`
+/// (1 when not written) and `b`.
+fn constant_range(start: &Expr, step: Option<&Expr>, end: &Expr) -> Option<(i64, i64, i64)> {
     let (Some(Const::Int(a)), Some(Const::Int(b))) = (start.constant(), end.constant()) else {
         return None;
     };
-    let s = match step.as_deref().map(Expr::constant) {
+    let s = match step.map(Expr::constant) {
         None => 1,
         Some(Some(Const::Int(s))) if *s != 0 => *s,
         _ => return None,
     };
-    let n = (b - a) / s + 1;
-    (1..=64).contains(&n).then(|| (0..n).map(|k| a + k * s).collect())
+    Some((*a, s, (b - a) / s + 1))
 }

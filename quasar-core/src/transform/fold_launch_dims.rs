@@ -229,13 +229,7 @@ mod tests {
     use crate::driver::{compile, Options};
 
     fn after(src: &str) -> String {
-        let opts = Options {
-            dump_ir_after: vec!["fold-launch-dims".into()],
-            ..Options::new("t.q", src, "t.q")
-        };
-        let (art, loader) = compile(&opts);
-        assert!(!art.has_errors(), "{}", loader.map.render(&art.diagnostics));
-        art.ir_dumps.into_iter().map(|(_, t)| t).collect()
+        crate::transform::ir_after("fold-launch-dims", src)
     }
 
     #[test]

@@ -62,17 +62,9 @@ impl VisitMut for KnownSlices {
 
 #[cfg(test)]
 mod tests {
-    use crate::driver::{compile, Options};
-
     /// The IR of `src` after this pass (and the ones before it).
     fn after(src: &str) -> String {
-        let opts = Options {
-            dump_ir_after: vec!["known-slices".into()],
-            ..Options::new("t.q", src, "t.q")
-        };
-        let (art, loader) = compile(&opts);
-        assert!(!art.has_errors(), "{}", loader.map.render(&art.diagnostics));
-        art.ir_dumps.into_iter().map(|(_, t)| t).collect()
+        crate::transform::ir_after("known-slices", src)
     }
 
     #[test]

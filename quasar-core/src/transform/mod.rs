@@ -91,3 +91,16 @@ pub fn pipeline() -> &'static [Pass] {
         },
     ]
 }
+
+/// The IR of `src` after the pass `stage` (and the ones before it), for the passes' tests;
+/// the program must compile without errors.
+#[cfg(test)]
+pub(crate) fn ir_after(stage: &str, src: &str) -> String {
+    let opts = crate::driver::Options {
+        dump_ir_after: vec![stage.into()],
+        ..crate::driver::Options::new("t.q", src, "t.q")
+    };
+    let (art, loader) = crate::driver::compile(&opts);
+    assert!(!art.has_errors(), "{}", loader.map.render(&art.diagnostics));
+    art.ir_dumps.into_iter().map(|(_, t)| t).collect()
+}

@@ -102,6 +102,18 @@ impl Ctx<'_> {
             | B::GroupBallot
             | B::GroupMatchAny
             | B::GroupMatchAll => self.thread_block_method(b.name(), args, span),
+            // `transpose(m)` and `sum(m, d)` of small matrices: their elements reordered or
+            // combined along `d` (`backend/small_layout.rs`).
+            B::Transpose if args.len() == 1 && super::small::small_shape(&args[0].ty).is_some() => {
+                self.small_transpose(&args[0], ty, span)
+            }
+            B::Sum | B::Prod | B::Mean
+                if args.len() == 2
+                    && super::small::small_shape(&args[0].ty).is_some()
+                    && small_vec(ty).is_some() =>
+            {
+                self.small_along(b, args, ty, span)
+            }
             // `squeeze` of a small array (`squeeze(img[m, n, 0..2])`): the same elements.
             B::Squeeze if args.len() == 1 && small_vec(ty).is_some() => {
                 let v = self.expr(&args[0])?;

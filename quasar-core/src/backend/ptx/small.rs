@@ -192,6 +192,52 @@ impl Ctx<'_> {
         Ok(Val::Vec(out, t))
     }
 
+    /// `transpose(m)` of a small matrix or vector `m`.
+    pub fn small_transpose(&mut self, m: &Expr, ty: &Type, span: Span) -> Res<Val> {
+        let order = small_shape(&m.ty).and_then(|s| crate::backend::small_layout::transposed(&s));
+        let (Some(order), Some((t, n))) = (order, super::regs::small_vec(ty)) else {
+            return unsupported(span, format!("`transpose` giving {ty}"), "transpose matrices");
+        };
+        let v = self.expr(m)?;
+        let regs = self.vec_val(v, t, n, span)?;
+        Ok(Val::Vec(order.iter().map(|&k| regs[k]).collect(), t))
+    }
+
+    /// `sum(m, d)`, `prod(m, d)`, `mean(m, d)` of a small array along the constant `d`, each
+    /// result element combined in order as on the CPU.
+    pub fn small_along(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
+        let (Some(shape), Some(Const::Int(d)), Some((t, len))) =
+            (small_shape(&args[0].ty), args[1].constant(), super::regs::small_vec(ty))
+        else {
+            return unsupported(
+                span,
+                format!("`{b}(m, d)` of a small array with this `d`"),
+                "give the dimension as a constant (`sum(m, 0)`)",
+            );
+        };
+        let groups = crate::backend::small_layout::along(&shape, usize::try_from(*d).unwrap_or(0));
+        let n: usize = shape.iter().product();
+        if *d < 0 || groups.len() != len {
+            return unsupported(span, format!("`{b}(m, d)` giving {ty}"), "reduce along 0 or 1");
+        }
+        let v = self.expr(&args[0])?;
+        let regs = self.vec_val(v, t, n, span)?;
+        let op = if b == Builtin::Prod { BinaryOp::Mul } else { BinaryOp::Add };
+        let mut out = Vec::with_capacity(len);
+        for g in groups {
+            let mut acc = regs[g[0]];
+            for &k in &g[1..] {
+                acc = self.arith(op, acc, regs[k], t, span)?;
+            }
+            if b == Builtin::Mean {
+                let count = self.imm(t, g.len() as f64);
+                acc = self.arith(BinaryOp::Div, acc, count, t, span)?;
+            }
+            out.push(acc);
+        }
+        Ok(Val::Vec(out, t))
+    }
+
     /// The element of the small array `regs` (of `shape`) at `indices`.
     pub fn small_read(
         &mut self,

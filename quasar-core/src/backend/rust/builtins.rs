@@ -324,6 +324,11 @@ impl FnGen<'_, '_> {
                 match a.r {
                     Repr::Array(..) => quote!(#bi::#fi(&#x)?),
                     Repr::Fixed(..) if b != B::Transpose => x,
+                    // A small matrix in a kernel: its elements in the transposed order.
+                    Repr::Fixed(_, s) => {
+                        let order = crate::backend::small_layout::transposed(&s).ok_or_else(bad)?;
+                        quote!({ let __a = #x; [#(__a[#order]),*] })
+                    }
                     // A cell array, object or `??` value: a deep copy (manual §2.1).
                     Repr::Value if matches!(b, B::Copy | B::Deepcopy) => {
                         self.vtry(quote!((#x).deep_copy()), span)

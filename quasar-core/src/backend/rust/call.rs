@@ -2,11 +2,12 @@
 //! chapter 14 (`quasar_std::builtins` on host arrays, `quasar_std::rt` on numbers and inside
 //! kernels).
 
+use super::arith::num_binary;
 use super::expr::{cast_num, V};
 use super::func::{Ctx, FnGen};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
-use crate::ir::{Builtin, Builtin as B, Callee, Expr, ExprKind, FunctionId};
+use crate::ir::{BinaryOp, Builtin, Builtin as B, Callee, Expr, ExprKind, FunctionId};
 use crate::sema::types::Type;
 use crate::span::Span;
 use crate::syntax::ast::FunctionKind;
@@ -502,6 +503,41 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     quote!(__acc)
                 };
                 quote!({ let __a = #x; let __k = 0usize; #body #fin })
+            }
+            // `sum(m, d)` of a small matrix in a kernel: the elements along `d`, in order.
+            (Repr::Fixed(n, s), 2) if matches!(b, B::Sum | B::Prod | B::Mean) => {
+                let d = match args[1].constant() {
+                    Some(crate::ir::Const::Int(d)) if *d >= 0 => *d as usize,
+                    _ => {
+                        return Err(unsupported(
+                            span,
+                            format_args!("`{name}(m, d)` of a small array with this `d`"),
+                            "give the dimension as a constant (`sum(m, 0)`)",
+                        ))
+                    }
+                };
+                let groups = crate::backend::small_layout::along(s, d);
+                if r.fixed_len() != Some(groups.len()) {
+                    return Err(unsupported(
+                        span,
+                        format_args!("`{name}(m, d)` with this result"),
+                        "assign the result to a variable of the reduced shape",
+                    ));
+                }
+                let elem = |k: usize| cast_num(*n, rn, quote!(__a[#k]), &rt);
+                let op = if b == B::Prod { BinaryOp::Mul } else { BinaryOp::Add };
+                let fused = self.g.fused;
+                let combine = |x, y| num_binary(op, rn, rn, x, y, &args[1], &rt, fused);
+                let each = groups.iter().map(|g| {
+                    let total = g.iter().map(|&k| elem(k)).reduce(&combine).unwrap_or_default();
+                    if b == B::Mean {
+                        let count = rn.literal(g.len() as f64, &rt);
+                        num_binary(BinaryOp::Div, rn, rn, total, count, &args[1], &rt, fused)
+                    } else {
+                        total
+                    }
+                });
+                quote!({ let __a = #x; [#(#each),*] })
             }
             // A whole array captured by device code (`D = __device__ (x : scalar) -> sum(A) +
             // x`, manual §4.2): a loop over its elements (views are dense).

@@ -107,7 +107,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> Option<ir::Expr> {
         let [arg] = args else { return None };
         match name {
+            "$check" => Some(self.meta_check(&arg.value, span)),
             "$str" => {
+                if let Some(text) = self.assump_text(&arg.value, span) {
+                    return Some(text);
+                }
                 let text = crate::syntax::printer::print_expr(&arg.value);
                 Some(ir::Expr::new(ir::ExprKind::Const(ir::Const::Str(text)), Type::String, span))
             }

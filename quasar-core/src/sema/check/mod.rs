@@ -9,6 +9,7 @@
 //! declared parameter types (untyped parameters as `??`), so their errors are reported.
 
 mod assign;
+mod assumptions;
 mod attributes;
 mod call;
 mod call_value;
@@ -30,6 +31,7 @@ mod operators;
 mod overload;
 mod params;
 mod predicates;
+mod propositions;
 mod recursion;
 mod reductions;
 mod reductions_assign;

@@ -119,6 +119,10 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// The terms of the sum being matched by a sum rule (`reductions_sum.rs`): not tried as
     /// sums of one term.
     pub sum_terms: HashSet<*const ast::Expr>,
+    /// The assertions known at the statement being lowered (`assumptions.rs`).
+    pub assumptions: Vec<super::propositions::Prop>,
+    /// Variables declared `symbolic` and not assigned since: they have no value.
+    pub symbolic: HashSet<LocalId>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -161,6 +165,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             applied_log: Vec::new(),
             aside: 0,
             sum_terms: HashSet::new(),
+            assumptions: Vec::new(),
+            symbolic: HashSet::new(),
         }
     }
 
@@ -202,6 +208,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Records that `ty` flows into local `id`, widening its type (or checking it against
     /// the declared type). Returns the type the value is stored as.
     pub fn assign_local(&mut self, id: LocalId, ty: &Type, span: Span) -> Type {
+        self.forget(id);
         if let Some(decl) = self.declared[id.0 as usize].clone() {
             if *ty != Type::Void && !self.fits(ty, &decl) {
                 let name = self.locals[id.0 as usize].name.clone();

@@ -30,6 +30,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn lower_block(&mut self, body: &'a [Stmt]) -> ir::Block {
         let mut out = Vec::new();
         let mut hint_next = None;
+        let known = self.assumptions.len();
         for s in body {
             let hint =
                 std::mem::take(&mut hint_next).filter(|_| matches!(s.kind, StmtKind::For { .. }));
@@ -50,6 +51,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 hint_next = a.items.iter().find_map(loop_hint);
             }
         }
+        self.assumptions.truncate(known);
         out
     }
 
@@ -155,6 +157,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     } else {
                         let id = self.add_local(&p.name.name, ty, ir::LocalRole::Var, p.span);
                         self.declared[id.0 as usize] = None;
+                    }
+                    if let Some(NameRef::Local(id)) = self.resolve_name(&p.name.name, p.span) {
+                        self.symbolic.insert(id);
                     }
                 }
                 None
@@ -314,6 +319,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             ExprKind::Call { callee, args, style } => {
                 if let ExprKind::Ident(name) = &callee.kind {
                     if !self.names.contains_key(name) {
+                        // `assert($subs(a=b, $assump(a)))` only adds to what is known.
+                        if let ("assert", [a]) = (name.as_str(), args.as_slice()) {
+                            if self.assume_substituted(&a.value).is_some() {
+                                return None;
+                            }
+                            // About variables with no value, an assertion is an assumption.
+                            if self.mentions_symbolic(&a.value) {
+                                let cond = self.lower_condition(&a.value);
+                                self.assume(&cond);
+                                return None;
+                            }
+                        }
                         if let Some(kind) = self.lower_statement_call(name, args, *style, e.span) {
                             return Self::stmt(kind, span);
                         }
@@ -348,6 +365,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     return None;
                 };
                 let cond = self.lower_condition(&first.value);
+                self.assume(&cond);
                 let message = args[1..].iter().map(|a| self.lower_expr(&a.value)).collect();
                 Some(ir::StmtKind::Assert { cond, message })
             }
