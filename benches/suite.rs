@@ -673,7 +673,7 @@ fn suite(c: &mut Criterion) {
             reductions(c, copy);
         }
     }
-    for k in [512, 1024] {
+    for k in [256, 512, 1024] {
         if wanted("matmul") {
             matmul(c, k);
         }

@@ -46,3 +46,19 @@ fn assertions_end_with_their_block_and_with_an_assignment() {
 fn subs_copies_the_assumptions_of_one_variable_to_another() {
     assert_eq!(m::copied_assumptions().unwrap(), "type(b,\"int\") && (0<=b) && (b<1)");
 }
+
+#[test]
+fn getsafe_reads_zero_outside_the_array() {
+    let x: Vec<f32> = (0..37).map(|i| (i % 7) as f32 - 2.5).collect();
+    let arr = quasar::Array::from_vec(&[x.len()], x.clone()).unwrap();
+    let s = m::safe_sums(&arr).unwrap().to_vec().unwrap();
+    let (sum, squares): (f32, f32) = (x.iter().sum(), x.iter().map(|v| v * v).sum());
+    assert!((s[0] - sum).abs() < 1e-3 && (s[1] - squares).abs() < 1e-3, "{s:?}");
+}
+
+#[test]
+fn getsafe_on_the_host_reads_an_array_declared_safe() {
+    assert_eq!(m::safe_host_read(1).unwrap(), 2.5);
+    assert_eq!(m::safe_host_read(7).unwrap(), 0.0);
+    assert_eq!(m::safe_host_read(-1).unwrap(), 0.0);
+}

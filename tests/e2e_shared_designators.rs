@@ -86,3 +86,23 @@ fn fetch_and_broadcast_of_a_scalar_and_a_small_vector() {
         assert!((v - want).abs() <= 1e-5, "y[{i}] = {v}, want {want}");
     }
 }
+
+#[test]
+fn a_shared_calculation_loop_split_over_the_block() {
+    let (rows, cols) = (8usize, 5usize);
+    let a: Vec<f32> = (0..rows * cols).map(|i| ((i * 5) % 11) as f32 * 0.25 - 1.0).collect();
+    let total: f32 = (0..rows)
+        .map(|l| (1.0 + (0..cols).map(|k| a[l * cols + k].powi(2)).sum::<f32>()).ln())
+        .sum();
+    for n in [5usize, 16, 40] {
+        let am = Array::from_vec(&[rows, cols], a.clone()).unwrap();
+        let y = m::shared_calculation(&am, n as i32).unwrap().to_vec().unwrap();
+        for (p, v) in y.iter().enumerate() {
+            let want = total * (p + 1) as f32 + 2.0 * (p % 4) as f32 + 3.0;
+            assert!(
+                (v - want).abs() < 1e-3 * want.abs().max(1.0),
+                "n = {n}, y[{p}] = {v}, want {want}"
+            );
+        }
+    }
+}

@@ -75,3 +75,45 @@ function s = copied_assumptions()
   assert($subs(a=b,$assump(a)))
   s = $str($assump(b))
 endfunction
+
+% `$getsafe(x, i, …)` reads `x[i, …]` with the 'safe mode: zero outside the array (the
+% parallel sum of manual §17.2.1, in other words). The first loop reads past the end of `x`,
+% the last step of the tree reads past the end of `bins`.
+function [] = __kernel__ safe_sums_kernel(x : vec'const, n : int, s : vec, blkpos : int, blkdim : int)
+  bins = shared(blkdim, 2)
+  a = 0.0
+  b = 0.0
+  m = blkpos
+  while m < n + 3
+    a += $getsafe(x, m)
+    b += $getsafe(x, m) .^ 2
+    m += blkdim
+  endwhile
+  bins[blkpos, 0] = a
+  bins[blkpos, 1] = b
+  syncthreads
+  bit = 1
+  while bit < 2 * blkdim
+    if mod(blkpos, 2 * bit) == 0
+      bins[blkpos, (0..1)] = bins[blkpos, (0..1)] + $getsafe(bins, blkpos + bit, (0..1))
+    endif
+    syncthreads
+    bit *= 2
+  endwhile
+  if blkpos == 0
+    s[0] = bins[0, 0]
+    s[1] = bins[0, 1]
+  endif
+endfunction
+
+function s = safe_sums(x : vec)
+  s = zeros(2)
+  parallel_do([[16], [16]], x, numel(x), s, safe_sums_kernel)
+endfunction
+
+% On the host, `$getsafe` reads an array declared 'safe.
+function y = safe_host_read(k : int)
+  x : vec'safe = zeros(3)
+  x[1] = 2.5
+  y = $getsafe(x, k)
+endfunction

@@ -72,3 +72,29 @@ function y = broadcast(w : vec, x : vec)
   y = zeros(numel(x))
   parallel_do(numel(x), w, x, y, broadcast_kernel)
 endfunction
+
+% Shared calculation (§9.2.1): the loop filling `sb` runs once per block, its iterations
+% shared by the block's threads; after the barrier every thread reads all of `sb`. The loop
+% filling `sc` keeps its last index in `last`, read afterwards, so every thread runs it
+% whole.
+function [] = __kernel__ calc_kernel(a : mat, y : vec, pos : int)
+  sb : 'shared = uninit(8)
+  for L = 0..7
+    t = 0.0
+    for k = 0..size(a, 1) - 1
+      t += a[L, k] .^ 2
+    endfor
+    sb[L] = log(1 + t)
+  endfor
+  sc : 'shared = uninit(4)
+  for L = 0..3
+    last = L
+    sc[L] = 2 * L
+  endfor
+  y[pos] = sum(sb) * (pos + 1) + sc[mod(pos, 4)] + last
+endfunction
+
+function y = shared_calculation(a : mat, n : int)
+  y = zeros(n)
+  parallel_do([[n], [16]], a, y, calc_kernel)
+endfunction

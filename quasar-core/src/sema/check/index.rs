@@ -170,6 +170,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     fn lower_subscript(&mut self, e: &'a Expr, only: bool) -> (ir::Index, Sub) {
         match &e.kind {
+            // `x[i, (0..1)]`: parentheses around a range among several subscripts change
+            // nothing.
+            ExprKind::Paren(inner)
+                if !only
+                    && matches!(inner.as_slice(), [r] if matches!(r.kind, ExprKind::Range { .. })) =>
+            {
+                self.lower_subscript(&inner[0], only)
+            }
             ExprKind::Colon => (ir::Index::All, Sub::Keep(None)),
             ExprKind::Range { start, step, end } => {
                 let start = self.lower_expr(start);

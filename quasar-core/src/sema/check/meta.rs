@@ -38,6 +38,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 );
             }
         }
+        if name == "$getsafe" {
+            return self.meta_getsafe(args, span);
+        }
+        if matches!(name, "$cpu_gridDim" | "$cpu_blockDim") {
+            let d = Diagnostic::error(
+                name_span,
+                format!("`{name}` is not supported: it belongs to the code the compiler generates for the CPU (manual §17.2.3)"),
+            )
+            .with_note("inside a kernel, `blkdim` gives the block's dimensions; launch over the positions with `parallel_do` or a `{!parallel for}` loop");
+            self.report(d);
+            return unknown(span);
+        }
         if let Some(e) = self.compile_time_meta(name, args, span) {
             return e;
         }
@@ -59,7 +71,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             "$assump" | "$subs" | "$op" | "$args" | "$typerecon" => (Type::Unknown, Vec::new()),
             _ => {
                 let d = Diagnostic::error(name_span, format!("unknown meta function `{name}`"))
-                    .with_note("the meta functions are $eval $str $subs $check $assump $simplify $args $nops $op $ubound $specialize $inline $ftype $typerecon $target");
+                    .with_note("the meta functions are $eval $str $subs $check $assump $simplify $args $nops $op $ubound $specialize $inline $ftype $typerecon $target $getsafe");
                 self.report(d);
                 return unknown(span);
             }
@@ -69,6 +81,38 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.report(d);
         }
         ir::Expr::new(ir::ExprKind::Call { callee: meta_callee(name), args: lowered }, ty, span)
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// `$getsafe(x, i, …)`: `x[i, …]` read with the `'safe` access mode (zero outside the
+    /// array, manual §2.4.1 and §17.2.1). That is the default mode in kernel and device code,
+    /// so there it is the plain read unless `x` declares another mode.
+    fn meta_getsafe(&mut self, args: &'a [ast::Arg], span: Span) -> ir::Expr {
+        let Some((array, indices)) = args.split_first().filter(|(_, i)| !i.is_empty()) else {
+            let d = Diagnostic::error(span, "`$getsafe` needs an array and its subscripts");
+            self.report(d);
+            return unknown(span);
+        };
+        let whole = &array.value;
+        let e = self.lower_index_expr(whole, whole, indices);
+        let ir::ExprKind::Index { base, .. } = &e.kind else { return e };
+        let mode = base.ty.as_array().map(|a| a.mods.access);
+        let safe = match mode {
+            Some(Some(crate::sema::types::Access::Safe)) => true,
+            Some(None) => self.in_kernel_context(),
+            _ => false,
+        };
+        if !safe {
+            let where_ = if self.in_kernel_context() { "" } else { " in host code" };
+            let d = Diagnostic::error(
+                span,
+                format!("`$getsafe` reads `'safe`, but this array is accessed with another mode{where_}"),
+            )
+            .with_note("declare the array `'safe` (`x : vec'safe`), or use `$getsafe` in kernel and device functions, where `'safe` is the default");
+            self.report(d);
+        }
+        ir::Expr { span, ..e }
     }
 }
 
@@ -156,4 +200,29 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 /// The callee of a call of the meta function `name` (one of those matched above).
 fn meta_callee(name: &str) -> Callee {
     ir::Builtin::meta(name).map_or_else(|| Callee::Unresolved(name.to_string()), Callee::Builtin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::errors;
+
+    #[test]
+    fn getsafe_needs_the_safe_mode_and_cpu_dims_are_internal() {
+        let ok = "function [] = __kernel__ k(x : vec, y : vec, pos : int)\n  y[pos] = $getsafe(x, pos + 1)\nendfunction\n";
+        assert!(errors(ok).is_empty(), "{:?}", errors(ok));
+        let unchecked = ok.replace("x : vec,", "x : vec'unchecked,");
+        assert_eq!(
+            errors(&unchecked),
+            ["2:12: `$getsafe` reads `'safe`, but this array is accessed with another mode"]
+        );
+        let host = "x = zeros(3)\ny = $getsafe(x, 4)\n";
+        assert_eq!(
+            errors(host),
+            ["2:5: `$getsafe` reads `'safe`, but this array is accessed with another mode in host code"]
+        );
+        assert!(errors("x : vec'safe = zeros(3)\ny = $getsafe(x, 4)\n").is_empty());
+        let e = errors("n = $cpu_blockDim()\n");
+        assert_eq!(e.len(), 1);
+        assert!(e[0].starts_with("1:5: `$cpu_blockDim` is not supported"), "{e:?}");
+    }
 }

@@ -43,6 +43,7 @@ mod reductions_safety;
 mod reductions_show;
 mod reductions_sum;
 mod scope;
+mod shared_calc;
 mod shared_designators;
 mod shared_fetch;
 mod stmt;

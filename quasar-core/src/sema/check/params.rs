@@ -232,7 +232,7 @@ pub(super) fn variadic_param_type(declared: Option<&Type>, actual: Type) -> Type
 }
 
 /// The names an expression reads (not inside lambdas, whose parameters shadow them).
-fn names_used(e: &ast::Expr, out: &mut Vec<(String, Span)>) {
+pub(super) fn names_used(e: &ast::Expr, out: &mut Vec<(String, Span)>) {
     use ast::ExprKind as K;
     fn all(es: &[&ast::Expr], out: &mut Vec<(String, Span)>) {
         es.iter().for_each(|x| names_used(x, out));

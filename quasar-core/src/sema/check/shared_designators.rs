@@ -14,9 +14,13 @@
 //!   (`shared_fetch.rs`): the block computes `expr` into shared memory, its threads sharing
 //!   the elements, then synchronises.
 //!
+//! * a top-level `for` loop that fills designated variables is shared by the block's threads
+//!   (`shared_calc.rs`).
+//!
 //! Designators in loops and in device functions are compile errors that say what to write
 //! instead.
 
+use super::shared_calc::share_loop;
 use super::shared_fetch::{add_params, fetch, Env};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
@@ -135,7 +139,14 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
     let mut designated: Vec<String> = Vec::new();
     let mut out = Vec::with_capacity(f.body.len());
     let body = std::mem::take(&mut f.body);
-    for s in body {
+    for (i, s) in body.iter().cloned().enumerate() {
+        // A loop filling designated variables: shared by the block's threads (§9.2.1).
+        let block = |f: &mut FunctionDef| block_thread(f, s.span).ok();
+        if let Some(shared) = share_loop(&s, &body[i + 1..], &designated, || block(f)) {
+            out.push(shared);
+            out.push(syncthreads(s.span));
+            continue;
+        }
         if let Some((name, name_span, init)) = designator(&s) {
             let span = s.span;
             let (callee, args) = match &init.kind {
