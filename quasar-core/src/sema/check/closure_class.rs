@@ -20,6 +20,7 @@
 use super::assign::single_result;
 use super::call::results_type;
 use super::expr::unknown;
+use super::kept_classes::takes_device_fn;
 use super::scope::{FnLowerer, OuterEnv};
 use super::Checker;
 use crate::diagnostics::Diagnostic;
@@ -148,7 +149,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let l = self.cx.closure_classes.get(index)?.lambda;
         let variadic = l.params.last().is_some_and(|p| p.variadic);
         let arity = ft.variadic || variadic || l.params.len() == ft.params.len();
-        if keeps_class(l, from) {
+        if keeps_class(l, from) || takes_device_fn(l, ft) {
             return Some(arity && kind_fits(l.kind, ft.kind));
         }
         Some(arity && !Type::Function(Box::new(ft.clone())).is_concrete())
@@ -242,6 +243,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         if !kind_fits(lambda.kind, ft.kind)
             || (!variadic && lambda.params.len() != ft.params.len())
             || (keep && keeps_class(lambda, &value.ty))
+            || takes_device_fn(lambda, ft)
         {
             return value;
         }
@@ -413,7 +415,7 @@ fn class_fields_of(f: &ir::Function) -> Vec<String> {
 }
 
 /// Whether a function of kind `lambda` fits a function type of kind `expected`.
-fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
+pub(super) fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
     lambda == expected || matches!(expected, FunctionKind::Host | FunctionKind::ExplicitHost)
 }
 
@@ -422,9 +424,9 @@ fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
 /// function it is given to is then instantiated for this lambda, and a kernel there that
 /// calls it takes the captured arrays as arguments of its own; a function value could not
 /// carry a host array into a kernel.
-fn keeps_class(lambda: &ast::Lambda, ty: &Type) -> bool {
+pub(super) fn keeps_class(lambda: &ast::Lambda, ty: &Type) -> bool {
     lambda.kind == FunctionKind::Device
-        && matches!(ty, Type::Class(c) if c.args.iter().any(is_heap_array))
+        && matches!(ty, Type::Class(c) if c.args.iter().any(super::kept_classes::holds_heap_array))
 }
 
 /// An array that a device function value cannot hold (one not of a small fixed size such as

@@ -23,6 +23,7 @@ mod fn_args;
 mod fn_cells;
 mod geometry;
 mod index;
+mod kept_classes;
 mod launch;
 mod lower;
 mod matrix;

@@ -210,6 +210,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub fn assign_local(&mut self, id: LocalId, ty: &Type, span: Span) -> Type {
         self.forget(id);
         if let Some(decl) = self.declared[id.0 as usize].clone() {
+            if let Type::Function(ft) = &decl {
+                if self.kept_as_class(ty, ft) {
+                    return self.specialise_fn_local(id, ty, &decl, span);
+                }
+            }
             if *ty != Type::Void && !self.fits(ty, &decl) {
                 let name = self.locals[id.0 as usize].name.clone();
                 let d = Diagnostic::error(

@@ -1,0 +1,136 @@
+//! `__device__` lambdas kept as closure classes where a concrete device function type is
+//! declared (manual §4.2's `lut`, chapter 15's images): a lambda capturing an array (which no
+//! device function value can hold), or one taking a device function through a parameter
+//! without a type (an `algorithm` given the images, which may capture arrays). A function's
+//! result or a variable declared with such a type then takes the class's type, so the
+//! instance is specialised for it as a function given it as a parameter is; calling it
+//! instantiates the lambda (`closure_class.rs`), and device code reads its fields as
+//! captures of its own (`image.data`).
+
+use super::closure_class::{closure_index, keeps_class, kind_fits};
+use super::scope::FnLowerer;
+use crate::diagnostics::Diagnostic;
+use crate::ir::LocalId;
+use crate::sema::types::{FnType, Type};
+use crate::span::Span;
+use crate::syntax::ast::{self, FunctionKind};
+
+/// Whether the `__device__` lambda `lambda`, given the function type `ft`, takes a device
+/// function value through a parameter without a type (`__device__ (x, pos) -> x(pos + d)`
+/// as an `algorithm`, manual ch. 15): it stays a closure class, instantiated for the images
+/// it is called with, which may be device lambdas capturing arrays (no function value can
+/// hold those; a call through a function value of the images would also make device code
+/// recursive).
+pub(super) fn takes_device_fn(lambda: &ast::Lambda, ft: &FnType) -> bool {
+    lambda.kind == FunctionKind::Device
+        && lambda.params.iter().zip(&ft.params).any(|(p, t)| {
+            p.ty.is_none() && matches!(t, Type::Function(f) if f.kind == FunctionKind::Device)
+        })
+}
+
+/// Whether a captured value of type `t` is an array a device function value cannot hold,
+/// or a closure class value holding one (a device image capturing another, manual ch. 15).
+pub(super) fn holds_heap_array(t: &Type) -> bool {
+    match t {
+        Type::Class(c) if c.id.is_closure() => c.args.iter().any(holds_heap_array),
+        _ => super::closure_class::is_heap_array(t),
+    }
+}
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// Whether a value of type `from` is stored as it is where the concrete function type `ft`
+    /// is declared (a variable, a function's result): a `__device__` lambda capturing an
+    /// array, which no function value can hold; the instance holding it is specialised for
+    /// it, as a function given it as a parameter is.
+    pub(super) fn kept_as_class(&self, from: &Type, ft: &FnType) -> bool {
+        let Some(index) = closure_index(from) else { return false };
+        let Some(cc) = self.cx.closure_classes.get(index) else { return false };
+        let variadic = cc.lambda.params.last().is_some_and(|p| p.variadic);
+        (keeps_class(cc.lambda, from) || takes_device_fn(cc.lambda, ft))
+            && kind_fits(cc.lambda.kind, ft.kind)
+            && (variadic || ft.variadic || cc.lambda.params.len() == ft.params.len())
+    }
+
+    /// Stores the kept closure class value of type `ty` in local `id`, declared with the
+    /// function type `decl` ([`Self::kept_as_class`]): the local takes the class's type; a
+    /// second such value of another class is an error (one instance holds one).
+    pub(super) fn specialise_fn_local(
+        &mut self,
+        id: LocalId,
+        ty: &Type,
+        decl: &Type,
+        span: Span,
+    ) -> Type {
+        let old = self.locals[id.0 as usize].ty.clone();
+        if old == *ty {
+            return old;
+        }
+        if old != *decl && old != Type::Void && closure_index(&old).is_some() {
+            let name = self.locals[id.0 as usize].name.clone();
+            let d = Diagnostic::error(
+                span,
+                format!("`{name}` is given two different `__device__` lambdas that capture arrays"),
+            )
+            .with_label(format!("this is {ty}, and `{name}` already holds {old}"))
+            .with_note("a `__device__` lambda capturing an array is not a function value: the code holding it is specialised for it; give each lambda its own variable or function");
+            self.report(d);
+            return old;
+        }
+        self.locals[id.0 as usize].ty = ty.clone();
+        self.changed = true;
+        ty.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::dump;
+    use crate::span::FileId;
+
+    /// The messages of the errors of `src`, and the instances' signatures.
+    fn checked(src: &str) -> (Vec<String>, String) {
+        let parsed = crate::syntax::parse(src, FileId(0));
+        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+        let c = super::super::check_program(&parsed.program);
+        let errs =
+            c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+        (errs, dump::signatures(&c.module))
+    }
+
+    const TYPES: &str = "type image : [__device__ ivec2'const -> vec3]\ntype algorithm : [__device__ (image, ivec2'const) -> vec3]\n";
+
+    #[test]
+    fn a_result_declared_as_a_device_function_type_holds_the_image_as_its_class() {
+        let src = format!("{TYPES}function img : image = make(d : cube)\n    img = __device__ (p) -> d[p[0], p[1], 0..2]\nendfunction\nfunction out : image = moved(x : image, s : ivec2)\n    out = __device__ (p) -> x(p + s)\nendfunction\nfunction y = run(c : cube)\n    f = moved(make(c), [1, 0])\n    y = f([0, 0])\nendfunction\n");
+        let (errs, sigs) = checked(&src);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert!(sigs.contains("make(d : cube) -> (img : <lambda@4:11>[cube"), "{sigs}");
+        // The image captured by another image is a class too, and so is its holder, whose
+        // device code reads the inner image's array as a capture of its own.
+        assert!(
+            sigs.contains(
+                "moved(x : <lambda@4:11>[cube], s : ivec2) -> (out : <lambda@7:11>[ivec2, cube])"
+            ),
+            "{sigs}"
+        );
+        assert!(sigs.contains("captures s : ivec2, x.d : cube"), "{sigs}");
+    }
+
+    #[test]
+    fn an_algorithm_taking_an_image_without_a_type_stays_a_class() {
+        let src = format!("{TYPES}function a : algorithm = shift(s : ivec2)\n    a = __device__ (x, p) -> x(p + s)\nendfunction\nf = shift([1, 2])\n");
+        let (errs, sigs) = checked(&src);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert!(sigs.contains("-> (a : <lambda@4:9>[ivec2])"), "{sigs}");
+    }
+
+    #[test]
+    fn two_array_capturing_lambdas_in_one_result_are_an_error() {
+        let src = format!("{TYPES}function img : image = pick(d : cube, e : cube, c : int)\n    img = __device__ (p) -> d[p[0], p[1], 0..2]\n    if c > 0\n        img = __device__ (p) -> 2 * e[p[0], p[1], 0..2]\n    endif\nendfunction\nfunction y = run(a : cube, b : cube)\n    y = pick(a, b, 1)([0, 0])\nendfunction\n");
+        let (errs, _) = checked(&src);
+        assert!(
+            errs.iter().any(|e| e.contains("`img` is given two different `__device__` lambdas")),
+            "{errs:?}"
+        );
+    }
+}
