@@ -51,3 +51,21 @@ fn size_of_a_range_of_dimensions_inside_a_kernel() {
         }
     }
 }
+
+#[test]
+fn a_whole_array_parameter_accumulated_by_every_thread() {
+    let (h, w, c) = (4usize, 5usize, 3usize);
+    let v: Vec<f32> = (0..h * w * c).map(|i| (i % 9) as f32 - 3.0).collect();
+    let data = Array::from_vec(&[h, w, c], v.clone()).unwrap();
+    let r = k::total(&data).unwrap().to_vec().unwrap();
+    assert_eq!(r, vec![v.iter().sum::<f32>()]);
+    let a = k::added(10).unwrap().to_vec().unwrap();
+    let s = (0..10).sum::<i32>() as f32;
+    assert_eq!(a, vec![s, 2.0 * s, 3.0 * s]);
+}
+
+#[test]
+fn a_real_position_vector_indexes_at_its_integer_parts() {
+    let x = Array::from_fn(&[3, 4], |i| i as f32 * 1.5).unwrap();
+    assert_eq!(k::copied(&x).unwrap().to_vec().unwrap(), x.to_vec().unwrap());
+}

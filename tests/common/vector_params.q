@@ -28,3 +28,35 @@ function im = unit_positions(h : int, w : int)
     im = zeros(h, w)
     parallel_do(size(im), im, unit_k)
 endfunction
+
+% Manual §11.6: an accumulator kept in a vector of length 1 on the device, which every
+% thread adds to (`result +=` on the whole array parameter), the position held in a `vec3`.
+function [] = __kernel__ calc_sum(result : vec(1), data : cube, pos : vec3)
+  result += data[pos]
+endfunction
+
+function r = total(data : cube)
+  r = zeros(1)
+  parallel_do(size(data), r, data, calc_sum)
+endfunction
+
+% Every element of a longer array parameter, with a vector value.
+function [] = __kernel__ add_each(acc : vec(3), pos : int)
+  acc += [1.0, 2.0, 3.0] * pos
+endfunction
+
+function a = added(n : int)
+  a = zeros(3)
+  parallel_do(n, a, add_each)
+endfunction
+
+% A position held in a real vector indexes at its integer parts.
+function [] = __kernel__ at_real_position(y : mat, x : mat, pos : ivec2)
+  q = pos + 0.5
+  y[pos] = x[q]
+endfunction
+
+function y = copied(x : mat)
+  y = zeros(size(x))
+  parallel_do(size(x), y, x, at_real_position)
+endfunction

@@ -8,7 +8,7 @@ use crate::ir::{self, LocalId};
 use crate::sema::ops::binary_type;
 use crate::sema::types::{is_subtype, Type};
 use crate::span::Span;
-use crate::syntax::ast::{AssignOp, BinaryOp, Expr, ExprKind};
+use crate::syntax::ast::{AssignOp, BinaryOp, Expr, ExprKind, FunctionKind};
 
 /// The binary operator a compound assignment applies (`+=` is `+`), if any.
 pub fn compound_op(op: AssignOp) -> Option<BinaryOp> {
@@ -58,6 +58,27 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         ir::Stmt { kind: ir::StmtKind::Assign { place, op: ir_assign(op), value }, span }
     }
 
+    /// `result += x` on a kernel's array parameter (`result : vec(1)`, manual §11.6) updates
+    /// every element of the array in memory, as `result[:] += x` does: the place becomes that
+    /// slice.
+    fn whole_kernel_array(&self, name: &str, op: AssignOp, span: Span) -> Option<ir::Place> {
+        let id = *self.names.get(name)?;
+        let local = &self.locals[id.0 as usize];
+        let compound = !matches!(op, AssignOp::Assign | AssignOp::Define);
+        let vector =
+            matches!(&local.ty, Type::Array(a) if a.rank == crate::sema::types::Rank::Fixed(1));
+        if !(compound
+            && vector
+            && self.kind == FunctionKind::Kernel
+            && local.role == ir::LocalRole::Param)
+        {
+            return None;
+        }
+        let base = ir::Expr::new(ir::ExprKind::Local(id), local.ty.clone(), span);
+        let kind = ir::PlaceKind::Index { base: Box::new(base), indices: vec![ir::Index::All] };
+        Some(ir::Place::new(kind, local.ty.clone(), span))
+    }
+
     /// The place and the (converted) value of `lhs op= rhs`.
     pub fn lower_assignment(
         &mut self,
@@ -104,6 +125,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
             _ => value,
         };
+        if let ExprKind::Ident(name) = &target.kind {
+            if let Some(place) = self.whole_kernel_array(name, op, target.span) {
+                let value = self.check_store(&place.ty, op, value, rhs.span);
+                return (place, value);
+            }
+        }
         match &target.kind {
             ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
             ExprKind::Index { .. } | ExprKind::Field { .. } => {

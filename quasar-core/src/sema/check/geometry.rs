@@ -37,6 +37,19 @@ pub(super) fn components(t: &Type) -> Option<usize> {
     }
 }
 
+/// A geometry parameter declared with real components (`pos : vec3`, manual §11.6) holds
+/// integers all the same: it is typed `ivec3`, and reads of it convert where needed.
+pub(super) fn integer_geometry(s: Special, ty: Type) -> Type {
+    match ty {
+        Type::Array(mut a) if s.is_geometry() && a.elem.is_scalar() => {
+            a.elem = Type::INT;
+            Type::Array(a)
+        }
+        t if s.is_geometry() && t.is_scalar() => Type::INT,
+        t => t,
+    }
+}
+
 impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Adds the special parameter `p` of this kernel instance, of type `ty` (its declaration,
     /// `declared`, refined by what the launch gives it, `actual`); returns the parameter's
@@ -120,5 +133,24 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod integer_geometry_tests {
+    use super::integer_geometry;
+    use crate::ir::Special;
+    use crate::sema::types::Type;
+
+    #[test]
+    fn real_geometry_parameters_hold_integers() {
+        let vec3 = Type::vec_n(Type::SCALAR, 3);
+        assert_eq!(integer_geometry(Special::Pos, vec3.clone()), Type::vec_n(Type::INT, 3));
+        assert_eq!(integer_geometry(Special::BlkDim, Type::SCALAR), Type::INT);
+        assert_eq!(integer_geometry(Special::WarpSize, Type::SCALAR), Type::SCALAR);
+        assert_eq!(
+            integer_geometry(Special::Pos, Type::vec_n(Type::INT, 2)),
+            Type::vec_n(Type::INT, 2)
+        );
     }
 }

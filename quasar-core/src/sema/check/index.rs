@@ -41,8 +41,28 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             );
         }
         let b = self.lower_expr(base);
-        let (subs, ty) = self.lower_subscripts(&b.ty, indices, whole.span);
+        let (mut subs, ty) = self.lower_subscripts(&b.ty, indices, whole.span);
+        self.integer_position(&b.ty, &mut subs);
         ir::Expr::new(ir::ExprKind::Index { base: Box::new(b), indices: subs }, ty, whole.span)
+    }
+
+    /// In a kernel, a position held in a `vecN` read from an array without a hardware
+    /// texture (which would interpolate) addresses the element at its integer parts, as
+    /// kernels index with `ivecN`.
+    fn integer_position(&self, base: &Type, subs: &mut [ir::Index]) {
+        let texture =
+            base.as_array().is_some_and(|a| a.mods.hints.iter().any(|h| h.starts_with("hwtex")));
+        if texture || !self.in_kernel_context() {
+            return;
+        }
+        let [ir::Index::At(v)] = subs else { return };
+        let real =
+            matches!(&v.ty, Type::Array(a) if a.rank == Rank::Fixed(1) && a.elem.is_scalar());
+        let Some(n) = vector_len(&v.ty).filter(|_| real) else { return };
+        let ty = Type::vec_n(Type::INT, n as u64);
+        let span = v.span;
+        let x = std::mem::replace(v, unknown(span));
+        *v = ir::Expr::new(ir::ExprKind::Convert(Box::new(x)), ty, span);
     }
 
     /// `whole` read as a type when its base names a type rather than a value.

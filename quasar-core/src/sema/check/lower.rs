@@ -128,7 +128,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 _ => LocalRole::Param,
             };
             let ty = match role {
-                LocalRole::Special(s) => s.thread_group().map_or(ty, Type::ThreadBlock),
+                LocalRole::Special(s) => match s.thread_group() {
+                    Some(g) => Type::ThreadBlock(g),
+                    None => super::geometry::integer_geometry(s, ty),
+                },
                 _ => ty,
             };
             if self.kind == FunctionKind::Kernel {
@@ -233,7 +236,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 _ => LocalRole::Param,
             };
             let ty = match role {
-                LocalRole::Special(s) => s.thread_group().map_or(ty, Type::ThreadBlock),
+                LocalRole::Special(s) => match s.thread_group() {
+                    Some(g) => Type::ThreadBlock(g),
+                    None => super::geometry::integer_geometry(s, ty),
+                },
                 _ => ty,
             };
             params.push(match role {
