@@ -106,3 +106,28 @@ fn a_shared_calculation_loop_split_over_the_block() {
         }
     }
 }
+
+#[test]
+fn the_manuals_reduction_in_a_parallel_loop_with_a_block_size() {
+    for (a, b, c) in [(3usize, 5usize, 2usize), (10, 11, 3), (1, 1, 1)] {
+        let v: Vec<f32> = (0..a * b * c).map(|i| ((i * 13) % 17) as f32 * 0.5).collect();
+        let im = Array::from_vec(&[a, b, c], v.clone()).unwrap();
+        let y = m::block_reduction(&im).unwrap();
+        let want: f32 = v.iter().sum();
+        assert!((y - want).abs() < 1e-3 * want.max(1.0), "{a}x{b}x{c}: {y} vs {want}");
+    }
+}
+
+#[test]
+fn a_zeroed_designator_in_blocks_of_a_constant_size() {
+    for n in [8usize, 21] {
+        let x: Vec<f32> = (0..n).map(|i| ((i * 7) % 10) as f32 + 1.0).collect();
+        let y =
+            m::block_sums8(&Array::from_vec(&[n], x.clone()).unwrap()).unwrap().to_vec().unwrap();
+        for (i, v) in y.iter().enumerate() {
+            let blk = &x[i / 8 * 8..(i / 8 * 8 + 8).min(n)];
+            let want: f32 = blk.iter().sum();
+            assert_eq!(*v, want, "n = {n}, y[{i}]");
+        }
+    }
+}

@@ -98,3 +98,39 @@ function y = shared_calculation(a : mat, n : int)
   y = zeros(n)
   parallel_do([[n], [16]], a, y, calc_kernel)
 endfunction
+
+% A designator at the top of a `{!parallel for; blkdim=M}` loop (§9.2.3.3): the loop runs in
+% blocks of `M` threads, each block with its own `B`. The manual's reduction, with each
+% thread storing its partial sum at its own place in the block.
+function y = block_reduction(im : cube)
+  M : int'const = 16
+  N : int'const = 4*M
+  y = 0.0
+  {!parallel for; blkdim=M}
+  for n=0..N-1
+    B : 'shared = uninit(M)
+    total = 0.0
+    for k=n..N..numel(im)-1
+      total += im[ind2pos(size(im),k)]
+    endfor
+    B[mod(n,M)] = total
+    syncthreads
+    total = sum(B)
+    if mod(n,M)==0
+      y += total
+    endif
+  endfor
+endfunction
+
+% `zeros` (filled before the threads go on) and a constant block size: the sum of each
+% block of 8, where a last, partial block keeps zeros.
+function y = block_sums8(x : vec)
+  y = zeros(numel(x))
+  {!parallel for; blkdim=8}
+  for n=0..numel(x)-1
+    S : 'shared = zeros(8)
+    S[mod(n,8)] = x[n]
+    syncthreads
+    y[n] = sum(S)
+  endfor
+endfunction

@@ -97,9 +97,14 @@ impl Dumper<'_> {
             StmtKind::ForRange { var, start, step, end, body, hint } => {
                 let attr = match hint {
                     super::LoopHint::Auto => String::new(),
-                    super::LoopHint::Parallel { dims: None } => "{!parallel for} ".into(),
-                    super::LoopHint::Parallel { dims: Some(n) } => {
-                        format!("{{!parallel for; dim={n}}} ")
+                    super::LoopHint::Parallel { dims, block } => {
+                        let dim = dims.map(|n| format!("; dim={n}")).unwrap_or_default();
+                        let blk = match block {
+                            Some(super::BlockSize::Const(n)) => format!("; blkdim={n}"),
+                            Some(super::BlockSize::Local(l)) => format!("; blkdim=%{}", l.0),
+                            None => String::new(),
+                        };
+                        format!("{{!parallel for{dim}{blk}}} ")
                     }
                     super::LoopHint::Serial => "{!serial for} ".into(),
                 };

@@ -360,9 +360,20 @@ pub enum LoopHint {
     Parallel {
         /// How many nested loops to parallelise, when given.
         dims: Option<u8>,
+        /// The block size, when given (`{!parallel for; blkdim=M}`, manual §9.2.3.3).
+        block: Option<BlockSize>,
     },
     /// `{!serial for}`: run as written.
     Serial,
+}
+
+/// The block size of a `{!parallel for}` loop: a constant, or a variable set before the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSize {
+    /// A number.
+    Const(u32),
+    /// An `int` variable.
+    Local(LocalId),
 }
 
 /// One case of a `match`.

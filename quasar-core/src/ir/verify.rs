@@ -139,7 +139,8 @@ fn function(module: &Module, f: &Function, expect: Expect, out: &mut Vec<Violati
             }
         }
     }
-    let mut v = Checker { module, f, nloc, expect, ids: HashSet::new(), loops: 0, out };
+    let mut v =
+        Checker { module, f, nloc, expect, ids: HashSet::new(), loops: 0, parallel_loops: 0, out };
     v.visit_block(&f.body);
 }
 
@@ -150,6 +151,9 @@ struct Checker<'m, 'o> {
     expect: Expect,
     ids: HashSet<NodeId>,
     loops: u32,
+    /// `{!parallel for}` loops around the statement: their bodies become kernels, so
+    /// `syncthreads` may appear there in host code.
+    parallel_loops: u32,
     out: &'o mut Vec<Violation>,
 }
 
@@ -259,7 +263,9 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
             StmtKind::Break | StmtKind::Continue if self.loops == 0 => {
                 self.report(s.span, "`break`/`continue` outside a loop")
             }
-            StmtKind::SyncThreads if self.f.kind == FunctionKind::Host => {
+            StmtKind::SyncThreads
+                if self.f.kind == FunctionKind::Host && self.parallel_loops == 0 =>
+            {
                 self.report(s.span, "`syncthreads` in host code")
             }
             _ => {}
@@ -271,9 +277,13 @@ impl<'a> Visit<'a> for Checker<'_, '_> {
                 | StmtKind::While { .. }
                 | StmtKind::Repeat { .. }
         );
+        let parallel =
+            matches!(s.kind, StmtKind::ForRange { hint: crate::ir::LoopHint::Parallel { .. }, .. });
         self.loops += u32::from(is_loop);
+        self.parallel_loops += u32::from(parallel);
         walk_stmt(self, s);
         self.loops -= u32::from(is_loop);
+        self.parallel_loops -= u32::from(parallel);
     }
 
     fn visit_place(&mut self, p: &'a Place) {

@@ -112,6 +112,7 @@ pub fn analyse(
         writes: BTreeSet::new(),
         used: BTreeSet::new(),
         accesses: Vec::new(),
+        block_shared: BTreeSet::new(),
     };
     s.block(body)?;
     let mut plan = Plan::default();
@@ -129,6 +130,10 @@ pub fn analyse(
     }
     for &l in &s.writes {
         let ty = &f.local(l).ty;
+        if s.block_shared.contains(&l) && !live_after(l) {
+            plan.privates.insert(l);
+            continue;
+        }
         if !private_type(ty) {
             let msg = format!("`{}` ({ty}) is assigned inside the loop: parallelization of this operator requires dynamic kernel memory", name(l));
             return Err(Problem::Unsupported(msg, span));
@@ -169,6 +174,14 @@ pub fn analyse(
     }
     plan.dependency = dependency;
     Ok(plan)
+}
+
+/// `shared(…)` or `shared_zeros(…)`: an allocation in the block's shared memory.
+fn is_shared_alloc(e: &Expr) -> bool {
+    matches!(
+        &e.kind,
+        ExprKind::Call { callee: Callee::Builtin(Builtin::Shared | Builtin::SharedZeros), .. }
+    )
 }
 
 /// A type a private variable of a kernel can have: a number or a small vector.
@@ -219,6 +232,9 @@ struct Scan<'a> {
     writes: BTreeSet<LocalId>,
     used: BTreeSet<LocalId>,
     accesses: Vec<ArrayUse<'a>>,
+    /// Arrays the body allocates in shared memory (`B = shared(M)`): one per block of
+    /// threads, used by the body as in a kernel (their elements are no global accesses).
+    block_shared: BTreeSet<LocalId>,
 }
 
 fn unsupported<T>(msg: impl Into<String>, span: Span) -> Result<T, Problem> {
@@ -242,6 +258,13 @@ impl<'a> Scan<'a> {
         match &s.kind {
             StmtKind::Assign { place, value, .. } => {
                 match &place.kind {
+                    PlaceKind::Local(l) if is_shared_alloc(value) => {
+                        self.block_shared.insert(*l);
+                        self.writes.insert(*l);
+                        self.used.insert(*l);
+                        let ExprKind::Call { args, .. } = &value.kind else { return Ok(()) };
+                        return args.iter().try_for_each(|a| self.expr(a));
+                    }
                     PlaceKind::Local(l) => {
                         if self.is_array(*l) {
                             let name = &self.f.local(*l).name;
@@ -297,6 +320,8 @@ impl<'a> Scan<'a> {
                 unsupported("continue detected: the loop cannot be parallelized", s.span)
             }
             StmtKind::Break | StmtKind::Continue => Ok(()),
+            // A barrier of the block (the loop's body is a kernel's).
+            StmtKind::SyncThreads => Ok(()),
             StmtKind::Return => {
                 unsupported("`return` inside the loop cannot be parallelized", s.span)
             }
@@ -327,6 +352,9 @@ impl<'a> Scan<'a> {
             return indices.iter().try_for_each(|i| self.subscript(i));
         };
         self.used.insert(a);
+        if self.block_shared.contains(&a) {
+            return indices.iter().try_for_each(|i| self.subscript(i));
+        }
         if !self.is_array(a) {
             // An element of a private small vector.
             if write {

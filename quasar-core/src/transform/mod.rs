@@ -5,6 +5,7 @@
 //! To add a pass: write `transform/NAME.rs` with a `pub fn run(module: &mut Module, cx:
 //! &PassContext)`, add it to [`pipeline`], and add a golden test (`tests/golden/`).
 
+pub mod block_guard;
 pub mod collapse;
 pub mod dead_fn_values;
 pub mod fold_guards;

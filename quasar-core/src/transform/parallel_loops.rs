@@ -24,8 +24,8 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::visit::{walk_expr_mut, walk_place_mut, walk_stmt_mut, VisitMut};
 use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{
-    Block, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local, LocalId,
-    LocalRole, LoopHint, Module, Place, PlaceKind, Special, Stmt, StmtKind,
+    Block, BlockSize, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local,
+    LocalId, LocalRole, LoopHint, Module, Place, PlaceKind, Special, Stmt, StmtKind,
 };
 use crate::sema::types::{Access, Type};
 use crate::span::Span;
@@ -197,7 +197,7 @@ impl<'m> Parallelizer<'m> {
             loop_deps::analyse(m, info, f, &vars, nest[d - 1].body, s.span, &live)
         };
         let dims: Vec<usize> = match hint {
-            LoopHint::Parallel { dims: Some(d) } => {
+            LoopHint::Parallel { dims: Some(d), .. } => {
                 let d = d as usize;
                 if d > nest.len() {
                     let msg = format!("`{{!parallel for; dim={d}}}` needs {d} perfectly nested `for` loops with step 1 and bounds known before the loop; found {}", nest.len());
@@ -344,9 +344,47 @@ impl<'m> Parallelizer<'m> {
             map.insert(l, k);
             outputs.push(k);
         }
+        // With a block size the launch is rounded up to whole blocks: the extra threads
+        // skip the body (`block_guard.rs`), knowing the innermost loop's count.
+        let blocked = matches!(
+            s.kind,
+            StmtKind::ForRange { hint: LoopHint::Parallel { block: Some(_), .. }, .. }
+        );
+        let count_param = blocked.then(|| {
+            let last = &nest[d - 1];
+            let name = format!("{}_count", f.local(last.var).name);
+            let p = add(&mut locals, &name, Type::INT, LocalRole::Param);
+            params.push(p);
+            args.push(count(last.start, last.end, span));
+            p
+        });
         let pos = add(&mut locals, "pos", pos_ty.clone(), LocalRole::Special(Special::Pos));
         params.push(pos);
         let mut subst = HashMap::new();
+        // `blkdim=M`: inside, `M` is the block size, which `shared(M)` needs to know.
+        if let StmtKind::ForRange {
+            hint: LoopHint::Parallel { block: Some(BlockSize::Local(l)), .. },
+            ..
+        } = &s.kind
+        {
+            if plan.inputs.contains(l) {
+                let bd =
+                    add(&mut locals, "blkdim", pos_ty.clone(), LocalRole::Special(Special::BlkDim));
+                params.push(bd);
+                let whole = Expr::new(ExprKind::Local(bd), pos_ty.clone(), span);
+                let size = if d == 1 {
+                    whole
+                } else {
+                    let ix = vec![Index::At(int(d as i64 - 1, span))];
+                    Expr::new(
+                        ExprKind::Index { base: Box::new(whole), indices: ix },
+                        Type::INT,
+                        span,
+                    )
+                };
+                subst.insert(*l, size);
+            }
+        }
         for (k, (lp, start)) in nest.iter().zip(starts).enumerate() {
             let component = if d == 1 {
                 Expr::new(ExprKind::Local(pos), Type::INT, span)
@@ -363,6 +401,17 @@ impl<'m> Parallelizer<'m> {
         }
         let mut body = nest[d - 1].body.clone();
         Remap { map: &map, locals: &locals, subst: &subst }.visit_block_mut(&mut body);
+        if let Some(c) = count_param {
+            let whole = Expr::new(ExprKind::Local(pos), pos_ty.clone(), span);
+            let at = if d == 1 {
+                whole
+            } else {
+                let ix = vec![Index::At(int(d as i64 - 1, span))];
+                Expr::new(ExprKind::Index { base: Box::new(whole), indices: ix }, Type::INT, span)
+            };
+            let c = Expr::new(ExprKind::Local(c), Type::INT, span);
+            body = super::block_guard::guard(body, &binary(BinaryOp::Lt, at, c));
+        }
         crate::ir::number::clear_ids(&mut body);
         let base: String =
             f.instance_name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
@@ -385,10 +434,28 @@ impl<'m> Parallelizer<'m> {
         let dims = if d == 1 {
             counts.into_iter().next().unwrap_or_else(|| int(0, span))
         } else {
-            Expr::new(ExprKind::Matrix(counts), pos_ty, span)
+            Expr::new(ExprKind::Matrix(counts), pos_ty.clone(), span)
         };
-        let launch =
-            ExprKind::ParallelDo { dims: Box::new(dims), block_dims: None, kernel: id, args };
+        // `{!parallel for; blkdim=M}`: the iterations run in blocks of `M` threads (whose
+        // `shared` memory and `syncthreads` the body may use).
+        let block_dims = match &s.kind {
+            StmtKind::ForRange { hint: LoopHint::Parallel { block: Some(b), .. }, .. } => {
+                let e = match *b {
+                    BlockSize::Const(n) => int(n as i64, span),
+                    BlockSize::Local(l) => Expr::new(ExprKind::Local(l), Type::INT, span),
+                };
+                Some(Box::new(if d == 1 {
+                    e
+                } else {
+                    // The block spans the innermost dimension.
+                    let mut v: Vec<Expr> = (1..d).map(|_| int(1, span)).collect();
+                    v.push(e);
+                    Expr::new(ExprKind::Matrix(v), pos_ty.clone(), span)
+                }))
+            }
+            _ => None,
+        };
+        let launch = ExprKind::ParallelDo { dims: Box::new(dims), block_dims, kernel: id, args };
         let ty = plan.reduction.map_or(Type::Tuple(Vec::new()), |(l, _)| f.local(l).ty.clone());
         let mut e = Expr::new(launch, ty.clone(), span);
         // The bounds are copies of the loop's expressions: they get fresh ids.

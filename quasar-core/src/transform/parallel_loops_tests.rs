@@ -370,3 +370,29 @@ endfunction
     assert_eq!(launches(&m, "f"), 1);
     assert!(has_loop(&m, "g"));
 }
+
+#[test]
+fn a_block_size_gives_the_launch_blocks_and_guards_the_extra_threads() {
+    let src = "function y = f(x : vec)\n  y = zeros(numel(x))\n  {!parallel for; blkdim=8}\n  for n = 0..numel(x)-1\n    s = shared(8)\n    s[mod(n, 8)] = x[n]\n    syncthreads\n    y[n] = s[0]\n  endfor\nendfunction\n";
+    let (m, d) = compile(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let m = m.expect("module");
+    let k = kernels(&m);
+    assert_eq!(k.len(), 1, "{k:?}");
+    // The shared allocation and the barrier stay outside the guards of the extra threads.
+    let text = &k[0];
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("no {s} in {text}"));
+    assert!(at("shared(") < at("if (pos") && at("if (pos") < at("syncthreads"), "{text}");
+    assert_eq!(text.matches("if (pos{int} < n_count{int})").count(), 2, "{text}");
+    let host = m.functions.iter().find(|f| f.name == "f").unwrap();
+    let mut block = None;
+    crate::ir::walk::walk_block(&host.body, &mut |_| {}, &mut |e| {
+        if let ExprKind::ParallelDo { block_dims: Some(b), .. } = &e.kind {
+            block = b.constant().cloned();
+        }
+    });
+    assert!(matches!(block, Some(crate::ir::Const::Int(8))), "{block:?}");
+    let bad = src.replace("blkdim=8", "blkdim=x");
+    let (_, d) = compile(&bad);
+    assert!(d.iter().any(|d| d.message.contains("`blkdim` of `{!parallel for}` must be")), "{d:?}");
+}

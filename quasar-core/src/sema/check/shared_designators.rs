@@ -83,7 +83,12 @@ fn is_shared(ty: &TypeExpr) -> bool {
 /// designators outside kernel bodies.
 /// `env` holds the arrays of the enclosing functions' parameters (a nested kernel reads them).
 fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
+    let mut parallel = false;
     for s in body.iter_mut() {
+        let after_parallel = std::mem::replace(&mut parallel, is_parallel_for(s));
+        if let (true, StmtKind::For { body, .. }) = (after_parallel, &mut s.kind) {
+            rewrite_parallel_loop(body, diags);
+        }
         if let Some((name, span, _)) = designator(s) {
             // Not at the top level of a kernel body (those were rewritten by `rewrite_kernel`).
             diags.push(
@@ -132,6 +137,54 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
             _ => {}
         }
     }
+}
+
+/// Whether `s` is the attribute `{!parallel for…}`.
+fn is_parallel_for(s: &Stmt) -> bool {
+    let StmtKind::Attribute(a) = &s.kind else { return false };
+    a.items.iter().any(|i| {
+        let words: Vec<&str> = i.name.iter().map(|w| w.name.as_str()).collect();
+        words == ["parallel", "for"]
+    })
+}
+
+/// The body of a `{!parallel for}` loop runs as a kernel, a block of threads at a time
+/// (manual §9.2.3.3): its top-level `S : 'shared = uninit(…)` / `zeros(…)` allocate the
+/// block's shared memory, as in a kernel.
+fn rewrite_parallel_loop(body: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
+    let mut out = Vec::with_capacity(body.len());
+    for s in std::mem::take(body) {
+        let Some((name, name_span, init)) = designator(&s) else {
+            out.push(s);
+            continue;
+        };
+        let alloc = match &init.kind {
+            ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ExprKind::Ident(c) if c == "uninit" => Some(("shared", args.clone())),
+                ExprKind::Ident(c) if c == "zeros" => Some(("shared_zeros", args.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((alloc, args)) = alloc else {
+            diags.push(
+                Diagnostic::error(
+                    name_span,
+                    format!("in a `{{!parallel for}}` loop, the shared memory designator `{name} : 'shared` takes `uninit(…)` or `zeros(…)`"),
+                )
+                .with_note("compute the values in the loop body after allocating the variable"),
+            );
+            out.push(s);
+            continue;
+        };
+        let span = s.span;
+        let call = call(alloc, args, init.span);
+        out.push(stmt(assign(AssignOp::Assign, ident(&name, name_span), call, span), span));
+        if alloc == "shared_zeros" {
+            out.push(syncthreads(span));
+        }
+    }
+    *body = out;
 }
 
 /// Rewrites the top-level designators of kernel `f` and the stores of those variables.
@@ -358,6 +411,14 @@ mod tests {
             e[0].contains("3:5: the shared memory designator `s : 'shared` is not supported here"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn a_parallel_loop_designator_takes_uninit_or_zeros() {
+        let src = "function y = f(x : vec)\n  y = 0.0\n  {!parallel for; blkdim=4}\n  for n = 0..7\n    s : 'shared = x[0..3]\n    y += s[0]\n  endfor\nendfunction\n";
+        let e = errors(src);
+        assert!(e.iter().any(|m| m.contains("5:5: in a `{!parallel for}` loop, the shared memory designator `s : 'shared` takes `uninit(…)` or `zeros(…)`")), "{e:?}");
+        assert!(errors(&src.replace("x[0..3]", "uninit(4)")).is_empty());
     }
 
     #[test]

@@ -19,7 +19,7 @@ fn loop_hint(item: &ast::AttributeItem) -> Option<ir::LoopHint> {
                     ExprKind::Number(n) => n.parse::<u8>().ok().filter(|n| *n > 0),
                     _ => None,
                 });
-            Some(ir::LoopHint::Parallel { dims })
+            Some(ir::LoopHint::Parallel { dims, block: None })
         }
         ["serial", "for"] => Some(ir::LoopHint::Serial),
         _ => None,
@@ -49,6 +49,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.parallel_depth -= parallel as u32;
             if let StmtKind::Attribute(a) = &s.kind {
                 hint_next = a.items.iter().find_map(loop_hint);
+                if let Some(ir::LoopHint::Parallel { block, .. }) = &mut hint_next {
+                    *block = self.block_size(a);
+                }
             }
         }
         self.assumptions.truncate(known);
@@ -172,6 +175,26 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             | StmtKind::Import { .. }
             | StmtKind::Attribute(_)
             | StmtKind::Pragma(_) => None,
+        }
+    }
+
+    /// `blkdim=M` of a `{!parallel for}` attribute: a positive number, or an `int` variable.
+    fn block_size(&mut self, a: &'a ast::Attribute) -> Option<ir::BlockSize> {
+        let arg = a.items.iter().flat_map(|i| &i.args).find(|g| g.key.name == "blkdim")?;
+        let v = self.lower_expr(&arg.value);
+        match (&v.kind, &v.ty) {
+            (ir::ExprKind::Const(ir::Const::Int(n)), _) if *n > 0 && *n <= 1024 => {
+                Some(ir::BlockSize::Const(*n as u32))
+            }
+            (ir::ExprKind::Local(l), t) if t.is_int() => Some(ir::BlockSize::Local(*l)),
+            _ => {
+                let d = Diagnostic::error(
+                    arg.value.span,
+                    "`blkdim` of `{!parallel for}` must be a number from 1 to 1024 or an `int` variable",
+                );
+                self.report(d);
+                None
+            }
         }
     }
 
