@@ -77,3 +77,13 @@ fn two_translations_nest_three_device_closures() {
         assert_images_close(&format!("shift ({dm}, 0) then (0, {dn})"), &got, &want);
     }
 }
+
+#[test]
+fn stages_held_by_variables_declared_with_function_types_are_specialised() {
+    let data = input();
+    for (dm, dn) in [(1, -2), (-3, 0)] {
+        let got = fd::shifted_by_lambdas(&cube(&data), dm, dn).unwrap();
+        let want = raster(|m, n| pixel(&data, m + dm as i64, n + dn as i64));
+        assert_images_close(&format!("lambdas, shift ({dm}, {dn})"), &got, &want);
+    }
+}

@@ -36,3 +36,14 @@ endfunction
 function y : cube = shifted_twice(im : cube, dm : int, dn : int)
     y = compute(translated(translated(make_image(im), [dm, 0]), [0, dn]), size(im))
 endfunction
+
+% The same stages as variables declared with function types holding lambdas (the manual's
+% style): each is instantiated for the device closures it is given.
+image_of : [cube -> image] = _
+    d -> __device__ (pos) -> d[max(0, min(pos[0], size(d, 0) - 1)), max(0, min(pos[1], size(d, 1) - 1)), 0..2]
+rasterize : [(image, ivec3) -> cube] = _
+    (x, sz) -> (y = zeros(sz); parallel_do(sz[0..1], __kernel__ (pos : ivec2) -> y[pos[0], pos[1], 0..2] = x(pos)); y)
+
+function y : cube = shifted_by_lambdas(im : cube, dm : int, dn : int)
+    y = rasterize(translated(image_of(im), [dm, dn]), size(im))
+endfunction

@@ -51,6 +51,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             && (variadic || ft.variadic || cc.lambda.params.len() == ft.params.len())
     }
 
+    /// Whether a function value of type `from` is stored as it is where `ft` is declared: the
+    /// same parameters, and results that are kept classes where `ft` has device function
+    /// types (`make_image : [cube -> image] = d -> __device__ (p) -> d[p[0], p[1], 0..2]`).
+    pub(super) fn returns_kept_class(&self, from: &Type, ft: &FnType) -> bool {
+        let Type::Function(vt) = from else { return false };
+        let fits = |s: &Self, v: &Type, d: &Type| match d {
+            Type::Function(df) => v == d || s.kept_as_class(v, df) || s.returns_kept_class(v, df),
+            _ => v == d,
+        };
+        **vt != *ft
+            && vt.kind == ft.kind
+            && vt.params == ft.params
+            && vt.variadic == ft.variadic
+            && vt.results.len() == ft.results.len()
+            && vt.results.iter().zip(&ft.results).all(|(v, d)| fits(self, v, d))
+    }
+
     /// Stores the kept closure class value of type `ty` in local `id`, declared with the
     /// function type `decl` ([`Self::kept_as_class`]): the local takes the class's type; a
     /// second such value of another class is an error (one instance holds one).
@@ -122,6 +139,18 @@ mod tests {
         let (errs, sigs) = checked(&src);
         assert!(errs.is_empty(), "{errs:?}");
         assert!(sigs.contains("-> (a : <lambda@4:9>[ivec2])"), "{sigs}");
+    }
+
+    #[test]
+    fn a_lambda_declared_to_return_an_image_returns_the_image_s_class() {
+        // The manual's `make_image : [cube -> image] = im_data -> __device__ (pos) -> …`.
+        let src = format!("{TYPES}make : [cube -> image] = d -> __device__ (p) -> d[p[0], p[1], 0..2]\nfunction y = run(c : cube)\n    y = make(c)([0, 0])\nendfunction\n");
+        let (errs, sigs) = checked(&src);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert!(
+            sigs.contains("<lambda@3:26>(d : cube) -> (<result> : <lambda@3:31>[cube])"),
+            "{sigs}"
+        );
     }
 
     #[test]

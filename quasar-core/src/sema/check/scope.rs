@@ -211,7 +211,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         self.forget(id);
         if let Some(decl) = self.declared[id.0 as usize].clone() {
             if let Type::Function(ft) = &decl {
-                if self.kept_as_class(ty, ft) {
+                if self.kept_as_class(ty, ft) || self.returns_kept_class(ty, ft) {
                     return self.specialise_fn_local(id, ty, &decl, span);
                 }
             }
