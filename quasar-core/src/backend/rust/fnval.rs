@@ -77,7 +77,7 @@ impl<'g, 'm> super::func::FnGen<'g, 'm> {
                 ));
             }
             let v = self.expr_as(c, &pr)?;
-            vals.push(if boxed_capture(&l.ty, ctx) {
+            vals.push(if boxed_capture(&l.ty, ctx, ft) {
                 quote!(::std::boxed::Box::new(#v))
             } else {
                 v
@@ -147,7 +147,7 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
                 let l = func.local(*c);
                 let b = format_ident!("__c{}", i);
                 match repr_in(g, &l.ty, ctx, l.span) {
-                    Ok(r) if boxed_capture(&l.ty, ctx) => {
+                    Ok(r) if boxed_capture(&l.ty, ctx, &ft) => {
                         plain = false;
                         let t = type_tokens(g, &r);
                         caps.push(quote!(::std::boxed::Box<#t>));
@@ -206,11 +206,32 @@ pub(crate) fn generate(g: &mut Gen) -> TokenStream {
     quote!(#(#items)*)
 }
 
-/// Whether a closure keeps this captured value behind a `Box`: a host function value (an
-/// image closure capturing another image, manual chapter 15, would otherwise make the enum of
-/// its function type contain itself).
-fn boxed_capture(ty: &Type, ctx: Ctx) -> bool {
-    matches!(ctx, Ctx::Host) && matches!(ty, Type::Function(_))
+/// Whether a closure keeps this captured value behind a `Box`: a host function value, or a
+/// device function value of the closure's own type `own` (an image closure capturing another
+/// image, manual chapter 15, would otherwise make the enum of its function type contain
+/// itself; such an enum is not plain data, so kernels do not take it).
+fn boxed_capture(ty: &Type, ctx: Ctx, own: &crate::sema::types::FnType) -> bool {
+    match ty {
+        Type::Function(f) => matches!(ctx, Ctx::Host) || **f == *own,
+        _ => false,
+    }
+}
+
+/// Whether the enum of the device function type `ft` is plain data a kernel launch can copy:
+/// every variant holds numbers and fixed-size vectors only, none boxed.
+pub(crate) fn is_plain(g: &Gen, ft: &crate::sema::types::FnType) -> bool {
+    let Some(k) = g.info.fnvals.index_of(ft) else { return true };
+    g.info.fnvals.variants(k).iter().all(|&f| {
+        let func = g.m.function(f);
+        func.captures.iter().all(|c| {
+            let l = func.local(*c);
+            !boxed_capture(&l.ty, Ctx::Device, ft)
+                && matches!(
+                    repr_in(g, &l.ty, Ctx::Device, l.span),
+                    Ok(Repr::Num(_) | Repr::Fixed(..))
+                )
+        })
+    })
 }
 
 pub(crate) fn type_tokens(g: &Gen, r: &Repr) -> TokenStream {

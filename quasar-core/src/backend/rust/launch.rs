@@ -109,6 +109,19 @@ impl FnGen<'_, '_> {
                     };
                     argl.push(quote!(#rt::run::Arg::#arg(&#arr, #how)));
                 }
+                Type::Function(ft) if !super::fnval::is_plain(self.g, ft) => {
+                    return Err(unsupported(
+                        a.span,
+                        format_args!(
+                            "the function value `{}` of type {} given to kernel `{}`, whose \
+                             values may capture arrays or values of their own type",
+                            l.name, l.ty, kf.name
+                        ),
+                        "give the kernel's function the `__device__` lambdas themselves: a \
+                         function (or lambda) whose parameter or result is declared with the \
+                         device function type is specialised for each lambda it is given",
+                    ));
+                }
                 t => {
                     let r = super::repr::repr_in(self.g, t, Ctx::Kernel, l.span)?;
                     let x = self.convert(v, &r, a.span)?;

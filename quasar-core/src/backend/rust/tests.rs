@@ -381,3 +381,27 @@ fn a_cell_of_device_functions_given_to_a_kernel_is_named_as_unsupported() {
         art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
     assert!(errors.iter().any(|m| m.contains("arrays of [__device__ (scalar")), "{errors:?}");
 }
+
+#[test]
+fn a_device_image_value_capturing_its_own_type_given_to_a_kernel_is_named_as_unsupported() {
+    // `moved` makes an image value capturing an image value (an enum holding itself, boxed,
+    // so not plain data); `draw` gives such a value to a kernel.
+    let src = "type image : [__device__ ivec2'const -> vec3]
+moved : [(image, ivec2) -> image] = (x, s) -> __device__ (pos) -> x(pos + s)
+function y = draw(x : image)
+    y = zeros(4, 4, 3)
+    parallel_do([4, 4], __kernel__ (pos : ivec2) -> y[pos[0], pos[1], 0..2] = x(pos))
+endfunction
+function y = run(t : scalar)
+    y = draw(moved(__device__ (pos : ivec2'const) -> [t, t, t], [1, 0]))
+endfunction
+";
+    let opts = Options { back_ends: vec![BackEnd::Rust], ..Options::new("t.q", src, "t.q") };
+    let (art, _) = compile(&opts);
+    let errors: Vec<&str> =
+        art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
+    assert!(
+        errors.iter().any(|m| m.contains("the function value `x`") && m.contains("their own type")),
+        "{errors:?}"
+    );
+}
