@@ -131,3 +131,50 @@ fn a_zeroed_designator_in_blocks_of_a_constant_size() {
         }
     }
 }
+
+/// `x` filtered with `w` along both axes, zero outside.
+fn separable_reference(x: &[f32], h: usize, w: usize, f: &[f32]) -> Vec<f32> {
+    let c = (f.len() / 2) as i64;
+    let at = |i: i64, j: i64, ch: usize| {
+        if i < 0 || j < 0 || i >= h as i64 || j >= w as i64 {
+            0.0
+        } else {
+            x[(i as usize * w + j as usize) * 3 + ch]
+        }
+    };
+    let mut y = vec![0f32; h * w * 3];
+    for i in 0..h {
+        for j in 0..w {
+            for ch in 0..3 {
+                let mut s = 0f32;
+                for (k, fk) in f.iter().enumerate() {
+                    for (l, fl) in f.iter().enumerate() {
+                        s += fk * fl * at(i as i64 - c + k as i64, j as i64 - c + l as i64, ch);
+                    }
+                }
+                y[(i * w + j) * 3 + ch] = s;
+            }
+        }
+    }
+    y
+}
+
+#[test]
+fn the_manuals_separable_filter_generic_in_its_half_length() {
+    let (h, w) = (32usize, 48usize);
+    let x: Vec<f32> = (0..h * w * 3).map(|i| ((i * 37) % 23) as f32 * 0.25).collect();
+    let (f5, f3) = (vec![0.1f32, 0.2, 0.4, 0.2, 0.1], vec![0.25f32, 0.5, 0.25]);
+    let img = Array::from_vec(&[h, w, 3], x.clone()).unwrap();
+    let (y2, y1) = m::separable_filters(
+        &img,
+        &Array::from_vec(&[5], f5.clone()).unwrap(),
+        &Array::from_vec(&[3], f3.clone()).unwrap(),
+    )
+    .unwrap();
+    for (y, f) in [(y2, f5), (y1, f3)] {
+        let want = separable_reference(&x, h, w, &f);
+        for (k, (a, b)) in y.to_vec().unwrap().iter().zip(&want).enumerate() {
+            assert!((a - b).abs() < 1e-3, "c = {}, element {k}: {a} vs {b}", f.len() / 2);
+        }
+    }
+}

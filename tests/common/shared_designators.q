@@ -134,3 +134,37 @@ function y = block_sums8(x : vec)
     y[n] = sum(S)
   endfor
 endfunction
+
+% The manual's separable filtering (§9.2.3.2) in other words: generic in the half-length
+% `c`, which the nested kernel reads. Each 16 x 16 block fetches its window (with a border
+% of `c`) into shared memory, filters it along the rows into a second shared array (a shared
+% calculation), then along the columns.
+function img_out = separable[c : int](img_in : cube(:,:,3), fc : vec(2*c+1))
+  function [] = __kernel__ kernel(img_out : cube(:,:,3), pos : ivec2)
+    p = pos - mod(pos, 16)
+    s1 : 'shared = img_in[p[0]+(-c..15+c),p[1]+(-c..15+c),:]
+    s2 : 'shared = uninit(16+2*c,16,3)
+    for m=0..15+2*c
+      for n=0..15
+        total = zeros(3)
+        for k=0..numel(fc)-1
+          total += fc[k] * s1[m,n+k,:]
+        endfor
+        s2[m,n,:] = total
+      endfor
+    endfor
+    total1 = zeros(3)
+    [m1,n1] = pos-p
+    for k=0..numel(fc)-1
+      total1 += fc[k] * s2[m1+k,n1,:]
+    endfor
+    img_out[pos[0],pos[1],:] = total1
+  endfunction
+  img_out = uninit(size(img_in))
+  parallel_do([size(img_in,0..1)],[16,16],img_out, kernel)
+endfunction
+
+function [y2, y1] = separable_filters(img : cube, w5 : vec, w3 : vec)
+  y2 = separable[2](img, w5)
+  y1 = separable[1](img, w3)
+endfunction

@@ -275,6 +275,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             scope,
             vars,
             lambdas: HashMap::new(),
+            sizes: cc.env.sizes.clone(),
+            type_params: cc.env.type_params.clone(),
             parent: Some(cc.env.clone()),
         });
         let captured = c.args.clone();

@@ -30,6 +30,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         // `[dims, blkdims]`: explicit block dimensions, a matrix of two vectors or, for a
         // kernel declared one-dimensional, two numbers (docs/ARCHITECTURE.md, "Launch forms").
         let whole = self.lower_expr(&dims_arg.value);
+        // `[size(x, 0..1)]` (manual §9.2.3.2): one vector in brackets is that vector.
+        let whole = match whole.kind {
+            ir::ExprKind::Matrix(mut items)
+                if items.len() == 1
+                    && matches!(&items[0].ty, Type::Array(a) if a.rank == Rank::Fixed(1)) =>
+            {
+                items.pop().expect("one item")
+            }
+            kind => ir::Expr { kind, ..whole },
+        };
         let pair = |items: &[ir::Expr], this: &mut Self| {
             let vectors = items.iter().all(|i| matches!(i.ty, Type::Array(_)));
             let numbers = items.iter().all(|i| i.ty.is_int() || matches!(i.ty, Type::Scalar(_)));

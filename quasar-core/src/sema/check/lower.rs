@@ -402,10 +402,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             outputs: outputs.to_vec(),
             captures: self.used_captures(&block),
             locals: Vec::new(),
+            // Also a function nested in a generic check of its enclosing function, reading
+            // that function's unbound parameters, and that check itself when it calls such
+            // a function (`filter[c]`'s kernel reading `c`): neither can be compiled.
             generic: params.iter().any(|p| {
                 let t = &self.locals[p.0 as usize].ty;
                 t.is_generic() || (!t.is_concrete() && !self.dynamic_params.contains(p))
-            }),
+            }) || self
+                .outer
+                .as_ref()
+                .is_some_and(|o| o.type_params.values().any(|t| matches!(t, Type::Param(_))))
+                || self.calls_nested_generic(&block),
             body: block,
             top_level: false,
             span,
@@ -644,5 +651,26 @@ fn collect_target<'a>(target: &'a Expr, out: &mut Vec<(String, Option<&'a ast::T
             collect_in_expr(rhs, out);
         }
         _ => {}
+    }
+}
+
+impl FnLowerer<'_, '_> {
+    /// Whether `block` calls or launches an instance nested in this one that reads this
+    /// instance's unbound generic parameters (so is generic itself).
+    fn calls_nested_generic(&self, block: &ir::Block) -> bool {
+        if !self.type_params.values().any(|t| matches!(t, Type::Param(_))) {
+            return false;
+        }
+        let module = &self.cx.module;
+        let nested_generic = |id: ir::FunctionId| {
+            module.functions.get(id.0 as usize).is_some_and(|f| f.generic && !f.top_level)
+        };
+        let mut found = false;
+        crate::ir::walk::walk_block(block, &mut |_| {}, &mut |e| match &e.kind {
+            ir::ExprKind::Call { callee: ir::Callee::Function(id), .. }
+            | ir::ExprKind::ParallelDo { kernel: id, .. } => found |= nested_generic(*id),
+            _ => {}
+        });
+        found
     }
 }

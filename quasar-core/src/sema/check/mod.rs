@@ -506,7 +506,14 @@ impl<'a> Checker<'a> {
             generics: type_args.clone(),
             result: None,
         };
-        let key = self.key_for_captures(key, env.as_deref());
+        let mut key = self.key_for_captures(key, env.as_deref());
+        // A nested function reads the enclosing instance's size parameters: one instance
+        // per binding of them.
+        if let Some(e) = env.as_deref() {
+            let mut sizes: Vec<(&String, &u64)> = e.sizes.iter().collect();
+            sizes.sort();
+            key.generics.extend(sizes.into_iter().map(|(_, n)| GenericArg::Size(*n)));
+        }
         if let Some(&id) = self.instances.get(&key) {
             return Some(id);
         }

@@ -22,6 +22,11 @@ pub struct OuterEnv<'a> {
     /// Variables that hold one known lambda, so calls through them can be instantiated.
     pub lambdas: HashMap<String, (&'a ast::Lambda, Span)>,
     pub parent: Option<Rc<OuterEnv<'a>>>,
+    /// The generic size parameters bound in the enclosing functions (`c` of
+    /// `filter[c : int]`, read by a kernel nested in it).
+    pub sizes: HashMap<String, u64>,
+    /// The enclosing functions' type parameters (unbound ones as `Type::Param`).
+    pub type_params: HashMap<String, Type>,
 }
 
 impl<'a> OuterEnv<'a> {
@@ -132,6 +137,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         kind: FunctionKind,
         outer: Option<Rc<OuterEnv<'a>>>,
     ) -> FnLowerer<'c, 'a> {
+        let sizes = outer.as_ref().map(|o| o.sizes.clone()).unwrap_or_default();
+        let type_params = outer.as_ref().map(|o| o.type_params.clone()).unwrap_or_default();
         FnLowerer {
             cx,
             scope,
@@ -144,8 +151,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             captures: Vec::new(),
             diags: Vec::new(),
             changed: false,
-            type_params: HashMap::new(),
-            sizes: HashMap::new(),
+            type_params,
+            sizes,
             lambdas: HashMap::new(),
             reassigned: HashSet::new(),
             first_fn_values: HashMap::new(),
@@ -354,7 +361,14 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             .filter(|(id, _)| !self.reassigned.contains(id))
             .map(|(id, (l, sp, _))| (self.locals[id.0 as usize].name.clone(), (*l, *sp)))
             .collect();
-        Rc::new(OuterEnv { scope: self.scope, vars, lambdas, parent: self.outer.clone() })
+        Rc::new(OuterEnv {
+            scope: self.scope,
+            vars,
+            lambdas,
+            parent: self.outer.clone(),
+            sizes: self.sizes.clone(),
+            type_params: self.type_params.clone(),
+        })
     }
 
     /// The environment in which a function defined in `scope` is instantiated.
