@@ -178,3 +178,30 @@ fn the_manuals_separable_filter_generic_in_its_half_length() {
         }
     }
 }
+
+#[test]
+fn shared_memory_sized_from_variables_computed_from_blkdim() {
+    let (h, w) = (16usize, 32usize);
+    let x: Vec<f32> = (0..h * w * 3).map(|i| ((i * 29) % 13) as f32).collect();
+    let y = m::box3(&Array::from_vec(&[h, w, 3], x.clone()).unwrap()).unwrap().to_vec().unwrap();
+    let at = |i: i64, j: i64, c: usize| {
+        if i < 0 || j < 0 || i >= h as i64 || j >= w as i64 {
+            0.0
+        } else {
+            x[(i as usize * w + j as usize) * 3 + c]
+        }
+    };
+    for i in 0..h as i64 {
+        for j in 0..w as i64 {
+            for c in 0..3 {
+                let want: f32 = (-1..=1)
+                    .flat_map(|a| (-1..=1).map(move |b| (a, b)))
+                    .map(|(a, b)| at(i + a, j + b, c))
+                    .sum::<f32>()
+                    / 9.0;
+                let got = y[(i as usize * w + j as usize) * 3 + c];
+                assert!((got - want).abs() < 1e-4, "({i}, {j}, {c}): {got} vs {want}");
+            }
+        }
+    }
+}

@@ -130,7 +130,16 @@ pub(super) fn kernel_info(
         assigned_args,
         accumulators,
         outputs: output_ops(f),
-        shared: f.body.iter().filter_map(shared_decl).collect(),
+        shared: f
+            .body
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let mut d = shared_decl(s)?;
+                d.dims = super::shared_dims::resolve(&f.body, i, &assigned, &d.dims);
+                Some(d)
+            })
+            .collect(),
         body_barrier: contains_barrier(&f.body),
         sync: reach.iter().any(|g| info.functions[g.0 as usize].sync),
         uses_shared: reach.iter().any(|g| info.functions[g.0 as usize].shared),

@@ -10,6 +10,7 @@ pub mod effects;
 pub mod fnvals;
 pub mod kernel;
 pub mod lockstep;
+mod shared_dims;
 pub mod transfers;
 pub mod vectorise;
 
