@@ -51,6 +51,7 @@ pub mod construct;
 pub mod convert;
 pub mod cumulative;
 pub mod elementwise;
+mod extremum;
 pub mod matmul;
 pub mod num;
 mod par;

@@ -136,7 +136,7 @@ fn extremum<T: Real, O: Fn(T, T) -> T + Sync>(name: &str, x: &Array<T>, op: O) -
     if v.is_empty() {
         return Err(invalid(name, x.shape(), "the array is empty"));
     }
-    Ok(pairwise(&v, T::ZERO, &|e| e, &op))
+    Ok(super::extremum::fold(&v, &op))
 }
 
 /// `dotprod(a, b)`: `sum(a .* b)` over two arrays of the same shape (up to trailing
