@@ -88,6 +88,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
+    /// A loop's body may run again after any of its assignments: what was known about the
+    /// variables it assigns does not hold inside it (nor after it).
+    pub(super) fn forget_assigned_in(&mut self, body: &'a [ast::Stmt]) {
+        let mut names = Vec::new();
+        super::lower::collect_assigned(body, &mut names);
+        for (name, ..) in names {
+            for f in self.assumptions.iter_mut().filter(|f| f.mentions(&name)) {
+                *f = Prop::Const(true);
+            }
+        }
+    }
+
     /// `$check(cond)`: "Valid", "Satisfiable" or "Unsatisfiable" given the assertions so far.
     pub(super) fn meta_check(&mut self, arg: &'a ast::Expr, span: Span) -> ir::Expr {
         let c = self.lower_condition(arg);
@@ -201,5 +213,32 @@ mod tests {
         let e = errors("a = 1\nassert($subs(a, a))\n");
         assert_eq!(e, ["2:8: `$subs` is supported as `assert($subs(a=b, $assump(a)))`"]);
         assert!(errors("symbolic a\nassert(a > 1)\ns = $check(a > 0)\n").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod loop_tests {
+    use crate::span::FileId;
+
+    /// The `$check` answers (string constants) of `src`, in order.
+    fn answers(src: &str) -> Vec<String> {
+        let parsed = crate::syntax::parse(src, FileId(0));
+        let c = super::super::check_program(&parsed.program);
+        let mut out = Vec::new();
+        for f in &c.module.functions {
+            crate::ir::walk::walk_block(&f.body, &mut |_| {}, &mut |e| {
+                if let crate::ir::ExprKind::Const(crate::ir::Const::Str(s)) = &e.kind {
+                    out.push(s.clone());
+                }
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn a_loop_forgets_what_it_may_change() {
+        let src = "function s = f(x : scalar)\n  assert(x > 0)\n  for k = 0..2\n    s = $check(x > 0)\n    x = -1\n  endfor\nendfunction\n";
+        assert_eq!(answers(src), ["Satisfiable"]);
+        assert_eq!(answers(&src.replace("    x = -1\n", "")), ["Valid"]);
     }
 }

@@ -579,7 +579,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
 /// Names assigned anywhere in `body` (not in nested functions or lambdas), with their type
 /// annotation if one is written.
-fn collect_assigned<'a>(
+pub(super) fn collect_assigned<'a>(
     body: &'a [Stmt],
     out: &mut Vec<(String, Option<&'a ast::TypeExpr>, Span)>,
 ) {

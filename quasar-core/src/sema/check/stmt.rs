@@ -113,13 +113,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
             }
-            StmtKind::For { var, iter, body } => self.lower_for(var, iter, body, span),
+            StmtKind::For { var, iter, body } => {
+                self.forget_assigned_in(body);
+                self.lower_for(var, iter, body, span)
+            }
             StmtKind::While { cond, body } => {
+                self.forget_assigned_in(body);
                 let cond = self.lower_condition(cond);
                 let body = self.in_loop(|l| l.lower_block(body));
                 Self::stmt(ir::StmtKind::While { cond, body }, span)
             }
             StmtKind::Repeat { body, until } => {
+                self.forget_assigned_in(body);
                 let body = self.in_loop(|l| l.lower_block(body));
                 let until = self.lower_condition(until);
                 Self::stmt(ir::StmtKind::Repeat { body, until }, span)
