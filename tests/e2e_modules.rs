@@ -144,10 +144,9 @@ endfunction
 "# }
 }
 
-/// system.q imported alone: its exported `diagonal` and `diag_matrix` are the instances
-/// whose loop kernels number their error sites as when system.q is compiled on its own (the
-/// entries of the module file), unlike those of `m`, which imports more modules first; the
-/// calls from `diagonal_then_matrix` are instances of their own.
+/// system.q imported alone: its exported `diagonal` and `diag_matrix` run the loop kernels of
+/// the module file (tests/ptx_coverage.rs matches entries whatever their error-site numbers);
+/// the calls from `diagonal_then_matrix` are instances of their own.
 mod system {
     quasar::quasar! { r#"
 import "system.q"

@@ -24,8 +24,8 @@ pub fn entry_names(module: &str) -> Vec<&str> {
 }
 
 /// FNV-1a (64 bits) of the entry's text with its name (which numbers the kernel within its
-/// module, and prefixes its parameters) and comments taken out: equal for the same kernel
-/// compiled alike, whatever the module around it.
+/// module, and prefixes its parameters), comments and error-site numbers taken out: equal
+/// for the same kernel compiled alike, whatever the module around it.
 pub fn fingerprint(module: &str, name: &str) -> Option<u64> {
     // Without the `// line N` comments and `.loc` directives: `quasar!` numbers the lines of
     // an inline block from the Rust file's, other compilations from the block's start.
@@ -35,6 +35,7 @@ pub fn fingerprint(module: &str, name: &str) -> Option<u64> {
             let l = l.trim_start();
             !l.starts_with("//") && !l.starts_with(".loc")
         })
+        .map(without_site_number)
         .flat_map(|l| [l, "\n"])
         .collect();
     let text = without_name(&text, name);
@@ -44,6 +45,23 @@ pub fn fingerprint(module: &str, name: &str) -> Option<u64> {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     Some(h)
+}
+
+/// A failing check's store of its error-site number (`st.global.u32 [%rd7+4], 12;`, word 1
+/// of the error record) without the number: sites are numbered across the module, so the
+/// same kernel has other numbers when the module holds other checks before it.
+fn without_site_number(line: &str) -> &str {
+    let t = line.trim_start();
+    let site = t.strip_prefix("st.global.u32 [%rd").and_then(|r| {
+        let (reg, rest) = r.split_once("+4], ")?;
+        let num = rest.strip_suffix(';')?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        (digits(reg) && digits(num)).then_some(())
+    });
+    match site {
+        Some(()) => "st.global.u32 [site]",
+        None => line,
+    }
 }
 
 /// `text` with each occurrence of the identifier `name` (alone or as the prefix of a
@@ -91,5 +109,10 @@ mod tests {
         assert_eq!(fingerprint(TWO, "b"), fingerprint(commented, "b"));
         let located = ".visible .entry b(\n)\n{\n\t.loc 1 12 5\n\tret;\n}\n";
         assert_eq!(fingerprint(TWO, "b"), fingerprint(located, "b"));
+        // The same checks under other error-site numbers; a stored register is code.
+        let site =
+            |s: &str| format!(".visible .entry b(\n)\n{{\n\tst.global.u32 [%rd28+4], {s};\n}}\n");
+        assert_eq!(fingerprint(&site("0"), "b"), fingerprint(&site("12"), "b"));
+        assert_ne!(fingerprint(&site("%r3"), "b"), fingerprint(&site("%r4"), "b"));
     }
 }
