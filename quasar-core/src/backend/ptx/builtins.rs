@@ -143,7 +143,7 @@ impl Ctx<'_> {
                     .and_then(|a| super::small::small_shape(&a.ty))
                     .is_some_and(|s| s.len() >= 2) =>
             {
-                self.small_size(b, args, span)
+                self.small_size(b, args, ty, span)
             }
             // On numbers, vectors and arrays of the kernel: `builtin_vals` says which.
             B::Numel

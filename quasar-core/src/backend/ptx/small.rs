@@ -110,12 +110,22 @@ impl Ctx<'_> {
         Ok(SmallAt::Reg(lin))
     }
 
-    /// `size(m)`, `size(m, d)` and `ndims(m)` of a small matrix or cube `m`: constants of its
-    /// type (an extent past the rank is 1).
-    pub fn small_size(&mut self, b: Builtin, args: &[Expr], span: Span) -> Res<Val> {
+    /// `size(m)`, `size(m, d)` and `ndims(m)` of a small matrix or cube `m` held in registers:
+    /// constants of its type (an extent past the rank is 1).
+    pub fn small_size(&mut self, b: Builtin, args: &[Expr], ty: &Type, span: Span) -> Res<Val> {
         let Some(shape) = args.first().and_then(|a| small_shape(&a.ty)) else {
             return unsupported(span, format!("`{b}` without an array"), "pass an array");
         };
+        // An array argument of that type (`x : mat(4, 4)`) has its extents at run time, as the
+        // CPU reads them: the type is what the caller promised, not what it passed.
+        let first = self.expr(&args[0])?;
+        if let Val::Array(_) = first {
+            let mut vals = vec![first];
+            for a in &args[1..] {
+                vals.push(self.expr(a)?);
+            }
+            return self.builtin_vals(b, vals, ty, span);
+        }
         let int = |cx: &mut Self, v: usize| cx.imm_int(NumTy::I32, v as i64);
         match (b, args) {
             (Builtin::Ndims, [_]) => Ok(Val::Num(int(self, shape.len()), NumTy::I32)),
