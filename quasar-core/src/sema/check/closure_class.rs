@@ -458,25 +458,10 @@ fn with_setup(setup: Option<ir::Expr>, value: ir::Expr) -> ir::Expr {
 #[cfg(test)]
 mod tests {
     use super::super::tests::errors;
-    use crate::ir::{self, dump};
-    use crate::span::FileId;
 
     /// The script's variables as `name : type`, and the instances' signatures; no errors.
     fn checked(src: &str) -> (Vec<String>, String) {
-        let parsed = crate::syntax::parse(src, FileId(0));
-        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-        let c = super::super::check_program(&parsed.program);
-        let errs: Vec<&str> =
-            c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
-        assert!(errs.is_empty(), "errors in {src:?}: {errs:?}");
-        let script = c.module.function(c.module.script.expect("a script"));
-        let vars = script
-            .locals
-            .iter()
-            .filter(|l| l.role == ir::LocalRole::Var)
-            .map(|l| format!("{} : {}", l.name, l.ty))
-            .collect();
-        (vars, dump::signatures(&c.module))
+        (super::super::tests::script_vars(src), super::super::tests::signatures(src))
     }
 
     fn has(vars: &[String], v: &str) -> bool {

@@ -240,13 +240,10 @@ fn fn_cell(ft: crate::sema::types::FnType) -> Type {
 #[cfg(test)]
 mod tests {
     use crate::ir::dump;
-    use crate::span::FileId;
 
     /// The instances' signatures of `src`, which has no errors or warnings.
     fn signatures(src: &str) -> String {
-        let parsed = crate::syntax::parse(src, FileId(0));
-        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-        let c = super::super::check_program(&parsed.program);
+        let c = super::super::tests::checked(src);
         let msgs: Vec<&str> = c.diagnostics.iter().map(|d| d.message.as_str()).collect();
         assert!(msgs.is_empty(), "diagnostics of {src:?}: {msgs:?}");
         dump::signatures(&c.module)

@@ -56,19 +56,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::dump;
-    use crate::span::FileId;
-
-    /// The instances' signatures of `src`, which has no errors.
-    fn signatures(src: &str) -> String {
-        let parsed = crate::syntax::parse(src, FileId(0));
-        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-        let c = super::super::check_program(&parsed.program);
-        let errs: Vec<&str> =
-            c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
-        assert!(errs.is_empty(), "errors in {src:?}: {errs:?}");
-        dump::signatures(&c.module)
-    }
+    use super::super::tests::signatures;
 
     #[test]
     fn untyped_lambdas_in_a_declared_cell_take_its_element_type() {

@@ -102,13 +102,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 #[cfg(test)]
 mod tests {
     use crate::ir::dump;
-    use crate::span::FileId;
 
     /// The messages of the errors of `src`, and the instances' signatures.
     fn checked(src: &str) -> (Vec<String>, String) {
-        let parsed = crate::syntax::parse(src, FileId(0));
-        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-        let c = super::super::check_program(&parsed.program);
+        let c = super::super::tests::checked(src);
         let errs =
             c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
         (errs, dump::signatures(&c.module))

@@ -5,14 +5,15 @@ use crate::ir::{self, dump};
 use crate::span::FileId;
 use crate::syntax::parse;
 
-fn checked(src: &str) -> super::Checked {
+/// `src` checked (it must parse).
+pub(super) fn checked(src: &str) -> super::Checked {
     let parsed = parse(src, FileId(0));
     assert!(!parsed.has_errors(), "syntax errors in {src:?}: {:?}", parsed.diagnostics);
     check_program(&parsed.program)
 }
 
 /// Checks `src` and returns `name : type` for every variable of the script.
-fn script_vars(src: &str) -> Vec<String> {
+pub(super) fn script_vars(src: &str) -> Vec<String> {
     let c = checked(src);
     let errors: Vec<&str> =
         c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
@@ -34,11 +35,12 @@ fn var(src: &str, name: &str) -> String {
         .unwrap_or_else(|| panic!("no variable `{name}` in {vars:?}"))
 }
 
-fn signatures(src: &str) -> String {
+/// The instances' signatures of `src`, which has no errors.
+pub(super) fn signatures(src: &str) -> String {
     let c = checked(src);
     let errors: Vec<&str> =
         c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
-    assert!(errors.is_empty(), "errors: {errors:?}");
+    assert!(errors.is_empty(), "errors in {src:?}: {errors:?}");
     dump::signatures(&c.module)
 }
 
