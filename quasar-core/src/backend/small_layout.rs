@@ -1,6 +1,42 @@
-//! Element orders of built-ins on small fixed-size arrays in kernels (`transpose(m)`,
-//! `sum(m, d)` with `m : mat(2, 3)`), as both back ends compute them over the row-major
-//! elements (`[T; N]` on the CPU, registers on the GPU).
+//! The layout of small fixed-size arrays in kernels (`vec3`, `mat(2, 3)`), as both back ends
+//! hold them (row-major: `[T; N]` on the CPU, registers on the GPU): their shape, where a
+//! subscript lands, and the element orders of built-ins on them (`transpose(m)`, `sum(m, d)`).
+
+use crate::sema::types::{Dim, Rank, Type};
+
+/// The shape of a fixed-size array type (`[3]` for `vec3`, `[2, 3]` for `mat(2, 3)`): every
+/// dimension's extent known.
+pub fn shape(t: &Type) -> Option<Vec<usize>> {
+    let a = t.as_array()?;
+    let Rank::Fixed(r) = a.rank else { return None };
+    let dims = a.shape.as_deref()?;
+    if dims.len() != r as usize {
+        return None;
+    }
+    dims.iter()
+        .map(|d| if let Dim::Known(n) = d { usize::try_from(*n).ok() } else { None })
+        .collect()
+}
+
+/// The extent and the row-major stride of each of `k` subscripts of an array of `shape`:
+/// one subscript is linear, a vector indexed as a matrix is a row, subscripts past the rank
+/// have extent 1.
+pub fn extents_strides(shape: &[usize], k: usize) -> Vec<(usize, usize)> {
+    let len: usize = shape.iter().product();
+    if k == 1 {
+        return vec![(len, 1)];
+    }
+    let row;
+    let shape = if shape.len() == 1 {
+        row = [1, shape[0]];
+        &row[..]
+    } else {
+        shape
+    };
+    (0..k)
+        .map(|d| (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product()))
+        .collect()
+}
 
 /// The source offset of each element of `transpose(x)` for `x` of `shape`: a matrix's rows
 /// become columns; a vector keeps its order (a row becomes a column).
@@ -33,6 +69,18 @@ pub fn along(shape: &[usize], d: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subscripts_are_row_major_and_one_index_is_linear() {
+        assert_eq!(extents_strides(&[2, 3], 2), [(2, 3), (3, 1)]);
+        assert_eq!(extents_strides(&[2, 3], 1), [(6, 1)]);
+        // A vector indexed as a matrix is a row.
+        assert_eq!(extents_strides(&[4], 2), [(1, 4), (4, 1)]);
+        // Two subscripts of a cube: the second's stride is a row's.
+        assert_eq!(extents_strides(&[2, 3, 4], 2), [(2, 12), (3, 4)]);
+        // Subscripts past the rank have extent 1.
+        assert_eq!(extents_strides(&[2, 3], 3), [(2, 3), (3, 1), (1, 1)]);
+    }
 
     #[test]
     fn transposes_and_reductions_along_a_dimension() {

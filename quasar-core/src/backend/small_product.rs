@@ -3,7 +3,7 @@
 //! compute it: row-major operands, a vector on the left a row and on the right a column, and
 //! each result element `sum_k a[i, k] * b[k, j]` accumulated in `k` order.
 
-use crate::sema::types::{Dim, Rank, Type};
+use crate::sema::types::Type;
 
 /// The most elements of a small array (one register or array slot each).
 const MAX_ELEMS: usize = 64;
@@ -27,17 +27,8 @@ pub fn shape(l: &Type, r: &Type) -> Option<(usize, usize, usize)> {
 
 /// The extents of a vector or matrix of numbers with a fixed shape of at most 64 elements.
 fn dims(t: &Type) -> Option<Vec<usize>> {
-    let a = t.as_array()?;
-    let Rank::Fixed(r) = a.rank else { return None };
-    let shape = a.shape.as_deref()?;
-    if shape.len() != r as usize || !a.elem.is_number() {
-        return None;
-    }
-    let d: Option<Vec<usize>> = shape
-        .iter()
-        .map(|d| if let Dim::Known(n) = d { usize::try_from(*n).ok() } else { None })
-        .collect();
-    d.filter(|d| (1..=MAX_ELEMS).contains(&d.iter().product()))
+    let d = super::small_layout::shape(t).filter(|_| t.elem().is_number())?;
+    (1..=MAX_ELEMS).contains(&d.iter().product()).then_some(d)
 }
 
 /// The terms of result element `(i, j)`: the offsets of `a[i, k]` and `b[k, j]` for each `k`.
@@ -52,6 +43,7 @@ pub fn terms(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sema::types::Dim;
 
     fn arr(dims: &[u64]) -> Type {
         Type::array_with_shape(Type::SCALAR, dims.iter().map(|&n| Dim::Known(n)).collect())

@@ -2,14 +2,14 @@
 //! `cube(2, 2, 2)`: at most 64 elements, one register each, row-major as the CPU back end's
 //! `[T; N]`; manual §4.5: "matrices with size constraints are treated as fixed-length vectors
 //! internally"). A subscript is mapped to the register's number as the CPU back end does
-//! (`backend/rust/index.rs`, `fixed_offset`): one index is linear, a vector indexed as a
+//! (`backend/small_layout.rs`, `extents_strides`): one index is linear, a vector indexed as a
 //! matrix is a row, and an element outside the shape reads 0 and is not written (`'safe`).
 
 use super::kernel::Ctx;
 use super::regs::{NumTy, Reg, RegClass, Val};
 use super::{unsupported, Res};
 use crate::ir::{BinaryOp, Builtin, Const, Expr, Index};
-use crate::sema::types::{Dim, Rank, Type};
+use crate::sema::types::Type;
 use crate::span::Span;
 
 /// Which register of a small array a subscript selects.
@@ -20,36 +20,8 @@ pub(super) enum SmallAt {
     Reg(Reg),
 }
 
-/// The shape of a fixed-size array type (`[3]` for `vec3`, `[2, 3]` for `mat(2, 3)`).
-pub(super) fn small_shape(t: &Type) -> Option<Vec<usize>> {
-    let a = t.as_array()?;
-    let Rank::Fixed(r) = a.rank else { return None };
-    let dims = a.shape.as_deref()?;
-    if dims.len() != r as usize {
-        return None;
-    }
-    dims.iter()
-        .map(|d| if let Dim::Known(n) = d { usize::try_from(*n).ok() } else { None })
-        .collect()
-}
-
-/// The extent and the row-major stride of each of `k` subscripts of an array of `shape`.
-fn extents_strides(shape: &[usize], k: usize) -> Vec<(usize, usize)> {
-    let len: usize = shape.iter().product();
-    if k == 1 {
-        return vec![(len, 1)];
-    }
-    let row;
-    let shape = if shape.len() == 1 {
-        row = [1, shape[0]];
-        &row[..]
-    } else {
-        shape
-    };
-    (0..k)
-        .map(|d| (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product()))
-        .collect()
-}
+/// The shape of a fixed-size array type (`backend/small_layout.rs`).
+pub(super) use crate::backend::small_layout::shape as small_shape;
 
 impl Ctx<'_> {
     /// The register of a small array of `shape` (the base's type) that `indices` select.
@@ -68,7 +40,7 @@ impl Ctx<'_> {
         if subs.is_empty() {
             return unsupported(span, "an empty index", "give at least one index, e.g. `x[0]`");
         }
-        let es = extents_strides(shape, subs.len());
+        let es = crate::backend::small_layout::extents_strides(shape, subs.len());
         let consts: Option<Vec<i64>> = subs
             .iter()
             .map(|e| match e.constant() {
@@ -293,7 +265,6 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::extents_strides;
     use crate::backend::ptx::tests::instruction_lines;
 
     #[test]
@@ -321,17 +292,5 @@ mod tests {
             lines.iter().any(|l| l.starts_with("setp.lt.u32") && l.ends_with(", 6")),
             "{lines:#?}"
         );
-    }
-
-    #[test]
-    fn subscripts_are_row_major_and_one_index_is_linear() {
-        assert_eq!(extents_strides(&[2, 3], 2), [(2, 3), (3, 1)]);
-        assert_eq!(extents_strides(&[2, 3], 1), [(6, 1)]);
-        // A vector indexed as a matrix is a row.
-        assert_eq!(extents_strides(&[4], 2), [(1, 4), (4, 1)]);
-        // Two subscripts of a cube: the second's stride is a row's.
-        assert_eq!(extents_strides(&[2, 3, 4], 2), [(2, 12), (3, 4)]);
-        // Subscripts past the rank have extent 1.
-        assert_eq!(extents_strides(&[2, 3], 3), [(2, 3), (3, 1), (1, 1)]);
     }
 }

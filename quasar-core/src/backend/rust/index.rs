@@ -556,25 +556,12 @@ pub(super) fn fixed_offset(
     name: &str,
     span: Span,
 ) -> GResult<(Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>)> {
-    let len: usize = shape.iter().product();
-    let k = comps.len();
-    if k == 0 {
+    if comps.is_empty() {
         return Err(unsupported(span, "an empty index", "give at least one index, e.g. `x[0]`"));
     }
     let (mut terms, mut oks, mut offs) = (Vec::new(), Vec::new(), Vec::new());
-    let row;
-    let shape = if shape.len() == 1 && k >= 2 {
-        row = [1, shape[0]];
-        &row[..]
-    } else {
-        shape
-    };
-    for (d, c) in comps.iter().enumerate() {
-        let (ext, stride): (usize, usize) = if k == 1 {
-            (len, 1)
-        } else {
-            (shape.get(d).copied().unwrap_or(1), shape.iter().skip(d + 1).product())
-        };
+    let es = crate::backend::small_layout::extents_strides(shape, comps.len());
+    for (d, (c, &(ext, stride))) in comps.iter().zip(&es).enumerate() {
         let i = quote::format_ident!("{}{}", name, d);
         terms.push(quote!(let #i: i64 = #c;));
         oks.push(quote!((#i >= 0 && #i < #ext as i64)));
