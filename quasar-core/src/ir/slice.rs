@@ -52,7 +52,8 @@ mod tests {
     use crate::span::Span;
 
     fn range(a: i64, s: Option<i64>, b: i64) -> Expr {
-        let int = |v| Box::new(Expr::new(ExprKind::Const(Const::Int(v)), Type::INT, Span::default()));
+        let int =
+            |v| Box::new(Expr::new(ExprKind::Const(Const::Int(v)), Type::INT, Span::default()));
         let kind = ExprKind::Range { start: int(a), step: s.map(int), end: int(b) };
         Expr::new(kind, Type::vec(Type::INT), Span::default())
     }

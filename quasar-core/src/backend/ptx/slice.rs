@@ -52,8 +52,7 @@ impl Ctx<'_> {
                  a loop",
             );
         }
-        let mut s =
-            Slice {
+        let mut s = Slice {
             before: Vec::new(),
             start: Start::Const(0),
             step: 1,

@@ -206,13 +206,13 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     let (n, len) = (*n, r.fixed_len().unwrap_or(0));
                     let items = crate::ir::slice::constant_range_values(e)
                         .filter(|xs| xs.len() == len)
-                    .ok_or_else(|| {
-                        unsupported(
+                        .ok_or_else(|| {
+                            unsupported(
                             e.span,
                             "a range with bounds that are not constants inside a kernel",
                             "use constant bounds (`i + (0..3)`), or loop over the range with `for`",
                         )
-                    })?;
+                        })?;
                     let items = items.into_iter().map(|k| n.literal(k as f64, &rt));
                     return Ok(V { t: quote!([#(#items),*]), r });
                 }

@@ -62,8 +62,9 @@ fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec
                 }
                 // A fixed-length vector of indices (`n + (0..3)`): element `k` uses its
                 // element `k` (LLVM evaluates the vector once).
-                Index::List(list) if crate::backend::small_layout::shape(&list.ty)
-                    .is_some_and(|s| s.len() == 1 && s[0] == len) =>
+                Index::List(list)
+                    if crate::backend::small_layout::shape(&list.ty)
+                        .is_some_and(|s| s.len() == 1 && s[0] == len) =>
                 {
                     let elem = list.ty.as_array().map_or(Type::INT, |a| a.elem.clone());
                     Index::At(Expr::new(
