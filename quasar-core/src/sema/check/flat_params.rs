@@ -59,7 +59,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             let base = match a.kind {
                 ExprKind::Local(_) => a,
                 _ => {
-                    let (setup, local) = self.into_temporary(a);
+                    let (setup, local) = self.stored_in_temporary(a);
                     setups.push(setup);
                     local
                 }
@@ -87,7 +87,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// `value` stored in a new temporary: the assignment and the temporary's value.
-    fn into_temporary(&mut self, value: ir::Expr) -> (ir::Expr, ir::Expr) {
+    fn stored_in_temporary(&mut self, value: ir::Expr) -> (ir::Expr, ir::Expr) {
         let span = value.span;
         let name = format!("<arg@{}:{}>", span.line, span.col);
         let tmp = match self.names.get(&name) {
