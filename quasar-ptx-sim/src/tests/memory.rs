@@ -234,7 +234,8 @@ fn malloc_gives_each_thread_its_own_memory_and_a_full_heap_gives_null() {
     let m = module(&src);
     let mut out = vec![u64::MAX; 64];
     let (p, r) = arg(&mut out, "out");
-    run(&m, [1, 1, 1], [32, 1, 1], &[p.clone()], &[r.clone()], &Options::default()).unwrap();
+    let (ps, rs) = (std::slice::from_ref(&p), std::slice::from_ref(&r));
+    run(&m, [1, 1, 1], [32, 1, 1], ps, rs, &Options::default()).unwrap();
     for t in 0..32 {
         assert_eq!((out[2 * t], out[2 * t + 1]), (t as u64, 0), "thread {t}");
     }
