@@ -100,7 +100,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let value = match (&rhs.kind, self.declared_fn_type(target)) {
             // `add : [scalar -> scalar -> scalar] = x -> y -> x + y`: the lambda takes the
             // declared parameter types.
-            (ExprKind::Lambda(l), Some(ft)) if !super::kept_classes::takes_device_fn(l, &ft) => {
+            (ExprKind::Lambda(l), Some(ft))
+                if !super::kept_classes::takes_device_fn(
+                    super::closure_class::ClassFn::Lambda(l),
+                    &ft,
+                ) =>
+            {
                 let result = single_result(&ft);
                 self.lower_lambda_as(l, rhs.span, &ft.params, result)
             }

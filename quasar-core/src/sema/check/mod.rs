@@ -19,6 +19,7 @@ mod common_fn_type;
 mod convert;
 mod coop;
 mod expr;
+mod flat_params;
 mod fn_args;
 mod fn_cells;
 mod geometry;
@@ -455,7 +456,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A parameter's declared type with generic parameters left as `Type::Param`.
-    fn declared_param_type(&mut self, def: &ast::FunctionDef, p: &ast::Param) -> Type {
+    pub(super) fn declared_param_type(&mut self, def: &ast::FunctionDef, p: &ast::Param) -> Type {
         let Some(t) = &p.ty else { return Type::Unknown };
         let params: HashMap<String, Type> = def
             .type_params
