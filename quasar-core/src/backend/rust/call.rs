@@ -64,7 +64,12 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 }
                 let r = self.repr_of(ty, span)?;
                 let t = fv.t;
-                Ok(V { t: quote!({ #(#borrows)* #t.call(#(#vals),*)? }), r })
+                let t = if borrows.is_empty() {
+                    quote!(#t.call(#(#vals),*)?)
+                } else {
+                    quote!({ #(#borrows)* #t.call(#(#vals),*)? })
+                };
+                Ok(V { t, r })
             }
             Callee::Builtin(b) => self.builtin(*b, args, ty, span),
             Callee::Unresolved(name) => Err(unsupported(
