@@ -324,7 +324,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
 
     /// The fields of closure value `f` that instance `id` captures, in the order of its
     /// captures; `f` is evaluated once, into a temporary (the setup) unless it is a variable.
-    fn fields_as_captures(
+    pub(super) fn fields_as_captures(
         &mut self,
         f: ir::Expr,
         id: FunctionId,
@@ -484,7 +484,7 @@ pub(super) fn is_heap_array(t: &Type) -> bool {
 }
 
 /// `(setup; value)`, or `value` without a setup.
-fn with_setup(setup: Option<ir::Expr>, value: ir::Expr) -> ir::Expr {
+pub(super) fn with_setup(setup: Option<ir::Expr>, value: ir::Expr) -> ir::Expr {
     match setup {
         None => value,
         Some(s) => {

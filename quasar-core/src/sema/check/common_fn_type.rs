@@ -97,7 +97,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let call = FnCall { types: types.to_vec(), span, depth: 0 };
         if let ir::ExprKind::Index { base, .. } = &f.kind {
             if let ir::ExprKind::Local(id) = base.kind {
-                self.note_param_call(id, true, call);
+                if !self.note_param_call(id, true, call) {
+                    self.note_cell_call(id, types);
+                }
             }
             return;
         }
