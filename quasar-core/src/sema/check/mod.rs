@@ -50,6 +50,7 @@ mod shared_calc;
 mod shared_designators;
 mod shared_fetch;
 mod stmt;
+mod texture;
 mod type_value;
 mod unavailable;
 
