@@ -380,6 +380,9 @@ fn a_cell_of_device_functions_given_to_a_kernel_is_named_as_unsupported() {
     let errors: Vec<&str> =
         art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
     assert!(errors.iter().any(|m| m.contains("arrays of [__device__ (scalar")), "{errors:?}");
+    // The way out: a cell literal, taken element by element (`sema/check/device_fn_cells.rs`).
+    let note = art.diagnostics.iter().flat_map(|d| &d.notes).any(|n| n.contains("with a literal"));
+    assert!(note, "{:?}", art.diagnostics);
 }
 
 #[test]
