@@ -374,6 +374,29 @@ pub enum BlockSize {
     Const(u32),
     /// An `int` variable.
     Local(LocalId),
+    /// `blkdim=[M, N]`: the block's extent in each of the innermost parallelised loops,
+    /// outermost first (the first `.1` of the array; each a `Const` or a `Local`).
+    Dims([BlockSize1; 3], u8),
+}
+
+/// One extent of a [`BlockSize::Dims`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSize1 {
+    /// A number.
+    Const(u32),
+    /// An `int` variable.
+    Local(LocalId),
+}
+
+impl BlockSize {
+    /// The extents, outermost first (one for a number or a variable: the innermost loop's).
+    pub fn extents(&self) -> Vec<BlockSize1> {
+        match *self {
+            BlockSize::Const(n) => vec![BlockSize1::Const(n)],
+            BlockSize::Local(l) => vec![BlockSize1::Local(l)],
+            BlockSize::Dims(xs, n) => xs[..n as usize].to_vec(),
+        }
+    }
 }
 
 /// One case of a `match`.
