@@ -103,12 +103,15 @@ impl Dumper<'_> {
                             super::BlockSize1::Const(n) => n.to_string(),
                             super::BlockSize1::Local(l) => format!("%{}", l.0),
                         };
-                        let blk = match block {
+                        let blk = match block.as_deref() {
                             Some(b @ super::BlockSize::Dims(..)) => {
                                 let xs: Vec<String> = b.extents().iter().map(one).collect();
                                 format!("; blkdim=[{}]", xs.join(", "))
                             }
-                            Some(b) => format!("; blkdim={}", one(&b.extents()[0])),
+                            Some(b) => {
+                                let xs = b.extents();
+                                format!("; blkdim={}", xs.first().map(one).unwrap_or_default())
+                            }
                             None => String::new(),
                         };
                         format!("{{!parallel for{dim}{blk}}} ")

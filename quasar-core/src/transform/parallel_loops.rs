@@ -178,7 +178,7 @@ impl<'m> Parallelizer<'m> {
         if self.only.is_some_and(|o| !o.contains(var)) {
             return None;
         }
-        let hint = *hint;
+        let hint = hint.clone();
         if hint == LoopHint::Serial {
             return None;
         }

@@ -50,7 +50,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if let StmtKind::Attribute(a) = &s.kind {
                 hint_next = a.items.iter().find_map(loop_hint);
                 if let Some(ir::LoopHint::Parallel { block, .. }) = &mut hint_next {
-                    *block = self.block_size(a);
+                    *block = self.block_size(a).map(Box::new);
                 }
             }
         }
