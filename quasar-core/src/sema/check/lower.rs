@@ -152,6 +152,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 params.push(id);
             }
         }
+        self.take_runtime_sizes(def);
         let mut outputs = Vec::new();
         for o in &def.outputs {
             let declared = o.ty.as_ref().map(|t| self.resolve_type(t));
@@ -369,6 +370,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.void_reads.clear();
             self.fn_conflicts.new_pass();
             block = self.lower_geometry_fits();
+            block.extend(self.lower_runtime_sizes());
             block.extend(self.lower_prologue());
             block.extend(match result {
                 Some((Some(r), e)) => self.lower_result_expr(e, r),
@@ -430,6 +432,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             span,
             partition: None,
             outputs_from_identity: false,
+            runtime_sizes: self.runtime_size_names(),
         };
         (f, env)
     }
