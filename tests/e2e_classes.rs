@@ -76,3 +76,46 @@ fn components_of_vector_fields_of_array_elements_are_written_in_place() {
     }
     close(&out, &want);
 }
+
+#[test]
+fn the_manuals_interface_of_function_fields_calls_one_with_the_object_itself() {
+    let x = quasar::Array::from_vec(&[4], vec![1.0f32, 2.5, -3.0, 0.25]).unwrap();
+    let (a, b, c) = k::interface_calls(&x, 1.5).unwrap();
+    assert_eq!(a, 3.0);
+    assert_eq!(b, 1.0 + 2.5 - 3.0 + 0.25);
+    // `do_something` was called twice with the object, each time counting in it.
+    assert_eq!(c, 2);
+}
+
+#[test]
+fn the_manuals_interface_program_and_printed_objects() {
+    // Printing goes to the process's stdout: run this test binary again with only the
+    // printing helper below and read what it wrote.
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "print_helper", "--nocapture", "--include-ignored", "--test-threads=1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // The harness's "test print_helper ... " starts the first line.
+    let lines: Vec<&str> =
+        text.lines().map(|l| l.trim_start_matches("test print_helper ... ")).collect();
+    let at =
+        |s: &str| lines.iter().position(|l| *l == s).unwrap_or_else(|| panic!("{s:?} in {text}"));
+    // The manual's program: 2*2, sum([1,2,3]), then `do_something` printing the object.
+    let (four, six) = (at("4"), at("6"));
+    let object = at("my_interface(times2_function := function value of type [__device__ (scalar) -> (scalar)], \
+         sum_function := function value of type [__device__ (vec) -> (scalar)], \
+         do_something := function value of type [(^my_interface) -> (())])");
+    assert!(four < six && six < object, "{text}");
+    at("node(value := 2, next := node)");
+    at("nullptr");
+    at("tracked(v := [1,2.5,3], n := 4)");
+}
+
+#[test]
+#[ignore = "run by the_manuals_interface_program_and_printed_objects"]
+fn print_helper() {
+    k::manual_interface().unwrap();
+    k::print_classes().unwrap();
+}

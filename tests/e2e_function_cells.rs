@@ -68,3 +68,20 @@ fn function_values_in_a_dynamic_cell_are_called_as_they_are() {
     let line = at("y = c[0](t)");
     assert!(e.contains(&line), "{e} (expected at {line})");
 }
+
+#[test]
+fn untyped_lambdas_in_a_dynamic_cell_take_the_types_of_the_calls_through_it() {
+    for (t, k) in [(1.5f32, 3.0f32), (-2.0, 0.25)] {
+        let got = m::untyped_in_a_dynamic_cell(t, k).unwrap();
+        close("c[0] = x -> x + k", got, (t + k) * (2.0 * t));
+    }
+    let t = 2.5f32;
+    close(
+        "c : vec[??] = {…}",
+        m::untyped_in_a_declared_dynamic_cell(t).unwrap(),
+        t * t + (t - 1.0),
+    );
+    for n in [0i32, 4, -9] {
+        assert_eq!(m::untyped_in_a_cell_literal(n).unwrap(), n * 3 - (n + 7), "n = {n}");
+    }
+}

@@ -87,3 +87,56 @@ fn stages_held_by_variables_declared_with_function_types_are_specialised() {
         assert_images_close(&format!("lambdas, shift ({dm}, {dn})"), &got, &want);
     }
 }
+
+/// The mean over `taps` pixels along one dimension of `f`, as the manual's mean filters
+/// sum them (in order, then scaled by 1 / taps).
+fn mean(taps: i64, f: impl Fn(i64) -> [f32; 3]) -> [f32; 3] {
+    let norm = 1.0 / taps as f32;
+    let mut y = [0.0f32; 3];
+    for k in -(taps / 2)..=taps / 2 {
+        let v = f(k);
+        for c in 0..3 {
+            y[c] += v[c];
+        }
+    }
+    y.map(|v| v * norm)
+}
+
+#[test]
+fn an_algorithm_applied_deferred_is_specialised_for_the_image_it_is_given() {
+    // `p(x, pos)` in device code passes the image (a closure holding the pixel array) to
+    // the algorithm, field by field.
+    let data = input();
+    for (dm, dn) in [(2, -1), (0, 3)] {
+        let got = fd::translated_by_algorithm(&cube(&data), dm, dn).unwrap();
+        let want = raster(|m, n| pixel(&data, m + dm as i64, n + dn as i64));
+        assert_images_close(&format!("translate ({dm}, {dn})"), &got, &want);
+    }
+}
+
+#[test]
+fn a_nested_device_function_is_an_algorithm_specialised_for_its_image() {
+    // The manual's `mean_filter_hor(N)`: its nested `__device__ algo(input : image, pos)`
+    // captures `N` and the normalisation factor.
+    let data = input();
+    for taps in [1, 3, 5] {
+        let got = fd::mean_hor(&cube(&data), taps).unwrap();
+        let want = raster(|m, n| mean(taps as i64, |k| pixel(&data, m, n + k)));
+        assert_images_close(&format!("horizontal mean over {taps}"), &got, &want);
+    }
+}
+
+#[test]
+fn the_translation_and_mean_filter_pipeline_runs_as_one_kernel() {
+    // Manual §15.1: `im_out := im |> deferred(translate(…)) |> deferred(mean_filter_ver(N))
+    // |> mean_filter_hor(N)`.
+    let data = input();
+    for (dm, dn, taps) in [(1, 2, 3), (-2, 0, 5), (0, 0, 1)] {
+        let got = fd::translate_and_filter(&cube(&data), dm, dn, taps).unwrap();
+        let (dm, dn, t) = (dm as i64, dn as i64, taps as i64);
+        let shifted = |m: i64, n: i64| pixel(&data, m + dm, n + dn);
+        let vertical = |m: i64, n: i64| mean(t, |j| shifted(m + j, n));
+        let want = raster(|m, n| mean(t, |k| vertical(m, n + k)));
+        assert_images_close(&format!("shift ({dm}, {dn}), {taps} x {taps} mean"), &got, &want);
+    }
+}

@@ -205,3 +205,35 @@ fn shared_memory_sized_from_variables_computed_from_blkdim() {
         }
     }
 }
+
+#[test]
+fn the_manuals_fetch_and_store_transposes_a_tile_in_place() {
+    let (rows, cols) = (12usize, 11usize);
+    let a: Vec<f32> = (0..rows * cols).map(|k| (k as f32) * 0.5 - 3.0).collect();
+    let x = Array::from_vec(&[rows, cols], a.clone()).unwrap();
+    let (s, t) = (2.0f32, 1.0f32);
+    m::transpose_tile(&x, s, t).unwrap();
+    let y = x.to_vec().unwrap();
+    for i in 0..rows {
+        for j in 0..cols {
+            // B = transpose(s * A[0..9, 0..9] + t); A[0..9, 0..9] = transpose(B).
+            let want = if i < 10 && j < 10 { s * a[i * cols + j] + t } else { a[i * cols + j] };
+            assert_eq!(y[i * cols + j], want, "A[{i}, {j}]");
+        }
+    }
+}
+
+#[test]
+fn a_store_with_plus_equals_adds_every_blocks_values() {
+    let a: Vec<f32> = (0..4 * 6).map(|k| k as f32 * 0.25).collect();
+    let x = Array::from_vec(&[4, 6], a.clone()).unwrap();
+    let nblocks = 3;
+    let y = m::store_sum(&x, nblocks).unwrap().to_vec().unwrap();
+    for i in 0..5 {
+        for j in 0..3 {
+            // y[1..4, 0..2] += transpose(2 .* A[0..2, 1..4]) - 1, once per block.
+            let want = if i == 0 { 0.0 } else { nblocks as f32 * (2.0 * a[j * 6 + i] - 1.0) };
+            assert_eq!(y[i * 3 + j], want, "y[{i}, {j}]");
+        }
+    }
+}

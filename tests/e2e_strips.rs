@@ -550,24 +550,18 @@ fn branches_in_strips_equal_the_per_position_code_and_the_reference() {
 }
 
 #[test]
-fn large_library_products_run_as_the_generated_kernel_in_row_pairs() {
-    // `c = a * b` with every extent at least 256 runs the kernel generator's product kernel on
-    // the CPU too (strips of row pairs, the sums in the order of `k`: bit for bit the
-    // reference); a smaller one stays in the library (its own order: within rounding). Odd
-    // extents: a last row without a partner, a strip remainder.
-    for (m, k, n, exact) in [(257usize, 301usize, 259usize, true), (255, 40, 300, false)] {
+fn large_real_library_products_stay_in_the_packed_library() {
+    // `c = a * b` of `mat`s stays in the library on the CPU at every size (its packed product
+    // sums in its own order: within rounding of the kernel's order). Odd extents: row blocks
+    // of different heights, panel remainders.
+    for (m, k, n) in [(257usize, 301usize, 259usize), (255, 40, 300), (3, 700, 5)] {
         let (av, bv) = (values(m * k, 31), values(k * n, 32));
         let a = Array::from_vec(&[m, k], av.clone()).unwrap();
         let b = Array::from_vec(&[k, n], bv.clone()).unwrap();
         let c = k::lib_product(&a, &b).unwrap().to_vec().unwrap();
         let want = product_reference(&av, &bv, (m, k, n));
-        let what = format!("{m}x{k} times {k}x{n}");
-        if exact {
-            same_bits(&what, &c, &want);
-        } else {
-            let bad = c.iter().zip(&want).position(|(x, y)| (x - y).abs() > 1e-4 * (1.0 + y.abs()));
-            assert!(bad.is_none(), "{what}: element {bad:?}");
-        }
+        let bad = c.iter().zip(&want).position(|(x, y)| (x - y).abs() > 1e-3 * (1.0 + y.abs()));
+        assert!(bad.is_none(), "{m}x{k} times {k}x{n}: element {bad:?}");
     }
 }
 

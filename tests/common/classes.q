@@ -178,3 +178,53 @@ function out = field_components(n : int, t : scalar)
     endfor
   endfor
 endfunction
+
+% The manual's interface emulation (§7.7): a mutable class of function fields, one of which
+% takes the object itself.
+type counter_iface : mutable class
+  times2_function : [__device__ scalar -> scalar]
+  sum_function : [__device__ vec -> scalar]
+  do_something : [(^counter_iface) -> ??]
+  count : int
+endtype
+
+function [a, b, c] = interface_calls(x : vec, t : scalar)
+  obj = counter_iface(
+    times2_function := (__device__ (x : scalar) -> 2*x),
+    sum_function := (__device__ (x : vec) -> sum(x)),
+    do_something := (self : ^counter_iface) -> (self.count += 1),
+    count := 0)
+  a = obj.times2_function(t)
+  b = obj.sum_function(x)
+  obj.do_something(obj)
+  obj.do_something(obj)
+  c = obj.count
+endfunction
+
+% The manual's program as written (it prints 4, 6 and the object).
+type my_interface : mutable class
+  times2_function : [__device__ scalar -> scalar]
+  sum_function : [__device__ vec -> scalar]
+  do_something : [(^my_interface) -> ??]
+endtype
+
+function [] = manual_interface()
+  obj = my_interface(
+    times2_function := (__device__ (x : scalar) -> 2*x),
+    sum_function := (__device__ (x : vec) -> sum(x)),
+    do_something := (self : ^my_interface) -> print(self)
+  )
+
+  print obj.times2_function(2)
+  print obj.sum_function([1,2,3])
+  obj.do_something(obj)
+endfunction
+
+% Printed objects: fields as a constructor writes them; objects in fields by class name.
+function [] = print_classes()
+  a = node(value := 1, next := nullptr)
+  b = node(value := 2, next := a)
+  print b
+  print a.next
+  print tracked(v := [1.0, 2.5, 3.0], n := 4)
+endfunction

@@ -71,3 +71,22 @@ function y = called_with_the_wrong_argument(t : scalar)
     c[0] = (k : int) -> k * 3
     y = c[0](t)
 endfunction
+
+% Lambdas without parameter types stored in cells of `??` values: each is stored as its
+% instance for the argument types of the calls through the cell's elements.
+function y : scalar = untyped_in_a_dynamic_cell(t : scalar, k : scalar)
+    c = cell(2)
+    c[0] = x -> x + k
+    c[1] = (x : scalar) -> 2 * x
+    y = c[0](t) * c[1](t)
+endfunction
+
+function y = untyped_in_a_declared_dynamic_cell(t : scalar)
+    c : vec[??] = {x -> x * x, x -> x - 1}
+    y = c[0](t) + c[1](t)
+endfunction
+
+function y = untyped_in_a_cell_literal(n : int)
+    c = {x -> x * 3, x -> x + 7}
+    y = c[0](n) - c[1](n)
+endfunction

@@ -47,3 +47,58 @@ rasterize : [(image, ivec3) -> cube] = _
 function y : cube = shifted_by_lambdas(im : cube, dm : int, dn : int)
     y = rasterize(translated(image_of(im), [dm, dn]), size(im))
 endfunction
+
+% The chapter's pipeline (manual ch. 15): algorithms are device functions of an image and a
+% position, applied deferred to an image; `apply_deferred`'s image calls the algorithm with
+% the image it wraps, so the algorithm's instance is specialised for that image (its array
+% passed field by field between the device functions).
+function out : image = apply_deferred(x : image, p : algorithm)
+    out = __device__ (pos) -> p(x, pos)
+endfunction
+
+translate : [ivec2 -> algorithm] = _
+    shift -> __device__ (x, pos) -> x(pos + shift)
+
+function algo : algorithm = mean_filter_hor(N : int)
+    norm_factor = 1.0 / N % normalization factor
+    function y : vec3 = __device__ algo(input : image, pos : ivec2)
+        y = [0., 0., 0.]
+        for n = -int(N / 2)..int(N / 2)
+            y = y + input(pos + [0, n])
+        endfor
+        y = y * norm_factor
+    endfunction
+endfunction
+
+function algo : algorithm = mean_filter_ver(N : int)
+    norm_factor = 1.0 / N % normalization factor
+    function y : vec3 = __device__ algo(input : image, pos : ivec2)
+        y = [0., 0., 0.]
+        for n = -int(N / 2)..int(N / 2)
+            y = y + input(pos + [n, 0])
+        endfor
+        y = y * norm_factor
+    endfunction
+endfunction
+
+symbolic deferred
+reduction (x : cube, y) -> (x |> y) = make_image(x) |> y
+reduction (x : image, a : algorithm) -> (x |> deferred(a)) = apply_deferred(x, a)
+reduction (x : image, a : algorithm) -> (x |> a) = apply_deferred(x, a)
+reduction (y : cube, x : image) -> (y := x) = y = compute(x, size(y))
+
+function y : cube = translated_by_algorithm(im : cube, dm : int, dn : int)
+    y = compute(apply_deferred(make_image(im), translate([dm, dn])), size(im))
+endfunction
+
+function y : cube = mean_hor(im : cube, N : int)
+    y = compute(apply_deferred(make_image(im), mean_filter_hor(N)), size(im))
+endfunction
+
+% Section 15.1: a translation and an N x N mean filter, one kernel for the whole chain.
+function im_out : cube = translate_and_filter(im : cube, dm : int, dn : int, N : int)
+    im_out = zeros(size(im))
+    im_out := im |> deferred(translate([dm, dn])) _
+                 |> deferred(mean_filter_ver(N)) _
+                 |> mean_filter_hor(N)
+endfunction

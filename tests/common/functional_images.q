@@ -3,8 +3,8 @@
 % image, and reductions give `|>` (pipelining), `deferred(…)`, `immediate(…)` and `:=`
 % (rasterizing) their meaning. Used by tests/e2e_functional_images.rs.
 %
-% The pipeline runs on the host: images here are host closures (the manual's `__device__`
-% images capture the pixel array in device code, which needs device closures over arrays).
+% The pipeline runs on the host: images here are host closures. The manual's `__device__`
+% form (one kernel for the whole chain) is tests/common/functional_device.q.
 
 type image : [ivec2 -> vec3]
 type algorithm : [(image, ivec2) -> vec3]

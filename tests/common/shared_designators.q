@@ -61,6 +61,28 @@ function y = tile(A : mat, a : scalar, b : scalar, h : int, w : int)
   parallel_do([h, w], A, y, a, b, tile_kernel)
 endfunction
 
+% The manual's fetch and store (§9.2): the block transposes a 10 x 10 tile of `A` in place.
+function [] = __kernel__ transpose_kernel(A : mat, a : scalar, b : scalar, pos : ivec3)
+    B : 'shared = transpose(a*A[0..9, 0..9]+b) % fetch
+    A[0..9, 0..9] = transpose(B) % store
+endfunction
+
+function [] = transpose_tile(A : mat, a : scalar, b : scalar)
+  parallel_do([[4, 4, 1], [4, 4, 1]], A, a, b, transpose_kernel)
+endfunction
+
+% A store with `+=` from every block, through an element-wise expression of the designated
+% variable: the blocks' sums combine atomically.
+function [] = __kernel__ store_sum_kernel(A : mat, y : mat, pos : int)
+  B : 'shared = A[0..2, 1..4] .* 2
+  y[1..4, 0..2] += transpose(B) - 1
+endfunction
+
+function y = store_sum(A : mat, nblocks : int)
+  y = zeros(5, 3)
+  parallel_do([[4 * nblocks], [4]], A, y, store_sum_kernel)
+endfunction
+
 % A scalar computed by one thread of the block and a whole small vector, broadcast.
 function [] = __kernel__ broadcast_kernel(w : vec(4), x : vec, y : vec, pos : int)
   c : 'shared = w[0] * w[1] + w[2]

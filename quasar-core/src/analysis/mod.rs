@@ -6,6 +6,7 @@
 //! `transform::interior`).
 
 pub mod accumulators;
+pub mod class_args;
 pub mod effects;
 pub mod fnvals;
 pub mod kernel;
@@ -14,6 +15,7 @@ mod shared_dims;
 pub mod transfers;
 pub mod vectorise;
 
+pub use class_args::ClassArgs;
 pub use effects::{Access, Effects};
 pub use fnvals::FnValues;
 pub use kernel::{contains_barrier, KernelInfo, SharedDecl};
@@ -52,6 +54,8 @@ pub struct ModuleInfo {
     pub functions: Vec<FunctionInfo>,
     /// The kernels (generic ones excepted), by id.
     pub kernels: HashMap<FunctionId, KernelInfo>,
+    /// The class instances built, for names that leave implicit arguments out.
+    pub class_args: ClassArgs,
 }
 
 impl ModuleInfo {
@@ -59,7 +63,8 @@ impl ModuleInfo {
     pub fn of(m: &Module) -> ModuleInfo {
         let fnvals = FnValues::of(m);
         let effects = Effects::compute(m, &fnvals);
-        let mut info = ModuleInfo { fnvals, effects, ..Default::default() };
+        let class_args = ClassArgs::of(m);
+        let mut info = ModuleInfo { fnvals, effects, class_args, ..Default::default() };
         info.functions = m
             .functions
             .iter()

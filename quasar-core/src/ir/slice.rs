@@ -39,5 +39,31 @@ fn constant_range(start: &Expr, step: Option<&Expr>, end: &Expr) -> Option<(i64,
         Some(Some(Const::Int(s))) if *s != 0 => *s,
         _ => return None,
     };
-    Some((*a, s, (b - a) / s + 1))
+    // Empty when the end lies before the start in the step's direction (`0..3..-2`).
+    let n = if (s > 0 && b < a) || (s < 0 && b > a) { 0 } else { (b - a) / s + 1 };
+    Some((*a, s, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::ExprKind;
+    use crate::sema::types::Type;
+    use crate::span::Span;
+
+    fn range(a: i64, s: Option<i64>, b: i64) -> Expr {
+        let int =
+            |v| Box::new(Expr::new(ExprKind::Const(Const::Int(v)), Type::INT, Span::default()));
+        let kind = ExprKind::Range { start: int(a), step: s.map(int), end: int(b) };
+        Expr::new(kind, Type::vec(Type::INT), Span::default())
+    }
+
+    #[test]
+    fn constant_ranges_list_their_values_and_empty_ones_none() {
+        assert_eq!(constant_range_values(&range(0, None, 3)), Some(vec![0, 1, 2, 3]));
+        assert_eq!(constant_range_values(&range(8, Some(-3), 0)), Some(vec![8, 5, 2]));
+        // The end before the start in the step's direction: empty, not one element.
+        assert_eq!(constant_range_values(&range(0, Some(3), -2)), None);
+        assert_eq!(constant_range_values(&range(0, None, 64)), None);
+    }
 }

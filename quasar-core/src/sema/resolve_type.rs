@@ -81,7 +81,9 @@ impl TypeEnv<'_, '_> {
                 depth,
             ),
         };
-        t.modifiers.iter().fold(base, |ty, m| self.apply_modifier(ty, m, diags))
+        let ty = t.modifiers.iter().fold(base, |ty, m| self.apply_modifier(ty, m, diags));
+        texture_access(&ty, t, diags);
+        ty
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -407,6 +409,23 @@ fn apply_modifier(ty: Type, m: &ast::Ident, diags: &mut Vec<Diagnostic>) -> Type
             ty
         }
     }
+}
+
+/// A hardware texture's reads outside the array follow one of the boundary modes the
+/// texture unit has (manual §9.3, table 9.4): `'checked` and `'unchecked` are errors.
+fn texture_access(ty: &Type, t: &TypeExpr, diags: &mut Vec<Diagnostic>) {
+    let Type::Array(a) = ty else { return };
+    let (Some(_), Some(acc @ (Access::Checked | Access::Unchecked))) =
+        (a.mods.texture(), a.mods.access)
+    else {
+        return;
+    };
+    let hint = a.mods.hints.iter().find(|h| h.starts_with("hwtex_")).map_or("", |h| h.as_str());
+    let name = if acc == Access::Checked { "checked" } else { "unchecked" };
+    diags.push(
+        Diagnostic::error(t.span, format!("a hardware texture (`'{hint}`) cannot be `'{name}`"))
+            .with_note("a texture read outside the array follows `'safe` (the default), `'clamped`, `'circular` or `'mirror`"),
+    );
 }
 
 fn warn_unknown_modifier(m: &ast::Ident, diags: &mut Vec<Diagnostic>) {

@@ -12,11 +12,9 @@
 //! * `c = a * b`, the product of real matrices: `dot = 0; for k …: dot += a[i0, k] * b[k, i1];
 //!   fused[i0, i1] = dot`, under a run-time test that both have two dimensions that agree, and
 //!   that the scheduler picks the GPU for its `m·n·k` multiply-adds (`schedule`, manual
-//!   §17.2.5) or that `m`, `n` and `k` are all at least [`CPU_MIN_EXTENT`]: on the CPU such
-//!   a kernel runs in strips of two rows of 32 positions in lockstep (`analysis::lockstep`'s
-//!   row pairs), measured 1.3-3 times faster than the library's product at 512 and 1024
-//!   (BENCHMARKS.md), while the library keeps smaller and thinner products (a kernel launch,
-//!   and rows shorter than a strip run one position at a time).
+//!   §17.2.5). On the CPU the library's product stays: it packs panels of `a` and `b` for a
+//!   vectorised micro-kernel, as BLAS does, and was measured 5-8 times faster than the kernel's
+//!   strips of row pairs at 512 and 1024 (BENCHMARKS.md).
 //!
 //! Otherwise the statement runs as written. Operands that are not variables are evaluated
 //! once, first.
@@ -28,10 +26,6 @@ use crate::ir::{
 };
 use crate::sema::types::Type;
 use crate::span::Span;
-
-/// The smallest extents (`m`, `n`, `k`) of a matrix product that the CPU runs as the
-/// generated kernel rather than in the library.
-pub(super) const CPU_MIN_EXTENT: i64 = 256;
 
 impl Generator<'_> {
     /// The statements replacing `y = transpose(x)` or `y = a * b` (see the module
@@ -108,16 +102,12 @@ impl Generator<'_> {
                 let impls = vec![work, a.clone(), b.clone(), int(2, span)];
                 let gpu = call(Builtin::Schedule, impls, Type::INT, span);
                 let gpu = binary(BinaryOp::Eq, gpu, int(0, span), Type::INT);
-                // Large enough for the CPU's strips of row pairs (`analysis::lockstep`).
-                let large = [size(a, 0), size(b, 1), size(a, 1)]
-                    .into_iter()
-                    .map(|e| binary(BinaryOp::Ge, e, int(CPU_MIN_EXTENT, span), Type::INT))
-                    .reduce(|c, x| binary(BinaryOp::And, c, x, Type::INT))?;
+                // On the CPU the library's packed product is the faster one (BENCHMARKS.md).
                 let cond = [
                     two_dims(a),
                     two_dims(b),
                     binary(BinaryOp::Eq, size(a, 1), size(b, 0), Type::INT),
-                    binary(BinaryOp::Or, gpu, large, Type::INT),
+                    gpu,
                 ]
                 .into_iter()
                 .reduce(|c, x| binary(BinaryOp::And, c, x, Type::INT))?;

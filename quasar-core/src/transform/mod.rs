@@ -16,6 +16,7 @@ pub mod known_slices;
 pub mod loop_deps;
 pub mod loop_uses;
 pub mod parallel_loops;
+pub mod texture_reads;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::Module;
@@ -79,6 +80,11 @@ pub fn pipeline() -> &'static [Pass] {
             name: "kernel-generator",
             about: "element-wise array expressions (and sum/mean of them) become one kernel each",
             run: kernel_generator::run,
+        },
+        Pass {
+            name: "texture-reads",
+            about: "reads of 'hwtex_linear/'hwtex_nearest arrays at real positions interpolate (or round) in software",
+            run: texture_reads::run,
         },
         Pass {
             name: "fold-launch-dims",

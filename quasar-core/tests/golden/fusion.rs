@@ -764,7 +764,7 @@ fn __q_product_6(
         && (((::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 1i32)?
             == ::quasar::__rt::qstd::builtins::size_dim(&q_b_1.clone(), 0i32)?) as i32)
             != 0i32)) as i32) != 0i32)
-        && (((((({
+        && ((({
             let __s = ::quasar::__rt::run::schedule(
                 (::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 0i32)?
                     .wrapping_mul(
@@ -780,14 +780,7 @@ fn __q_product_6(
             let __a = q_b_1.clone();
             let __s = __s.array(&__a);
             __s.choose(2usize)
-        } == 0i32) as i32) != 0i32)
-            || (((((((((::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 0i32)?
-                >= 256i32) as i32) != 0i32)
-                && (((::quasar::__rt::qstd::builtins::size_dim(&q_b_1.clone(), 1i32)?
-                    >= 256i32) as i32) != 0i32)) as i32) != 0i32)
-                && (((::quasar::__rt::qstd::builtins::size_dim(&q_a_0.clone(), 1i32)?
-                    >= 256i32) as i32) != 0i32)) as i32) != 0i32)) as i32) != 0i32))
-        as i32) != 0i32)
+        } == 0i32) as i32) != 0i32)) as i32) != 0i32)
     {
         q_fused_5 = ::quasar::__rt::qstd::builtins::uninit::<
             f32,

@@ -49,7 +49,17 @@ pub trait Arith: Element + PartialEq + Debug {
         let _ = comp;
         *sum = sum.add(x);
     }
+    /// A packed, vectorised kernel for `c = a · b` (row-major `m × k` and `k × n` slices, an
+    /// `m × n` result), called as `(a, b, c, m, k, n)`, where the type has one: `f32` and
+    /// `f64` use `matrixmultiply` (which `ndarray` already builds).
+    #[inline]
+    fn packed_product() -> Option<ProductKernel<Self>> {
+        None
+    }
 }
+
+/// See [`Arith::packed_product`].
+pub type ProductKernel<T> = fn(&[T], &[T], &mut [T], usize, usize, usize);
 
 /// Numbers with a division: `scalar` and `cscalar` (integer `/` gives a `scalar` in Quasar, so
 /// the code generator converts integers first).
@@ -226,7 +236,7 @@ macro_rules! magnitude_int {
 magnitude_int!(signed: i8, i16, i32, i64; unsigned: u8, u16, u32, u64);
 
 macro_rules! float {
-    ($($t:ident),*) => { $(
+    ($($t:ident: $gemm:ident),*) => { $(
         impl Arith for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -250,6 +260,20 @@ macro_rules! float {
                 let s = t + lo;
                 *comp = lo - (s - t);
                 *sum = s;
+            }
+            fn packed_product() -> Option<ProductKernel<Self>> {
+                Some(|a, b, c, m, k, n| {
+                    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+                    // SAFETY: the slices hold the row-major matrices whose strides are given
+                    // (their lengths checked above); `c` is borrowed mutably, so nothing else
+                    // writes it meanwhile.
+                    unsafe {
+                        matrixmultiply::$gemm(
+                            m, k, n, 1.0, a.as_ptr(), k as isize, 1, b.as_ptr(), n as isize, 1,
+                            0.0, c.as_mut_ptr(), n as isize, 1,
+                        );
+                    }
+                })
             }
         }
         impl Field for $t {
@@ -373,7 +397,7 @@ macro_rules! float {
         }
     )* };
 }
-float!(f32, f64);
+float!(f32: sgemm, f64: dgemm);
 
 /// `Cast` between every pair of the listed primitive numbers, with `as`.
 macro_rules! cast_prim {

@@ -179,9 +179,21 @@ impl Ctx<'_> {
                 "use an array of numbers (`zeros(n)`) or several arrays instead of the \
                  cell array",
             ),
+            // A range of constant length is a small vector (`n + (0..3)`), as on the CPU.
+            ExprKind::Range { .. }
+                if crate::ir::slice::constant_range_values(e).is_some()
+                    && small_vec(&e.ty).is_some() =>
+            {
+                let (t, n) = small_vec(&e.ty).unwrap_or((NumTy::I32, 0));
+                let xs = crate::ir::slice::constant_range_values(e).unwrap_or_default();
+                if xs.len() != n {
+                    return unsupported(e.span, "this range as a value", "use constant bounds");
+                }
+                Ok(Val::Vec(xs.into_iter().map(|k| self.imm(t, k as f64)).collect(), t))
+            }
             ExprKind::Range { .. } => unsupported(
                 e.span,
-                "ranges as values",
+                "ranges as values of a length not known when compiling",
                 "use the range in a `for` loop or a slice (`for i = 0..n-1`, `x[a..b]`)",
             ),
             ExprKind::Spread(_) => {

@@ -27,6 +27,9 @@ struct Slice {
     /// their elements directly).
     start: Start,
     step: i64,
+    /// A fixed-length vector of indices in the sliced dimension (`x[m, n + (0..3)]`), one
+    /// register per element, used instead of `start` and `step`.
+    list: Option<Vec<Reg>>,
     /// The subscripts after the sliced dimension.
     after: Vec<Reg>,
 }
@@ -49,8 +52,13 @@ impl Ctx<'_> {
                  a loop",
             );
         }
-        let mut s =
-            Slice { before: Vec::new(), start: Start::Const(0), step: 1, after: Vec::new() };
+        let mut s = Slice {
+            before: Vec::new(),
+            start: Start::Const(0),
+            step: 1,
+            list: None,
+            after: Vec::new(),
+        };
         let mut seen = false;
         for ix in indices {
             match ix {
@@ -87,11 +95,16 @@ impl Ctx<'_> {
                         },
                     };
                 }
+                Index::List(v) if crate::backend::small_layout::shape(&v.ty).is_some() => {
+                    seen = true;
+                    s.list = Some(self.subscript(v)?);
+                }
                 Index::List(_) => {
                     return unsupported(
                         span,
-                        "a list of indices inside a kernel",
-                        "read the listed elements one at a time (`x[i0]`, `x[i1]`)",
+                        "a list of indices inside a kernel other than a fixed-length vector",
+                        "give the indices as a range of constant length (`x[m, n + (0..3)]`), \
+                         or read the listed elements one at a time (`x[i0]`, `x[i1]`)",
                     )
                 }
             }
@@ -99,8 +112,24 @@ impl Ctx<'_> {
         Ok(s)
     }
 
+    /// Checks that an index list gives one index per element of a slice of `n` elements.
+    fn check_list_len(s: &Slice, n: usize, span: Span) -> Res<()> {
+        match &s.list {
+            Some(l) if l.len() != n => unsupported(
+                span,
+                format!("a list of {} indices for a slice of {n} elements", l.len()),
+                "give one index per element",
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// The subscript of element `k` in the sliced dimension.
     fn slice_at(&mut self, s: &Slice, k: usize) -> Start {
+        if let Some(list) = &s.list {
+            // The list has the slice's length (both from the type checker's types).
+            return list.get(k).map_or(Start::Const(-1), |r| Start::Reg(*r));
+        }
         let off = k as i64 * s.step;
         match s.start {
             Start::Const(a) => Start::Const(a + off),
@@ -134,6 +163,7 @@ impl Ctx<'_> {
             );
         };
         let s = self.slice_subscripts(indices, span)?;
+        Self::check_list_len(&s, n, span)?;
         let mut out = Vec::with_capacity(n);
         match base {
             Val::Array(arr) if !arr.complex && arr.class.is_none() => {
@@ -238,6 +268,7 @@ impl Ctx<'_> {
         };
         let b = self.expr(base)?;
         let s = self.slice_subscripts(indices, span)?;
+        Self::check_list_len(&s, n, span)?;
         let compound = !matches!(op, AssignOp::Assign);
         match b {
             Val::Array(arr) if !arr.complex && arr.class.is_none() => {

@@ -117,3 +117,22 @@ fn unsupported_slices_are_warnings() {
     assert_eq!(out.diagnostics.len(), 1);
     assert!(out.kernels.is_empty());
 }
+
+#[test]
+fn constant_ranges_are_register_vectors_and_lists_of_indices() {
+    let ls = lines(
+        "function [] = __kernel__ k(x : mat[uint8], y : mat, pos : ivec2)
+             r = pos[1] + (0..2..6)
+             v = x[pos[0], r]
+             y[pos[0], pos[1] + (0..3)] = v
+         endfunction",
+    );
+    // Four loads and four stores, each at its own listed column, no local memory.
+    assert_eq!(count(&ls, "ld.global.u8"), 4, "{ls:#?}");
+    assert_eq!(count(&ls, "st.global.f32"), 4, "{ls:#?}");
+    assert!(!ls.iter().any(|l| l.contains(".local")), "{ls:#?}");
+    // The range's elements are constants: 0, 2, 4, 6 and 0, 1, 2, 3.
+    for k in [2, 4, 6] {
+        assert!(ls.iter().any(|l| l.starts_with("mov.s32") && l.ends_with(&format!(", {k}"))));
+    }
+}

@@ -39,13 +39,37 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 };
                 let sig = self.g.info.fnvals.signature(k).clone();
                 let mut vals = Vec::new();
-                for (a, p) in args.iter().zip(&sig.params) {
+                let mut borrows = Vec::new();
+                for (i, (a, p)) in args.iter().zip(&sig.params).enumerate() {
                     let pr = self.repr_of(p, a.span)?;
-                    vals.push(self.expr_as(a, &pr)?);
+                    let v = self.expr_as(a, &pr)?;
+                    // A host array given to a `__device__` function value: borrowed as a
+                    // kernel view for the call, as for a device function called by name.
+                    match self.device_value_view(k, i, p, a.span)? {
+                        Some((write, rank)) => {
+                            let (x, h, w) = (
+                                format_ident!("__da{}", i),
+                                format_ident!("__dh{}", i),
+                                format_ident!("__dv{}", i),
+                            );
+                            borrows.push(if write {
+                                quote!(let #x = #v; let mut #h = #x.host_view_mut()?; let #w = #h.kernel_view(#rank)?;)
+                            } else {
+                                quote!(let #x = #v; let #h = #x.host_view()?; let #w = #h.kernel_view(#rank)?;)
+                            });
+                            vals.push(quote!(#w));
+                        }
+                        None => vals.push(v),
+                    }
                 }
                 let r = self.repr_of(ty, span)?;
                 let t = fv.t;
-                Ok(V { t: quote!(#t.call(#(#vals),*)?), r })
+                let t = if borrows.is_empty() {
+                    quote!(#t.call(#(#vals),*)?)
+                } else {
+                    quote!({ #(#borrows)* #t.call(#(#vals),*)? })
+                };
+                Ok(V { t, r })
             }
             Callee::Builtin(b) => self.builtin(*b, args, ty, span),
             Callee::Unresolved(name) => Err(unsupported(
@@ -149,6 +173,37 @@ impl<'g, 'm> FnGen<'g, 'm> {
         }
         let t = self.convert(V { t, r: produced }, &r, span)?;
         Ok(V { t, r })
+    }
+
+    /// In host code, whether parameter `i` (of type `p`) of the `__device__` function type
+    /// `k` is a kernel view, and if so whether a function of that type writes it and the
+    /// view's rank (tokens of an `Option<usize>`).
+    fn device_value_view(
+        &self,
+        k: usize,
+        i: usize,
+        p: &Type,
+        span: Span,
+    ) -> GResult<Option<(bool, TokenStream)>> {
+        let sig = self.g.info.fnvals.signature(k);
+        if self.ctx != Ctx::Host || sig.kind != FunctionKind::Device {
+            return Ok(None);
+        }
+        let Repr::View(_, rank) = super::repr::repr_in(self.g, p, Ctx::Device, span)? else {
+            return Ok(None);
+        };
+        let write = self.g.info.fnvals.variants(k).iter().any(|&f| {
+            let func = self.g.m.function(f);
+            func.params.get(i).is_some_and(|&l| self.g.info.effects.of(f, l).write)
+        });
+        let rank = match rank {
+            Some(r) => {
+                let r = r as usize;
+                quote!(::core::option::Option::Some(#r))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        Ok(Some((write, rank)))
     }
 
     /// A one-argument float function over a number, a fixed vector or a host array.

@@ -18,6 +18,7 @@ use super::expr::V;
 use super::func::FnGen;
 use super::ty::Repr;
 use super::{unsupported, GResult, Gen};
+use crate::diagnostics::Diagnostic;
 use crate::ir::ClassDef;
 use crate::sema::types::{ClassRef, Type};
 use crate::span::Span;
@@ -32,7 +33,7 @@ pub(crate) fn trait_ident(k: usize) -> Ident {
     format_ident!("__QT{}", k)
 }
 
-fn getter(field: &str) -> Ident {
+pub(crate) fn getter(field: &str) -> Ident {
     format_ident!("__get_{}", super::sanitize(field))
 }
 
@@ -40,7 +41,7 @@ fn setter(field: &str) -> Ident {
     format_ident!("__set_{}", super::sanitize(field))
 }
 
-fn field_ident(field: &str) -> Ident {
+pub(crate) fn field_ident(field: &str) -> Ident {
     format_ident!("f_{}", super::sanitize(field))
 }
 
@@ -79,6 +80,24 @@ pub(crate) fn class_repr(g: &Gen, ty: &Type, ctx: super::func::Ctx, span: Span) 
     let Some(d) = def(g, c) else {
         return Err(unsupported(span, format_args!("values of type {ty}"), "define the class"));
     };
+    // `^my_interface` for the one instance the module builds (`analysis::class_args`).
+    let c = &*g.info.class_args.complete(c, d.params.len());
+    let built = g.info.class_args.built(c.id).len();
+    if c.args.len() < d.params.len() && built > 1 {
+        return Err(Diagnostic::error(
+            span,
+            format!(
+                "`{}` is named without the types of its function fields, and this module \
+                 builds it with {built} different ones",
+                d.name
+            ),
+        )
+        .with_note(format!(
+            "give each function field a full type (`f : [(^{}) -> int]`), so that every value \
+             of the class has one type",
+            d.name
+        )));
+    }
     if !c.args.iter().all(Type::is_concrete) || d.params.len() != c.args.len() {
         return Err(unsupported(
             span,
@@ -138,7 +157,7 @@ fn is_pod(g: &Gen, r: &Repr) -> bool {
 }
 
 /// The fields of a class instance, as its struct holds them (as host code holds values).
-fn field_reprs(g: &Gen, k: usize, span: Span) -> GResult<Vec<(String, Repr)>> {
+pub(crate) fn field_reprs(g: &Gen, k: usize, span: Span) -> GResult<Vec<(String, Repr)>> {
     let c = g.classes.borrow()[k].clone();
     let d = def(g, &c).ok_or_else(|| unsupported(span, "this class", "define the class"))?;
     let mut out = Vec::new();

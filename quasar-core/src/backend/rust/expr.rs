@@ -201,6 +201,21 @@ impl<'g, 'm> FnGen<'g, 'm> {
             ExprKind::Matrix(items) => self.matrix(items, r?, e.span),
             ExprKind::Range { start, step, end } => {
                 let r = r?;
+                // A range of constant length in a kernel is a small vector (`0..3`).
+                if let Repr::Fixed(n, _) = &r {
+                    let (n, len) = (*n, r.fixed_len().unwrap_or(0));
+                    let items = crate::ir::slice::constant_range_values(e)
+                        .filter(|xs| xs.len() == len)
+                        .ok_or_else(|| {
+                            unsupported(
+                            e.span,
+                            "a range with bounds that are not constants inside a kernel",
+                            "use constant bounds (`i + (0..3)`), or loop over the range with `for`",
+                        )
+                        })?;
+                    let items = items.into_iter().map(|k| n.literal(k as f64, &rt));
+                    return Ok(V { t: quote!([#(#items),*]), r });
+                }
                 let Repr::Array(n, _) = r else {
                     return Err(unsupported(
                         e.span,

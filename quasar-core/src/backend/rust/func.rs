@@ -205,7 +205,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
                     Some(d) => out.push(quote!(let mut #name: #ty = #d;)),
                     None => out.push(quote!(let mut #name: #ty;)),
                 },
-                Repr::Unit => {}
+                // A result of a function without one (`<result> = print(x)` in a lambda).
+                Repr::Unit => out.push(quote!(let mut #name: () = ();)),
                 _ => {
                     let d = self.default_value(&r, l.span)?;
                     out.push(quote!(let mut #name: #ty = #d;));

@@ -40,6 +40,7 @@ mod matrix;
 mod ptx_embed;
 mod repr;
 mod shared;
+mod show_class;
 mod slice;
 mod stmt;
 mod strip;

@@ -60,11 +60,29 @@ fn element_indices(indices: &[Index], len: usize, span: Span) -> GResult<Vec<Vec
                     };
                     Index::At(at)
                 }
+                // A fixed-length vector of indices (`n + (0..3)`): element `k` uses its
+                // element `k` (LLVM evaluates the vector once).
+                Index::List(list)
+                    if crate::backend::small_layout::shape(&list.ty)
+                        .is_some_and(|s| s.len() == 1 && s[0] == len) =>
+                {
+                    let elem = list.ty.as_array().map_or(Type::INT, |a| a.elem.clone());
+                    Index::At(Expr::new(
+                        ExprKind::Index {
+                            base: Box::new(list.clone()),
+                            indices: vec![Index::At(int(k))],
+                        },
+                        elem,
+                        span,
+                    ))
+                }
                 Index::List(_) => {
                     return Err(unsupported(
                         span,
-                        "a list of indices inside a kernel",
-                        "loop over the indices with `for`",
+                        "a list of indices inside a kernel other than a fixed-length vector \
+                         with one index per element",
+                        "give the indices as a range of constant length (`n + (0..3)`), or \
+                         loop over the indices with `for`",
                     ));
                 }
                 other => other.clone(),
@@ -92,10 +110,17 @@ impl FnGen<'_, '_> {
                 "give the slice a constant length (`x[i..i+3]`), or loop with `for`",
             ));
         };
-        let elem = Repr::Num(*n);
+        // Each element is read as the base's element type and converted to the slice's
+        // (a slice of a `mat[uint8]` is typed `ivec4`).
+        let from = match base.ty.as_array().and_then(|a| super::ty::Num::of(&a.elem)) {
+            Some(b) if b.is_int() || b.is_float() => b,
+            _ => *n,
+        };
+        let rt = self.g.rt.clone();
         let mut items = Vec::with_capacity(len);
         for list in element_indices(indices, len, span)? {
-            items.push(self.index_read(base, &list, elem.clone(), span, node)?.t);
+            let x = self.index_read(base, &list, Repr::Num(from), span, node)?.t;
+            items.push(cast_num(from, *n, x, &rt));
         }
         Ok(quote!([#(#items),*]))
     }

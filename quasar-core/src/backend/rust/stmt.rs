@@ -209,6 +209,10 @@ impl<'g, 'm> FnGen<'g, 'm> {
         let mut out = Vec::new();
         for it in items {
             let v = self.expr(it)?;
+            if matches!(v.r, Repr::Class(_) | Repr::Obj(_) | Repr::Ptr(_)) {
+                out.push(self.show_class(v, it.span)?);
+                continue;
+            }
             if matches!(v.r, Repr::Tuple(_) | Repr::Unit | Repr::FnVal(_) | Repr::View(..)) {
                 return Err(unsupported(
                     it.span,

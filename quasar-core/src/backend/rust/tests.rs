@@ -410,3 +410,45 @@ endfunction
         "{errors:?}"
     );
 }
+
+/// The errors of `src` through the driver's Rust back end.
+fn rust_errors(src: &str) -> Vec<String> {
+    let opts = Options { back_ends: vec![BackEnd::Rust], ..Options::new("t.q", src, "t.q") };
+    let (art, _) = compile(&opts);
+    art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect()
+}
+
+#[test]
+fn a_class_named_without_its_implicit_arguments_is_the_one_instance_built() {
+    // The manual's interface emulation (§7.7): `^iface` inside and outside the class.
+    let code = rust_of(
+        "type iface : mutable class
+           f : [(^iface) -> ??]
+           n : int
+         endtype
+         function c = g()
+           obj = iface(f := (s : ^iface) -> (s.n += 1), n := 0)
+           obj.f(obj)
+           c = obj.n
+         endfunction",
+    );
+    assert!(code.contains("pub fn g"), "{code}");
+    // Built with two different function values, the bare name is ambiguous.
+    let errors = rust_errors(
+        "type iface : mutable class
+           f : [(^iface) -> ??]
+           n : int
+         endtype
+         function c = g()
+           a = iface(f := (s : ^iface) -> (s.n += 1), n := 0)
+           b = iface(f := (s : ^iface) -> 2.5, n := 0)
+           a.f(a)
+           b.f(b)
+           c = a.n
+         endfunction",
+    );
+    assert!(
+        errors.iter().any(|e| e.contains("`iface` is named without the types of its function fields, and this module builds it with 2 different ones")),
+        "{errors:?}"
+    );
+}

@@ -100,7 +100,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let value = match (&rhs.kind, self.declared_fn_type(target)) {
             // `add : [scalar -> scalar -> scalar] = x -> y -> x + y`: the lambda takes the
             // declared parameter types.
-            (ExprKind::Lambda(l), Some(ft)) if !super::kept_classes::takes_device_fn(l, &ft) => {
+            (ExprKind::Lambda(l), Some(ft))
+                if !super::kept_classes::takes_device_fn(
+                    super::closure_class::ClassFn::Lambda(l),
+                    &ft,
+                ) =>
+            {
                 let result = single_result(&ft);
                 self.lower_lambda_as(l, rhs.span, &ft.params, result)
             }
@@ -132,7 +137,25 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             }
         }
         match &target.kind {
-            ExprKind::Ident(name) => self.assign_to_variable(name, target.span, op, value, rhs),
+            ExprKind::Ident(name) => {
+                // `c : vec[??] = {x -> x + 1, …}`, or such a cell called through in this
+                // function (`dynamic_lambdas.rs`).
+                let value = match self.names.get(name).copied() {
+                    Some(id) if self.stores_lambdas_dynamically(lhs, id, &value) => {
+                        let unconverted = value.ty.clone();
+                        let value = self.lambda_into_dynamic_cell(value, id, rhs.span);
+                        // An earlier pass, before it saw the calls, stored the cell as it was:
+                        // not a value the variable holds.
+                        let local = &mut self.locals[id.0 as usize];
+                        if value.ty != unconverted && local.ty == unconverted {
+                            local.ty = Type::Void;
+                        }
+                        value
+                    }
+                    _ => value,
+                };
+                self.assign_to_variable(name, target.span, op, value, rhs)
+            }
             ExprKind::Index { .. } | ExprKind::Field { .. } => {
                 let place = self.lower_place(target);
                 // `fs[k] = x -> x * k` into a cell of a function type (`fn_cells.rs`).
@@ -141,6 +164,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                         let t = t.clone();
                         self.coerce_to_declared(value, &t)
                     }
+                    // `c[0] = x -> x + 1` into a cell of `??` values (`dynamic_lambdas.rs`).
+                    Type::Unknown => match place.kind {
+                        ir::PlaceKind::Index { ref base, .. } => match base.kind {
+                            ir::ExprKind::Local(id) if self.is_dynamic_cell(id) => {
+                                self.lambda_into_dynamic_cell(value, id, rhs.span)
+                            }
+                            _ => value,
+                        },
+                        _ => value,
+                    },
                     _ => value,
                 };
                 let value = self.check_store(&place.ty, op, value, rhs.span);

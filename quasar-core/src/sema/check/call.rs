@@ -324,18 +324,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub(super) fn call_instance(
         &mut self,
         id: FunctionId,
-        mut args: Vec<ir::Expr>,
+        args: Vec<ir::Expr>,
         span: Span,
     ) -> ir::Expr {
+        let (setups, mut args) = self.flatten_args(id, args, span);
         args.extend(self.capture_args(id, span));
         let f = self.cx.module.function(id);
         let results: Vec<Type> =
             f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
-        ir::Expr::new(
+        let call = ir::Expr::new(
             ir::ExprKind::Call { callee: Callee::Function(id), args },
             results_type(&results),
             span,
-        )
+        );
+        super::flat_params::with_setups(setups, call)
     }
 
     /// `p.scale(2)`: a function-typed field, or a method written as a function whose first

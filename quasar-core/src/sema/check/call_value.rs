@@ -22,7 +22,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> ir::Expr {
         let lowered = self.lower_args(args);
         let types = Self::arg_types(&lowered);
-        if !self.lambda_arity_fits(lambda, types.len(), span) {
+        if !self.lambda_arity_fits(&lambda.params, types.len(), span) {
             return unknown(span);
         }
         if types.contains(&Type::Void) {
@@ -179,10 +179,11 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn call_bound_instance(
         &mut self,
         id: ir::FunctionId,
-        mut args: Vec<ir::Expr>,
+        args: Vec<ir::Expr>,
         span: Span,
         lspan: Span,
     ) -> ir::Expr {
+        let (setups, mut args) = self.flatten_args(id, args, span);
         let f = self.cx.module.function(id);
         let names: Vec<String> =
             f.captures.iter().map(|c| f.locals[c.0 as usize].name.clone()).collect();
@@ -194,11 +195,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 || self.outer.as_ref().is_some_and(|o| o.find(&snap).is_some());
             args.push(self.lower_name(if known { &snap } else { &n }, span));
         }
-        ir::Expr::new(
+        let call = ir::Expr::new(
             ir::ExprKind::Call { callee: Callee::Function(id), args },
             results_type(&results),
             span,
-        )
+        );
+        super::flat_params::with_setups(setups, call)
     }
 }
 

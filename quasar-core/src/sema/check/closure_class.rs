@@ -25,17 +25,46 @@ use super::scope::{FnLowerer, OuterEnv};
 use super::Checker;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, ClassDef, ExprKind, FunctionId, LocalId, LocalRole, PlaceKind};
-use crate::sema::decls::ScopeId;
+use crate::sema::decls::{FnDeclId, ScopeId};
 use crate::sema::types::{ClassId, ClassRef, FnType, Type};
 use crate::span::Span;
 use crate::syntax::ast::{self, FunctionKind};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// What a closure class calls: a lambda, or a nested named `__device__` function taking a
+/// device function (manual ch. 15's mean filters, `function y = __device__ algo(input :
+/// image, pos : ivec2)` as an `algorithm`), instantiated for the images it is called with.
+#[derive(Clone, Copy)]
+pub(super) enum ClassFn<'a> {
+    Lambda(&'a ast::Lambda),
+    Nested(FnDeclId, &'a ast::FunctionDef),
+}
+
+impl<'a> ClassFn<'a> {
+    pub(super) fn kind(self) -> FunctionKind {
+        match self {
+            ClassFn::Lambda(l) => l.kind,
+            ClassFn::Nested(_, d) => d.kind,
+        }
+    }
+
+    pub(super) fn params(self) -> &'a [ast::Param] {
+        match self {
+            ClassFn::Lambda(l) => &l.params,
+            ClassFn::Nested(_, d) => &d.params,
+        }
+    }
+
+    pub(super) fn variadic(self) -> bool {
+        self.params().last().is_some_and(|p| p.variadic)
+    }
+}
+
 /// One closure class: the lambda, where it was defined, and the names it captures (its
 /// fields, in the order of its captures).
 pub(super) struct ClosureClass<'a> {
-    pub(super) lambda: &'a ast::Lambda,
+    pub(super) lambda: ClassFn<'a>,
     span: Span,
     scope: ScopeId,
     names: Vec<String>,
@@ -45,9 +74,13 @@ pub(super) struct ClosureClass<'a> {
     env: Rc<OuterEnv<'a>>,
 }
 
-/// The name of the closure class of the lambda at `span`, as messages show it.
-fn class_name(span: Span) -> String {
-    format!("<lambda@{}:{}>", span.line, span.col)
+/// The name of the closure class of `f` at `span`, as messages show it.
+fn class_name(f: ClassFn, span: Span) -> String {
+    let what = match f {
+        ClassFn::Lambda(_) => "lambda",
+        ClassFn::Nested(_, d) => &d.name.name,
+    };
+    format!("<{what}@{}:{}>", span.line, span.col)
 }
 
 /// Whether the lambda `l` is a closure class when used as a value: some parameter has no
@@ -70,7 +103,7 @@ impl<'a> Checker<'a> {
     /// The closure class of the lambda at `span` capturing `names`, made on first use.
     fn closure_class(
         &mut self,
-        lambda: &'a ast::Lambda,
+        lambda: ClassFn<'a>,
         span: Span,
         scope: ScopeId,
         names: Vec<String>,
@@ -92,7 +125,7 @@ impl<'a> Checker<'a> {
                     names.iter().zip(&params).map(|(n, p)| (n.clone(), Type::Param(p.clone())));
                 self.module.classes.push(ClassDef {
                     id: ClassId(ClassId::CLOSURE_BASE + i as u32),
-                    name: class_name(span),
+                    name: class_name(lambda, span),
                     mutable: false,
                     dynamic: false,
                     parent: None,
@@ -120,7 +153,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     ) -> ir::Expr {
         let env = self.env_for_children();
         match self.cx.instantiate_lambda(l, span, self.scope, args, None, env) {
-            Some(id) => self.closure_class_of(l, span, id),
+            Some(id) => self.closure_class_of(ClassFn::Lambda(l), span, id),
             None => unknown(span),
         }
     }
@@ -128,7 +161,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The closure class value of the lambda `l` whose instance `id` tells what it captures.
     pub(super) fn closure_class_of(
         &mut self,
-        l: &'a ast::Lambda,
+        l: ClassFn<'a>,
         span: Span,
         id: FunctionId,
     ) -> ir::Expr {
@@ -137,7 +170,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let captures: Vec<ir::Expr> = names.iter().map(|n| self.lower_name(n, span)).collect();
         let class = self.cx.closure_class(l, span, self.scope, names.clone(), env);
         let args = captures.iter().map(|c| c.ty.clone()).collect();
-        let ty = Type::Class(ClassRef { id: class, name: class_name(span), args });
+        let ty = Type::Class(ClassRef { id: class, name: class_name(l, span), args });
         let fields = names.into_iter().zip(captures).collect();
         ir::Expr::new(ExprKind::Construct { class, fields }, ty, span)
     }
@@ -147,10 +180,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub(super) fn closure_fits(&self, from: &Type, ft: &FnType) -> Option<bool> {
         let index = closure_index(from)?;
         let l = self.cx.closure_classes.get(index)?.lambda;
-        let variadic = l.params.last().is_some_and(|p| p.variadic);
-        let arity = ft.variadic || variadic || l.params.len() == ft.params.len();
-        if keeps_class(l, from) || takes_device_fn(l, ft) {
-            return Some(arity && kind_fits(l.kind, ft.kind));
+        let arity = ft.variadic || l.variadic() || l.params().len() == ft.params.len();
+        if keeps_class(l.kind(), from) || takes_device_fn(l, ft) {
+            return Some(arity && kind_fits(l.kind(), ft.kind));
         }
         Some(arity && !Type::Function(Box::new(ft.clone())).is_concrete())
     }
@@ -194,7 +226,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let types = Self::arg_types(&lowered);
         self.note_call_through(&f, &types, span);
         let lambda = self.cx.closure_classes.get(index)?.lambda;
-        if !self.lambda_arity_fits(lambda, types.len(), span) {
+        if !self.lambda_arity_fits(lambda.params(), types.len(), span) {
             return Some(unknown(span));
         }
         let unresolved = |ty| {
@@ -208,16 +240,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return Some(unresolved(Type::Unknown));
         };
         let (setup, captures) = self.fields_as_captures(f, id, span);
+        let (setups, mut args) = self.flatten_args(id, lowered, span);
         let inst = self.cx.module.function(id);
         let results: Vec<Type> =
             inst.outputs.iter().map(|o| inst.locals[o.0 as usize].ty.clone()).collect();
-        let mut args = lowered;
         args.extend(captures);
         let call = ir::Expr::new(
             ExprKind::Call { callee: ir::Callee::Function(id), args },
             results_type(&results),
             span,
         );
+        let call = super::flat_params::with_setups(setups, call);
         Some(with_setup(setup, call))
     }
 
@@ -239,10 +272,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return value;
         }
         let lambda = self.cx.closure_classes[index].lambda;
-        let variadic = lambda.params.last().is_some_and(|p| p.variadic);
-        if !kind_fits(lambda.kind, ft.kind)
-            || (!variadic && lambda.params.len() != ft.params.len())
-            || (keep && keeps_class(lambda, &value.ty))
+        if !kind_fits(lambda.kind(), ft.kind)
+            || (!lambda.variadic() && lambda.params().len() != ft.params.len())
+            || (keep && keeps_class(lambda.kind(), &value.ty))
             || takes_device_fn(lambda, ft)
         {
             return value;
@@ -280,12 +312,19 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             parent: Some(cc.env.clone()),
         });
         let captured = c.args.clone();
-        self.cx.instantiate_lambda_capturing(lambda, lspan, scope, args, result, env, captured)
+        match lambda {
+            ClassFn::Lambda(l) => {
+                self.cx.instantiate_lambda_capturing(l, lspan, scope, args, result, env, captured)
+            }
+            ClassFn::Nested(decl, _) => {
+                self.cx.instantiate(decl, args, Vec::new(), lspan, Some(env))
+            }
+        }
     }
 
     /// The fields of closure value `f` that instance `id` captures, in the order of its
     /// captures; `f` is evaluated once, into a temporary (the setup) unless it is a variable.
-    fn fields_as_captures(
+    pub(super) fn fields_as_captures(
         &mut self,
         f: ir::Expr,
         id: FunctionId,
@@ -383,16 +422,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// Whether a lambda takes `given` arguments; reports it when not.
     pub(super) fn lambda_arity_fits(
         &mut self,
-        lambda: &ast::Lambda,
+        params: &[ast::Param],
         given: usize,
         span: Span,
     ) -> bool {
-        if given == lambda.params.len() || lambda.params.last().is_some_and(|p| p.variadic) {
+        if given == params.len() || params.last().is_some_and(|p| p.variadic) {
             return true;
         }
         let d = Diagnostic::error(
             span,
-            format!("this lambda takes {} argument(s) but {given} are given", lambda.params.len()),
+            format!("this lambda takes {} argument(s) but {given} are given", params.len()),
         );
         self.report(d);
         false
@@ -426,8 +465,8 @@ pub(super) fn kind_fits(lambda: FunctionKind, expected: FunctionKind) -> bool {
 /// function it is given to is then instantiated for this lambda, and a kernel there that
 /// calls it takes the captured arrays as arguments of its own; a function value could not
 /// carry a host array into a kernel.
-pub(super) fn keeps_class(lambda: &ast::Lambda, ty: &Type) -> bool {
-    lambda.kind == FunctionKind::Device
+pub(super) fn keeps_class(kind: FunctionKind, ty: &Type) -> bool {
+    kind == FunctionKind::Device
         && matches!(ty, Type::Class(c) if c.args.iter().any(super::kept_classes::holds_heap_array))
 }
 
@@ -445,7 +484,7 @@ pub(super) fn is_heap_array(t: &Type) -> bool {
 }
 
 /// `(setup; value)`, or `value` without a setup.
-fn with_setup(setup: Option<ir::Expr>, value: ir::Expr) -> ir::Expr {
+pub(super) fn with_setup(setup: Option<ir::Expr>, value: ir::Expr) -> ir::Expr {
     match setup {
         None => value,
         Some(s) => {

@@ -97,7 +97,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         let call = FnCall { types: types.to_vec(), span, depth: 0 };
         if let ir::ExprKind::Index { base, .. } = &f.kind {
             if let ir::ExprKind::Local(id) = base.kind {
-                self.note_param_call(id, true, call);
+                if !self.note_param_call(id, true, call) {
+                    self.note_cell_call(id, types);
+                }
             }
             return;
         }
@@ -285,14 +287,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     fn results_for(&mut self, ty: &Type, params: &[Type]) -> Option<(FunctionKind, Vec<Type>)> {
         if let Some(index) = closure_index(ty) {
             let lambda = self.cx.closure_classes.get(index)?.lambda;
-            let variadic = lambda.params.last().is_some_and(|p| p.variadic);
-            if !variadic && lambda.params.len() != params.len() {
+            if !lambda.variadic() && lambda.params().len() != params.len() {
                 return None;
             }
             let id = self.instantiate_closure_class(index, ty, params.to_vec(), None)?;
             let f = self.cx.module.function(id);
             let out = f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
-            return Some((lambda.kind, out));
+            return Some((lambda.kind(), out));
         }
         let Type::Function(ft) = ty else { return None };
         let arity = ft.params.len() == params.len() || ft.variadic;

@@ -238,7 +238,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         match self.cx.instantiate(decl, args, Vec::new(), span, env) {
             // A nested function reading the enclosing function's variables: a closure over
             // them, as a lambda would be.
-            Some(id) if !self.cx.module.function(id).captures.is_empty() => self.closure(id, span),
+            Some(id) if !self.cx.module.function(id).captures.is_empty() => {
+                self.nested_fn_class(decl, id).unwrap_or_else(|| self.closure(id, span))
+            }
             Some(id) => {
                 let ty = self.instance_type(id);
                 ir::Expr::new(ir::ExprKind::FunctionRef(id), ty, span)
@@ -415,17 +417,18 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     && !self.in_device_code()
                     && self.captures_array(id) =>
             {
-                self.closure_class_of(l, span, id)
+                self.closure_class_of(super::closure_class::ClassFn::Lambda(l), span, id)
             }
             Some(id) => self.closure(id, span),
             None => unknown(span),
         }
     }
 
-    /// Whether instance `id` captures an array not of a small fixed size.
+    /// Whether instance `id` captures an array not of a small fixed size (or a closure class
+    /// value holding one).
     fn captures_array(&self, id: ir::FunctionId) -> bool {
         let f = self.cx.module.function(id);
-        f.captures.iter().any(|c| super::closure_class::is_heap_array(&f.locals[c.0 as usize].ty))
+        f.captures.iter().any(|c| super::kept_classes::holds_heap_array(&f.locals[c.0 as usize].ty))
     }
 
     /// A closure value for instance `id`, capturing what it reads from this scope.

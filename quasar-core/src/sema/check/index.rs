@@ -42,16 +42,16 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let b = self.lower_expr(base);
         let (mut subs, ty) = self.lower_subscripts(&b.ty, indices, whole.span);
+        self.check_texture_read(&b.ty, &subs, whole.span);
         self.integer_position(&b.ty, &mut subs);
         ir::Expr::new(ir::ExprKind::Index { base: Box::new(b), indices: subs }, ty, whole.span)
     }
 
     /// In a kernel, a position held in a `vecN` read from an array without a hardware
-    /// texture (which would interpolate) addresses the element at its integer parts, as
-    /// kernels index with `ivecN`.
+    /// texture (which interpolates or rounds: `transform::texture_reads`) addresses the
+    /// element at its integer parts, as kernels index with `ivecN`.
     fn integer_position(&self, base: &Type, subs: &mut [ir::Index]) {
-        let texture =
-            base.as_array().is_some_and(|a| a.mods.hints.iter().any(|h| h.starts_with("hwtex")));
+        let texture = base.as_array().is_some_and(|a| a.mods.texture().is_some());
         if texture || !self.in_kernel_context() {
             return;
         }
@@ -386,6 +386,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     }
                 }
                 let (subs, ty) = self.lower_subscripts(&b.ty, indices, span);
+                self.check_texture_write(&b.ty, &subs, span);
                 ir::Place::new(ir::PlaceKind::Index { base: Box::new(b), indices: subs }, ty, span)
             }
             ExprKind::Field { base, name } => {

@@ -7,13 +7,14 @@
 //! instantiates the lambda (`closure_class.rs`), and device code reads its fields as
 //! captures of its own (`image.data`).
 
-use super::closure_class::{closure_index, keeps_class, kind_fits};
+use super::closure_class::{closure_index, keeps_class, kind_fits, ClassFn};
 use super::scope::FnLowerer;
 use crate::diagnostics::Diagnostic;
-use crate::ir::LocalId;
+use crate::ir::{self, FunctionId, LocalId};
+use crate::sema::decls::FnDeclId;
 use crate::sema::types::{FnType, Type};
 use crate::span::Span;
-use crate::syntax::ast::{self, FunctionKind};
+use crate::syntax::ast::FunctionKind;
 
 /// Whether the `__device__` lambda `lambda`, given the function type `ft`, takes a device
 /// function value through a parameter without a type (`__device__ (x, pos) -> x(pos + d)`
@@ -21,10 +22,15 @@ use crate::syntax::ast::{self, FunctionKind};
 /// it is called with, which may be device lambdas capturing arrays (no function value can
 /// hold those; a call through a function value of the images would also make device code
 /// recursive).
-pub(super) fn takes_device_fn(lambda: &ast::Lambda, ft: &FnType) -> bool {
-    lambda.kind == FunctionKind::Device
-        && lambda.params.iter().zip(&ft.params).any(|(p, t)| {
-            p.ty.is_none() && matches!(t, Type::Function(f) if f.kind == FunctionKind::Device)
+///
+/// A nested named function ([`ClassFn::Nested`]) is kept for a parameter declared with a
+/// device function type too: such a function is specialised for the images it is given.
+pub(super) fn takes_device_fn(f: ClassFn, ft: &FnType) -> bool {
+    let nested = matches!(f, ClassFn::Nested(..));
+    f.kind() == FunctionKind::Device
+        && f.params().iter().zip(&ft.params).any(|(p, t)| {
+            (nested || p.ty.is_none())
+                && matches!(t, Type::Function(f) if f.kind == FunctionKind::Device)
         })
 }
 
@@ -38,6 +44,21 @@ pub(super) fn holds_heap_array(t: &Type) -> bool {
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The nested function `decl` (instance `id`, for its declared parameter types) used as
+    /// a value, as a closure class where it is a `__device__` function reading variables of
+    /// its enclosing function and taking a parameter declared with a device function type
+    /// (manual ch. 15: `function y : vec3 = __device__ algo(input : image, pos : ivec2)` as
+    /// the `algorithm` of `mean_filter_hor(N)`): like a lambda taking an image, it is
+    /// instantiated for the images it is called with, which may capture arrays.
+    pub(super) fn nested_fn_class(&mut self, decl: FnDeclId, id: FunctionId) -> Option<ir::Expr> {
+        let def = self.cx.decls.function(decl).def;
+        let device_fn = |t: &Type| matches!(t, Type::Function(f) if f.kind == FunctionKind::Device);
+        let takes = def.params.iter().any(|p| device_fn(&self.cx.declared_param_type(def, p)));
+        let captures = !self.cx.module.function(id).captures.is_empty();
+        (def.kind == FunctionKind::Device && takes && captures)
+            .then(|| self.closure_class_of(ClassFn::Nested(decl, def), def.name.span, id))
+    }
+
     /// Whether a value of type `from` is stored as it is where the concrete function type `ft`
     /// is declared (a variable, a function's result): a `__device__` lambda capturing an
     /// array, which no function value can hold; the instance holding it is specialised for
@@ -45,10 +66,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     pub(super) fn kept_as_class(&self, from: &Type, ft: &FnType) -> bool {
         let Some(index) = closure_index(from) else { return false };
         let Some(cc) = self.cx.closure_classes.get(index) else { return false };
-        let variadic = cc.lambda.params.last().is_some_and(|p| p.variadic);
-        (keeps_class(cc.lambda, from) || takes_device_fn(cc.lambda, ft))
-            && kind_fits(cc.lambda.kind, ft.kind)
-            && (variadic || ft.variadic || cc.lambda.params.len() == ft.params.len())
+        let f = cc.lambda;
+        (keeps_class(f.kind(), from) || takes_device_fn(f, ft))
+            && kind_fits(f.kind(), ft.kind)
+            && (f.variadic() || ft.variadic || f.params().len() == ft.params.len())
     }
 
     /// Whether a function value of type `from` is stored as it is where `ft` is declared: the

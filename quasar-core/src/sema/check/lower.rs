@@ -137,18 +137,20 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if self.kind == FunctionKind::Kernel {
                 self.check_kernel_param(p, &ty);
             }
-            let id = match role {
+            let ids = match role {
                 LocalRole::Special(s) => {
-                    self.add_special_param(p, s, declared.as_ref(), ty, args.get(i))
+                    vec![self.add_special_param(p, s, declared.as_ref(), ty, args.get(i))]
                 }
-                _ => self.add_local(&p.name.name, ty, role, p.span),
+                _ => self.add_param(&p.name.name, ty, p.span),
             };
-            if declared.as_ref().is_some_and(|d| !d.is_concrete() && !d.is_generic())
-                && !self.locals[id.0 as usize].ty.is_generic()
-            {
-                self.dynamic_params.push(id);
+            for id in ids {
+                if declared.as_ref().is_some_and(|d| !d.is_concrete() && !d.is_generic())
+                    && !self.locals[id.0 as usize].ty.is_generic()
+                {
+                    self.dynamic_params.push(id);
+                }
+                params.push(id);
             }
-            params.push(id);
         }
         let mut outputs = Vec::new();
         for o in &def.outputs {
@@ -169,7 +171,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         f.top_level = self.cx.decls.function_parent_is_script(def);
         f.kind = def.kind;
         for &o in &outputs {
-            if self.locals[o.0 as usize].ty != Type::Void || self.kind == FunctionKind::Kernel {
+            // (A declared output has its type from the start: the manual's `function algo :
+            // algorithm = mean_filter_hor(N)` assigns it no value but defines `algo`.)
+            let declared_only = self.declared[o.0 as usize].is_some() && !assigns(&f.body, o);
+            if (self.locals[o.0 as usize].ty != Type::Void && !declared_only)
+                || self.kind == FunctionKind::Kernel
+            {
                 continue;
             }
             // `function algo : algorithm = make()` with a nested `function … algo(…)`: the
@@ -192,7 +199,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 if let Some(id) =
                     self.cx.instantiate(decl, args, Vec::new(), ndef.name.span, Some(env))
                 {
-                    let value = self.closure(id, ndef.name.span);
+                    let value = self
+                        .nested_fn_class(decl, id)
+                        .unwrap_or_else(|| self.closure(id, ndef.name.span));
                     let stored = self.assign_local(o, &value.ty, ndef.name.span);
                     let place = ir::Place::new(ir::PlaceKind::Local(o), stored, ndef.name.span);
                     f.body.push(ir::Stmt {
@@ -201,6 +210,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                     });
                     continue;
                 }
+            }
+            if declared_only {
+                continue;
             }
             let l = &self.locals[o.0 as usize];
             let d = Diagnostic::error(l.span, format!("the output `{}` is never assigned", l.name))
@@ -242,12 +254,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 },
                 _ => ty,
             };
-            params.push(match role {
+            match role {
                 LocalRole::Special(s) => {
-                    self.add_special_param(p, s, declared.as_ref(), ty, args.get(i))
+                    params.push(self.add_special_param(p, s, declared.as_ref(), ty, args.get(i)))
                 }
-                _ => self.add_local(&p.name.name, ty, role, p.span),
-            });
+                _ => params.extend(self.add_param(&p.name.name, ty, p.span)),
+            }
         }
         if lambda.kind == FunctionKind::Kernel {
             // A kernel lambda runs for its effect (`y[pos] = …`); it has no result.
@@ -673,4 +685,19 @@ impl FnLowerer<'_, '_> {
         });
         found
     }
+}
+
+/// Whether `body` assigns local `o` anywhere.
+fn assigns(body: &[ir::Stmt], o: LocalId) -> bool {
+    use crate::ir::visit::{walk_place, Visit};
+    struct Finds(LocalId, bool);
+    impl<'b> Visit<'b> for Finds {
+        fn visit_place(&mut self, p: &'b ir::Place) {
+            self.1 |= matches!(p.kind, ir::PlaceKind::Local(id) if id == self.0);
+            walk_place(self, p)
+        }
+    }
+    let mut v = Finds(o, false);
+    v.visit_block(body);
+    v.1
 }

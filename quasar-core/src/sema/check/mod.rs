@@ -18,7 +18,9 @@ mod closure_class;
 mod common_fn_type;
 mod convert;
 mod coop;
+mod dynamic_lambdas;
 mod expr;
+mod flat_params;
 mod fn_args;
 mod fn_cells;
 mod geometry;
@@ -47,6 +49,7 @@ mod shared_calc;
 mod shared_designators;
 mod shared_fetch;
 mod stmt;
+mod texture;
 mod type_value;
 mod unavailable;
 
@@ -454,7 +457,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A parameter's declared type with generic parameters left as `Type::Param`.
-    fn declared_param_type(&mut self, def: &ast::FunctionDef, p: &ast::Param) -> Type {
+    pub(super) fn declared_param_type(&mut self, def: &ast::FunctionDef, p: &ast::Param) -> Type {
         let Some(t) = &p.ty else { return Type::Unknown };
         let params: HashMap<String, Type> = def
             .type_params

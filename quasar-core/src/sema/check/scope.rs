@@ -100,6 +100,9 @@ pub(crate) struct FnLowerer<'c, 'a> {
     /// Parameters declared with a dynamic type (`x : ??`, `t : object`, `c : vec[??]`): an
     /// instance with such a parameter is compiled (with run-time type checks), not generic.
     pub dynamic_params: Vec<LocalId>,
+    /// The argument types of the calls through the elements of each local (`c[k](t)`),
+    /// kept across passes (`dynamic_lambdas.rs`).
+    pub cell_calls: HashMap<LocalId, Vec<Vec<Type>>>,
     /// The declared type of a lambda's result (`add : [scalar -> scalar -> scalar] =
     /// x -> y -> x + y`): an inner lambda body takes its parameter types from it.
     pub expected_result: Option<Type>,
@@ -163,6 +166,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             geometry_fits: Vec::new(),
             parallel_depth: 0,
             dynamic_params: Vec::new(),
+            cell_calls: HashMap::new(),
             expected_result: None,
             reduction_frames: Vec::new(),
             prelowered: HashMap::new(),

@@ -21,7 +21,7 @@
 //! instead.
 
 use super::shared_calc::share_loop;
-use super::shared_fetch::{add_params, fetch, Env};
+use super::shared_fetch::{add_params, fetch, store, Env};
 use crate::diagnostics::Diagnostic;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -190,6 +190,8 @@ fn rewrite_parallel_loop(body: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
 /// Rewrites the top-level designators of kernel `f` and the stores of those variables.
 fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
     let mut designated: Vec<String> = Vec::new();
+    // The arrays with their sizes, the designated ones included once declared.
+    let mut env = env.clone();
     let mut out = Vec::with_capacity(f.body.len());
     let body = std::mem::take(&mut f.body);
     for (i, s) in body.iter().cloned().enumerate() {
@@ -215,11 +217,12 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
                 _ => {
                     // Fetch and broadcast.
                     let fetched = block_thread(f, span)
-                        .and_then(|block| fetch(&name, init, block, env, span));
+                        .and_then(|block| fetch(&name, init, block, &env, span));
                     match fetched {
-                        Ok((stmts, array)) => {
+                        Ok((stmts, dims)) => {
                             out.extend(stmts);
-                            if array {
+                            if let Some(dims) = dims {
+                                env.insert(name.clone(), dims.into_iter().map(Some).collect());
                                 designated.push(name);
                             }
                         }
@@ -238,6 +241,8 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
                     continue;
                 }
             };
+            let dims = args.iter().map(|a| (a.name.is_none()).then(|| a.value.clone())).collect();
+            env.insert(name.clone(), dims);
             let call = call(alloc, args, init.span);
             out.push(stmt(assign(AssignOp::Assign, ident(&name, name_span), call, span), span));
             if alloc == "shared_zeros" {
@@ -280,9 +285,45 @@ fn rewrite_kernel(f: &mut FunctionDef, diags: &mut Vec<Diagnostic>, env: &Env) {
             }
             continue;
         }
+        // `A[0..9, 0..9] = transpose(B)`: a store of designated variables into a slice.
+        if let StmtKind::Expr(Expr { kind: ExprKind::Assign { op, lhs, rhs }, .. }) = &s.kind {
+            if mentions(rhs, &designated) {
+                let prefix = format!("__store{i}");
+                let block = || block_thread(f, s.span);
+                match store(&prefix, (lhs, *op, rhs), block, &env) {
+                    Ok(Some(st)) => {
+                        // The block's threads have written the designated variables.
+                        if !out.last().is_some_and(is_syncthreads) {
+                            out.push(syncthreads(s.span));
+                        }
+                        out.push(st);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(d) => diags.push(d),
+                }
+            }
+        }
         out.push(s);
     }
     f.body = out;
+}
+
+fn is_syncthreads(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(Expr { kind: ExprKind::Call { callee, args, .. }, .. })
+        if args.is_empty() && matches!(&callee.kind, ExprKind::Ident(c) if c == "syncthreads"))
+}
+
+/// Whether `e` reads one of the variables `names` as a whole (not at a position).
+fn mentions(e: &Expr, names: &[String]) -> bool {
+    match &e.kind {
+        ExprKind::Ident(n) => names.contains(n),
+        ExprKind::Paren(xs) => xs.iter().any(|x| mentions(x, names)),
+        ExprKind::Unary { operand, .. } => mentions(operand, names),
+        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, names) || mentions(rhs, names),
+        ExprKind::Call { args, .. } => args.iter().any(|a| mentions(&a.value, names)),
+        _ => false,
+    }
 }
 
 /// `A[:] op= S` with `S` a designated variable: `(A, op, S)`.

@@ -284,8 +284,8 @@ fn element(e: &Expr, ks: &[Expr], env: &Env) -> Result<Expr, Diagnostic> {
     })
 }
 
-/// The statements that fill the designated variable `name` from `init`, and whether it is
-/// an array in shared memory (else a scalar broadcast); `thread` is the thread's index in its
+/// The statements that fill the designated variable `name` from `init`, and its dimensions
+/// when it is an array in shared memory (else a scalar broadcast); `thread` is the thread's index in its
 /// block and `size` the block's size.
 pub(super) fn fetch(
     name: &str,
@@ -293,7 +293,7 @@ pub(super) fn fetch(
     (thread, size): (Expr, Expr),
     env: &Env,
     span: Span,
-) -> Result<(Vec<Stmt>, bool), Diagnostic> {
+) -> Result<(Vec<Stmt>, Option<Vec<Expr>>), Diagnostic> {
     let Some(dims) = shape(init, env)? else {
         // A scalar: the first thread computes it, every thread reads it after the barrier.
         let cell = format!("{name}__sh");
@@ -315,11 +315,39 @@ pub(super) fn fetch(
             super::shared_designators::syncthreads(span),
             stmt(assign(AssignOp::Assign, ident(name, span), at0, span), span),
         ];
-        return Ok((stmts, false));
+        return Ok((stmts, None));
     };
+    let kx: Vec<Expr> = (0..dims.len()).map(|d| ident(&format!("{name}__k{d}"), span)).collect();
+    let value = element(init, &kx, env)?;
+    let target = Expr::new(
+        ExprKind::Index {
+            base: Box::new(ident(name, span)),
+            indices: kx.into_iter().map(arg).collect(),
+        },
+        span,
+    );
+    let fill = stmt(assign(AssignOp::Assign, target, value, span), span);
+    let alloc = shared_call(&dims, span);
+    let stmts = vec![
+        stmt(assign(AssignOp::Assign, ident(name, span), alloc, span), span),
+        distribute(name, &dims, (thread, size), fill, span),
+        super::shared_designators::syncthreads(span),
+    ];
+    Ok((stmts, Some(dims)))
+}
+
+/// `for P__i = thread..size..numel-1`, with `P__k0…` the row-major position of `P__i` in an
+/// array of `dims`, around `fill` (which uses those positions): the block's threads share
+/// the elements.
+fn distribute(
+    prefix: &str,
+    dims: &[Expr],
+    (thread, size): (Expr, Expr),
+    fill: Stmt,
+    span: Span,
+) -> Stmt {
     let r = dims.len();
-    let i = format!("{name}__i");
-    let ks: Vec<String> = (0..r).map(|d| format!("{name}__k{d}")).collect();
+    let i = format!("{prefix}__i");
     let product = |ds: &[Expr]| {
         ds.iter().cloned().reduce(|a, b| times(a, b, span)).unwrap_or_else(|| number("1", span))
     };
@@ -335,19 +363,11 @@ pub(super) fn fetch(
         };
         let k =
             if d == 0 { above } else { call("mod", vec![arg(above), arg(dims[d].clone())], span) };
-        body.push(stmt(assign(AssignOp::Assign, ident(&ks[d], span), k, span), span));
+        let kd = format!("{prefix}__k{d}");
+        body.push(stmt(assign(AssignOp::Assign, ident(&kd, span), k, span), span));
     }
-    let kx: Vec<Expr> = ks.iter().map(|k| ident(k, span)).collect();
-    let value = element(init, &kx, env)?;
-    let target = Expr::new(
-        ExprKind::Index {
-            base: Box::new(ident(name, span)),
-            indices: kx.into_iter().map(arg).collect(),
-        },
-        span,
-    );
-    body.push(stmt(assign(AssignOp::Assign, target, value, span), span));
-    let count = product(&dims);
+    body.push(fill);
+    let count = product(dims);
     let last = match int_of(&count) {
         Some(n) => number(&(n - 1).to_string(), span),
         None => binary(BinaryOp::Sub, count, number("1", span), span),
@@ -360,13 +380,40 @@ pub(super) fn fetch(
         },
         span,
     );
-    let alloc = shared_call(&dims, span);
-    let stmts = vec![
-        stmt(assign(AssignOp::Assign, ident(name, span), alloc, span), span),
-        Stmt { kind: StmtKind::For { var: Ident { name: i, span }, iter, body }, span },
-        super::shared_designators::syncthreads(span),
-    ];
-    Ok((stmts, true))
+    Stmt { kind: StmtKind::For { var: Ident { name: i, span }, iter, body }, span }
+}
+
+/// A store of an expression of designated variables into a slice (manual §9.2: `A[0..9,
+/// 0..9] = transpose(B)`), distributed over the block's threads as a fetch is: `None` when
+/// `lhs op= rhs` is not one (the target is not a slice, or `rhs` is a scalar); `prefix`
+/// names the loop's variables.
+pub(super) fn store(
+    prefix: &str,
+    (lhs, op, rhs): (&Expr, AssignOp, &Expr),
+    block: impl FnOnce() -> Result<(Expr, Expr), Diagnostic>,
+    env: &Env,
+) -> Result<Option<Stmt>, Diagnostic> {
+    let span = lhs.span;
+    if !matches!(unparen(lhs).kind, ExprKind::Index { .. }) {
+        return Ok(None);
+    }
+    // Not a store: a value the fetch's rules do not cover element by element (`sum(B)`) is
+    // computed by each thread as written.
+    let (Ok(Some(dims)), Ok(Some(from))) = (shape(lhs, env), shape(rhs, env)) else {
+        return Ok(None);
+    };
+    if dims.len() != from.len() {
+        return Err(Diagnostic::error(
+            span,
+            format!("storing an array of {} dimensions into a slice of {}", from.len(), dims.len()),
+        )
+        .with_note("give the slice as many ranges as the stored value has dimensions"));
+    }
+    let kx: Vec<Expr> = (0..dims.len()).map(|d| ident(&format!("{prefix}__k{d}"), span)).collect();
+    let target = element(lhs, &kx, env)?;
+    let value = element(rhs, &kx, env)?;
+    let fill = stmt(assign(op, target, value, span), span);
+    Ok(Some(distribute(prefix, &dims, block()?, fill, span)))
 }
 
 /// `e` without the parentheses around it.
@@ -472,6 +519,26 @@ mod tests {
             "B__k1 = mod(B__i, 10)",
             "B[B__k0, B__k1] = ((a * A[0 + B__k1, 2 + B__k0]) + 1)",
             "syncthreads",
+        ] {
+            assert!(p.contains(line), "{line} in {p}");
+        }
+    }
+
+    #[test]
+    fn a_store_of_a_designated_variable_into_a_slice_is_shared_by_the_block() {
+        let p = rewritten(
+            "function [] = __kernel__ k(A : mat, pos : ivec3)\n  B : 'shared = \
+             transpose(A[0..9, 2..5])\n  A[0..9, 2..5] = transpose(B) * 2\n  A[pos[0], 0] = \
+             sum(B)\nendfunction\n",
+        );
+        // One barrier between the fetch and the store; A's element (k0, 2 + k1) is B's
+        // (k1, k0) times 2; `sum(B)` stays a thread's computation.
+        assert_eq!(p.matches("syncthreads").count(), 1, "{p}");
+        for line in [
+            "for __store1__i = ",
+            "__store1__k1 = mod(__store1__i, 4)",
+            "A[0 + __store1__k0, 2 + __store1__k1] = (B[__store1__k1, __store1__k0] * 2)",
+            "A[pos[0], 0] = sum(B)",
         ] {
             assert!(p.contains(line), "{line} in {p}");
         }

@@ -231,6 +231,27 @@ pub struct ArrayMods {
     pub hints: Vec<String>,
 }
 
+/// How a read of a hardware-texture array at a real position samples it (manual §9.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureFilter {
+    /// `'hwtex_nearest`: the element nearest to the position.
+    Nearest,
+    /// `'hwtex_linear`: linear interpolation between the elements around the position.
+    Linear,
+}
+
+impl ArrayMods {
+    /// The filter a texture hint asks for (none without one: `'hwtex_const` only names a
+    /// cache).
+    pub fn texture(&self) -> Option<TextureFilter> {
+        self.hints.iter().find_map(|h| match h.as_str() {
+            "hwtex_linear" => Some(TextureFilter::Linear),
+            "hwtex_nearest" => Some(TextureFilter::Nearest),
+            _ => None,
+        })
+    }
+}
+
 /// An array type: element type, rank, optional size constraints and modifiers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ArrayType {

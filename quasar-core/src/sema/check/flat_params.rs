@@ -1,0 +1,149 @@
+//! Closure class values holding arrays passed between device functions (manual ch. 15's
+//! `p(x, pos)`, an `algorithm` given an image that captures the pixel array). Device code
+//! never holds such a value whole (no kernel or device function can take a class value
+//! holding an array): a `__device__` function's parameter of such a type is passed as the
+//! class's fields, one parameter each (`x.data`, `x.last`), and the parameter's name stays
+//! a captured-looking local, so that calling it reads the fields by their dotted names as
+//! captured closure values are read (`closure_class.rs`). The caller passes the fields: by
+//! their dotted names where the value is itself such a local of device code, as fields of
+//! the value elsewhere.
+
+use super::kept_classes::holds_heap_array;
+use super::scope::FnLowerer;
+use crate::ir::{self, ExprKind, FunctionId, LocalId, LocalRole};
+use crate::sema::types::Type;
+use crate::span::Span;
+use crate::syntax::ast::FunctionKind;
+
+impl<'c, 'a> FnLowerer<'c, 'a> {
+    /// The fields a parameter of type `ty` of a function of kind `kind` is passed as, if it
+    /// is a closure class value holding an array and the function is a device function.
+    pub(super) fn flat_fields(&self, kind: FunctionKind, ty: &Type) -> Option<Vec<(String, Type)>> {
+        if kind != FunctionKind::Device || !holds_heap_array(ty) {
+            return None;
+        }
+        let fields = self.closure_fields(ty);
+        (!fields.is_empty()).then_some(fields)
+    }
+
+    /// Declares parameter `name` of type `ty` of this (device) function: one parameter per
+    /// field where the value is passed field by field ([`Self::flat_fields`]), the name
+    /// itself a local that no caller passes; else the one parameter. Returns the parameters.
+    pub(super) fn add_param(&mut self, name: &str, ty: Type, span: Span) -> Vec<LocalId> {
+        let Some(fields) = self.flat_fields(self.kind, &ty) else {
+            return vec![self.add_local(name, ty, LocalRole::Param, span)];
+        };
+        self.add_local(name, ty, LocalRole::Capture, span);
+        fields
+            .into_iter()
+            .map(|(f, t)| self.add_local(&format!("{name}.{f}"), t, LocalRole::Param, span))
+            .collect()
+    }
+
+    /// The arguments of a call of instance `id`, each closure class value that the instance
+    /// takes field by field replaced by its fields; a value that is not a variable is
+    /// evaluated once first (the setups).
+    pub(super) fn flatten_args(
+        &mut self,
+        id: FunctionId,
+        args: Vec<ir::Expr>,
+        span: Span,
+    ) -> (Vec<ir::Expr>, Vec<ir::Expr>) {
+        let kind = self.cx.module.function(id).kind;
+        let (mut setups, mut out) = (Vec::new(), Vec::new());
+        for a in args {
+            let Some(fields) = self.flat_fields(kind, &a.ty) else {
+                out.push(a);
+                continue;
+            };
+            let base = match a.kind {
+                ExprKind::Local(_) => a,
+                _ => {
+                    let (setup, local) = self.stored_in_temporary(a);
+                    setups.push(setup);
+                    local
+                }
+            };
+            // A captured value (or one passed field by field) of device code: its fields
+            // are captures (parameters) of their own.
+            let dotted = match base.kind {
+                ExprKind::Local(l) if self.in_device_code() => {
+                    let local = &self.locals[l.0 as usize];
+                    (local.role == LocalRole::Capture).then(|| local.name.clone())
+                }
+                _ => None,
+            };
+            for (f, t) in fields {
+                out.push(match &dotted {
+                    Some(b) => self.lower_name(&format!("{b}.{f}"), span),
+                    None => {
+                        let kind = ExprKind::Field { base: Box::new(base.clone()), field: f };
+                        ir::Expr::new(kind, t, span)
+                    }
+                });
+            }
+        }
+        (setups, out)
+    }
+
+    /// `value` stored in a new temporary: the assignment and the temporary's value.
+    fn stored_in_temporary(&mut self, value: ir::Expr) -> (ir::Expr, ir::Expr) {
+        let span = value.span;
+        let name = format!("<arg@{}:{}>", span.line, span.col);
+        let tmp = match self.names.get(&name) {
+            Some(&id) => id,
+            None => self.add_local(&name, value.ty.clone(), LocalRole::Var, span),
+        };
+        let ty = self.assign_local(tmp, &value.ty, span);
+        let place = ir::Place::new(ir::PlaceKind::Local(tmp), ty.clone(), span);
+        let assign = ExprKind::Assign {
+            place: Box::new(place),
+            op: ir::AssignOp::Assign,
+            value: Box::new(value),
+        };
+        (ir::Expr::new(assign, ty.clone(), span), ir::Expr::new(ExprKind::Local(tmp), ty, span))
+    }
+}
+
+/// `(setups; value)`, or `value` without setups.
+pub(super) fn with_setups(mut setups: Vec<ir::Expr>, value: ir::Expr) -> ir::Expr {
+    if setups.is_empty() {
+        return value;
+    }
+    let (ty, span) = (value.ty.clone(), value.span);
+    setups.push(value);
+    ir::Expr::new(ExprKind::Sequence(setups), ty, span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{errors, signatures};
+
+    const TYPES: &str = "type image : [__device__ ivec2'const -> vec3]\ntype algorithm : [__device__ (image, ivec2'const) -> vec3]\nfunction img : image = make(d : cube)\n    img = __device__ (p) -> d[p[0], p[1], 0..2]\nendfunction\nfunction out : image = apply(x : image, a : algorithm)\n    out = __device__ (p) -> a(x, p)\nendfunction\n";
+
+    #[test]
+    fn an_image_given_to_an_algorithm_in_device_code_is_passed_field_by_field() {
+        let src = format!("{TYPES}function a : algorithm = shift(s : ivec2)\n    a = __device__ (x, p) -> x(p + s)\nendfunction\nfunction y = run(c : cube)\n    y = apply(make(c), shift([1, 0]))([0, 0])\nendfunction\n");
+        assert!(errors(&src).is_empty(), "{:?}", errors(&src));
+        let sigs = signatures(&src);
+        // The algorithm's instance takes the image's array and nothing holding it.
+        assert!(sigs.contains("__device__ <lambda@10:9>(x.d : cube, p : ivec2)"), "{sigs}");
+        // The deferred image reads the fields, not the image whole.
+        assert!(sigs.contains("| captures a.s : ivec2, x.d : cube"), "{sigs}");
+    }
+
+    #[test]
+    fn a_nested_device_function_taking_an_image_is_specialised_for_it() {
+        // The manual's mean filters: the nested function is the output's value.
+        let src = format!("{TYPES}function algo : algorithm = blur(N : int)\n    w = 1.0 / N\n    function y : vec3 = __device__ algo(input : image, pos : ivec2)\n        y = w * input(pos)\n    endfunction\nendfunction\nfunction y = run(c : cube)\n    y = apply(make(c), blur(3))([0, 0])\nendfunction\n");
+        assert!(errors(&src).is_empty(), "{:?}", errors(&src));
+        let sigs = signatures(&src);
+        assert!(sigs.contains("blur(N : int) -> (algo : <algo@11:36>[scalar])"), "{sigs}");
+        assert!(
+            sigs.contains(
+                "__device__ algo(input.d : cube, pos : ivec2) -> (y : vec3) | captures w : scalar"
+            ),
+            "{sigs}"
+        );
+    }
+}
