@@ -85,3 +85,27 @@ fn untyped_lambdas_in_a_dynamic_cell_take_the_types_of_the_calls_through_it() {
         assert_eq!(m::untyped_in_a_cell_literal(n).unwrap(), n * 3 - (n + 7), "n = {n}");
     }
 }
+
+#[test]
+fn a_cell_of_device_functions_is_taken_element_by_element_by_a_kernel() {
+    let x = [0.5f32, -2.0, 3.0, 1.25];
+    let xs = quasar::Array::from_vec(&[x.len()], x.to_vec()).unwrap();
+    let k = 1.5f32;
+    let got = m::device_cell_in_kernel(&xs, k).unwrap();
+    assert_eq!(got.shape(), &[3, x.len()]);
+    let got = got.to_vec().unwrap();
+    let rows: [&dyn Fn(f32) -> f32; 3] = [&|t| t * t, &|t| k * t, &|t| t + 1.0];
+    for (r, f) in rows.iter().enumerate() {
+        for (c, &t) in x.iter().enumerate() {
+            close(&format!("fs[{r}]({t})"), got[r * x.len() + c], f(t));
+        }
+    }
+    // The same through a parameter without a type, with a constant index too.
+    let got = m::device_cell_literal_in_kernel(&xs).unwrap().to_vec().unwrap();
+    let rows: [&dyn Fn(f32) -> f32; 2] = [&|t| -t, &|t| 0.5 * t];
+    for (r, f) in rows.iter().enumerate() {
+        for (c, &t) in x.iter().enumerate() {
+            close(&format!("literal fs[{r}]({t})"), got[r * x.len() + c], f(t) + 0.5);
+        }
+    }
+}

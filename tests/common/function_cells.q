@@ -90,3 +90,25 @@ function y = untyped_in_a_cell_literal(n : int)
     c = {x -> x * 3, x -> x + 7}
     y = c[0](n) - c[1](n)
 endfunction
+
+% Cells of `__device__` function values given to kernels: the function is specialised for
+% the cell's elements (known where the cell is made), which its kernel takes one by one.
+function y = apply_each(fs : vec[[__device__ scalar -> scalar]], x : vec)
+    y = zeros(numel(fs), numel(x))
+    parallel_do(size(y), __kernel__ (pos : ivec2) -> y[pos] = fs[pos[0]](x[pos[1]]))
+endfunction
+
+function y = apply_untyped(fs, x : vec)
+    y = zeros(numel(fs), numel(x))
+    parallel_do(size(y), __kernel__ (pos : ivec2) -> y[pos] = fs[pos[0]](x[pos[1]]) + fs[1](1.0))
+endfunction
+
+function y : mat = device_cell_in_kernel(x : vec, k : scalar)
+    sq = __device__ (t : scalar) -> t * t
+    fs = {sq, __device__ (t : scalar) -> k * t, __device__ (t : scalar) -> t + 1}
+    y = apply_each(fs, x)
+endfunction
+
+function y : mat = device_cell_literal_in_kernel(x : vec)
+    y = apply_untyped({__device__ (t : scalar) -> -t, __device__ (t : scalar) -> 0.5 * t}, x)
+endfunction

@@ -57,12 +57,24 @@ fn generate_in_module(g: &mut Gen, id: FunctionId, full_rt: &TokenStream) -> GRe
     for &l in &slots {
         let local = fg.f.local(l);
         if let Type::Array(a) = &local.ty {
-            let n = super::repr::elem_num(fg.g, &a.elem).ok_or_else(|| {
-                unsupported(
+            let n = super::repr::elem_num(fg.g, &a.elem).ok_or_else(|| match &a.elem {
+                // (A cell made by a literal is taken element by element: `device_fn_cells.rs`.)
+                Type::Function(_) => unsupported(
+                    local.span,
+                    format_args!(
+                        "arrays of {} given to a kernel (`{}`) whose elements are not known \
+                         where the cell is made",
+                        a.elem, local.name
+                    ),
+                    "make the cell with a literal (`{f, g}`) where it is given to the function \
+                     holding the kernel, which is then specialised for its elements, or give \
+                     the kernel each function value on its own",
+                ),
+                _ => unsupported(
                     local.span,
                     format_args!("arrays of {}", a.elem),
                     "use arrays of numbers (`int`, `scalar`, `cscalar`, …)",
-                )
+                ),
             })?;
             fg.set_repr(l, Repr::View(n, super::ty::rank_of(a)));
         }

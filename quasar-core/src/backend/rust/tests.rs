@@ -385,6 +385,9 @@ fn a_cell_of_device_functions_given_to_a_kernel_is_named_as_unsupported() {
     let errors: Vec<&str> =
         art.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
     assert!(errors.iter().any(|m| m.contains("arrays of [__device__ (scalar")), "{errors:?}");
+    // The way out: a cell literal, taken element by element (`sema/check/device_fn_cells.rs`).
+    let note = art.diagnostics.iter().flat_map(|d| &d.notes).any(|n| n.contains("with a literal"));
+    assert!(note, "{:?}", art.diagnostics);
 }
 
 #[test]
@@ -409,6 +412,24 @@ endfunction
         errors.iter().any(|m| m.contains("the function value `x`") && m.contains("their own type")),
         "{errors:?}"
     );
+}
+
+#[test]
+fn arrays_of_run_time_size_in_kernels_are_per_thread_allocations() {
+    let r = rust_of(
+        "function [] = __kernel__ k(y : vec, n : int, pos : int)
+             a = zeros(n, 3)
+             a[0, 1] = 2.0
+             y[pos] = a[0, 1] + numel(a)
+         endfunction
+         function y = f(n : int)
+             y = zeros(8)
+             parallel_do(8, y, n, k)
+         endfunction",
+    );
+    // The arena is declared with the thread's locals, the array allocated into it.
+    assert!(r.contains("KernelArena"), "{r}");
+    assert!(r.contains("kernel_alloc"), "{r}");
 }
 
 /// The errors of `src` through the driver's Rust back end.

@@ -98,6 +98,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 Type::Unknown
             }
         };
+        if self.in_device_code() && super::device_fn_cells::is_choice(&f) {
+            return super::device_fn_cells::call_each_branch(f, lowered, &ty, span);
+        }
         ir::Expr::new(
             ir::ExprKind::Call { callee: Callee::Value(Box::new(f)), args: lowered },
             ty,

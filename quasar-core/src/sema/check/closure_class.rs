@@ -201,6 +201,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// value of this function (`None` elsewhere: the name is then captured as it is).
     pub(super) fn closure_field_name(&mut self, name: &str, span: Span) -> Option<ir::Expr> {
         let (base, field) = name.split_once('.')?;
+        if let Some(e) = self.device_fn_cell_name(base, field, span) {
+            return Some(e);
+        }
         // A value of this function (not one it captures, whose fields it captures in turn
         // under the same name).
         let id = *self.names.get(base)?;

@@ -87,7 +87,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     }
 
     /// `value` stored in a new temporary: the assignment and the temporary's value.
-    fn stored_in_temporary(&mut self, value: ir::Expr) -> (ir::Expr, ir::Expr) {
+    pub(super) fn stored_in_temporary(&mut self, value: ir::Expr) -> (ir::Expr, ir::Expr) {
         let span = value.span;
         let name = format!("<arg@{}:{}>", span.line, span.col);
         let tmp = match self.names.get(&name) {

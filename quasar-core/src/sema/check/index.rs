@@ -42,6 +42,9 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
         let b = self.lower_expr(base);
         let (mut subs, ty) = self.lower_subscripts(&b.ty, indices, whole.span);
+        if let Some(e) = self.device_fn_cell_element(&b, &subs, whole.span) {
+            return e;
+        }
         self.check_texture_read(&b.ty, &subs, whole.span);
         self.integer_position(&b.ty, &mut subs);
         ir::Expr::new(ir::ExprKind::Index { base: Box::new(b), indices: subs }, ty, whole.span)

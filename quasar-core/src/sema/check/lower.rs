@@ -119,6 +119,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 variadic_param_type(declared.as_ref(), actual)
             } else {
                 match &declared {
+                    // A cell of `__device__` function values of known elements where a cell
+                    // of a device function type is declared: the instance is specialised for
+                    // it, so that its kernels take the elements (`device_fn_cells.rs`).
+                    Some(d) if keeps_device_fn_cell(d, &actual) => actual,
                     Some(d) => refine(d, &actual),
                     None => actual,
                 }
@@ -463,7 +467,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 let ty = &self.locals[id.0 as usize].ty;
                 // A closure value that device code read field by field (`fn.lut`) is not
                 // needed whole.
-                let closure = matches!(ty, Type::Class(c) if c.id.is_closure());
+                let closure = matches!(ty, Type::Class(c) if c.id.is_closure())
+                    || super::device_fn_cells::device_fn_cell(ty).is_some();
                 reads.0.contains(id) || (ty.is_concrete() && !closure)
             })
             .collect()
@@ -700,4 +705,17 @@ fn assigns(body: &[ir::Stmt], o: LocalId) -> bool {
     let mut v = Finds(o, false);
     v.visit_block(body);
     v.1
+}
+
+/// Whether a parameter declared `declared` (a cell of a device function type) given a value
+/// of type `actual` (a cell of such values of known elements, each of that type) is
+/// specialised for it.
+fn keeps_device_fn_cell(declared: &Type, actual: &Type) -> bool {
+    let (Some(ft), Some(items)) =
+        (super::fn_cells::fn_elements(declared), super::device_fn_cells::device_fn_cell(actual))
+    else {
+        return false;
+    };
+    ft.kind == FunctionKind::Device
+        && items.iter().all(|t| matches!(t, Type::Function(f) if **f == *ft))
 }

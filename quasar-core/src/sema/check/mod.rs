@@ -18,6 +18,7 @@ mod closure_class;
 mod common_fn_type;
 mod convert;
 mod coop;
+mod device_fn_cells;
 mod dynamic_lambdas;
 mod expr;
 mod flat_params;

@@ -358,6 +358,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             for (field, ty) in self.closure_fields(&l.ty) {
                 vars.insert(format!("{}.{field}", l.name), ty);
             }
+            // The elements of a cell of device function values, as kernels take them.
+            for (k, ty) in
+                super::device_fn_cells::device_fn_cell(&l.ty).into_iter().flatten().enumerate()
+            {
+                vars.insert(format!("{}.{k}", l.name), ty.clone());
+            }
         }
         let lambdas = self
             .lambdas
