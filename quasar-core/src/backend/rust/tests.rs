@@ -409,6 +409,24 @@ endfunction
     );
 }
 
+#[test]
+fn arrays_of_run_time_size_in_kernels_are_per_thread_allocations() {
+    let r = rust_of(
+        "function [] = __kernel__ k(y : vec, n : int, pos : int)
+             a = zeros(n, 3)
+             a[0, 1] = 2.0
+             y[pos] = a[0, 1] + numel(a)
+         endfunction
+         function y = f(n : int)
+             y = zeros(8)
+             parallel_do(8, y, n, k)
+         endfunction",
+    );
+    // The arena is declared with the thread's locals, the array allocated into it.
+    assert!(r.contains("KernelArena"), "{r}");
+    assert!(r.contains("kernel_alloc"), "{r}");
+}
+
 /// The errors of `src` through the driver's Rust back end.
 fn rust_errors(src: &str) -> Vec<String> {
     let opts = Options { back_ends: vec![BackEnd::Rust], ..Options::new("t.q", src, "t.q") };
