@@ -10,6 +10,10 @@ mod fd {
     quasar::quasar!(file = "tests/common/functional_device.q");
 }
 
+mod manual {
+    quasar::quasar!(file = "tests/common/functional_manual.q");
+}
+
 const M: usize = 6;
 const N: usize = 8;
 
@@ -138,5 +142,19 @@ fn the_translation_and_mean_filter_pipeline_runs_as_one_kernel() {
         let vertical = |m: i64, n: i64| mean(t, |j| shifted(m + j, n));
         let want = raster(|m, n| mean(t, |k| vertical(m, n + k)));
         assert_images_close(&format!("shift ({dm}, {dn}), {taps} x {taps} mean"), &got, &want);
+    }
+}
+
+#[test]
+fn the_manual_s_pipeline_with_stages_held_by_typed_variables_runs_as_one_kernel() {
+    // The same chain written as the manual writes it (`compute : rasterizer = …`).
+    let data = input();
+    for (dm, dn, taps) in [(2, -1, 3), (0, 1, 5)] {
+        let got = manual::translate_and_filter(&cube(&data), dm, dn, taps).unwrap();
+        let (dm, dn, t) = (dm as i64, dn as i64, taps as i64);
+        let shifted = |m: i64, n: i64| pixel(&data, m + dm, n + dn);
+        let vertical = |m: i64, n: i64| mean(t, |j| shifted(m + j, n));
+        let want = raster(|m, n| mean(t, |k| vertical(m, n + k)));
+        assert_images_close(&format!("manual: shift ({dm}, {dn}), {taps} x {taps}"), &got, &want);
     }
 }

@@ -40,3 +40,22 @@ fn constant_ranges_are_small_vectors_and_index_lists() {
         }
     }
 }
+
+#[test]
+fn scratch_arrays_of_run_time_size_per_thread() {
+    let (h, w, n) = (7usize, 9usize, 6usize);
+    let x = Array::from_fn(&[h, w], |i| (i % 11) as f32 - 3.0).unwrap();
+    let xv = x.to_vec().unwrap();
+    let y = k::scratch(&x, n as i32).unwrap().to_vec().unwrap();
+    for p in 0..h {
+        // A[i, 0] = x[p, i]; A[i, 1] = 2 * A[max(i - 1, 0), 0].
+        let a0: Vec<f32> = (0..n).map(|i| xv[p * w + i]).collect();
+        let s: f32 =
+            a0.iter().sum::<f32>() + (0..n).map(|i| 2.0 * a0[i.saturating_sub(1)]).sum::<f32>();
+        assert_eq!(y[p * 3], s + (n * 100) as f32, "y[{p}, 0]");
+        for k in 1..=2usize {
+            // ones(k + p) with its first element k.
+            assert_eq!(y[p * 3 + k], (k + p - 1) as f32 + k as f32, "y[{p}, {k}]");
+        }
+    }
+}

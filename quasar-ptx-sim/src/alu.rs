@@ -415,6 +415,14 @@ impl Warp {
                 });
                 return fault.map_or(Ok(()), Err);
             }
+            Inst::Malloc { d, size } => {
+                let heap = x.cx.heap;
+                each(mask, |l| {
+                    let n = regs[size as usize * 32 + l];
+                    regs[d as usize * 32 + l] = heap.map_or(0, |h| h.alloc(n));
+                });
+            }
+            Inst::Free => {}
             _ => unreachable!("control instructions are run by the scheduler"),
         }
         Ok(())

@@ -197,6 +197,7 @@ fn decode_op(cx: &mut Cx<'_, '_>, parts: &[&str], ops: &[Opnd]) -> Result<Inst, 
         "mov" => decode_mov(cx, parts, ops),
         "ld" | "st" => crate::decode_mem::ld_st(cx, parts, ops),
         "atom" => crate::decode_mem::atom(cx, parts, ops),
+        "call" => crate::decode_mem::call(cx, parts, ops),
         "cvta" => {
             if mods != ["to", "global", "u64"] {
                 return unsupported(cx, parts);

@@ -1,4 +1,5 @@
-//! Decoding of memory instructions: `ld`, `st`, `atom`.
+//! Decoding of memory instructions: `ld`, `st`, `atom`, and the calls of the device heap's
+//! `malloc` and `free`.
 
 use crate::decode::{ty_of, unsupported, Cx};
 use crate::error::{ParseError, Space};
@@ -14,6 +15,14 @@ fn space(s: Option<&&str>) -> Option<Space> {
     }
 }
 
+/// A call's `.param` variable (declared in the entry's body, a register) as `[name]`.
+fn call_param(cx: &mut Cx<'_, '_>, o: &Opnd, sp: Space) -> Option<crate::inst::R> {
+    match o {
+        Opnd::Mem(base, 0) if sp == Space::Param => cx.dst(&Opnd::Name(base.clone())).ok(),
+        _ => None,
+    }
+}
+
 /// `ld.space.type d, [a]` and `st.space.type [a], b`.
 pub(crate) fn ld_st(cx: &mut Cx<'_, '_>, parts: &[&str], ops: &[Opnd]) -> Result<Inst, ParseError> {
     let (Some(sp), Some(ty)) = (space(parts.get(1)), ty_of(parts.get(2))) else {
@@ -23,6 +32,13 @@ pub(crate) fn ld_st(cx: &mut Cx<'_, '_>, parts: &[&str], ops: &[Opnd]) -> Result
         return unsupported(cx, parts);
     }
     cx.n(ops, 2)?;
+    if parts[0] == "ld" {
+        if let Some(a) = call_param(cx, &ops[1], sp) {
+            return Ok(Inst::Mov { d: cx.dst(&ops[0])?, a, mask: ty.mask() });
+        }
+    } else if let Some(d) = call_param(cx, &ops[0], sp) {
+        return Ok(Inst::Mov { d, a: cx.src(&ops[1], ty)?, mask: ty.mask() });
+    }
     if parts[0] == "ld" {
         let d = cx.dst(&ops[0])?;
         let dbits = cx.bits_of(d);
@@ -81,4 +97,27 @@ pub(crate) fn atom(cx: &mut Cx<'_, '_>, parts: &[&str], ops: &[Opnd]) -> Result<
     let b = cx.src(&ops[2], ty)?;
     let c = if op == AtomOp::Cas { cx.src(&ops[3], ty)? } else { b };
     Ok(Inst::Atom { space: sp, op, ty, d, addr, b, c })
+}
+
+/// `call.uni (r), malloc, (n)` and `call.uni free, (p)`: the device heap's functions, the
+/// only calls the back end emits.
+pub(crate) fn call(cx: &mut Cx<'_, '_>, parts: &[&str], ops: &[Opnd]) -> Result<Inst, ParseError> {
+    if !matches!(parts, ["call"] | ["call", "uni"]) {
+        return unsupported(cx, parts);
+    }
+    match ops {
+        [Opnd::Args(r), Opnd::Name(f), Opnd::Args(a)] if f == "malloc" => match (&r[..], &a[..]) {
+            ([r], [a]) => {
+                let (d, size) =
+                    (cx.dst(&Opnd::Name(r.clone()))?, cx.src(&Opnd::Name(a.clone()), Ty::U(64))?);
+                Ok(Inst::Malloc { d, size })
+            }
+            _ => cx.err("`malloc` takes one argument and gives one result"),
+        },
+        [Opnd::Name(f), Opnd::Args(a)] if f == "free" && a.len() == 1 => {
+            cx.src(&Opnd::Name(a[0].clone()), Ty::U(64))?;
+            Ok(Inst::Free)
+        }
+        _ => cx.err("only calls of `malloc` and `free` are supported"),
+    }
 }

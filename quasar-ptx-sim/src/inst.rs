@@ -498,6 +498,14 @@ pub(crate) enum Inst {
     Activemask {
         d: R,
     },
+    /// `call.uni (r), malloc, (n)`: `d` = the address of `size` new bytes of the launch's
+    /// device heap (16-byte aligned), 0 when the heap is full (`memory.rs`, `Heap`).
+    Malloc {
+        d: R,
+        size: R,
+    },
+    /// `call.uni free, (p)`: the heap's memory is reclaimed when the launch ends.
+    Free,
 }
 
 /// An instruction with its guard predicate (`@%p` / `@!%p`).

@@ -4,7 +4,7 @@
 use crate::block::BlockRunner;
 use crate::error::Error;
 use crate::fp::Approx;
-use crate::memory::{Global, Region};
+use crate::memory::{Global, Heap, Region};
 use crate::parse::{Entry, Module};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -16,12 +16,15 @@ pub struct Options {
     pub approx: Approx,
     /// The most shared memory a block may have (static and dynamic), in bytes.
     pub max_shared_bytes: usize,
+    /// The bytes of the device heap of a launch whose entry calls `malloc`.
+    pub heap_bytes: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
         // sm_80 (the back end's `.target`): 163 KiB per block with the opt-in attribute.
-        Options { approx: Approx::Exact, max_shared_bytes: 163 * 1024 }
+        // The device heap: CUDA's default `cudaLimitMallocHeapSize`, 8 MiB.
+        Options { approx: Approx::Exact, max_shared_bytes: 163 * 1024, heap_bytes: 8 << 20 }
     }
 }
 
@@ -103,6 +106,8 @@ pub(crate) struct Ctx<'a> {
     pub shared_bytes: usize,
     pub opts: &'a Options,
     pub flags: &'a Flags,
+    /// The device heap, when the entry calls `malloc`.
+    pub heap: Option<&'a Heap>,
 }
 
 /// Storage of a module's `.global` variables: what a module load allocates (zeroed), read and
@@ -235,6 +240,10 @@ impl Module {
                 name: format!("`{name}`"),
             });
         }
+        let heap = e.calls_malloc.then(|| Heap::new(opts.heap_bytes));
+        if let Some(h) = &heap {
+            regions.push(h.region());
+        }
         let global = Global::new(regions);
         let flags = Flags::default();
         let cx = Ctx {
@@ -247,6 +256,7 @@ impl Module {
             shared_bytes,
             opts,
             flags: &flags,
+            heap: heap.as_ref(),
         };
         let [gx, gy, gz] = l.grid;
         let n = u64::from(gx) * u64::from(gy) * u64::from(gz);

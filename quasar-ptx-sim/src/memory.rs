@@ -19,6 +19,43 @@ pub struct Region {
     pub name: String,
 }
 
+/// The device heap of a launch whose entry calls `malloc` (CUDA's default heap is 8 MiB): one
+/// region, handed out by a bump pointer; `free` gives nothing back (the heap is dropped with
+/// the launch), and an access past an allocation but inside the heap is not caught.
+pub(crate) struct Heap {
+    words: Vec<AtomicU64>,
+    next: AtomicU64,
+}
+
+impl Heap {
+    pub fn new(bytes: usize) -> Heap {
+        Heap {
+            words: (0..bytes.div_ceil(8)).map(|_| AtomicU64::new(0)).collect(),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    /// The region the heap's allocations lie in.
+    pub fn region(&self) -> Region {
+        Region {
+            addr: self.words.as_ptr() as u64,
+            len: self.words.len() * 8,
+            name: "the device heap (`malloc`)".into(),
+        }
+    }
+
+    /// The address of `bytes` new bytes (16-byte aligned offsets), or 0 when they do not fit.
+    pub fn alloc(&self, bytes: u64) -> u64 {
+        let size = bytes.max(1).next_multiple_of(16);
+        let cap = (self.words.len() * 8) as u64;
+        let at = self.next.fetch_add(size, Relaxed);
+        match at.checked_add(size) {
+            Some(end) if end <= cap => self.words.as_ptr() as u64 + at,
+            _ => 0,
+        }
+    }
+}
+
 /// The global memory a launch may touch.
 pub(crate) struct Global {
     regions: Vec<Region>,

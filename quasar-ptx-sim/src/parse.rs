@@ -54,6 +54,8 @@ pub(crate) enum Opnd {
     Pair(String, String),
     /// `{%r1, %r2}`: a vector of registers.
     Vector(Vec<String>),
+    /// `(retval0)`, `(param0, param1)`: the results or arguments of a `call`.
+    Args(Vec<String>),
 }
 
 /// An instruction statement before decoding.
@@ -84,6 +86,8 @@ pub struct Entry {
     /// `dynamic_offset`.
     pub(crate) static_shared: usize,
     pub(crate) dynamic_offset: usize,
+    /// Whether it calls `malloc` (its launches get a device heap).
+    pub(crate) calls_malloc: bool,
 }
 
 /// A parsed and decoded PTX module.
@@ -221,6 +225,13 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
                 match p.dir() {
                     Some(".entry") if !ext => pending.push(parse_entry(&mut p)?),
                     Some(".global") if !ext => globals.push(parse_global(&mut p)?),
+                    // `malloc` and `free`, the device heap's functions (CUDA's declarations).
+                    Some(".func") if ext => {
+                        let name = parse_extern_func(&mut p)?;
+                        if name != "malloc" && name != "free" {
+                            return p.err(format!("unsupported external function `{name}`"));
+                        }
+                    }
                     Some(".shared") if ext => {
                         let align = p.align()?.unwrap_or(1);
                         if p.dir() != Some(".b8") {
@@ -295,6 +306,26 @@ struct RawEntry {
     texts: Vec<String>,
 }
 
+/// `.extern .func (.param .b64 r) name (.param .b64 a);` after `.func`: the name.
+fn parse_extern_func(p: &mut Parser<'_>) -> Result<String, ParseError> {
+    let skip_params = |p: &mut Parser<'_>| -> Result<(), ParseError> {
+        p.expect('(')?;
+        while !p.eat(&Tok::P(')')) {
+            p.next()?;
+        }
+        Ok(())
+    };
+    if p.peek() == Some(&Tok::P('(')) {
+        skip_params(p)?;
+    }
+    let name = p.word()?.to_string();
+    if p.peek() == Some(&Tok::P('(')) {
+        skip_params(p)?;
+    }
+    p.expect(';')?;
+    Ok(name)
+}
+
 fn parse_entry(p: &mut Parser<'_>) -> Result<RawEntry, ParseError> {
     let name = p.word()?.to_string();
     let mut params = Vec::new();
@@ -339,11 +370,32 @@ fn parse_entry(p: &mut Parser<'_>) -> Result<RawEntry, ParseError> {
         stmts: Vec::new(),
         texts: Vec::new(),
     };
+    // Nested `{ … }` scopes hold a call's `.param` variables.
+    let mut depth = 0usize;
     loop {
         match p.peek() {
+            Some(Tok::P('{')) => {
+                p.at += 1;
+                depth += 1;
+            }
+            Some(Tok::P('}')) if depth > 0 => {
+                p.at += 1;
+                depth -= 1;
+            }
             Some(Tok::P('}')) => {
                 p.at += 1;
                 return Ok(e);
+            }
+            // `.param .b64 param0;` of a call: a register the call sequence moves through.
+            Some(Tok::Dir(d)) if d == ".param" && depth > 0 => {
+                p.at += 1;
+                let bits = match p.dir().and_then(type_bytes) {
+                    Some(b) if b >= 4 => 8 * b as u8,
+                    _ => return p.err("call parameters must be `.param .b32` or `.b64`"),
+                };
+                let name = p.word()?.to_string();
+                p.expect(';')?;
+                e.regs.declare(name, bits, p.line())?;
             }
             Some(Tok::Dir(d)) if d == ".reg" => {
                 p.at += 1;
@@ -463,6 +515,14 @@ fn parse_operand(p: &mut Parser<'_>) -> Result<Opnd, ParseError> {
                 Opnd::Name(w.clone())
             }
         }
+        Tok::P('(') => {
+            let mut regs = vec![p.word()?.to_string()];
+            while p.eat(&Tok::P(',')) {
+                regs.push(p.word()?.to_string());
+            }
+            p.expect(')')?;
+            Opnd::Args(regs)
+        }
         Tok::P('{') => {
             let mut regs = vec![p.word()?.to_string()];
             while p.eat(&Tok::P(',')) {
@@ -541,6 +601,7 @@ impl RawEntry {
             ));
         }
         let param_bytes = self.params.last().map_or(0, |p| p.offset + p.size);
+        let calls_malloc = code.iter().any(|g| matches!(g.inst, crate::inst::Inst::Malloc { .. }));
         Ok(Entry {
             name: self.name,
             params: self.params,
@@ -553,6 +614,7 @@ impl RawEntry {
             texts: self.texts,
             static_shared,
             dynamic_offset,
+            calls_malloc,
         })
     }
 }

@@ -35,3 +35,33 @@ function y = ranges(x : mat)
     y = zeros(size(x, 0), 8)
     parallel_do(size(x, 0), x, y, ranges_k)
 endfunction
+
+% Dynamic kernel memory (manual §8.3): a thread's own scratch matrix of run-time size,
+% written and read by element, its size and element count read back; a second allocation
+% per loop iteration, with `ones`.
+function [] = __kernel__ scratch_k(x : mat, y : mat, n : int, pos : int)
+    A = zeros(n, 2)
+    for i = 0..n-1
+        A[i, 0] = x[pos, i]
+        A[i, 1] = A[max(i-1, 0), 0] * 2
+    endfor
+    s = 0.0
+    for i = 0..numel(A)-1
+        s += A[i]
+    endfor
+    y[pos, 0] = s + size(A, 0) * 100
+    for k = 1..2
+        B = ones(k + pos)
+        B[0] = k
+        t = 0.0
+        for i = 0..numel(B)-1
+            t += B[i]
+        endfor
+        y[pos, k] = t
+    endfor
+endfunction
+
+function y = scratch(x : mat, n : int)
+    y = zeros(size(x, 0), 3)
+    parallel_do(size(x, 0), x, y, n, scratch_k)
+endfunction

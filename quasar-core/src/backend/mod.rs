@@ -7,6 +7,7 @@
 //! * [`small_product`], [`small_layout`]: matrix products, transposes and reductions along a
 //!   dimension of small fixed-size arrays, for both.
 
+pub mod heap;
 pub mod ptx;
 pub mod rust;
 pub mod small_layout;

@@ -210,3 +210,41 @@ fn module_variables_keep_their_values_between_launches() {
     assert_eq!(g.read("quasar_error").unwrap(), [0; 16]);
     assert!(!g.write("quasar_error", &[0; 4]), "sizes must match");
 }
+
+/// `malloc` and `free` as CUDA declares them (what the Quasar back end emits for dynamic
+/// kernel memory).
+const HEAP_DECLS: &str = ".extern .func (.param .b64 func_retval0) malloc\n(\n\t.param .b64 \
+                          malloc_param_0\n)\n;\n.extern .func free\n(\n\t.param .b64 \
+                          free_param_0\n)\n;\n";
+
+#[test]
+fn malloc_gives_each_thread_its_own_memory_and_a_full_heap_gives_null() {
+    // Each thread allocates 24 bytes, stores its id there, reads it back through the
+    // pointer, and writes the value and whether the pointer was 16-byte aligned.
+    let body = "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n\tmov.u64 %rd2, 24;\n\
+                \t{\n\t.param .b64 hp0;\n\tst.param.b64 [hp0], %rd2;\n\t.param .b64 hr0;\n\
+                \tcall.uni (hr0), malloc, (hp0);\n\tld.param.b64 %rd3, [hr0];\n\t}\n\
+                \tcvt.u64.u32 %rd4, %r1;\n\tst.global.u64 [%rd3+8], %rd4;\n\
+                \tld.global.u64 %rd5, [%rd3+8];\n\tand.b64 %rd6, %rd3, 15;\n\
+                \tmul.wide.u32 %rd7, %r1, 16;\n\tadd.s64 %rd8, %rd1, %rd7;\n\
+                \tst.global.u64 [%rd8], %rd5;\n\tst.global.u64 [%rd8+8], %rd6;\n\
+                \t{\n\t.param .b64 hp1;\n\tst.param.b64 [hp1], %rd3;\n\
+                \tcall.uni free, (hp1);\n\t}";
+    let src = format!("{HEAP_DECLS}{}", kernel(".param .u64 k_out", body));
+    let m = module(&src);
+    let mut out = vec![u64::MAX; 64];
+    let (p, r) = arg(&mut out, "out");
+    let (ps, rs) = (std::slice::from_ref(&p), std::slice::from_ref(&r));
+    run(&m, [1, 1, 1], [32, 1, 1], ps, rs, &Options::default()).unwrap();
+    for t in 0..32 {
+        assert_eq!((out[2 * t], out[2 * t + 1]), (t as u64, 0), "thread {t}");
+    }
+    // A heap of 256 bytes holds 8 allocations of 32: the other threads get null, and their
+    // store through it is a fault naming the address 8.
+    let small = Options { heap_bytes: 256, ..Options::default() };
+    let e = run(&m, [1, 1, 1], [32, 1, 1], &[p], &[r], &small).unwrap_err();
+    assert!(
+        matches!(&e, Error::Fault(f) if matches!(f.kind, FaultKind::OutOfBounds { address: 8, .. })),
+        "{e}"
+    );
+}

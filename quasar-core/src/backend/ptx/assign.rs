@@ -13,6 +13,11 @@ use crate::span::Span;
 impl Ctx<'_> {
     /// `place op= value`; the value of the assignment (the new value).
     pub fn assign(&mut self, place: &Place, op: AssignOp, value: &Expr) -> Res<Val> {
+        if let (PlaceKind::Local(id), AssignOp::Assign) = (&place.kind, op) {
+            if let Some(v) = self.heap_assign(*id, value, place.span)? {
+                return Ok(v);
+            }
+        }
         let v = self.expr(value)?;
         if let PlaceKind::Index { base, indices } = &place.kind {
             if crate::ir::slice::is_slice(indices) {

@@ -55,6 +55,8 @@ pub(super) struct Ctx<'m> {
     pub last_line: Option<(u32, u32)>,
     /// The arrays this kernel's blocks may accumulate into shared copies of (`private.rs`).
     pub privates: Vec<super::private::Private>,
+    /// The head of the thread's list of dynamic kernel memory, when it allocates (`heap.rs`).
+    pub heap_head: Option<Reg>,
 }
 
 impl<'m> Ctx<'m> {
@@ -190,6 +192,7 @@ pub(super) fn emit_kernel(
         interior: None,
         last_line: None,
         privates: Vec::new(),
+        heap_head: None,
     };
     let exit = cx.label();
     cx.frames.push(Frame {
@@ -239,6 +242,8 @@ pub(super) fn emit_kernel(
     }
     // Before the launch-edge test: every thread of the block clears the shared copies.
     cx.private_setup(&k.accumulators, k.uses_shared)?;
+    // Before the launch-edge test, which may end the thread.
+    cx.heap_setup(f);
     specials(&mut cx, f, rank, &exit)?;
     cx.init_vars(f)?;
     match f.partition.as_ref().filter(|_| !cx.uses_sync) {
@@ -246,6 +251,7 @@ pub(super) fn emit_kernel(
         None => cx.block(&f.body)?,
     }
     cx.place(&exit);
+    cx.heap_release();
     cx.private_merge()?;
     cx.ins("ret");
     if !cx.sites.is_empty() {

@@ -101,6 +101,7 @@ mod fnvalue;
 #[cfg(test)]
 mod fnvalue_tests;
 mod fp;
+mod heap;
 mod index;
 mod kernel;
 mod math;
@@ -374,6 +375,12 @@ pub fn emit(module: &Module, info: &ModuleInfo, opts: &PtxOptions) -> PtxOutput 
                 );
             }
         }
+    }
+    if text.contains("), malloc, (") {
+        let decl = "\n// The device heap (dynamic kernel memory, see `heap.rs`).\n\
+                    .extern .func (.param .b64 func_retval0) malloc\n(\n\t.param .b64 \
+                    malloc_param_0\n)\n;\n.extern .func free\n(\n\t.param .b64 free_param_0\n)\n;\n";
+        text.insert_str(decls_at, decl);
     }
     if text.contains(DYNAMIC_SHARED) {
         let decl = format!(

@@ -62,9 +62,9 @@ impl Ctx<'_> {
         }))
     }
 
-    /// A shared array in the dynamic shared memory: at the running offset rounded up to 64
-    /// bytes (the CPU backend's layout), dimensions computed at run time.
-    fn dynamic_shared(&mut self, args: &[Expr], elem: NumTy, zero: bool) -> Res<(Reg, Vec<Reg>)> {
+    /// The dimensions `args` of an array (integers and integer vectors) as `u32` registers;
+    /// `what` names any other argument in the error.
+    pub(super) fn dims_u32(&mut self, args: &[Expr], what: &str) -> Res<Vec<Reg>> {
         let mut dims = Vec::new();
         for a in args {
             match self.expr(a)? {
@@ -77,13 +77,19 @@ impl Ctx<'_> {
                 _ => {
                     return unsupported(
                         a.span,
-                        "a shared array dimension that is not an integer",
-                        "give the dimensions as integers (`shared(blkdim)`, `shared(16, \
-                         16)`)",
+                        what,
+                        "give the dimensions as integers (`zeros(n, 16)`, `shared(blkdim)`)",
                     )
                 }
             }
         }
+        Ok(dims)
+    }
+
+    /// A shared array in the dynamic shared memory: at the running offset rounded up to 64
+    /// bytes (the CPU backend's layout), dimensions computed at run time.
+    fn dynamic_shared(&mut self, args: &[Expr], elem: NumTy, zero: bool) -> Res<(Reg, Vec<Reg>)> {
+        let dims = self.dims_u32(args, "a shared array dimension that is not an integer")?;
         if dims.is_empty() {
             return unsupported(
                 Span::default(),

@@ -191,7 +191,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
 
     /// `let mut x: T = default;` for every local that is not a parameter or capture.
     pub fn declare_locals(&mut self, skip: impl Fn(LocalRole) -> bool) -> GResult<TokenStream> {
-        let mut out = Vec::new();
+        let mut out = vec![self.declare_arenas()];
         for (i, l) in self.f.locals.iter().enumerate() {
             if skip(l.role) {
                 continue;

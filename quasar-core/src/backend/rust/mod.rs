@@ -30,6 +30,7 @@ mod expr;
 pub(crate) mod fnval;
 mod func;
 mod gpu_only;
+mod heap;
 mod host_index;
 mod index;
 mod kernel;

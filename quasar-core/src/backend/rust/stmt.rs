@@ -240,6 +240,11 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 if let Some(&k) = self.outputs.get(id) {
                     return self.output_assign(k, &target, op, value, span);
                 }
+                if op == AssignOp::Assign {
+                    if let Some(t) = self.heap_assign(*id, value, span)? {
+                        return Ok(t);
+                    }
+                }
                 let rhs = match binary_of(op) {
                     None => self.expr_as(value, &target)?,
                     Some(bop) => {

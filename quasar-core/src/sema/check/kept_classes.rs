@@ -24,10 +24,16 @@ use crate::syntax::ast::FunctionKind;
 /// recursive).
 ///
 /// A nested named function ([`ClassFn::Nested`]) is kept for a parameter declared with a
-/// device function type too: such a function is specialised for the images it is given.
+/// device function type too: such a function is specialised for the images it is given. So
+/// is a host lambda (the manual's `compute : rasterizer = (x, sz) -> …` and `apply_deferred
+/// : application = (x, p) -> …`): its instance for the declared types would hold images as
+/// function values, and one capturing another (`p(x, pos)`) makes every image value boxed,
+/// which no kernel can take.
 pub(super) fn takes_device_fn(f: ClassFn, ft: &FnType) -> bool {
     let nested = matches!(f, ClassFn::Nested(..));
-    f.kind() == FunctionKind::Device
+    let host_lambda = matches!(f, ClassFn::Lambda(_))
+        && matches!(f.kind(), FunctionKind::Host | FunctionKind::ExplicitHost);
+    (f.kind() == FunctionKind::Device || host_lambda)
         && f.params().iter().zip(&ft.params).any(|(p, t)| {
             (nested || p.ty.is_none())
                 && matches!(t, Type::Function(f) if f.kind == FunctionKind::Device)
