@@ -14,7 +14,9 @@
 //! their data: `cargo bench --bench suite -- gauss_4k/` (one workload at one size),
 //! `-- '_1080p/'` (every 1080p workload), `-- --list` (every row). The bandwidth fractions need
 //! the copy rows of the same size (`-- '(copy|hist)_4k/'`). `QUASAR_SUITE_SIZES=1080p` (or `4k`)
-//! and `QUASAR_SUITE_ONLY=box9,...` (workloads) filter the same way.
+//! and `QUASAR_SUITE_ONLY=box9,...` (workloads) filter the same way. The `launch_1` and
+//! `launch_15k` rows (workload `launch`) time the fixed cost of a launch: a copy of one element
+//! and of 8 x 1920, the kernel against plain Rust.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use quasar::Array;
@@ -644,6 +646,35 @@ fn gamma3(c: &mut Criterion, (name, m, n): Size, copy: Option<f64>) {
     bandwidth(&w, 24 * m * n, copy, &[("kernel", kernel), ("expr", expr), ("rust", rust)]);
 }
 
+/// The fixed cost of a launch: the copy kernel over one element (it runs on the calling
+/// thread) and over 8 x 1920 (four blocks on rayon's threads, which it wakes), against the same
+/// copies in plain Rust (`launch_1/rust`: one element copied in place; `launch_15k/rust`: four
+/// chunks on rayon's threads). The rows name the positions launched.
+fn launch_cost(c: &mut Criterion) {
+    for (name, m, n, chunk) in [("launch_1", 1, 1, 1), ("launch_15k", 8, 1920, 2 * 1920)] {
+        let x = LazyCell::new(|| array(&[m, n], 0));
+        let y = LazyCell::new(|| zeros(&[m, n]));
+        let kernel = time(c, &format!("{name}/kernel"), || q::copy_kernel(&x, &y).unwrap());
+        if kernel.is_some() {
+            close(name, &y.to_vec().unwrap(), &x.to_vec().unwrap(), 0.0);
+        }
+        let xs = LazyCell::new(|| x.to_vec().unwrap());
+        let mut ys = None;
+        let rust = time(c, &format!("{name}/rust"), || {
+            let ys = buffer(&mut ys, m * n);
+            if chunk == 1 {
+                ys.copy_from_slice(&xs);
+            } else {
+                ys.par_chunks_mut(chunk)
+                    .zip(xs.par_chunks(chunk))
+                    .for_each(|(o, i)| o.copy_from_slice(i))
+            }
+            black_box(&ys);
+        });
+        report(name, kernel, &[("rust", rust)]);
+    }
+}
+
 fn suite(c: &mut Criterion) {
     load("start");
     for size in sizes() {
@@ -672,6 +703,9 @@ fn suite(c: &mut Criterion) {
         if wanted("max") && size.0 == "4k" {
             reductions(c, copy);
         }
+    }
+    if wanted("launch") {
+        launch_cost(c);
     }
     for k in [256, 512, 1024] {
         if wanted("matmul") {

@@ -235,6 +235,46 @@ function [y : cube, z : cube, u : cube, v : cube] = cube_taps(x : cube, fc : vec
     parallel_do(size(x), x, v, depth_one)
 endfunction
 
+function [] = __kernel__ col_taps(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)
+    acc = 0.0
+    for i = 0..2 * n
+        acc += x[pos[0] + i - n, pos[1]] * fc[i]
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ col_taps_one(x : mat'mirror, y : mat, fc : vec'const, n : int, pos : ivec2)
+    acc = 0.0
+    for i = 0..2 * n
+        if n >= 0
+            acc += x[pos[0] + i - n, pos[1]] * fc[i]
+        else
+            break
+        endif
+    endfor
+    y[pos] = acc
+endfunction
+
+function [] = __kernel__ cube_col_taps(x : cube'mirror, y : cube, fc : vec'const, n : int, pos : ivec3)
+    acc = 0.0
+    for i = 0..2 * n
+        acc += x[pos[0] + i - n, pos[1], pos[2]] * fc[i]
+    endfor
+    y[pos] = acc
+endfunction
+
+function [y : mat, z : mat] = col_blur(x : mat, fc : vec, n : int)
+    y = uninit(size(x))
+    z = uninit(size(x))
+    parallel_do(size(x), x, y, fc, n, col_taps)
+    parallel_do(size(x), x, z, fc, n, col_taps_one)
+endfunction
+
+function y : cube = cube_col_blur(x : cube, fc : vec, n : int)
+    y = uninit(size(x))
+    parallel_do(size(x), x, y, fc, n, cube_col_taps)
+endfunction
+
 function [] = __kernel__ sigma(x : mat'clamped, y : mat, r : int, t : scalar, pos : ivec2)
     c = x[pos]
     s = 0.0
@@ -337,6 +377,60 @@ fn row_taps_in_strips_equal_the_per_position_code_and_the_reference() {
                 same_bits(&what, &y, &z);
                 same_bits(&what, &y, &want);
             }
+        }
+    }
+}
+
+/// Taps along dimension 0: the interior rows of a block run as one flat run (merged rows,
+/// `qstd::rt::block_runs`), rows shorter than a strip included, whose runs the border code
+/// takes one position at a time when the run is shorter than a strip too.
+#[test]
+fn column_taps_over_merged_rows_equal_the_per_position_code_and_the_reference() {
+    for m in [1usize, 2, 5, 40] {
+        for n in WIDTHS {
+            for r in [0usize, 1, 3] {
+                let xs = values(m * n, m + n + 1);
+                let fc = values(2 * r + 1, r + 3);
+                let x = Array::from_vec(&[m, n], xs.clone()).unwrap();
+                let w = Array::from_vec(&[fc.len()], fc.clone()).unwrap();
+                let (y, z) = k::col_blur(&x, &w, r as i32).unwrap();
+                let (y, z) = (y.to_vec().unwrap(), z.to_vec().unwrap());
+                let mut want = vec![0.0f32; m * n];
+                for i in 0..m {
+                    for j in 0..n {
+                        let mut acc = 0.0f32;
+                        for (t, f) in fc.iter().enumerate() {
+                            acc += xs[mirror(i as i64 + t as i64 - r as i64, m as i64) * n + j] * f;
+                        }
+                        want[i * n + j] = acc;
+                    }
+                }
+                let what = format!("{m}x{n}, radius {r}");
+                same_bits(&what, &y, &z);
+                same_bits(&what, &y, &want);
+            }
+        }
+    }
+    for dims in [[1usize, 1, 1], [3, 2, 3], [9, 5, 3], [40, 17, 3]] {
+        let [m, n, c] = dims;
+        let xs = values(m * n * c, 7);
+        let x = Array::from_vec(&dims, xs.clone()).unwrap();
+        for r in [0usize, 2] {
+            let fc = values(2 * r + 1, 8);
+            let w = Array::from_vec(&[fc.len()], fc.clone()).unwrap();
+            let y = k::cube_col_blur(&x, &w, r as i32).unwrap().to_vec().unwrap();
+            let mut want = Vec::new();
+            for i in 0..m {
+                for jk in 0..n * c {
+                    let mut acc = 0.0f32;
+                    for (t, f) in fc.iter().enumerate() {
+                        acc +=
+                            xs[mirror(i as i64 + t as i64 - r as i64, m as i64) * n * c + jk] * f;
+                    }
+                    want.push(acc);
+                }
+            }
+            same_bits(&format!("{dims:?}, radius {r}"), &y, &want);
         }
     }
 }

@@ -30,7 +30,11 @@ pub fn function(m: &Module, f: &Function) -> String {
     let _ = writeln!(d.out, "{}", signature(f));
     d.block(&f.body, 1);
     if let Some(p) = &f.partition {
-        let flat = if p.flat { " (flat rows)" } else { "" };
+        let flat = match (p.flat, p.merge_rows) {
+            (_, true) => " (merged rows)",
+            (true, false) => " (flat rows)",
+            _ => "",
+        };
         d.line(1, &format!("interior{flat}:"));
         for c in &p.region {
             let pos = format!("pos[{}]", c.launch_dim);

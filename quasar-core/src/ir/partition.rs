@@ -25,6 +25,11 @@ pub struct Partition {
     /// dimension k, offset only along dimensions 0 and 1: a CPU kernel over three or more
     /// dimensions may run the interior of a block row as one flat loop (`qstd::rt::block_rows`).
     pub flat: bool,
+    /// Every use of `pos` is inside an unchecked access of an array of the launch's rank,
+    /// indexing array dimension k with launch dimension k, offset only along dimension 0: a
+    /// CPU kernel may run consecutive interior rows of a block as one flat run
+    /// (`qstd::rt::block_runs`), the way hand-written code copies a block in one loop.
+    pub merge_rows: bool,
 }
 
 /// `0 <= pos[launch_dim] + lo` and `pos[launch_dim] + hi < size(base, array_dim)`.

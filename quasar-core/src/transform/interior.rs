@@ -65,6 +65,8 @@ pub fn run(module: &mut Module, _cx: &super::PassContext) {
         // Flat rows renumber the positions along the trailing dimensions: an access that
         // also has an index without `pos` would not follow them.
         p.flat = !mixed && pos.is_some_and(|pos| super::collapse::flat_applies(f, pos, &p));
+        p.merge_rows =
+            !mixed && pos.is_some_and(|pos| super::collapse::rows_merge(f, pos, &p, &views));
         f.partition = Some(p);
     }
 }
@@ -660,6 +662,41 @@ mod tests {
         assert!(crate::transform::collapse::flat_applies(f, pos, &facts));
         let views: HashMap<_, _> = ["x", "y"].iter().map(|n| (local(f, n), 3)).collect();
         assert!(analyse_mixed(f, Some(pos), &views).1, "the read mixes indices");
+    }
+
+    /// Whether the interior rows of kernel `k` in `src` (arrays `x`, `y` of rank `r`, `w` a
+    /// vector) may run merged.
+    fn merges(body: &str, r: usize) -> bool {
+        let (ty, ivec) = if r == 2 { ("mat", "ivec2") } else { ("cube", "ivec3") };
+        let src = format!(
+            "function [] = __kernel__ k(x : {ty}'mirror, y : {ty}, w : vec, pos : {ivec})
+                 {body}
+             endfunction"
+        );
+        let (_, f) = facts(&src);
+        let pos = local(&f, "pos");
+        let views: HashMap<_, _> =
+            [("x", r), ("y", r), ("w", 1)].iter().map(|&(n, r)| (local(&f, n), r)).collect();
+        let (p, mixed) = analyse_mixed(&f, Some(pos), &views);
+        !mixed && crate::transform::collapse::rows_merge(&f, pos, &p, &views)
+    }
+
+    #[test]
+    fn rows_merge_when_every_access_is_at_the_position_offset_only_along_dimension_0() {
+        assert!(merges("y[pos] = 2 * x[pos]", 2));
+        assert!(merges("y[pos] = x[pos] + x[pos[0] - 1, pos[1]] + x[pos[0] + 2, pos[1]]", 2));
+        assert!(merges("y[pos] = x[pos[0] + 1, pos[1], pos[2]]", 3));
+        // Offsets along a row: its ends are border code.
+        assert!(!merges("y[pos] = x[pos[0], pos[1] + 1]", 2));
+        assert!(!merges("y[pos] = x[pos[0], pos[1], pos[2] - 1]", 3));
+        // The position's value used, or an array of another rank read at part of it.
+        assert!(!merges("y[pos] = x[pos] * pos[1]", 2));
+        assert!(!merges("y[pos] = x[pos] * w[pos[0]]", 2));
+        // An index without the position (a product's inner loop).
+        assert!(!merges(
+            "s = 0.0\nfor k = 0..size(x, 1) - 1\ns += x[pos[0], k]\nendfor\ny[pos] = s",
+            2
+        ));
     }
 
     #[test]

@@ -56,7 +56,7 @@ endfunction
         "{k}"
     );
     // The interior pass proved every access in bounds.
-    assert!(k.contains("interior:"), "{k}");
+    assert!(k.contains("interior (merged rows):"), "{k}");
     assert!(k.contains("sin(b{mat'checked}[pos"), "{k}");
     assert!(!k.contains("{mat}"), "no array-valued operation is left: {k}");
     let h = host(&m, "f");

@@ -1053,7 +1053,7 @@ mod __q_scaled_sum_1_loop8_7 {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
-        __qrt::qstd::rt::block_rows(
+        __qrt::qstd::rt::block_runs(
             __ctx,
             2usize,
             __split,
@@ -1077,7 +1077,7 @@ mod __q_scaled_sum_1_loop8_7 {
                 __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_y_3.dim(0usize)),
                 __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_y_3.dim(1usize)),
             ],
-            ::core::option::Option::None,
+            &[q_a_0.shape(), q_x_1.shape(), q_y_3.shape(), q_fused_4.shape()],
             &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
             &mut |__o, __lo, __hi| unsafe {
                 __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
@@ -1258,7 +1258,7 @@ mod __q_gamma_2_loop12_8 {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows::<false>, true);
-        __qrt::qstd::rt::block_rows(
+        __qrt::qstd::rt::block_runs(
             __ctx,
             3usize,
             __split,
@@ -1285,7 +1285,7 @@ mod __q_gamma_2_loop12_8 {
                 __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_x_0.dim(1usize)),
                 __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_x_0.dim(2usize)),
             ],
-            ::core::option::Option::Some(&[q_x_0.shape(), q_fused_2.shape()]),
+            &[q_x_0.shape(), q_fused_2.shape()],
             &mut |__o, __lo, __hi| thread(
                 __ctx,
                 &__e,

@@ -190,7 +190,7 @@ mod __q_blend_1 {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
-        __qrt::qstd::rt::block_rows(
+        __qrt::qstd::rt::block_runs(
             __ctx,
             2usize,
             __split,
@@ -202,7 +202,7 @@ mod __q_blend_1 {
                 __qrt::qstd::rt::Reach::new(0usize, (0i64), (0i64), q_b_1.dim(0usize)),
                 __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_b_1.dim(1usize)),
             ],
-            ::core::option::Option::None,
+            &[q_a_0.shape(), q_b_1.shape(), q_out_2.shape()],
             &mut |__o, __lo, __hi| thread(__ctx, &__e, [__o[0usize], __lo, __hi]),
             &mut |__o, __lo, __hi| unsafe {
                 __rows(__ctx, &__e, [__o[0usize], __lo, __hi])
@@ -395,7 +395,7 @@ mod __q_split_2 {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let (__rows, __split): (Rows, bool) = (rows, true);
-        __qrt::qstd::rt::block_rows(
+        __qrt::qstd::rt::block_runs(
             __ctx,
             3usize,
             __split,
@@ -410,9 +410,7 @@ mod __q_split_2 {
                 __qrt::qstd::rt::Reach::new(1usize, (0i64), (0i64), q_hi_2.dim(1usize)),
                 __qrt::qstd::rt::Reach::new(2usize, (0i64), (0i64), q_hi_2.dim(2usize)),
             ],
-            ::core::option::Option::Some(
-                &[q_x_0.shape(), q_lo_1.shape(), q_hi_2.shape()],
-            ),
+            &[q_x_0.shape(), q_lo_1.shape(), q_hi_2.shape()],
             &mut |__o, __lo, __hi| thread(
                 __ctx,
                 &__e,

@@ -9,7 +9,7 @@
 //! | [`concat`](mod@concat) | matrix literals with array parts: [`cat`], [`stack_rows`] |
 //! | [`show`] | `print` and `error` messages: [`Show`], [`print_line`], [`format_parts`] |
 //! | [`cpu`] | CPU kernels: [`has_avx2_fma`], [`pick`], [`inside`], [`split_row`], [`unflatten`], [`lanes`], [`Lanes`] |
-//! | [`rows`] | the loops over a CPU block's rows, split into interior and border: [`block_rows`], [`block_row_pairs`], [`Reach`] |
+//! | [`rows`] | the loops over a CPU block's rows, split into interior and border: [`block_rows`], [`block_row_pairs`], [`block_runs`], [`Reach`] |
 //! | [`heap`] | dynamic kernel memory on the CPU: [`kernel_alloc`] into a per-thread [`KernelArena`] |
 //! | [`fixed`] | fixed-size vectors `[T; N]` (`vec3`, `ivec2`): [`map`], [`zip`], [`dot`], … |
 //!
@@ -43,7 +43,7 @@ pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
 };
 pub use private::{acc_add, acc_sub, private_buf, private_merge, private_view};
-pub use rows::{block_row_pairs, block_rows, Reach, Segment};
+pub use rows::{block_row_pairs, block_rows, block_runs, Reach, Segment};
 pub use scalar::{
     abs, acos, asin, atan, atan2, cast, ceil, clamp, complex, conj, cos, cosh, exp, exp2, floor,
     frac, imag, isfinite, isinf, isnan, log, log10, log2, max, min, modulo, pow, pow_fma, pow_sel,

@@ -345,6 +345,10 @@ pub(super) struct RowCode {
     /// Whether the interior may run as flat rows (`Partition::flat`): `rows` then gets flat
     /// indices, which the border code does not take.
     pub flat: bool,
+    /// Whether consecutive interior rows run as one (`Partition::merge_rows`,
+    /// `qstd::rt::block_runs`): `rows` then gets `[p0, 0, …, j]` with `j` flat along every
+    /// dimension but the first, past the end of row `p0`.
+    pub merge: bool,
 }
 
 /// The code of one strip of a row and its copy for CPUs with FMA when that differs (as
@@ -533,8 +537,18 @@ fn row_code(
     if !interior {
         let run = rows(&outer, quote!(__r.start), quote!(__r.end));
         let loops = nest(quote!({ let __r = __ctx.range(#last); #run?; }));
-        let flat = false;
-        return Ok(RowCode { loops, border: None, hot, hot_fma, outputs, lanes, strip, flat });
+        let (flat, merge) = (false, false);
+        return Ok(RowCode {
+            loops,
+            border: None,
+            hot,
+            hot_fma,
+            outputs,
+            lanes,
+            strip,
+            flat,
+            merge,
+        });
     }
     let border = thread(fg, false, false)?;
     // The reach of the reads (evaluated here, per launch) and the two segment functions; the
@@ -546,7 +560,7 @@ fn row_code(
         let (lo, hi) = (bound_tokens(&c.lo, &fg.names), bound_tokens(&c.hi, &fg.names));
         quote!(#rt::qstd::rt::Reach::new(#dim, #lo, #hi, #v.dim(#ad)))
     });
-    let flat = if facts.flat {
+    let shapes = {
         let mut bases: Vec<LocalId> = facts.region.iter().map(|c| c.base).collect();
         bases.sort_by_key(|b| b.0);
         bases.dedup();
@@ -554,10 +568,18 @@ fn row_code(
             let v = &fg.names[b.0 as usize];
             quote!(#v.shape())
         });
-        quote!(::core::option::Option::Some(&[#(#shapes),*]))
+        quote!(&[#(#shapes),*])
+    };
+    let flat = if facts.flat {
+        quote!(::core::option::Option::Some(#shapes))
     } else {
         quote!(::core::option::Option::None)
     };
+    // Merged rows keep every position's code as it is and only change where rows are cut, so
+    // the results are those of one row at a time: not with outputs, whose running values a
+    // row combines in its own grouping (lanes), nor with row pairs.
+    let pairs = strip.as_ref().is_some_and(|s| s.pairs.is_some());
+    let merge = facts.merge_rows && ops.is_empty() && !pairs;
     let o: Vec<TokenStream> = (0..last).map(|k| quote!(__o[#k])).collect();
     let segment = quote!(thread(__ctx, &__e, [#(#o,)* __lo, __hi]));
     let run = rows(&o, quote!(__lo), quote!(__hi));
@@ -581,7 +603,15 @@ fn row_code(
                 if #(#guards)&&* { (__rows, __split) } else { (thread, false) };
         }
     };
-    let loops = if strip.as_ref().is_some_and(|s| s.pairs.is_some()) {
+    let loops = if merge {
+        quote! {
+            #guarded
+            #rt::qstd::rt::block_runs(
+                __ctx, #d, __split, &[#(#reach),*], #shapes,
+                &mut |__o, __lo, __hi| #segment, &mut |__o, __lo, __hi| #run,
+            )?;
+        }
+    } else if pairs {
         // SAFETY (generated): `__pair` is the version of `__rows` for two rows.
         let pair = quote!(unsafe { __pair(__ctx, &__e, [#(#o,)* __lo, __hi]) });
         quote! {
@@ -602,7 +632,7 @@ fn row_code(
         }
     };
     let (border, flat) = (Some(border), facts.flat);
-    Ok(RowCode { loops, border, hot, hot_fma, outputs, lanes, strip, flat })
+    Ok(RowCode { loops, border, hot, hot_fma, outputs, lanes, strip, flat, merge })
 }
 
 /// The partition's constraints with those of one array dimension and launch dimension whose

@@ -158,6 +158,21 @@ pub(super) fn rows(
             // handles every position, and is compiled anyway; flat rows' indices are turned
             // back into positions for it), else `rest`.
             let (short, rest_name) = match (&code.border, generic) {
+                (Some(_), _) if code.merge => {
+                    // Merged rows: `rows` gets `[p0, 0, …, j]`, `j` flat along dimensions 1..
+                    // and past the end of row `p0`.
+                    let ps: Vec<Ident> = (0..d).map(|k| format_ident!("__q{}", k)).collect();
+                    let ql = &ps[last];
+                    let code = quote! {
+                        for __j in __lo..__hi {
+                            let [#(#ps),*] = #rt::qstd::rt::unflatten::<#d>(
+                                __p0 * __ctx.dims()[1..].iter().product::<usize>() + __j,
+                                __ctx.dims());
+                            thread(__ctx, __e, [#(#ps,)* #ql + 1])?;
+                        }
+                    };
+                    (code, None)
+                }
                 (Some(_), _) if code.flat => {
                     // `rows` gets `[p0, 0, …, j]` with `j` flat along dimensions 1.. (flat
                     // rows) or the positions themselves: the flat index covers both.
