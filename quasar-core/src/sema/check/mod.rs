@@ -49,6 +49,7 @@ mod scope;
 mod shared_calc;
 mod shared_designators;
 mod shared_fetch;
+mod size_params;
 mod stmt;
 mod texture;
 mod type_value;
