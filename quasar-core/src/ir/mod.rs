@@ -182,6 +182,9 @@ pub struct Function {
     /// smallest value for `^^=`, the largest for `__=`) instead of zero: the kernels that the
     /// loop parallelizer makes of `acc *= …`, `acc ^^= …` and `acc __= …` loops.
     pub outputs_from_identity: bool,
+    /// The generic size parameters (`N` of `f[N](x : vec(N))`) that this instance takes from
+    /// its arguments' sizes at run time, since no call fixes them (`sema/check/size_params.rs`).
+    pub runtime_sizes: Vec<String>,
 }
 
 impl Function {

@@ -244,6 +244,23 @@ impl<'m> Parallelizer<'m> {
     /// array elements (a loop the programmer likely meant to run in parallel).
     fn refuse(&mut self, forced: bool, s: &Stmt, msg: &str, span: Span) {
         let at = line_note(s, span);
+        let sizes = &self.f().runtime_sizes;
+        if forced && !sizes.is_empty() {
+            // The instance for sizes known only at run time (exported, not called with
+            // them): the instances that calls specialise are parallelized or report errors.
+            let names = sizes.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+            let d = Diagnostic::warning(
+                s.span,
+                format!(
+                    "`{{!parallel for}}`: in the instance for {names} known at run time, the loop runs serially: {msg}{at}"
+                ),
+            )
+            .with_note(format!(
+                "a call with arrays whose types fix {names} (`mat(3, 3)`, …) gets its own instance, where the loop is parallelized"
+            ));
+            self.diags.push(d);
+            return;
+        }
         if forced {
             let d = Diagnostic::error(
                 s.span,
@@ -429,6 +446,7 @@ impl<'m> Parallelizer<'m> {
             span,
             partition: None,
             outputs_from_identity: plan.reduction.is_some_and(|(_, op)| op != AssignOp::Add),
+            runtime_sizes: Vec::new(),
         });
         let counts: Vec<Expr> = nest.iter().map(|lp| count(lp.start, lp.end, span)).collect();
         let dims = if d == 1 {

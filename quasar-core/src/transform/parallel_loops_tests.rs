@@ -396,3 +396,39 @@ fn a_block_size_gives_the_launch_blocks_and_guards_the_extra_threads() {
     let (_, d) = compile(&bad);
     assert!(d.iter().any(|d| d.message.contains("`blkdim` of `{!parallel for}` must be")), "{d:?}");
 }
+
+#[test]
+fn a_parallel_for_over_a_run_time_size_parameter_stays_serial_with_a_warning() {
+    // The manual's `colortransform[N]` (§6.7), not called: `N` is taken at run time, so
+    // `img[m, n, :]` has no known length; a call that fixes `N` gets a parallel instance.
+    let generic = "function img_out = colortransform[N](C : mat(N,N), img : cube(:, :, N))
+    img_out = zeros(size(img,0),size(img,1),N)
+    {!parallel for}
+    for m=0..size(img,0)-1
+        for n=0..size(img,1)-1
+            img_out[m,n,:] = (C * squeeze(img[m,n,:]))
+        endfor
+    endfor
+endfunction
+";
+    let (m, d) = compile(generic);
+    assert!(d.iter().all(|d| !d.is_error()), "{:?}", warnings(&d));
+    assert!(
+        d.iter().any(|d| d.message.starts_with(
+            "`{!parallel for}`: in the instance for `N` known at run time, the loop runs serially"
+        )),
+        "{:?}",
+        warnings(&d)
+    );
+    let m = m.expect("a module");
+    assert_eq!(launches(&m, "colortransform"), 0);
+    let called = format!(
+        "{generic}function y = three(C : mat(3, 3), img : cube(:, :, 3))
+    y = colortransform(C, img)
+endfunction
+"
+    );
+    let (m, d) = compile(&called);
+    assert!(d.iter().all(|d| !d.is_error()), "{:?}", warnings(&d));
+    assert_eq!(launches(&m.expect("a module"), "colortransform"), 1);
+}

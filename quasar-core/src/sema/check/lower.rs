@@ -156,6 +156,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 params.push(id);
             }
         }
+        self.take_runtime_sizes(def);
         let mut outputs = Vec::new();
         for o in &def.outputs {
             let declared = o.ty.as_ref().map(|t| self.resolve_type(t));
@@ -373,6 +374,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             self.void_reads.clear();
             self.fn_conflicts.new_pass();
             block = self.lower_geometry_fits();
+            block.extend(self.lower_runtime_sizes());
             block.extend(self.lower_prologue());
             block.extend(match result {
                 Some((Some(r), e)) => self.lower_result_expr(e, r),
@@ -434,6 +436,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             span,
             partition: None,
             outputs_from_identity: false,
+            runtime_sizes: self.runtime_size_names(),
         };
         (f, env)
     }

@@ -117,6 +117,7 @@ pub(super) fn placeholder(results: &[Type], span: Span) -> ir::Function {
         span,
         partition: None,
         outputs_from_identity: false,
+        runtime_sizes: Vec::new(),
     }
 }
 

@@ -362,6 +362,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             span,
             partition: None,
             outputs_from_identity: false,
+            runtime_sizes: Vec::new(),
         };
         let id = self.cx.push_function(f);
         let captures = captured

@@ -131,6 +131,8 @@ pub(crate) struct FnLowerer<'c, 'a> {
     pub assumptions: Vec<super::propositions::Prop>,
     /// Variables declared `symbolic` and not assigned since: they have no value.
     pub symbolic: HashSet<LocalId>,
+    /// Generic size parameters this instance takes at run time (`size_params.rs`).
+    pub runtime_sizes: Vec<super::size_params::RuntimeSize>,
 }
 
 impl<'c, 'a> FnLowerer<'c, 'a> {
@@ -178,6 +180,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             sum_terms: HashSet::new(),
             assumptions: Vec::new(),
             symbolic: HashSet::new(),
+            runtime_sizes: Vec::new(),
         }
     }
 
