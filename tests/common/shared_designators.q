@@ -222,3 +222,18 @@ function y = box3(x : cube)
   y = zeros(size(x))
   parallel_do([size(y), [8, 16, 3]], x, y, box3_kernel)
 endfunction
+
+% The manual's `S : 'shared = uninit(M,N,K)` (§9.2.1) with sizes known at run time, bounded
+% by an assertion: each block reverses its tile along the first dimension.
+function [] = __kernel__ tile_flip(x : cube, y : cube, M : int, N : int, K : int, pos : ivec3, blkpos : ivec3)
+  assert(M*N*K <= 512)
+  S : 'shared = uninit(M,N,K)
+  S[blkpos] = x[pos]
+  syncthreads
+  y[pos] = S[M-1-blkpos[0], blkpos[1], blkpos[2]]
+endfunction
+
+function y = flipped_tiles(x : cube, M : int, N : int, K : int)
+  y = zeros(size(x))
+  parallel_do(size(x), [M, N, K], x, y, M, N, K, tile_flip)
+endfunction
