@@ -578,9 +578,8 @@ impl FnGen<'_, '_> {
                 return Err(unsupported(
                     span,
                     format_args!("the meta function `{b}`"),
-                    "write the code it stands for (for `$specialize`, call the function with \
-                     the values and types it would fix; `$inline(f)(x)` is `f(x)`); this \
-                     compiler answers `$str`, `$eval`, `$target` and `$ftype` when compiling",
+                    "write the code it stands for; this compiler answers `$str`, `$eval`, \
+                     `$target`, `$ftype`, `$specialize` and `$inline` when compiling",
                 ))
             }
         };

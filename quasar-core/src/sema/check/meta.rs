@@ -38,6 +38,10 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 );
             }
         }
+        // `$inline(f)`: inlining is the optimiser's business (manual §17.1.5); the value is `f`.
+        if let ("$inline", [f]) = (name, args) {
+            return self.lower_expr(&f.value);
+        }
         if name == "$getsafe" {
             return self.meta_getsafe(args, span);
         }

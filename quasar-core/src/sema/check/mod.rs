@@ -50,6 +50,7 @@ mod shared_calc;
 mod shared_designators;
 mod shared_fetch;
 mod size_params;
+mod specialize;
 mod stmt;
 mod texture;
 mod type_value;
@@ -124,10 +125,13 @@ pub fn check_program_main(
 ) -> Checked {
     // Shared memory designators become `shared(…)` and loops over the block first.
     let mut desugar_diags = Vec::new();
-    let program = shared_designators::rewrite(program, &mut desugar_diags);
-    let program = program.as_ref();
+    let designated = shared_designators::rewrite(program, &mut desugar_diags);
     let imported: Vec<_> =
         imports.iter().map(|(_, p)| shared_designators::rewrite(p, &mut desugar_diags)).collect();
+    // `$specialize(f, …)` names a specialized copy of `f` (manual §6.5).
+    let imported_refs: Vec<&ast::Program> = imported.iter().map(|p| p.as_ref()).collect();
+    let program = specialize::rewrite(&designated, &imported_refs, &mut desugar_diags);
+    let program = program.as_ref();
     let bodies: Vec<&[ast::Stmt]> = imported.iter().map(|p| p.body.as_slice()).collect();
     let decls = Decls::collect_with_imports(&program.body, &bodies);
     let mut cx = Checker::new(decls);

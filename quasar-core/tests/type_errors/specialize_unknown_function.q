@@ -1,0 +1,4 @@
+function y = half(x : scalar)
+    y = x / 2
+endfunction
+h = $specialize(halve, x > 0)
