@@ -158,3 +158,15 @@ fn the_manual_s_pipeline_with_stages_held_by_typed_variables_runs_as_one_kernel(
         assert_images_close(&format!("manual: shift ({dm}, {dn}), {taps} x {taps}"), &got, &want);
     }
 }
+
+#[test]
+fn a_point_wise_algorithm_capturing_a_colour_function_is_applied_in_the_kernel() {
+    // `pointwise_op(fn)` holds a device function value; the translated image passes it on
+    // to the translation's instance field by field.
+    let data = input();
+    for (gain, dm, dn) in [(2.0f32, 1, -1), (-0.5, 0, 2)] {
+        let got = fd::scaled_and_shifted(&cube(&data), gain, dm, dn).unwrap();
+        let want = raster(|m, n| pixel(&data, m + dm as i64, n + dn as i64).map(|v| gain * v));
+        assert_images_close(&format!("gain {gain}, shift ({dm}, {dn})"), &got, &want);
+    }
+}

@@ -263,3 +263,24 @@ fn a_designated_cube_of_run_time_size_bounded_by_an_assertion() {
         }
     }
 }
+
+#[test]
+fn a_two_dimensional_block_size_gives_each_tile_its_shared_memory() {
+    let (h, w, n) = (7usize, 10usize, 4usize);
+    let a: Vec<f32> = (0..h * w).map(|k| k as f32 + 0.5).collect();
+    let y = m::tile_transpose_blocks(&Array::from_vec(&[h, w], a.clone()).unwrap())
+        .unwrap()
+        .to_vec()
+        .unwrap();
+    for i in 0..h {
+        for j in 0..w {
+            // Within the tile at (bi, bj), element (i, j) reads (row of j, column of i);
+            // outside the matrix the tile holds 0.
+            let (bi, bj) = (i / n, j / n);
+            let (r, c) = (bi * n + j % n, bj * n + i % n);
+            let t = if r < h && c < w { a[r * w + c] } else { 0.0 };
+            let want = t + (bi * 1000 + bj * 100) as f32;
+            assert_eq!(y[i * w + j], want, "y[{i}, {j}]");
+        }
+    }
+}

@@ -102,3 +102,13 @@ function im_out : cube = translate_and_filter(im : cube, dm : int, dn : int, N :
                  |> deferred(mean_filter_ver(N)) _
                  |> mean_filter_hor(N)
 endfunction
+
+% The manual's point-wise operation: an algorithm capturing a colour function (a device
+% function value), applied before a translation.
+pointwise_op : [[__device__ vec3 -> vec3] -> algorithm] = _
+    fn -> __device__ (x, pos) -> fn(x(pos))
+
+function y : cube = scaled_and_shifted(im : cube, gain : scalar, dm : int, dn : int)
+    y = compute(make_image(im) |> deferred(pointwise_op(__device__ (c : vec3) -> gain * c)) _
+                               |> translate([dm, dn]), size(im))
+endfunction

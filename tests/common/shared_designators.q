@@ -237,3 +237,20 @@ function y = flipped_tiles(x : cube, M : int, N : int, K : int)
   y = zeros(size(x))
   parallel_do(size(x), [M, N, K], x, y, M, N, K, tile_flip)
 endfunction
+
+% `blkdim=[N, N]` (§9.2.2's virtual blocks): the loops over rows and columns run in N x N
+% blocks, each with its tile of `x` in shared memory, read transposed within the tile. The
+% last blocks are partial (7 x 10 with N = 4): their extra threads only meet the barrier.
+function y = tile_transpose_blocks(x : mat)
+  N : int'const = 4
+  y = zeros(size(x))
+  {!parallel for; blkdim=[N, N]}
+  for m=0..size(x,0)-1
+    for n=0..size(x,1)-1
+      T : 'shared = zeros(N, N)
+      T[mod(m,N), mod(n,N)] = x[m, n]
+      syncthreads
+      y[m, n] = T[mod(n,N), mod(m,N)] + int(m/N) * 1000 + int(n/N) * 100
+    endfor
+  endfor
+endfunction

@@ -103,9 +103,19 @@ impl Dumper<'_> {
                     super::LoopHint::Auto => String::new(),
                     super::LoopHint::Parallel { dims, block } => {
                         let dim = dims.map(|n| format!("; dim={n}")).unwrap_or_default();
-                        let blk = match block {
-                            Some(super::BlockSize::Const(n)) => format!("; blkdim={n}"),
-                            Some(super::BlockSize::Local(l)) => format!("; blkdim=%{}", l.0),
+                        let one = |b: &super::BlockSize1| match b {
+                            super::BlockSize1::Const(n) => n.to_string(),
+                            super::BlockSize1::Local(l) => format!("%{}", l.0),
+                        };
+                        let blk = match block.as_deref() {
+                            Some(b @ super::BlockSize::Dims(..)) => {
+                                let xs: Vec<String> = b.extents().iter().map(one).collect();
+                                format!("; blkdim=[{}]", xs.join(", "))
+                            }
+                            Some(b) => {
+                                let xs = b.extents();
+                                format!("; blkdim={}", xs.first().map(one).unwrap_or_default())
+                            }
                             None => String::new(),
                         };
                         format!("{{!parallel for{dim}{blk}}} ")

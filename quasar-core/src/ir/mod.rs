@@ -353,7 +353,7 @@ pub enum StmtKind {
 }
 
 /// What the code attribute before a `for` loop asks of the loop parallelizer (manual §8.2).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum LoopHint {
     /// No attribute: parallelised when the analysis proves it safe.
     #[default]
@@ -364,19 +364,43 @@ pub enum LoopHint {
         /// How many nested loops to parallelise, when given.
         dims: Option<u8>,
         /// The block size, when given (`{!parallel for; blkdim=M}`, manual §9.2.3.3).
-        block: Option<BlockSize>,
+        block: Option<Box<BlockSize>>,
     },
     /// `{!serial for}`: run as written.
     Serial,
 }
 
-/// The block size of a `{!parallel for}` loop: a constant, or a variable set before the loop.
+/// The block size of a `{!parallel for}` loop: a constant, or a variable set before the loop
+/// (boxed in [`LoopHint::Parallel`]: loops are many, block sizes rare).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockSize {
     /// A number.
     Const(u32),
     /// An `int` variable.
     Local(LocalId),
+    /// `blkdim=[M, N]`: the block's extent in each of the innermost parallelised loops,
+    /// outermost first: the first `.1` of the array (2 or 3).
+    Dims([BlockSize1; 3], u8),
+}
+
+/// One extent of a [`BlockSize::Dims`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSize1 {
+    /// A number.
+    Const(u32),
+    /// An `int` variable.
+    Local(LocalId),
+}
+
+impl BlockSize {
+    /// The extents, outermost first (one for a number or a variable: the innermost loop's).
+    pub fn extents(&self) -> Vec<BlockSize1> {
+        match self {
+            BlockSize::Const(n) => vec![BlockSize1::Const(*n)],
+            BlockSize::Local(l) => vec![BlockSize1::Local(*l)],
+            BlockSize::Dims(xs, n) => xs[..usize::from(*n).min(3)].to_vec(),
+        }
+    }
 }
 
 /// One case of a `match`.

@@ -24,7 +24,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::visit::{walk_expr_mut, walk_place_mut, walk_stmt_mut, VisitMut};
 use crate::ir::{AssignOp, BinaryOp};
 use crate::ir::{
-    Block, BlockSize, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local,
+    Block, BlockSize1, Builtin, Callee, Const, Expr, ExprKind, Function, FunctionId, Index, Local,
     LocalId, LocalRole, LoopHint, Module, Place, PlaceKind, Special, Stmt, StmtKind,
 };
 use crate::sema::types::{Access, Type};
@@ -178,7 +178,7 @@ impl<'m> Parallelizer<'m> {
         if self.only.is_some_and(|o| !o.contains(var)) {
             return None;
         }
-        let hint = *hint;
+        let hint = hint.clone();
         if hint == LoopHint::Serial {
             return None;
         }
@@ -208,6 +208,17 @@ impl<'m> Parallelizer<'m> {
             }
             _ => (1..=nest.len()).rev().collect(),
         };
+        // `blkdim=[M, N]` spans that many loops.
+        let spanned = match hint {
+            LoopHint::Parallel { block: Some(b), .. } => b.extents().len(),
+            _ => 1,
+        };
+        if spanned > nest.len() {
+            let msg = format!("`blkdim` gives the block {spanned} extents, one per loop, but only {} perfectly nested `for` loops with step 1 and bounds known before the loop are here", nest.len());
+            self.refuse(true, s, &msg, s.span);
+            return None;
+        }
+        let dims: Vec<usize> = dims.into_iter().filter(|d| *d >= spanned).collect();
         let mut first_problem = None;
         for d in dims {
             match analyse(d) {
@@ -362,45 +373,53 @@ impl<'m> Parallelizer<'m> {
             outputs.push(k);
         }
         // With a block size the launch is rounded up to whole blocks: the extra threads
-        // skip the body (`block_guard.rs`), knowing the innermost loop's count.
-        let blocked = matches!(
-            s.kind,
-            StmtKind::ForRange { hint: LoopHint::Parallel { block: Some(_), .. }, .. }
-        );
-        let count_param = blocked.then(|| {
-            let last = &nest[d - 1];
-            let name = format!("{}_count", f.local(last.var).name);
+        // skip the body (`block_guard.rs`), knowing the counts of the loops whose block
+        // extent is not 1. `blkdim=M` spans the innermost loop; `blkdim=[M, N]` the innermost
+        // two, outermost first.
+        let extents: Vec<BlockSize1> = match &s.kind {
+            StmtKind::ForRange { hint: LoopHint::Parallel { block: Some(b), .. }, .. } => {
+                let xs = b.extents();
+                let pad = d.saturating_sub(xs.len());
+                (0..pad).map(|_| BlockSize1::Const(1)).chain(xs).take(d).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut count_params = Vec::new();
+        for (k, e) in extents.iter().enumerate() {
+            if *e == BlockSize1::Const(1) {
+                continue;
+            }
+            let lp = &nest[k];
+            let name = format!("{}_count", f.local(lp.var).name);
             let p = add(&mut locals, &name, Type::INT, LocalRole::Param);
             params.push(p);
-            args.push(count(last.start, last.end, span));
-            p
-        });
+            args.push(count(lp.start, lp.end, span));
+            count_params.push((k, p));
+        }
         let pos = add(&mut locals, "pos", pos_ty.clone(), LocalRole::Special(Special::Pos));
         params.push(pos);
         let mut subst = HashMap::new();
         // `blkdim=M`: inside, `M` is the block size, which `shared(M)` needs to know.
-        if let StmtKind::ForRange {
-            hint: LoopHint::Parallel { block: Some(BlockSize::Local(l)), .. },
-            ..
-        } = &s.kind
-        {
-            if plan.inputs.contains(l) {
+        let mut blkdim = None;
+        for (k, e) in extents.iter().enumerate() {
+            let BlockSize1::Local(l) = e else { continue };
+            if !plan.inputs.contains(l) {
+                continue;
+            }
+            let bd = *blkdim.get_or_insert_with(|| {
                 let bd =
                     add(&mut locals, "blkdim", pos_ty.clone(), LocalRole::Special(Special::BlkDim));
                 params.push(bd);
-                let whole = Expr::new(ExprKind::Local(bd), pos_ty.clone(), span);
-                let size = if d == 1 {
-                    whole
-                } else {
-                    let ix = vec![Index::At(int(d as i64 - 1, span))];
-                    Expr::new(
-                        ExprKind::Index { base: Box::new(whole), indices: ix },
-                        Type::INT,
-                        span,
-                    )
-                };
-                subst.insert(*l, size);
-            }
+                bd
+            });
+            let whole = Expr::new(ExprKind::Local(bd), pos_ty.clone(), span);
+            let size = if d == 1 {
+                whole
+            } else {
+                let ix = vec![Index::At(int(k as i64, span))];
+                Expr::new(ExprKind::Index { base: Box::new(whole), indices: ix }, Type::INT, span)
+            };
+            subst.insert(*l, size);
         }
         for (k, (lp, start)) in nest.iter().zip(starts).enumerate() {
             let component = if d == 1 {
@@ -418,16 +437,24 @@ impl<'m> Parallelizer<'m> {
         }
         let mut body = nest[d - 1].body.clone();
         Remap { map: &map, locals: &locals, subst: &subst }.visit_block_mut(&mut body);
-        if let Some(c) = count_param {
+        let mut inside: Option<Expr> = None;
+        for &(k, c) in &count_params {
             let whole = Expr::new(ExprKind::Local(pos), pos_ty.clone(), span);
             let at = if d == 1 {
                 whole
             } else {
-                let ix = vec![Index::At(int(d as i64 - 1, span))];
+                let ix = vec![Index::At(int(k as i64, span))];
                 Expr::new(ExprKind::Index { base: Box::new(whole), indices: ix }, Type::INT, span)
             };
             let c = Expr::new(ExprKind::Local(c), Type::INT, span);
-            body = super::block_guard::guard(body, &binary(BinaryOp::Lt, at, c));
+            let test = binary(BinaryOp::Lt, at, c);
+            inside = Some(match inside {
+                None => test,
+                Some(t) => binary(BinaryOp::And, t, test),
+            });
+        }
+        if let Some(cond) = inside {
+            body = super::block_guard::guard(body, &cond);
         }
         crate::ir::number::clear_ids(&mut body);
         let base: String =
@@ -456,22 +483,18 @@ impl<'m> Parallelizer<'m> {
         };
         // `{!parallel for; blkdim=M}`: the iterations run in blocks of `M` threads (whose
         // `shared` memory and `syncthreads` the body may use).
-        let block_dims = match &s.kind {
-            StmtKind::ForRange { hint: LoopHint::Parallel { block: Some(b), .. }, .. } => {
-                let e = match *b {
-                    BlockSize::Const(n) => int(n as i64, span),
-                    BlockSize::Local(l) => Expr::new(ExprKind::Local(l), Type::INT, span),
-                };
-                Some(Box::new(if d == 1 {
-                    e
-                } else {
-                    // The block spans the innermost dimension.
-                    let mut v: Vec<Expr> = (1..d).map(|_| int(1, span)).collect();
-                    v.push(e);
-                    Expr::new(ExprKind::Matrix(v), pos_ty.clone(), span)
-                }))
-            }
-            _ => None,
+        let extent = |e: &BlockSize1| match *e {
+            BlockSize1::Const(n) => int(n as i64, span),
+            BlockSize1::Local(l) => Expr::new(ExprKind::Local(l), Type::INT, span),
+        };
+        let block_dims = match extents.as_slice() {
+            [] => None,
+            [e] => Some(Box::new(extent(e))),
+            es => Some(Box::new(Expr::new(
+                ExprKind::Matrix(es.iter().map(extent).collect()),
+                pos_ty.clone(),
+                span,
+            ))),
         };
         let launch = ExprKind::ParallelDo { dims: Box::new(dims), block_dims, kernel: id, args };
         let ty = plan.reduction.map_or(Type::Tuple(Vec::new()), |(l, _)| f.local(l).ty.clone());

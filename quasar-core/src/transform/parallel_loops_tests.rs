@@ -398,6 +398,33 @@ fn a_block_size_gives_the_launch_blocks_and_guards_the_extra_threads() {
 }
 
 #[test]
+fn a_block_vector_spans_the_innermost_loops_and_guards_each() {
+    let src = "function y = f(x : mat)\n  N : int'const = 4\n  y = zeros(size(x))\n  {!parallel for; blkdim=[N, 8]}\n  for m = 0..size(x, 0)-1\n    for n = 0..size(x, 1)-1\n      y[m, n] = x[m, n] * N\n    endfor\n  endfor\nendfunction\n";
+    let (m, d) = compile(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let m = m.expect("module");
+    let k = kernels(&m);
+    assert_eq!(k.len(), 1, "{k:?}");
+    // Both loops' extra threads skip the body; `N` is the block's extent inside.
+    let text = &k[0];
+    assert!(text.contains("< m_count{int}") && text.contains("< n_count{int}"), "{text}");
+    assert!(text.contains("blkdim{ivec2}[0{int}]"), "{text}");
+    let host = m.functions.iter().find(|f| f.name == "f").unwrap();
+    let mut block = None;
+    crate::ir::walk::walk_block(&host.body, &mut |_| {}, &mut |e| {
+        if let ExprKind::ParallelDo { block_dims: Some(b), .. } = &e.kind {
+            block = Some(matches!(&b.kind, ExprKind::Matrix(xs) if xs.len() == 2));
+        }
+    });
+    assert_eq!(block, Some(true));
+    // Three extents for two loops, and a vector of something else, are errors.
+    let (_, d) = compile(&src.replace("[N, 8]", "[2, N, 8]"));
+    assert!(d.iter().any(|d| d.message.contains("`blkdim` gives the block 3 extents")), "{d:?}");
+    let (_, d) = compile(&src.replace("[N, 8]", "[N, 0.5]"));
+    assert!(d.iter().any(|d| d.message.contains("`blkdim` of `{!parallel for}` must be")), "{d:?}");
+}
+
+#[test]
 fn a_parallel_for_over_a_run_time_size_parameter_stays_serial_with_a_warning() {
     // The manual's `colortransform[N]` (§6.7), not called: `N` is taken at run time, so
     // `img[m, n, :]` has no known length; a call that fixes `N` gets a parallel instance.

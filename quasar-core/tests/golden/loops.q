@@ -26,3 +26,15 @@ function y : vec = diff_from(x : vec, a : int)
         y[i] = y[i - 1] + y[i]
     endfor
 endfunction
+
+% `blkdim=[N, N]` (manual §9.2.2, virtual blocks): both loops run in N x N blocks.
+function y : mat = block_means(x : mat)
+    N : int'const = 4
+    y = zeros(size(x))
+    {!parallel for; blkdim=[N, N]}
+    for m = 0..size(x, 0) - 1
+        for n = 0..size(x, 1) - 1
+            y[m, n] = x[int(m / N) * N, int(n / N) * N]
+        endfor
+    endfor
+endfunction

@@ -23,6 +23,17 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             return None;
         }
         let fields = self.closure_fields(ty);
+        // A closure value among the fields whose own fields are fields too (`p` beside
+        // `p.fn`: the class remembers the lambda it calls, device code reads `p.fn`) is not
+        // passed; it may hold what no device function can take (a function value).
+        let dotted = |f: &str| {
+            fields.iter().any(|(g, _)| g.strip_prefix(f).is_some_and(|r| r.starts_with('.')))
+        };
+        let fields: Vec<(String, Type)> = fields
+            .iter()
+            .filter(|(f, t)| !(super::closure_class::closure_index(t).is_some() && dotted(f)))
+            .cloned()
+            .collect();
         (!fields.is_empty()).then_some(fields)
     }
 
@@ -145,5 +156,15 @@ mod tests {
             ),
             "{sigs}"
         );
+    }
+
+    #[test]
+    fn a_lambda_value_beside_its_own_fields_is_not_passed() {
+        // The point-wise image holds `a` (the algorithm, which holds a function value) and
+        // `a.f`: only `a.f` and the array go to the translation.
+        let src = format!("{TYPES}function a : algorithm = shift(s : ivec2)\n    a = __device__ (x, p) -> x(p + s)\nendfunction\nfunction a : algorithm = pointwise(f : [__device__ vec3 -> vec3])\n    a = __device__ (x, p) -> f(x(p))\nendfunction\nfunction y = run(c : cube, g : scalar)\n    y = apply(apply(make(c), pointwise(__device__ (v : vec3) -> g * v)), shift([0, 1]))([0, 0])\nendfunction\n");
+        assert!(errors(&src).is_empty(), "{:?}", errors(&src));
+        let sigs = signatures(&src);
+        assert!(sigs.contains("__device__ <lambda@10:9>(x.a.f : [__device__ (vec3) -> (vec3)], x.x.d : cube, p : ivec2)"), "{sigs}");
     }
 }

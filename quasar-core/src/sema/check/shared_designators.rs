@@ -88,6 +88,7 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env, kind:
     for s in body.iter_mut() {
         let after_parallel = std::mem::replace(&mut parallel, is_parallel_for(s));
         if let (true, StmtKind::For { body, .. }) = (after_parallel, &mut s.kind) {
+            // The body of the innermost of perfectly nested loops (`blkdim=[M, N]` over two).
             rewrite_parallel_loop(body, diags);
         }
         if let Some((name, span, _)) = designator(s) {
@@ -178,6 +179,10 @@ fn is_parallel_for(s: &Stmt) -> bool {
 /// (manual §9.2.3.3): its top-level `S : 'shared = uninit(…)` / `zeros(…)` allocate the
 /// block's shared memory, as in a kernel.
 fn rewrite_parallel_loop(body: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
+    // Perfectly nested loops (`blkdim=[M, N]` over two): the innermost body.
+    if let [Stmt { kind: StmtKind::For { body: inner, .. }, .. }] = body.as_mut_slice() {
+        return rewrite_parallel_loop(inner, diags);
+    }
     let mut out = Vec::with_capacity(body.len());
     for s in std::mem::take(body) {
         let Some((name, name_span, init)) = designator(&s) else {

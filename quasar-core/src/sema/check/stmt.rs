@@ -50,7 +50,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             if let StmtKind::Attribute(a) = &s.kind {
                 hint_next = a.items.iter().find_map(loop_hint);
                 if let Some(ir::LoopHint::Parallel { block, .. }) = &mut hint_next {
-                    *block = self.block_size(a);
+                    *block = self.block_size(a).map(Box::new);
                 }
             }
         }
@@ -183,24 +183,44 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
         }
     }
 
-    /// `blkdim=M` of a `{!parallel for}` attribute: a positive number, or an `int` variable.
+    /// `blkdim=M` of a `{!parallel for}` attribute: a positive number, or an `int` variable,
+    /// or a vector of 2 or 3 of them (`blkdim=[N, N]`, one per parallelised loop).
     fn block_size(&mut self, a: &'a ast::Attribute) -> Option<ir::BlockSize> {
         let arg = a.items.iter().flat_map(|i| &i.args).find(|g| g.key.name == "blkdim")?;
         let v = self.lower_expr(&arg.value);
-        match (&v.kind, &v.ty) {
+        let one = |e: &ir::Expr| match (&e.kind, &e.ty) {
             (ir::ExprKind::Const(ir::Const::Int(n)), _) if *n > 0 && *n <= 1024 => {
-                Some(ir::BlockSize::Const(*n as u32))
+                Some(ir::BlockSize1::Const(*n as u32))
             }
-            (ir::ExprKind::Local(l), t) if t.is_int() => Some(ir::BlockSize::Local(*l)),
-            _ => {
-                let d = Diagnostic::error(
-                    arg.value.span,
-                    "`blkdim` of `{!parallel for}` must be a number from 1 to 1024 or an `int` variable",
-                );
-                self.report(d);
-                None
+            (ir::ExprKind::Local(l), t) if t.is_int() => Some(ir::BlockSize1::Local(*l)),
+            _ => None,
+        };
+        let size = match &v.kind {
+            ir::ExprKind::Matrix(items) if (2..=3).contains(&items.len()) => {
+                let mut xs = [ir::BlockSize1::Const(1); 3];
+                let mut ok = true;
+                for (x, e) in xs.iter_mut().zip(items) {
+                    match one(e) {
+                        Some(b) => *x = b,
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(ir::BlockSize::Dims(xs, items.len() as u8))
             }
+            _ => one(&v).map(|b| match b {
+                ir::BlockSize1::Const(n) => ir::BlockSize::Const(n),
+                ir::BlockSize1::Local(l) => ir::BlockSize::Local(l),
+            }),
+        };
+        if size.is_none() {
+            let d = Diagnostic::error(
+                arg.value.span,
+                "`blkdim` of `{!parallel for}` must be a number from 1 to 1024, an `int` \
+                 variable, or a vector of 2 or 3 of them (`blkdim=[16, 16]`)",
+            );
+            self.report(d);
         }
+        size
     }
 
     fn in_loop<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
