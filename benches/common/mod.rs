@@ -89,21 +89,30 @@ pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// `d` in milliseconds for the report: three decimals, five below 0.1 ms (a launch's fixed
+/// cost is a few microseconds).
+fn ms_text(d: Duration) -> String {
+    match ms(d) {
+        v if v < 0.1 => format!("{v:.5}"),
+        v => format!("{v:.3}"),
+    }
+}
+
 /// One line per form that ran: its time and its ratio to the explicit kernel; a form whose
 /// kernel row the filter skipped gets a `RESULT` line without a ratio.
 pub fn report(workload: &str, kernel: Option<Duration>, forms: &[(&str, Option<Duration>)]) {
     if let Some(k) = kernel {
-        println!("RESULT {workload} kernel: {:.3} ms", ms(k));
+        println!("RESULT {workload} kernel: {} ms", ms_text(k));
     }
     for (form, t) in forms {
         match (t, kernel) {
             (Some(t), Some(k)) => println!(
-                "RATIO {workload} {form}: {:.3} ms / kernel {:.3} ms = {:.3}",
-                ms(*t),
-                ms(k),
+                "RATIO {workload} {form}: {} ms / kernel {} ms = {:.3}",
+                ms_text(*t),
+                ms_text(k),
                 t.as_secs_f64() / k.as_secs_f64()
             ),
-            (Some(t), None) => println!("RESULT {workload} {form}: {:.3} ms", ms(*t)),
+            (Some(t), None) => println!("RESULT {workload} {form}: {} ms", ms_text(*t)),
             (None, _) => {}
         }
     }

@@ -72,7 +72,8 @@ impl Runtime {
             work_items: l.dims.iter().product(),
             bytes_to_upload: g
                 .map_or(0, |g| bufs.iter().map(|b| b.buf.upload_cost(Some(g), b.access)).sum()),
-            bytes_to_download: bufs.iter().map(|b| b.buf.download_cost()).sum(),
+            // (Only a GPU launch is weighed against the CPU: without one, no buffer's lock.)
+            bytes_to_download: g.map_or(0, |_| bufs.iter().map(|b| b.buf.download_cost()).sum()),
             gpu_available: g.is_some(),
             kernel_runs_on_gpu: g.is_some_and(|g| !g.backend().needs_ptx())
                 || l.kernel.ptx.is_some(),
@@ -162,19 +163,26 @@ impl Runtime {
             }
             None => LaunchConfig::cpu_auto(k.name, &l.dims, rayon::current_num_threads())?,
         };
-        let mut borrows = Borrows { list: Vec::new() };
-        let mut ptrs: HashMap<u64, *mut u8> = HashMap::new();
+        let mut borrows = Borrows { list: Vec::with_capacity(bufs.len()) };
+        // The host copy of each of `bufs`, in their order (a launch has a few arrays).
+        let mut ptrs: Vec<(u64, *mut u8)> = Vec::with_capacity(bufs.len());
         for b in bufs {
             let p = b.buf.borrow_host(b.access, k.name, true)?;
             borrows.list.push((b.buf.clone(), b.access));
-            ptrs.insert(b.buf.id, p);
+            ptrs.push((b.buf.id, p));
         }
+        let host = |id: u64| ptrs.iter().find(|p| p.0 == id).map(|p| p.1);
         let mut raw = Vec::with_capacity(l.args.len());
         let mut outs: Vec<OutputSpec> = Vec::new();
         for a in &l.args {
             raw.push(match a {
                 LaunchArg::Array { buf, shape, .. } => {
-                    RawArg::View { ptr: ptrs[&buf.id], shape: *shape, elem: buf.elem }
+                    let ptr = host(buf.id).ok_or_else(|| {
+                        Error::Unsupported(
+                            "internal error: a launch array without its buffer".into(),
+                        )
+                    })?;
+                    RawArg::View { ptr, shape: *shape, elem: buf.elem }
                 }
                 LaunchArg::Scalar { bytes, elem } => {
                     RawArg::Scalar { bytes: bytes.clone(), elem: *elem }

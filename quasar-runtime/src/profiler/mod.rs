@@ -221,6 +221,10 @@ impl Profiler {
 
     /// Records a finished CPU launch that ran from `start` to `end` on this thread.
     pub(crate) fn launch(&self, kernel: &str, device: &str, start: Instant, end: Instant) {
+        // The event's strings are made outside the lock, so only when profiling.
+        if !self.enabled.load(Ordering::Relaxed) {
+            return;
+        }
         let event = TraceEvent {
             name: kernel.into(),
             category: Category::Kernel,
