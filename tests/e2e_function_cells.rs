@@ -109,3 +109,18 @@ fn a_cell_of_device_functions_is_taken_element_by_element_by_a_kernel() {
         }
     }
 }
+
+#[test]
+fn a_cell_of_device_functions_is_a_kernel_parameter_element_by_element() {
+    let x = [0.5f32, -2.0, 3.0];
+    let xs = quasar::Array::from_vec(&[x.len()], x.to_vec()).unwrap();
+    let k = 2.5f32;
+    let got = m::device_cell_as_kernel_parameter(&xs, k).unwrap().to_vec().unwrap();
+    // A named kernel and a kernel lambda each fill the matrix once: twice each value.
+    let rows: [&dyn Fn(f32) -> f32; 2] = [&|t| t - k, &|t| k * t];
+    for (r, f) in rows.iter().enumerate() {
+        for (c, &t) in x.iter().enumerate() {
+            close(&format!("fs[{r}]({t}) twice"), got[r * x.len() + c], 2.0 * f(t));
+        }
+    }
+}

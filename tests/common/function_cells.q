@@ -112,3 +112,18 @@ endfunction
 function y : mat = device_cell_literal_in_kernel(x : vec)
     y = apply_untyped({__device__ (t : scalar) -> -t, __device__ (t : scalar) -> 0.5 * t}, x)
 endfunction
+
+% The same cell as a kernel's parameter: the kernel is specialised for the cell's elements,
+% which the launch passes one by one.
+function [] = __kernel__ apply_kernel(y : mat, fs : vec[[__device__ scalar -> scalar]], x : vec, pos : ivec2)
+    y[pos] = fs[pos[0]](x[pos[1]])
+endfunction
+
+function y : mat = device_cell_as_kernel_parameter(x : vec, k : scalar)
+    y = zeros(2, numel(x))
+    fs = {__device__ (t : scalar) -> t - k, __device__ (t : scalar) -> k * t}
+    parallel_do(size(y), y, fs, x, apply_kernel)
+    z = zeros(2, numel(x))
+    parallel_do(size(z), z, fs, x, __kernel__ (z : mat, gs : vec[[__device__ scalar -> scalar]], x : vec, pos : ivec2) -> z[pos] = gs[pos[0]](x[pos[1]]))
+    y = y + z
+endfunction

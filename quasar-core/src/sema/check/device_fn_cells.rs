@@ -154,4 +154,15 @@ mod tests {
             "{sigs}"
         );
     }
+
+    #[test]
+    fn a_kernel_parameter_holding_such_a_cell_takes_its_elements() {
+        let src = "function y = run(x : scalar)\n    y = zeros(2)\n    fs = {__device__ (t : scalar) -> t * t, __device__ (t : scalar) -> t + 1}\n    parallel_do(2, y, fs, __kernel__ (y : vec, fs : vec[[__device__ scalar -> scalar]], pos : int) -> y[pos] = fs[pos](x))\nendfunction\n";
+        assert!(errors(src).is_empty(), "{:?}", errors(src));
+        let sigs = signatures(src);
+        assert!(
+            sigs.contains("(y : vec2, fs.0 : [__device__ (scalar) -> (scalar)], fs.1 : [__device__ (scalar) -> (scalar)], pos : int)"),
+            "{sigs}"
+        );
+    }
 }

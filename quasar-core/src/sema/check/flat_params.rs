@@ -19,6 +19,13 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
     /// The fields a parameter of type `ty` of a function of kind `kind` is passed as, if it
     /// is a closure class value holding an array and the function is a device function.
     pub(super) fn flat_fields(&self, kind: FunctionKind, ty: &Type) -> Option<Vec<(String, Type)>> {
+        // A cell of device function values, element by element (`device_fn_cells.rs`).
+        if let Some(items) = super::device_fn_cells::device_fn_cell(ty) {
+            let device = matches!(kind, FunctionKind::Device | FunctionKind::Kernel);
+            return device.then(|| {
+                items.iter().cloned().enumerate().map(|(k, t)| (k.to_string(), t)).collect()
+            });
+        }
         if kind != FunctionKind::Device || !holds_heap_array(ty) {
             return None;
         }
@@ -87,10 +94,23 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             for (f, t) in fields {
                 out.push(match &dotted {
                     Some(b) => self.lower_name(&format!("{b}.{f}"), span),
-                    None => {
-                        let kind = ExprKind::Field { base: Box::new(base.clone()), field: f };
-                        ir::Expr::new(kind, t, span)
-                    }
+                    None => match f.parse::<i64>() {
+                        // An element of a cell of device function values.
+                        Ok(k) => {
+                            let k =
+                                ir::Expr::new(ExprKind::Const(ir::Const::Int(k)), Type::INT, span);
+                            let indices = vec![ir::Index::At(k)];
+                            ir::Expr::new(
+                                ExprKind::Index { base: Box::new(base.clone()), indices },
+                                t,
+                                span,
+                            )
+                        }
+                        Err(_) => {
+                            let kind = ExprKind::Field { base: Box::new(base.clone()), field: f };
+                            ir::Expr::new(kind, t, span)
+                        }
+                    },
                 });
             }
         }

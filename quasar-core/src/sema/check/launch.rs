@@ -106,7 +106,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 span,
             );
         };
-        let mut all_args = lowered;
+        // (A cell of device function values goes element by element: `device_fn_cells.rs`.)
+        let (setups, mut all_args) = self.flatten_args(kernel, lowered, span);
         all_args.extend(self.capture_args(kernel, span));
         let f = self.cx.module.function(kernel);
         let untyped: Vec<(String, Type, Span)> = f
@@ -130,7 +131,8 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
             f.outputs.iter().map(|o| f.locals[o.0 as usize].ty.clone()).collect();
         let kind =
             ir::ExprKind::ParallelDo { dims: Box::new(dims), block_dims, kernel, args: all_args };
-        ir::Expr::new(kind, results_type(&results), span)
+        let launch = ir::Expr::new(kind, results_type(&results), span);
+        super::flat_params::with_setups(setups, launch)
     }
 
     /// The number of launch dimensions that the declared geometry parameters (`pos`,

@@ -245,6 +245,7 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 None => Type::Unknown,
             };
             let ty = match &declared {
+                Some(d) if keeps_device_fn_cell(d, &actual) => actual,
                 Some(d) => refine(d, &actual),
                 None => actual,
             };
