@@ -239,6 +239,32 @@ fn a_store_with_plus_equals_adds_every_blocks_values() {
 }
 
 #[test]
+fn a_designated_cube_of_run_time_size_bounded_by_an_assertion() {
+    let shape = [7usize, 6, 2];
+    let x = quasar::Array::from_fn(&shape, |i| i as f32 * 0.5 - 3.0).unwrap();
+    let xs = x.to_vec().unwrap();
+    for (m, n, k) in [(4usize, 3usize, 2usize), (2, 2, 1)] {
+        let y = m::flipped_tiles(&x, m as i32, n as i32, k as i32).unwrap().to_vec().unwrap();
+        for i in 0..shape[0] {
+            for j in 0..shape[1] {
+                for l in 0..shape[2] {
+                    // The element mirrored within the tile of `m` rows; 0 past the last row.
+                    let t0 = i / m * m;
+                    let src = t0 + m - 1 - (i - t0);
+                    let want =
+                        if src < shape[0] { xs[(src * shape[1] + j) * shape[2] + l] } else { 0.0 };
+                    assert_eq!(
+                        y[(i * shape[1] + j) * shape[2] + l],
+                        want,
+                        "tile {m}: y[{i}, {j}, {l}]"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_two_dimensional_block_size_gives_each_tile_its_shared_memory() {
     let (h, w, n) = (7usize, 10usize, 4usize);
     let a: Vec<f32> = (0..h * w).map(|k| k as f32 + 0.5).collect();

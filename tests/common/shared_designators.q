@@ -223,6 +223,21 @@ function y = box3(x : cube)
   parallel_do([size(y), [8, 16, 3]], x, y, box3_kernel)
 endfunction
 
+% The manual's `S : 'shared = uninit(M,N,K)` (§9.2.1) with sizes known at run time, bounded
+% by an assertion: each block reverses its tile along the first dimension.
+function [] = __kernel__ tile_flip(x : cube, y : cube, M : int, N : int, K : int, pos : ivec3, blkpos : ivec3)
+  assert(M*N*K <= 512)
+  S : 'shared = uninit(M,N,K)
+  S[blkpos] = x[pos]
+  syncthreads
+  y[pos] = S[M-1-blkpos[0], blkpos[1], blkpos[2]]
+endfunction
+
+function y = flipped_tiles(x : cube, M : int, N : int, K : int)
+  y = zeros(size(x))
+  parallel_do(size(x), [M, N, K], x, y, M, N, K, tile_flip)
+endfunction
+
 % `blkdim=[N, N]` (§9.2.2's virtual blocks): the loops over rows and columns run in N x N
 % blocks, each with its tile of `x` in shared memory, read transposed within the tile. The
 % last blocks are partial (7 x 10 with N = 4): their extra threads only meet the barrier.

@@ -27,6 +27,9 @@ pub struct SharedDecl {
     pub zeroed: bool,
     /// Its dimensions as written (they may use `blkdim`).
     pub dims: Vec<Expr>,
+    /// An upper bound on its element count that an assertion before it gives
+    /// (`assert(M*N*K <= 512)`), for dimensions the launch cannot compute from `blkdim`.
+    pub bound: Option<u64>,
 }
 
 /// What a kernel is, as both back ends see it.
@@ -136,6 +139,7 @@ pub(super) fn kernel_info(
             .enumerate()
             .filter_map(|(i, s)| {
                 let mut d = shared_decl(s)?;
+                d.bound = super::shared_dims::asserted_bound(&f.body, i, &d.dims);
                 d.dims = super::shared_dims::resolve(&f.body, i, &assigned, &d.dims);
                 Some(d)
             })
@@ -187,6 +191,7 @@ fn shared_decl(s: &Stmt) -> Option<SharedDecl> {
             call: value.id,
             zeroed: *b == Builtin::SharedZeros,
             dims: args.clone(),
+            bound: None,
         }),
         _ => None,
     }

@@ -5,7 +5,7 @@
 //! component), so that the sizes read only `blkdim` and constants when the program's do.
 
 use crate::ir::visit::{walk_expr_mut, VisitMut};
-use crate::ir::{Const, Expr, ExprKind, Index, LocalId, PlaceKind, Stmt, StmtKind};
+use crate::ir::{BinaryOp, Const, Expr, ExprKind, Index, LocalId, PlaceKind, Stmt, StmtKind};
 use crate::sema::types::Type;
 use std::collections::HashMap;
 
@@ -70,6 +70,74 @@ impl VisitMut for Subst<'_> {
     }
 }
 
+/// An upper bound on the element count of the allocation at `body[at]` with dimensions
+/// `dims` (as written), from the assertions at the top level before it (manual §9.2.1: "upper
+/// bounds on `M*N*K` are given via an assertion"): a conjunct `M*N*K <= c` (or `< c`) over
+/// exactly the dimensions, in any order, or one bound per dimension (`M <= 10 && N <= 16`).
+/// A thread that fails the assertion ends before it allocates.
+pub(super) fn asserted_bound(body: &[Stmt], at: usize, dims: &[Expr]) -> Option<u64> {
+    let mut bounds: Vec<(Vec<String>, i64)> = Vec::new();
+    for s in &body[..at] {
+        if let StmtKind::Assert { cond, .. } = &s.kind {
+            conjunct_bounds(cond, &mut bounds);
+        }
+    }
+    let keys: Vec<Vec<String>> = dims.iter().map(factor_keys).collect::<Option<_>>()?;
+    let mut all: Vec<String> = keys.iter().flatten().cloned().collect();
+    all.sort();
+    let whole = bounds.iter().filter(|(k, _)| *k == all).map(|(_, c)| *c).min();
+    let each = keys
+        .iter()
+        .map(|k| bounds.iter().filter(|(b, _)| b == k).map(|(_, c)| *c).min())
+        .try_fold(1i64, |acc, c| acc.checked_mul(c?));
+    let best = match (whole, each) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    u64::try_from(best).ok()
+}
+
+/// The bounds `lhs <= c` among the `&&`-joined conjuncts of `cond`, each `lhs` as its sorted
+/// product factors.
+fn conjunct_bounds(cond: &Expr, out: &mut Vec<(Vec<String>, i64)>) {
+    let ExprKind::Binary { op, lhs, rhs } = &cond.kind else { return };
+    let int = |e: &Expr| match e.constant() {
+        Some(Const::Int(v)) => Some(*v),
+        _ => None,
+    };
+    let (e, c) = match op {
+        BinaryOp::And => {
+            conjunct_bounds(lhs, out);
+            conjunct_bounds(rhs, out);
+            return;
+        }
+        BinaryOp::Le => (lhs, int(rhs)),
+        BinaryOp::Lt => (lhs, int(rhs).map(|c| c - 1)),
+        BinaryOp::Ge => (rhs, int(lhs)),
+        BinaryOp::Gt => (rhs, int(lhs).map(|c| c - 1)),
+        _ => return,
+    };
+    if let (Some(mut k), Some(c)) = (factor_keys(e), c) {
+        k.sort();
+        out.push((k, c));
+    }
+}
+
+/// The factors of a product of variables and integer constants, as comparable keys.
+fn factor_keys(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Binary { op: BinaryOp::Mul | BinaryOp::ElemMul, lhs, rhs } => {
+            let mut k = factor_keys(lhs)?;
+            k.extend(factor_keys(rhs)?);
+            Some(k)
+        }
+        ExprKind::Convert(x) => factor_keys(x),
+        ExprKind::Local(l) => Some(vec![format!("l{}", l.0)]),
+        ExprKind::Const(Const::Int(v)) => Some(vec![format!("c{v}")]),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::driver::{self, Options};
@@ -92,5 +160,27 @@ mod tests {
                 }
             });
         }
+    }
+
+    /// The bound of the one shared array of kernel `k` in `src`.
+    fn bound_of(src: &str) -> Option<u64> {
+        let (art, _) = driver::compile(&Options::new("t.q", src, "t.q"));
+        let m = art.module.expect("module");
+        let info = crate::analysis::ModuleInfo::of(&m);
+        let id = m.functions.iter().position(|f| f.name == "k").expect("k");
+        info.kernel(crate::ir::FunctionId(id as u32)).expect("kernel info").shared[0].bound
+    }
+
+    #[test]
+    fn an_assertion_before_the_allocation_bounds_its_element_count() {
+        let kernel = |check: &str| {
+            format!("function [] = __kernel__ k(y : vec, M : int, N : int, K : int, pos : int)\n  {check}\n  S = shared(M, N, K)\n  y[pos] = S[0, 0, 0]\nendfunction\n")
+        };
+        // The product in any order, `<` as one less, or one bound per dimension.
+        assert_eq!(bound_of(&kernel("assert(M*N*K <= 512)")), Some(512));
+        assert_eq!(bound_of(&kernel("assert(K*M*N < 100)")), Some(99));
+        assert_eq!(bound_of(&kernel("assert(M <= 4 && N <= 8 && 2 >= K)")), Some(64));
+        assert_eq!(bound_of(&kernel("assert(M*N <= 64)")), None);
+        assert_eq!(bound_of(&kernel("assert(M*N*K >= 8)")), None);
     }
 }

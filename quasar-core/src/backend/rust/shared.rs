@@ -1,5 +1,6 @@
 //! Shared memory of CPU kernels: the arrays of the top-level `shared(…)` statements
-//! (`analysis::SharedDecl`) sized from `blkdim` for the kernel descriptor.
+//! (`analysis::SharedDecl`) sized from `blkdim` for the kernel descriptor, or by the bound an
+//! assertion gives when launch arguments size them.
 
 use super::func::FnGen;
 use super::ty::Repr;
@@ -32,11 +33,21 @@ pub(super) fn shared_bytes_fn(
     };
     let mut sizes = Vec::new();
     for (l, args) in shared {
-        for a in args {
-            check_blkdim_only(fg, a)?;
-        }
+        let bound =
+            fg.g.info
+                .kernel(fg.id)
+                .and_then(|k| k.shared.iter().find(|s| s.local == *l).and_then(|s| s.bound));
         let Repr::View(n, _) = fg.local_repr(*l).clone() else { continue };
         let nt = n.tokens(&rt);
+        if let Err(e) = args.iter().try_for_each(|a| check_blkdim_only(fg, a)) {
+            // Sized by launch arguments: the asserted bound is what the block reserves.
+            let Some(b) = bound else { return Err(e) };
+            let b = b as usize;
+            sizes.push(quote!(
+                __total = (__total + 63) / 64 * 64 + #b * ::core::mem::size_of::<#nt>();
+            ));
+            continue;
+        }
         let dims = fg.shared_dims(args)?;
         sizes.push(quote!({
             let __dims: ::std::vec::Vec<usize> = #dims;
@@ -71,7 +82,8 @@ fn check_blkdim_only(fg: &FnGen, e: &Expr) -> GResult<()> {
         Some(span) => Err(unsupported(
             span,
             "a shared array whose size depends on something other than `blkdim` and constants",
-            "compute the size from `blkdim` and constants",
+            "compute the size from `blkdim` and constants, or bound it with an assertion \
+             before the allocation (`assert(M*N*K <= 512)`, manual §9.2.1)",
         )),
         None => Ok(()),
     }

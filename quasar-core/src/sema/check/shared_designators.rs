@@ -36,7 +36,7 @@ pub(super) fn rewrite<'p>(program: &'p Program, diags: &mut Vec<Diagnostic>) -> 
         return Cow::Borrowed(program);
     }
     let mut p = program.clone();
-    rewrite_body(&mut p.body, diags, &Env::new());
+    rewrite_body(&mut p.body, diags, &Env::new(), FunctionKind::Host);
     Cow::Owned(p)
 }
 
@@ -82,7 +82,8 @@ fn is_shared(ty: &TypeExpr) -> bool {
 /// Rewrites the kernels among the functions defined in `body` (at any depth) and reports
 /// designators outside kernel bodies.
 /// `env` holds the arrays of the enclosing functions' parameters (a nested kernel reads them).
-fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
+/// `kind` is the kind of the function `body` belongs to (host for the script).
+fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env, kind: FunctionKind) {
     let mut parallel = false;
     for s in body.iter_mut() {
         let after_parallel = std::mem::replace(&mut parallel, is_parallel_for(s));
@@ -92,18 +93,7 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
         }
         if let Some((name, span, _)) = designator(s) {
             // Not at the top level of a kernel body (those were rewritten by `rewrite_kernel`).
-            diags.push(
-                Diagnostic::error(
-                    span,
-                    format!(
-                        "the shared memory designator `{name} : 'shared` is not supported here"
-                    ),
-                )
-                .with_note(
-                    "declare designated shared variables at the top level of a `__kernel__` \
-                     function's body (manual §9.2), or use `shared(dims)` and a loop",
-                ),
-            );
+            diags.push(misplaced(&name, span, kind));
             continue;
         }
         match &mut s.kind {
@@ -113,30 +103,66 @@ fn rewrite_body(body: &mut [Stmt], diags: &mut Vec<Diagnostic>, env: &Env) {
                 if f.kind == FunctionKind::Kernel {
                     rewrite_kernel(f, diags, &inner);
                 }
-                rewrite_body(&mut f.body, diags, &inner);
+                rewrite_body(&mut f.body, diags, &inner, f.kind);
             }
             StmtKind::If { branches, else_body } => {
                 for (_, b) in branches {
-                    rewrite_body(b, diags, env);
+                    rewrite_body(b, diags, env, kind);
                 }
                 if let Some(b) = else_body {
-                    rewrite_body(b, diags, env);
+                    rewrite_body(b, diags, env, kind);
                 }
             }
             StmtKind::For { body, .. }
             | StmtKind::While { body, .. }
-            | StmtKind::Repeat { body, .. } => rewrite_body(body, diags, env),
+            | StmtKind::Repeat { body, .. } => rewrite_body(body, diags, env, kind),
             StmtKind::Match { arms, .. } => {
                 for a in arms {
-                    rewrite_body(&mut a.body, diags, env);
+                    rewrite_body(&mut a.body, diags, env, kind);
                 }
             }
             StmtKind::Try { body, catch_body, .. } => {
-                rewrite_body(body, diags, env);
-                rewrite_body(catch_body, diags, env);
+                rewrite_body(body, diags, env, kind);
+                rewrite_body(catch_body, diags, env, kind);
             }
             _ => {}
         }
+    }
+}
+
+/// The error for the designator `name : 'shared` where it cannot be, in a function of `kind`:
+/// host code has no thread block, device functions take shared memory from their kernel
+/// (manual §9.2, table 9.2), and in a kernel only its body's top level allocates.
+fn misplaced(name: &str, span: Span, kind: FunctionKind) -> Diagnostic {
+    match kind {
+        FunctionKind::Host | FunctionKind::ExplicitHost => Diagnostic::error(
+            span,
+            format!(
+                "the shared memory designator `{name} : 'shared` is outside any kernel: shared \
+                 memory belongs to a block of GPU threads, which host code does not have"
+            ),
+        )
+        .with_note(
+            "declare it at the top level of a `__kernel__` function's body or of a \
+             `{!parallel for}` loop's body (manual §9.2); in host code, a plain variable \
+             (`S = uninit(M, N, K)`) holds the array",
+        ),
+        FunctionKind::Device => Diagnostic::error(
+            span,
+            format!(
+                "the shared memory designator `{name} : 'shared` cannot be used in a \
+                 `__device__` function (manual §9.2, table 9.2)"
+            ),
+        )
+        .with_note("declare it in the kernel that calls the function and pass it as an argument"),
+        FunctionKind::Kernel => Diagnostic::error(
+            span,
+            format!("the shared memory designator `{name} : 'shared` is not supported here"),
+        )
+        .with_note(
+            "declare designated shared variables at the top level of a `__kernel__` \
+             function's body (manual §9.2), or use `shared(dims)` and a loop",
+        ),
     }
 }
 
@@ -457,6 +483,20 @@ mod tests {
             e[0].contains("3:5: the shared memory designator `s : 'shared` is not supported here"),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn designators_in_host_and_device_code_say_where_they_belong() {
+        let e = errors("S : 'shared = uninit(4, 5, 6)\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains("1:1: the shared memory designator `S : 'shared` is outside any kernel"),
+            "{e:?}"
+        );
+        let e = errors(
+            "function y = __device__ f(x : scalar)\n  s : 'shared = zeros(4)\n  y = x\nendfunction\n",
+        );
+        assert!(e.iter().any(|m| m.contains("2:3: the shared memory designator `s : 'shared` cannot be used in a `__device__` function")), "{e:?}");
     }
 
     #[test]
