@@ -59,3 +59,17 @@ fn scratch_arrays_of_run_time_size_per_thread() {
         }
     }
 }
+
+#[test]
+fn scratch_arrays_in_a_kernel_with_a_barrier() {
+    let (len, n) = (24usize, 5usize);
+    let x = Array::from_fn(&[len], |i| (i % 7) as f32 + 1.0).unwrap();
+    let xv = x.to_vec().unwrap();
+    let y = k::scratch_bar(&x, n as i32).unwrap().to_vec().unwrap();
+    let tri = (n * (n - 1) / 2) as f32;
+    for p in 0..len {
+        // The next thread of the block (blocks of 8) summed its array into shared memory.
+        let q = p / 8 * 8 + (p % 8 + 1) % 8;
+        assert_eq!(y[p], xv[q] * tri + xv[p] * (n - 1) as f32, "y[{p}]");
+    }
+}

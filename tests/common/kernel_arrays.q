@@ -65,3 +65,21 @@ function y = scratch(x : mat, n : int)
     y = zeros(size(x, 0), 3)
     parallel_do(size(x, 0), x, y, n, scratch_k)
 endfunction
+
+% Dynamic kernel memory in a kernel with shared memory and a barrier (its locals are kept
+% per thread of the block): each thread's own array, summed into the block's shared array.
+function [] = __kernel__ scratch_bar_k(x : vec, y : vec, n : int, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    A = zeros(n)
+    for i = 0..n-1
+        A[i] = x[pos] * i
+    endfor
+    s[blkpos] = sum(A)
+    syncthreads
+    y[pos] = s[mod(blkpos + 1, blkdim)] + A[n-1]
+endfunction
+
+function y = scratch_bar(x : vec, n : int)
+    y = zeros(numel(x))
+    parallel_do([[numel(x)], [8]], x, y, n, scratch_bar_k)
+endfunction

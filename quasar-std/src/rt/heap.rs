@@ -28,6 +28,14 @@ pub unsafe fn kernel_alloc<'a, T: Element>(
     unsafe { KernelView::from_raw(block, dims) }
 }
 
+/// A view of no elements: what an array variable of a kernel holds before its first
+/// allocation (barrier kernels keep a value per thread from the start).
+pub fn kernel_empty<'a, T: Element>() -> Result<KernelView<'a, T>> {
+    // SAFETY: no element is ever read or written through a view of zero elements; the
+    // pointer is aligned and non-null.
+    unsafe { KernelView::from_raw(std::ptr::NonNull::<T>::dangling().as_ptr(), &[0]) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +52,6 @@ mod tests {
         assert_eq!(arena[0], vec![1.5f32; 6]);
         assert_eq!(views[19].numel(), 20);
         assert_eq!(arena.len(), 21);
+        assert_eq!(kernel_empty::<f32>().unwrap().numel(), 0);
     }
 }

@@ -38,7 +38,7 @@ pub use cpu::{
     has_avx2_fma, inside, lanes, pick, split_row, unflatten, x86_baseline_copies, Lanes,
 };
 pub use fixed::{dot, from_array, map, prod, splat, sum, to_array, widen, zip, IndexInt};
-pub use heap::{kernel_alloc, KernelArena};
+pub use heap::{kernel_alloc, kernel_empty, KernelArena};
 pub use index::{
     find, index_fill, index_get, index_set, range_array_f, range_array_i32, range_vec, Sub,
 };

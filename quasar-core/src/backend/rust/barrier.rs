@@ -154,7 +154,9 @@ pub(super) fn barrier_body(
     }
     let t = format_ident!("__t");
     // Per-thread storage for every variable.
-    let mut decls = Vec::new();
+    // Dynamic kernel memory: one arena per variable for the block's threads, which run in
+    // this OS thread (`heap.rs`); until its first allocation a variable is an empty view.
+    let mut decls = vec![fg.declare_arenas()];
     for (i, l) in fg.f.locals.iter().enumerate() {
         if l.role != LocalRole::Var || shared.iter().any(|(s, _)| s.0 as usize == i) {
             continue;
@@ -165,7 +167,13 @@ pub(super) fn barrier_body(
             continue;
         }
         let ty = fg.rust_type(&r);
-        let dv = fg.default_value(&r, l.span)?;
+        let dv = match &r {
+            Repr::View(n, _) if fg.heap_locals.contains(&id) => {
+                let nt = n.tokens(&rt);
+                quote!(#rt::qstd::rt::kernel_empty::<#nt>()?)
+            }
+            _ => fg.default_value(&r, l.span)?,
+        };
         let n = &fg.names[i];
         decls.push(quote!(let mut #n: ::std::vec::Vec<#ty> = ::std::vec![#dv; __threads];));
     }

@@ -53,6 +53,9 @@ pub(crate) struct FnGen<'g, 'm> {
     /// Kernel views a CPU block may accumulate into privately (`analysis::accumulators`),
     /// with the flag local that says whether this block does (`rt::acc_add`).
     pub private_acc: HashMap<LocalId, Ident>,
+    /// The locals assigned arrays of run-time size (`backend/heap.rs`): views, yet the
+    /// thread's own (per thread in barrier kernels).
+    pub heap_locals: Vec<LocalId>,
 }
 
 impl<'g, 'm> FnGen<'g, 'm> {
@@ -78,6 +81,7 @@ impl<'g, 'm> FnGen<'g, 'm> {
             loop_depth: 0,
             geom: HashMap::new(),
             private_acc: HashMap::new(),
+            heap_locals: crate::backend::heap::heap_locals(f),
         };
         let mut reprs = Vec::new();
         for l in &f.locals {
@@ -118,7 +122,8 @@ impl<'g, 'm> FnGen<'g, 'm> {
             Some(t)
                 if (matches!(self.f.local(id).role, LocalRole::Var | LocalRole::Output)
                     || self.assigned_params.contains(&id))
-                    && !matches!(self.local_repr(id), Repr::View(..)) =>
+                    && (!matches!(self.local_repr(id), Repr::View(..))
+                        || self.heap_locals.contains(&id)) =>
             {
                 quote!(#n[#t])
             }

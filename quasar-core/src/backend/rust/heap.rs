@@ -18,7 +18,7 @@ impl FnGen<'_, '_> {
     pub(super) fn declare_arenas(&self) -> TokenStream {
         let rt = &self.g.rt;
         let mut out = Vec::new();
-        for l in crate::backend::heap::heap_locals(self.f) {
+        for &l in &self.heap_locals {
             let Repr::View(n, _) = self.local_repr(l) else { continue };
             let mem = format_ident!("{}__mem", self.names[l.0 as usize]);
             let t = n.tokens(rt);
