@@ -67,3 +67,8 @@ fn the_manuals_three_launches_of_one_filter_agree_with_rust() {
 fn an_inlined_function_value_is_called_as_itself() {
     assert_eq!(k::inlined(4.0).unwrap(), 9.0);
 }
+
+#[test]
+fn typerecon_is_the_type_of_the_specialized_function() {
+    assert_eq!(k::reconstructed().unwrap(), "[__device__ (scalar, scalar) -> (scalar)]");
+}

@@ -50,3 +50,8 @@ function y : scalar = inlined(x : scalar)
     twice = v -> 2 * v
     y = $inline(twice)(x) + 1
 endfunction
+
+% `$typerecon`: the type of the specialized function, a type value (its name on the host).
+function t : string = reconstructed()
+    t = $typerecon(soft_thresholding, type(x, "scalar") && type(T, "scalar"))
+endfunction

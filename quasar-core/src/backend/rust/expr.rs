@@ -1,7 +1,7 @@
 //! Expressions: numbers with Quasar's arithmetic, array expressions on the host (parallel
 //! element-wise built-ins), fixed-size vectors in kernels, literals, conversions.
 
-use super::func::FnGen;
+use super::func::{Ctx, FnGen};
 use super::repr::{describe, repr_in};
 use super::ty::{Num, Repr};
 use super::{unsupported, GResult};
@@ -332,6 +332,14 @@ impl<'g, 'm> FnGen<'g, 'm> {
                 format_args!("the built-in `{name}` used as a value"),
                 "wrap it in a lambda, e.g. `x -> sin(x)`",
             )),
+            // On the host a type value is its name, as `type(x)` gives it (table 14.1).
+            ExprKind::TypeValue if self.ctx == Ctx::Host => {
+                let Type::TypeValue(t) = &e.ty else {
+                    return Err(unsupported(e.span, "this type value", "write the type's name"));
+                };
+                let name = t.spelled_with_scalar(self.g.opts.scalar).to_string();
+                Ok(V { t: quote!(::std::string::String::from(#name)), r: Repr::Str })
+            }
             ExprKind::TypeValue => Err(unsupported(
                 e.span,
                 "a type used as a value here",

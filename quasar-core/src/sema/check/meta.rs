@@ -38,6 +38,12 @@ impl<'c, 'a> FnLowerer<'c, 'a> {
                 );
             }
         }
+        // `$typerecon(g)` after `specialize.rs`: the type of the specialized copy `g`.
+        if let ("$typerecon", [g]) = (name, args) {
+            let v = self.lower_expr(&g.value);
+            let ty = Type::TypeValue(Box::new(v.ty));
+            return ir::Expr::new(ir::ExprKind::TypeValue, ty, span);
+        }
         // `$inline(f)`: inlining is the optimiser's business (manual §17.1.5); the value is `f`.
         if let ("$inline", [f]) = (name, args) {
             return self.lower_expr(&f.value);

@@ -12,7 +12,8 @@
 //!   which the type checker's assumptions (`$check`, `where` clauses of reductions) read.
 //!
 //! The copy is a definition of its own beside `f`'s (its spans are `f`'s, so its errors point
-//! at `f`'s lines), named `f_specialized_N`.
+//! at `f`'s lines), named `f_specialized_N`. `$typerecon(f, constraints)` (manual §8.6) is the
+//! type of that copy: `$typerecon(f_specialized_N)`, which the type checker answers.
 
 use super::type_value::expr_to_type_expr;
 use crate::diagnostics::Diagnostic;
@@ -57,7 +58,15 @@ pub(super) fn rewrite<'p>(
             match specialize(def, Ident { name: name.clone(), span: f.span }, &constraints, diags) {
                 Some(copy) => {
                     copies.push((f.name, copy));
-                    e.kind = ExprKind::Ident(name);
+                    let copy = Expr::new(ExprKind::Ident(name), e.span);
+                    // `$typerecon(f, c)` is the type of `$specialize(f, c)`.
+                    match &mut e.kind {
+                        ExprKind::Call { callee, args, .. } if matches!(&callee.kind, ExprKind::Ident(n) if n == "$typerecon") =>
+                        {
+                            *args = vec![Arg { name: None, value: copy }];
+                        }
+                        _ => *e = copy,
+                    }
                 }
                 None => e.kind = ExprKind::Unknown,
             }
@@ -77,10 +86,11 @@ pub(super) fn rewrite<'p>(
     Cow::Owned(p)
 }
 
-/// `$specialize(f, constraints)`: the function's name and the constraints.
+/// `$specialize(f, constraints)` or `$typerecon(f, constraints)`: the function's name and
+/// the constraints.
 fn specialize_call(e: &Expr) -> Option<(Ident, Expr)> {
     let ExprKind::Call { callee, args, .. } = &e.kind else { return None };
-    if !matches!(&callee.kind, ExprKind::Ident(n) if n == "$specialize") {
+    if !matches!(&callee.kind, ExprKind::Ident(n) if n == "$specialize" || n == "$typerecon") {
         return None;
     }
     match args.as_slice() {
@@ -430,6 +440,16 @@ mod tests {
             "function y = f(x : mat)\n  y = x\nendfunction\nfunction y = f(x : cube)\n  y = x\nendfunction\ng = $specialize(f, x == 1)\n",
         );
         assert_eq!(e, ["`$specialize`: `f` has several definitions"]);
+    }
+
+    #[test]
+    fn typerecon_asks_for_the_type_of_the_specialized_copy() {
+        let (p, e) = rewritten(
+            "function y = f(x)\n  y = x\nendfunction\nt = $typerecon(f, type(x, \"scalar\"))\n",
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert!(p.contains("function y = f_specialized_1(x : scalar)"), "{p}");
+        assert!(p.contains("t = $typerecon(f_specialized_1)"), "{p}");
     }
 
     #[test]
