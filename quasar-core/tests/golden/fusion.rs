@@ -689,7 +689,20 @@ fn __q_flipped_5(
     let mut q_fused_4: ::quasar::__rt::run::Array<f32> = ::quasar::__rt::run::Array::<
         f32,
     >::empty();
-    if (((::quasar::__rt::qstd::builtins::ndims(&q_x_0.clone()) == 2i32) as i32) != 0i32)
+    if ((((((::quasar::__rt::qstd::builtins::ndims(&q_x_0.clone()) == 2i32) as i32)
+        != 0i32)
+        && ((({
+            let __s = ::quasar::__rt::run::schedule(
+                (::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 0i32)?
+                    .wrapping_mul(
+                        ::quasar::__rt::qstd::builtins::size_dim(&q_x_0.clone(), 1i32)?,
+                    ) as i64)
+                    .max(0) as usize,
+            );
+            let __a = q_x_0.clone();
+            let __s = __s.array(&__a);
+            __s.choose(2usize)
+        } == 0i32) as i32) != 0i32)) as i32) != 0i32)
     {
         q_fused_4 = ::quasar::__rt::qstd::builtins::uninit::<
             f32,

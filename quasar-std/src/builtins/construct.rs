@@ -201,20 +201,22 @@ pub fn repmat<T: Element>(x: &Array<T>, reps: &[usize]) -> Result<Array<T>> {
 /// `transpose(A)`: a new matrix with the dimensions swapped; a vector (length `n`, a column
 /// in Quasar) becomes a `1 × n` matrix. More than two non-singleton dimensions is an error.
 pub fn transpose<T: Element>(x: &Array<T>) -> Result<Array<T>> {
-    transpose_with("transpose", x, |v| v)
+    transpose_with("transpose", x, true, |v| v)
 }
 
 /// `herm_transpose(A)`: the conjugate transpose.
 pub fn herm_transpose<T: Magnitude>(x: &Array<T>) -> Result<Array<T>> {
-    transpose_with("herm_transpose", x, <T as Magnitude>::conj)
+    transpose_with("herm_transpose", x, false, <T as Magnitude>::conj)
 }
 
 /// The side of the square tiles the transpose copies through.
 const TILE: usize = 32;
 
+/// `plain`: `f` is the identity, so 4-byte elements may move in AVX2 blocks.
 fn transpose_with<T: Element, F: Fn(T) -> T + Sync>(
     name: &str,
     x: &Array<T>,
+    plain: bool,
     f: F,
 ) -> Result<Array<T>> {
     if trim(x.shape()).len() > 2 {
@@ -235,6 +237,9 @@ fn transpose_with<T: Element, F: Fn(T) -> T + Sync>(
         let parallel = dst.len() >= PARALLEL_MIN;
         for_pieces(&mut dst, TILE * m, parallel, |k, piece| {
             let j0 = k * TILE;
+            if plain && super::transpose_blocks::transpose_rows(src, m, n, j0, piece) {
+                return;
+            }
             let jn = piece.len() / m;
             for i0 in (0..m).step_by(TILE) {
                 let i1 = (i0 + TILE).min(m);

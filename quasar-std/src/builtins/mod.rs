@@ -58,6 +58,7 @@ mod par;
 pub mod random;
 pub mod reduce;
 pub mod shape;
+mod transpose_blocks;
 
 pub use construct::{
     cones, copy, czeros, deepcopy, eye, eye_rect, float_dim, herm_transpose, linspace, ones,
