@@ -333,6 +333,11 @@ impl ArrayFamily {
     }
 }
 
+/// Whether `name` names an array type family (`vec`, `cmat`, `ivec3`, `cube2x2x3`, `cellvec`).
+pub(crate) fn is_array_type_name(name: &str) -> bool {
+    ArrayFamily::parse(name).is_some()
+}
+
 fn is_array_word(s: &str) -> bool {
     ["vec", "mat", "cube"].iter().any(|b| s.starts_with(b))
 }

@@ -62,6 +62,15 @@ impl Generator<'_> {
             let n = call(Builtin::Ndims, vec![e.clone()], Type::INT, span);
             binary(BinaryOp::Eq, n, int(2, span), Type::INT)
         };
+        // `schedule(work, operands…, 2) == 0`: the scheduler runs the kernel on the GPU (manual
+        // §17.2.5); on the CPU the library's forms are the faster ones (BENCHMARKS.md).
+        let gpu_picked = |work: Expr, operands: &[&Expr]| {
+            let mut args = vec![work];
+            args.extend(operands.iter().map(|&e| e.clone()));
+            args.push(int(2, span));
+            let choice = call(Builtin::Schedule, args, Type::INT, span);
+            binary(BinaryOp::Eq, choice, int(0, span), Type::INT)
+        };
         let element = |e: &Expr, i: LocalId, j: LocalId| {
             let kind = ExprKind::Index { base: Box::new(e.clone()), indices: vec![at(i), at(j)] };
             Expr::new(kind, elem.clone(), span)
@@ -82,10 +91,7 @@ impl Generator<'_> {
                 // `f32` elements: on the CPU the library's transpose in AVX2 blocks is faster.
                 let cond = if elem == Type::Scalar(Precision::Single) {
                     let n = binary(BinaryOp::Mul, size(x, 0), size(x, 1), Type::INT);
-                    let gpu =
-                        call(Builtin::Schedule, vec![n, x.clone(), int(2, span)], Type::INT, span);
-                    let gpu = binary(BinaryOp::Eq, gpu, int(0, span), Type::INT);
-                    binary(BinaryOp::And, two_dims(x), gpu, Type::INT)
+                    binary(BinaryOp::And, two_dims(x), gpu_picked(n, &[x]), Type::INT)
                 } else {
                     two_dims(x)
                 };
@@ -111,15 +117,11 @@ impl Generator<'_> {
                 ];
                 let mn = binary(BinaryOp::Mul, size(a, 0), size(b, 1), Type::INT);
                 let work = binary(BinaryOp::Mul, mn, size(a, 1), Type::INT);
-                let impls = vec![work, a.clone(), b.clone(), int(2, span)];
-                let gpu = call(Builtin::Schedule, impls, Type::INT, span);
-                let gpu = binary(BinaryOp::Eq, gpu, int(0, span), Type::INT);
-                // On the CPU the library's packed product is the faster one (BENCHMARKS.md).
                 let cond = [
                     two_dims(a),
                     two_dims(b),
                     binary(BinaryOp::Eq, size(a, 1), size(b, 0), Type::INT),
-                    gpu,
+                    gpu_picked(work, &[a, b]),
                 ]
                 .into_iter()
                 .reduce(|c, x| binary(BinaryOp::And, c, x, Type::INT))?;

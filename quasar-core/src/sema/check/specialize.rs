@@ -17,6 +17,7 @@
 
 use super::type_value::expr_to_type_expr;
 use crate::diagnostics::Diagnostic;
+use crate::sema::resolve_type::is_array_type_name;
 use crate::syntax::ast::{
     Arg, AssignOp, BinaryOp, CallStyle, Expr, ExprKind, FunctionDef, Ident, Program, Stmt,
     StmtKind, TypeExpr, TypeKind,
@@ -30,19 +31,15 @@ pub(super) fn rewrite<'p>(
     imports: &[&Program],
     diags: &mut Vec<Diagnostic>,
 ) -> Cow<'p, Program> {
+    // One walk over a copy, which is dropped again when the program has no such call.
     let mut p = program.clone();
-    let mut calls = 0;
-    for s in &mut p.body {
-        stmt_exprs(s, &mut |e| calls += usize::from(specialize_call(e).is_some()));
-    }
-    if calls == 0 {
-        return Cow::Borrowed(program);
-    }
     let taken = defined_names(&program.body);
     let mut copies: Vec<(String, FunctionDef)> = Vec::new();
+    let mut calls = 0;
     for s in &mut p.body {
         stmt_exprs(s, &mut |e| {
             let Some((f, constraints)) = specialize_call(e) else { return };
+            calls += 1;
             let Some(def) = find_function(&program.body, imports, &f, diags) else {
                 e.kind = ExprKind::Unknown;
                 return;
@@ -71,6 +68,9 @@ pub(super) fn rewrite<'p>(
                 None => e.kind = ExprKind::Unknown,
             }
         });
+    }
+    if calls == 0 {
+        return Cow::Borrowed(program);
     }
     // Each copy goes right after the top-level definition of `f` (at the end when `f` is
     // imported or nested).
@@ -291,11 +291,7 @@ fn narrows(old: Option<&TypeExpr>, new: &TypeExpr) -> Result<(), String> {
 
 /// Whether a written type is an array type (`vec`, `mat'const`, `cube[int]`, `ivec3`, …).
 fn is_array_type(t: &TypeExpr) -> bool {
-    let TypeKind::Named { name, .. } = &t.kind else { return false };
-    let n = name.name.as_str();
-    ["vec", "mat", "cube", "cvec", "cmat", "ccube", "ivec", "imat", "icube"]
-        .iter()
-        .any(|p| n.starts_with(p))
+    matches!(&t.kind, TypeKind::Named { name, .. } if is_array_type_name(&name.name))
 }
 
 /// Calls `f` on every expression of `s` (nested functions included), innermost first.
